@@ -1,0 +1,1 @@
+"""Package data of Ascend Workbench: icons, translations and the sample report."""

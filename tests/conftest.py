@@ -1,0 +1,45 @@
+"""Shared fixtures. Nothing here imports Qt: tests/core must run with PySide6 blocked."""
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+# ../shared beside the project root (CI copies it there); SHARED_DIR overrides.
+SHARED = Path(os.environ.get("ASCEND_WORKBENCH_SHARED", ROOT.parent / "shared"))
+SAMPLES = SHARED / "samples"
+
+
+@pytest.fixture(autouse=True)
+def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test gets its own config/state/cache dirs: never the real user's."""
+    home = tmp_path_factory.mktemp("wbhome")
+    monkeypatch.setenv("ASCEND_WORKBENCH_HOME", str(home))
+    return home
+
+
+@pytest.fixture(autouse=True)
+def no_thread_leaks():
+    """Fail a test that leaves a worker thread running."""
+    before = set(threading.enumerate())
+    yield
+    deadline = 5.0
+    import time
+
+    start = time.monotonic()
+    while True:
+        leaked = [t for t in threading.enumerate() if t not in before and t.is_alive() and not t.daemon]
+        if not leaked or time.monotonic() - start > deadline:
+            break
+        time.sleep(0.02)
+    assert not leaked, f"threads outlived the test: {[t.name for t in leaked]}"
+
+
+@pytest.fixture(scope="session")
+def samples() -> Path:
+    if not SAMPLES.is_dir():
+        pytest.fail(f"real CANN samples not found at {SAMPLES} (expected ../shared/samples beside the repo)")
+    return SAMPLES

@@ -1,0 +1,68 @@
+"""Command line: ``ascend-workbench`` starts the GUI; ``ascend-workbench <verb> …`` runs headless.
+
+Headless verbs call the same core services the GUI uses and never import Qt. Exit codes: 0 ok,
+2 bad input (message on stderr), 1 unexpected failure.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+
+from workbench import __version__
+
+# verb name -> (help text, function adding the sub-parser's arguments, handler(args) -> exit code)
+VERBS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]] = {}
+
+
+def register_verb(name: str, help_text: str, add_arguments: Callable[[argparse.ArgumentParser], None],
+                  handler: Callable[[argparse.Namespace], int]) -> None:
+    VERBS[name] = (help_text, add_arguments, handler)
+
+
+def _load_verbs() -> None:
+    """Import the modules that register headless verbs (each is Qt-free)."""
+    import importlib
+
+    for module in ("workbench.core.profiling.cli",):
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if not exc.name or not module.startswith(exc.name):
+                raise
+
+
+def _gui_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="ascend-workbench",
+        description="Ascend Workbench: a desktop workbench for Huawei Ascend NPU developers. "
+        "Run without arguments to open the window; run '%(prog)s <verb> --help' for headless commands: "
+        + ", ".join(sorted(VERBS)) + ".",
+    )
+    parser.add_argument("--version", action="version", version=f"ascend-workbench {__version__}")
+    parser.add_argument("--screenshot", metavar="OUT.png", help="start, lay out, render the main window to OUT.png and exit")
+    parser.add_argument("--open", metavar="PATH", action="append", default=[],
+                        help="open a project folder, a report or a file at start (repeatable)")
+    parser.add_argument("--lang", metavar="LANG", choices=["en", "zh_CN"], help="user interface language for this run")
+    parser.add_argument("--size", metavar="WxH", default="1400x900", help="window size for --screenshot (default 1400x900)")
+    parser.add_argument("--no-demo", action="store_true", help="do not open the demo project and sample report on a first start")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    _load_verbs()
+    if argv and argv[0] in VERBS:
+        help_text, add_arguments, handler = VERBS[argv[0]]
+        parser = argparse.ArgumentParser(prog=f"ascend-workbench {argv[0]}", description=help_text)
+        add_arguments(parser)
+        args = parser.parse_args(argv[1:])
+        return handler(args)
+    args = _gui_parser().parse_args(argv)
+    from workbench.ui.app import run_gui  # Qt is imported only here
+
+    return run_gui(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Plain data models shared by services and the UI."""

@@ -1,0 +1,1 @@
+"""Services that talk to hosts, tools and files (Qt-free)."""
