@@ -259,8 +259,14 @@ class TaskRunner:
         kind: str = "job",
         key: str | None = None,
         listeners: list[Listener] | None = None,
+        on_created: Callable[[TaskHandle], None] | None = None,
         **kwargs: Any,
     ) -> TaskHandle:
+        """Start ``fn(*args, progress=, cancel=, **kwargs)`` on a worker thread.
+
+        ``on_created(handle)`` runs on this thread before the work starts, so a caller that
+        attaches listeners there misses no event.
+        """
         handle = TaskHandle(title=title or getattr(fn, "__name__", "task"), kind=kind)
         for listener in listeners or []:
             handle.add_listener(listener)
@@ -273,6 +279,8 @@ class TaskRunner:
             self._active[handle.task_id] = handle
         if previous is not None:
             previous.cancel()
+        if on_created is not None:
+            on_created(handle)
         for listener in self._new_task_listeners:
             listener(handle)
         handle.future = self._pool.submit(self._run, handle, fn, args, kwargs, key)

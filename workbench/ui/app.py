@@ -1,0 +1,122 @@
+"""Start the GUI: QApplication, language, theme, main window, first-start demo, screenshots."""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+
+def _prepare_environment(args: argparse.Namespace) -> None:
+    headless = not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY")
+    if (args.screenshot or headless) and "QT_QPA_PLATFORM" not in os.environ and sys.platform.startswith("linux"):
+        # No screen: render offscreen (screenshots still work, a window cannot appear).
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+        if not args.screenshot:
+            print("ascend-workbench: no display found (DISPLAY is not set); running offscreen. "
+                  "Start it from a desktop session, or under Xvfb (xvfb-run ascend-workbench).", file=sys.stderr)
+
+
+def create_app(language: str | None = None, argv: list[str] | None = None):
+    """Create (or reuse) the QApplication with theme and translators; returns (app, settings, problems)."""
+    from PySide6.QtWidgets import QApplication
+
+    from workbench.core import settings as core_settings
+    from workbench.ui import i18n
+    from workbench.ui.theme import apply_theme
+
+    settings, problems = core_settings.load()
+    app = QApplication.instance() or QApplication(argv or [sys.argv[0]])
+    app.setApplicationName("Ascend Workbench")
+    app.setOrganizationName("ascend-workbench")
+    app.setApplicationVersion(__import__("workbench").__version__)
+    apply_theme(settings.theme)
+    lang = i18n.effective_language(language or settings.language)
+    app._wb_translators = i18n.install_translators(app, lang)  # keep alive
+    app._wb_language = lang
+    return app, settings, problems
+
+
+def build_window(settings, problems: list[str], open_paths: list[str], *, restore: bool = True,
+                 demo: bool = True):
+    """Create the main window, restore its layout, report start-up problems and open things."""
+    from workbench.ui.main_window import MainWindow
+
+    window = MainWindow(settings)
+    if restore:
+        problem = window.restore_state()
+        if problem:
+            problems = [*problems, problem]
+    if problems:
+        window.output.add_text_tab(window.tr("Start-up problems"), "\n".join(problems))
+        window.statusBar().showMessage(problems[0])
+    if open_paths:
+        for path in open_paths:
+            window.open_path(path)
+    elif settings.last_project and Path(settings.last_project).is_dir():
+        window.open_project(settings.last_project, ask=False)
+    elif demo and settings.open_demo_when_unconfigured and not settings.recent_projects:
+        open_demo(window)
+    return window
+
+
+def open_demo(window) -> None:
+    from workbench.core import demo
+
+    try:
+        project, reports = demo.ensure_demo_project()
+    except Exception as exc:  # noqa: BLE001 - the app must start even if the demo cannot be made
+        window.output.add_text_tab(window.tr("Start-up problems"), window.tr("Demo project not created: {0}").format(exc))
+        return
+    window.set_project(project)
+    if reports:
+        window.open_path(reports[0])
+
+
+def wait_for_jobs(app, window, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        app.processEvents()
+        if not window.bridge.running():
+            break
+        time.sleep(0.01)
+    for _ in range(5):
+        app.processEvents()
+        time.sleep(0.02)
+
+
+def take_screenshot(args: argparse.Namespace) -> int:
+    from PySide6.QtCore import QSize
+
+    app, settings, problems = create_app(args.lang)
+    window = build_window(settings, problems, args.open, restore=False, demo=not args.no_demo)
+    try:
+        w, h = (int(v) for v in args.size.lower().split("x"))
+    except ValueError:
+        print(f"ascend-workbench: --size must look like 1400x900, got {args.size!r}", file=sys.stderr)
+        return 2
+    window.resize(QSize(w, h))
+    window.show()
+    wait_for_jobs(app, window)
+    pixmap = window.grab()
+    out = Path(args.screenshot)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    ok = pixmap.save(str(out))
+    window._quitting = True
+    window.close()
+    if not ok:
+        print(f"ascend-workbench: cannot write the screenshot to {out}", file=sys.stderr)
+        return 1
+    print(str(out))
+    return 0
+
+
+def run_gui(args: argparse.Namespace) -> int:
+    _prepare_environment(args)
+    if args.screenshot:
+        return take_screenshot(args)
+    app, settings, problems = create_app(args.lang)
+    window = build_window(settings, problems, args.open, demo=not args.no_demo)
+    window.show()
+    return app.exec()

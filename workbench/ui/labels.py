@@ -1,0 +1,46 @@
+"""Translatable names for labels that come from Qt-free core (which cannot call tr()).
+
+``QT_TRANSLATE_NOOP`` marks them for pyside6-lupdate; ``translate_label`` looks them up at run
+time. A test checks that every core label is listed here.
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication, QT_TRANSLATE_NOOP
+
+from workbench.core import artefacts, project
+
+ARTEFACT_LABELS = (
+    QT_TRANSLATE_NOOP("Artefact", "ONNX model"),
+    QT_TRANSLATE_NOOP("Artefact", "TensorFlow model"),
+    QT_TRANSLATE_NOOP("Artefact", "Caffe model"),
+    QT_TRANSLATE_NOOP("Artefact", "Caffe weights"),
+    QT_TRANSLATE_NOOP("Artefact", "AIR model"),
+    QT_TRANSLATE_NOOP("Artefact", "Offline model (.om)"),
+    QT_TRANSLATE_NOOP("Artefact", "Model structure (om JSON)"),
+    QT_TRANSLATE_NOOP("Artefact", "AscendCL config (acl.json)"),
+    QT_TRANSLATE_NOOP("Artefact", "AIPP config"),
+    QT_TRANSLATE_NOOP("Artefact", "Profiling data (PROF)"),
+    QT_TRANSLATE_NOOP("Artefact", "msprof timeline"),
+    QT_TRANSLATE_NOOP("Artefact", "torch_npu timeline"),
+    QT_TRANSLATE_NOOP("Artefact", "Framework profiling output"),
+    QT_TRANSLATE_NOOP("Artefact", "Operator summary CSV"),
+    QT_TRANSLATE_NOOP("Artefact", "Workbench report"),
+    QT_TRANSLATE_NOOP("Artefact", "Dump data folder"),
+    QT_TRANSLATE_NOOP("Artefact", "Dump file"),
+    QT_TRANSLATE_NOOP("Artefact", "NumPy array"),
+)
+
+PROJECT_TYPE_LABELS = (
+    QT_TRANSLATE_NOOP("ProjectType", "Ascend App"),
+    QT_TRANSLATE_NOOP("ProjectType", "Ascend Operator"),
+    QT_TRANSLATE_NOOP("ProjectType", "Ascend Training"),
+)
+
+
+def artefact_label(kind: artefacts.Artefact) -> str:
+    return QCoreApplication.translate("Artefact", artefacts.LABELS[kind])
+
+
+def project_type_label(ptype: str) -> str:
+    assert ptype in project.PROJECT_TYPES
+    return QCoreApplication.translate("ProjectType", ptype)

@@ -1,0 +1,477 @@
+"""The main window: docks like MindStudio's, a tabbed document area and the menus.
+
+Docks: Project Explorer (left), Properties/Details (right), Output and Tasks (bottom). Menus
+follow MindStudio's layout; an entry whose feature is not built yet is present but disabled with
+a tooltip saying so. Window geometry and dock layout are saved in the state file (not settings)
+and restored on the next start; a damaged state file falls back to the default layout.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QFileSystemWatcher, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QDockWidget, QFileDialog, QLabel, QMainWindow, QMenu, QMessageBox, QTabWidget, QWidget,
+)
+
+from workbench.core import artefacts, settings as core_settings, uistate
+from workbench.core import project as core_project
+from workbench.ui import icons
+from workbench.ui.bridge import QtTask, TaskBridge
+from workbench.ui.dialogs.about import ShortcutsDialog, about_text
+from workbench.ui.dialogs.new_project import NewProjectDialog
+from workbench.ui.documents.text_view import TextView
+from workbench.ui.labels import artefact_label
+from workbench.ui.panels.details.panel import DetailsPanel
+from workbench.ui.panels.output.panel import OutputPanel
+from workbench.ui.panels.project_explorer.panel import ProjectExplorerPanel
+from workbench.ui.panels.tasks.panel import TasksPanel
+
+REPORT_KINDS = {
+    artefacts.Artefact.PROF_DIR, artefacts.Artefact.PROFILER_OUTPUT, artefacts.Artefact.MSPROF_TIMELINE,
+    artefacts.Artefact.TRACE_VIEW, artefacts.Artefact.OP_SUMMARY, artefacts.Artefact.SAVED_REPORT,
+}
+
+
+class MainWindow(QMainWindow):
+    project_changed = Signal(object)  # Project | None
+
+    def __init__(self, settings: core_settings.Settings, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.settings = settings
+        self.project: core_project.Project | None = None
+        self.setObjectName("MainWindow")
+        self.setWindowIcon(icons.icon("app"))
+        self.bridge = TaskBridge(parent=self)
+        self.bridge.task_started.connect(self._follow_task)
+        self._quitting = False
+
+        self.documents = QTabWidget(self)
+        self.documents.setObjectName("Documents")
+        self.documents.setTabsClosable(True)
+        self.documents.setMovable(True)
+        self.documents.setDocumentMode(True)
+        self.documents.tabCloseRequested.connect(self.close_document)
+        self.welcome = QLabel(self)
+        self.welcome.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.welcome.setWordWrap(True)
+        self.welcome.setText(self.tr(
+            "<h2>Ascend Workbench</h2><p>Open a project (File ▸ Open Project) or a profiling report "
+            "(File ▸ Open Report…), or drop a report folder here.</p>"))
+        self.documents.addTab(self.welcome, self.tr("Welcome"))
+        self.setCentralWidget(self.documents)
+        self.setAcceptDrops(True)
+
+        self.explorer = ProjectExplorerPanel(self)
+        self.details = DetailsPanel(self)
+        self.output = OutputPanel(self)
+        self.tasks = TasksPanel(self)
+        self.explorer.open_requested.connect(self.open_path)
+        self.explorer.selection_changed.connect(self._show_file_details)
+        self.docks: dict[str, QDockWidget] = {}
+        self._add_dock("ProjectExplorerDock", self.tr("Project Explorer"), self.explorer, Qt.DockWidgetArea.LeftDockWidgetArea)
+        self._add_dock("DetailsDock", self.tr("Properties"), self.details, Qt.DockWidgetArea.RightDockWidgetArea)
+        self._add_dock("OutputDock", self.tr("Output"), self.output, Qt.DockWidgetArea.BottomDockWidgetArea)
+        self._add_dock("TasksDock", self.tr("Tasks"), self.tasks, Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.tabifyDockWidget(self.docks["OutputDock"], self.docks["TasksDock"])
+        self.docks["OutputDock"].raise_()
+        self.resizeDocks([self.docks["ProjectExplorerDock"], self.docks["DetailsDock"]], [300, 280], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.docks["OutputDock"]], [220], Qt.Orientation.Vertical)
+        self._default_state = self.saveState()
+
+        self._build_menus()
+        self._update_title()
+        self.statusBar().showMessage(self.tr("Ready"))
+        self._project_watch = QFileSystemWatcher(self)
+        self._project_watch.fileChanged.connect(self._project_file_changed)
+
+    # --- docks and menus --------------------------------------------------------------------------
+    def _add_dock(self, name: str, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> None:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(name)
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        self.docks[name] = dock
+
+    def _action(self, menu: QMenu, text: str, slot: Callable[[], object] | None = None,
+                shortcut: QKeySequence | str | None = None, not_built: str | None = None) -> QAction:
+        action = QAction(text, self)
+        if shortcut:
+            action.setShortcut(QKeySequence(shortcut))
+        if not_built is not None:
+            action.setEnabled(False)
+            action.setToolTip(self.tr("Not available yet: {0}").format(not_built))
+            action.setStatusTip(action.toolTip())
+        elif slot is not None:
+            action.triggered.connect(lambda _checked=False: slot())
+        menu.addAction(action)
+        return action
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        file_menu = bar.addMenu(self.tr("&File"))
+        file_menu.setToolTipsVisible(True)
+        self.act_new_project = self._action(file_menu, self.tr("New Project…"), self.new_project_dialog, QKeySequence.StandardKey.New)
+        self.act_open_project = self._action(file_menu, self.tr("Open Project…"), self.open_project_dialog, "Ctrl+Shift+O")
+        self.act_close_project = self._action(file_menu, self.tr("Close Project"), self.close_project)
+        file_menu.addSeparator()
+        self.act_open_report = self._action(file_menu, self.tr("Open Report…"), self.open_report_dialog, QKeySequence.StandardKey.Open)
+        file_menu.addSeparator()
+        self.recent_projects_menu = file_menu.addMenu(self.tr("Recent Projects"))
+        self.recent_reports_menu = file_menu.addMenu(self.tr("Recent Reports"))
+        self.recent_projects_menu.aboutToShow.connect(lambda: self._fill_recent("projects"))
+        self.recent_reports_menu.aboutToShow.connect(lambda: self._fill_recent("reports"))
+        file_menu.addSeparator()
+        self._action(file_menu, self.tr("Exit"), self.close, QKeySequence.StandardKey.Quit)
+
+        ascend = bar.addMenu(self.tr("&Ascend"))
+        ascend.setToolTipsVisible(True)
+        self.ascend_menu = ascend
+        later = self.tr("the ATC model converter wizard is not built yet")
+        self._action(ascend, self.tr("Model Converter…"), not_built=later)
+        self._action(ascend, self.tr("Dump Configuration…"), not_built=self.tr("the acl.json dump editor is not built yet"))
+        prof = ascend.addMenu(self.tr("System Profiler"))
+        prof.setToolTipsVisible(True)
+        self.profiler_menu = prof
+        self._action(prof, self.tr("New Profiling…"), not_built=self.tr("the profiling wizard is not built yet"))
+        self._action(prof, self.tr("Open Report…"), self.open_report_dialog)
+        self._action(prof, self.tr("Merge Reports…"), not_built=self.tr("merging reports in the window is not built yet "
+                                                                         "(use 'ascend-workbench report merge')"))
+        self._action(prof, self.tr("Timeline Color…"), not_built=self.tr("the timeline view is not built yet"))
+        self._action(ascend, self.tr("Baseline Comparison…"), not_built=self.tr("baseline comparison is not built yet"))
+        self._action(ascend, self.tr("Model Accuracy Analyzer…"), not_built=self.tr("accuracy comparison is not built yet"))
+        ascend.addSeparator()
+        self._action(ascend, self.tr("CANN Machines…"), not_built=self.tr("the CANN machines dialog is not built yet"))
+        self._action(ascend, self.tr("Deployment…"), not_built=self.tr("deployment is not built yet"))
+
+        view = bar.addMenu(self.tr("&View"))
+        self.view_menu = view
+        for dock in self.docks.values():
+            view.addAction(dock.toggleViewAction())
+        view.addSeparator()
+        self._action(view, self.tr("Reset Layout"), self.reset_layout)
+        view.addSeparator()
+        lang_menu = view.addMenu(self.tr("Language"))
+        group = QActionGroup(self)
+        for code, label in (("", self.tr("System Default")), ("en", "English"), ("zh_CN", "简体中文")):
+            act = QAction(label, self, checkable=True)
+            act.setChecked(self.settings.language == code)
+            act.setData(code)
+            act.triggered.connect(lambda _c=False, c=code: self.set_language(c))
+            group.addAction(act)
+            lang_menu.addAction(act)
+        theme_menu = view.addMenu(self.tr("Theme"))
+        tgroup = QActionGroup(self)
+        for code, label in (("light", self.tr("Light")), ("dark", self.tr("Dark"))):
+            act = QAction(label, self, checkable=True)
+            act.setChecked(self.settings.theme == code)
+            act.triggered.connect(lambda _c=False, c=code: self.set_theme(c))
+            tgroup.addAction(act)
+            theme_menu.addAction(act)
+
+        help_menu = bar.addMenu(self.tr("&Help"))
+        self._action(help_menu, self.tr("Keyboard Shortcuts"), self.show_shortcuts, "Ctrl+/")
+        self._action(help_menu, self.tr("About Ascend Workbench"), self.show_about)
+
+    def menu_entries(self) -> dict[str, QAction]:
+        """Every menu action by its (translated) path, e.g. 'Ascend/System Profiler/New Profiling…'."""
+        out: dict[str, QAction] = {}
+
+        def walk(menu: QMenu, prefix: str) -> None:
+            for act in menu.actions():
+                if act.menu() is not None:
+                    walk(act.menu(), f"{prefix}{act.menu().title().replace('&', '')}/")
+                elif not act.isSeparator():
+                    out[prefix + act.text()] = act
+        for top in self.menuBar().actions():
+            walk(top.menu(), top.text().replace("&", "") + "/")
+        return out
+
+    # --- jobs ---------------------------------------------------------------------------------------
+    def _follow_task(self, task: QtTask) -> None:
+        self.tasks.follow(task)
+        self.output.follow(task)
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt API
+        running = self.bridge.running()
+        if running and not self._quitting:
+            names = "\n".join(f"• {t.title}" for t in running[:10])
+            answer = QMessageBox.question(
+                self, self.tr("Jobs Running"),
+                self.tr("These jobs are still running:\n{0}\n\nCancel them and quit?").format(names),
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+            if answer != QMessageBox.StandardButton.Yes:
+                event.ignore()
+                return
+        self.save_state()
+        self.bridge.shutdown()
+        event.accept()
+
+    # --- state ---------------------------------------------------------------------------------------
+    def save_state(self) -> None:
+        try:
+            uistate.save_blobs({"geometry": bytes(self.saveGeometry().data()), "state": bytes(self.saveState().data())})
+        except OSError as exc:
+            self.statusBar().showMessage(self.tr("Could not save the window layout: {0}").format(exc))
+
+    def restore_state(self) -> str | None:
+        blobs, problem = uistate.load_blobs()
+        if "geometry" in blobs and not self.restoreGeometry(QByteArray(blobs["geometry"])):
+            problem = problem or self.tr("saved window geometry was not usable; using the default")
+        if "state" in blobs and not self.restoreState(QByteArray(blobs["state"])):
+            self.restoreState(self._default_state)
+            problem = problem or self.tr("saved dock layout was not usable; using the default layout")
+        return problem
+
+    def reset_layout(self) -> None:
+        for dock in self.docks.values():
+            dock.setFloating(False)
+            dock.show()
+        self.restoreState(self._default_state)
+
+    # --- settings ---------------------------------------------------------------------------------------
+    def save_settings(self) -> None:
+        try:
+            core_settings.save(self.settings)
+        except core_settings.SettingsError as exc:
+            self.statusBar().showMessage(str(exc))
+
+    def set_language(self, code: str) -> None:
+        if self.settings.language == code:
+            return
+        self.settings.language = code
+        self.save_settings()
+        QMessageBox.information(self, self.tr("Language"),
+                                self.tr("The language will change the next time Ascend Workbench starts."))
+
+    def set_theme(self, code: str) -> None:
+        from workbench.ui.theme import apply_theme
+
+        self.settings.theme = code
+        self.save_settings()
+        apply_theme(code)
+
+    # --- projects ------------------------------------------------------------------------------------------
+    def _update_title(self) -> None:
+        name = f"{self.project.name} — " if self.project else ""
+        self.setWindowTitle(name + self.tr("Ascend Workbench"))
+        self.act_close_project.setEnabled(self.project is not None) if hasattr(self, "act_close_project") else None
+
+    def set_project(self, project: core_project.Project | None) -> None:
+        if self.project is not None and self._project_watch.files():
+            self._project_watch.removePaths(self._project_watch.files())
+        self.project = project
+        self.explorer.set_project(project)
+        if project is not None:
+            self.settings.add_recent("projects", str(project.root))
+            self.settings.last_project = str(project.root)
+            self._project_watch.addPath(str(project.file))
+        else:
+            self.settings.last_project = ""
+        self.save_settings()
+        self._update_title()
+        self.project_changed.emit(project)
+
+    def open_project(self, folder: str | Path, ask: bool = True) -> core_project.Project | None:
+        try:
+            project = core_project.open_project(folder)
+        except core_project.ProjectError as exc:
+            self._project_error(folder, exc, ask)
+            return None
+        self.set_project(project)
+        self.statusBar().showMessage(self.tr("Opened project {0}").format(project.name), 5000)
+        return project
+
+    def _project_error(self, folder: str | Path, exc: Exception, ask: bool) -> None:
+        message = str(exc)
+        self.output.add_text_tab(self.tr("Project error"), message)
+        self.statusBar().showMessage(message)
+        if not ask:
+            return
+        path = Path(folder)
+        damaged = (path / core_project.PROJECT_DIR / core_project.PROJECT_FILE).exists()
+        if not path.is_dir():
+            self.settings.remove_recent("projects", str(folder))
+            self.save_settings()
+            QMessageBox.warning(self, self.tr("Open Project"),
+                                self.tr("{0}\n\nIt was removed from Recent Projects.").format(message))
+            return
+        if damaged:
+            answer = QMessageBox.question(
+                self, self.tr("Open Project"),
+                self.tr("{0}\n\nRepair it? The damaged file is kept beside it as project.json.corrupt "
+                        "and a fresh project file is written.").format(message),
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+            if answer == QMessageBox.StandardButton.Yes:
+                try:
+                    project, _kept = core_project.repair_project(folder)
+                except core_project.ProjectError as exc2:
+                    QMessageBox.warning(self, self.tr("Open Project"), str(exc2))
+                    return
+                self.set_project(project)
+            return
+        QMessageBox.warning(self, self.tr("Open Project"), message)
+
+    def create_project(self, folder: str | Path, name: str | None = None, ptype: str | None = None) -> core_project.Project | None:
+        try:
+            project = core_project.create_project(folder, name=name, ptype=ptype)
+        except core_project.ProjectError as exc:
+            self.output.add_text_tab(self.tr("Project error"), str(exc))
+            QMessageBox.warning(self, self.tr("New Project"), str(exc))
+            return None
+        self.set_project(project)
+        return project
+
+    def close_project(self) -> None:
+        self.set_project(None)
+
+    def new_project_dialog(self) -> None:
+        dialog = NewProjectDialog(str(Path.home() / "AscendProjects"), self)
+        if dialog.exec():
+            self.create_project(dialog.folder(), name=dialog.name.text().strip(), ptype=dialog.project_type())
+
+    def open_project_dialog(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, self.tr("Open Project"), str(Path.home()))
+        if folder:
+            self.open_project(folder)
+
+    def _project_file_changed(self, path: str) -> None:
+        # Another program edited project.json: re-read it (a broken edit is reported, not overwritten).
+        if self.project is None:
+            return
+        QTimer.singleShot(200, lambda: self._reload_project())
+
+    def _reload_project(self) -> None:
+        if self.project is None:
+            return
+        try:
+            project = core_project.open_project(self.project.root)
+        except core_project.ProjectError as exc:
+            self.statusBar().showMessage(str(exc))
+            return
+        self.project = project
+        self.explorer.set_project(project)
+        self._update_title()
+        if str(project.file) not in self._project_watch.files():
+            self._project_watch.addPath(str(project.file))
+
+    def _fill_recent(self, kind: str) -> None:
+        menu = self.recent_projects_menu if kind == "projects" else self.recent_reports_menu
+        menu.clear()
+        items = getattr(self.settings, f"recent_{kind}")
+        if not items:
+            act = menu.addAction(self.tr("(none)"))
+            act.setEnabled(False)
+            return
+        for path in items:
+            act = menu.addAction(path)
+            if kind == "projects":
+                act.triggered.connect(lambda _c=False, p=path: self.open_project(p))
+            else:
+                act.triggered.connect(lambda _c=False, p=path: self.open_path(p))
+        menu.addSeparator()
+        menu.addAction(self.tr("Clear List"), lambda: self._clear_recent(kind))
+
+    def _clear_recent(self, kind: str) -> None:
+        getattr(self.settings, f"recent_{kind}").clear()
+        self.save_settings()
+
+    # --- documents ---------------------------------------------------------------------------------------------
+    def add_document(self, widget: QWidget, title: str, tooltip: str = "") -> int:
+        if self.documents.indexOf(self.welcome) >= 0:
+            self.documents.removeTab(self.documents.indexOf(self.welcome))
+        index = self.documents.addTab(widget, title)
+        self.documents.setTabToolTip(index, tooltip or title)
+        self.documents.setCurrentIndex(index)
+        return index
+
+    def close_document(self, index: int) -> None:
+        widget = self.documents.widget(index)
+        self.documents.removeTab(index)
+        if widget is not self.welcome:
+            widget.deleteLater()
+
+    def open_path(self, path: str | Path) -> None:
+        """Open whatever ``path`` is: a project folder, a report, or a file in the text view."""
+        p = Path(path)
+        if not p.exists():
+            self.settings.remove_recent("reports", str(path))
+            self.save_settings()
+            QMessageBox.warning(self, self.tr("Open"), self.tr("{0}: no such file or folder").format(p))
+            return
+        if p.is_dir() and (p / core_project.PROJECT_DIR / core_project.PROJECT_FILE).exists():
+            self.open_project(p)
+            return
+        kind = artefacts.classify(p)
+        if kind in REPORT_KINDS:
+            self.open_report(p)
+            return
+        if p.is_dir():
+            return  # folders expand in the explorer
+        self.add_document(TextView(p, self), p.name, str(p))
+
+    def open_report(self, path: str | Path) -> None:
+        from workbench.ui.documents import report_view
+
+        self.settings.add_recent("reports", str(path))
+        self.save_settings()
+        report_view.open_report(self, Path(path))
+
+    def open_report_dialog(self) -> None:
+        dialog = QFileDialog(self, self.tr("Open Report"), str(Path.home()))
+        dialog.setFileMode(QFileDialog.FileMode.Directory)
+        dialog.setOption(QFileDialog.Option.DontUseNativeDialog, True)
+        dialog.setNameFilter(self.tr("Profiling reports (*.json *.csv *.wbreport);;All files (*)"))
+        # A report is a folder (PROF_*, *_ascend_pt) or a file: allow both.
+        dialog.setFileMode(QFileDialog.FileMode.AnyFile)
+        if dialog.exec() and dialog.selectedFiles():
+            self.open_path(dialog.selectedFiles()[0])
+
+    # --- details ---------------------------------------------------------------------------------------------------
+    def _show_file_details(self, path: str) -> None:
+        if not path:
+            self.details.clear()
+            return
+        p = Path(path)
+        try:
+            st = p.stat()
+        except OSError as exc:
+            self.details.show_properties(p.name, [(self.tr("Error"), str(exc))])
+            return
+        kind = artefacts.classify(p)
+        rows = [
+            (self.tr("Path"), str(p)),
+            (self.tr("Kind"), artefact_label(kind) if kind else (self.tr("Folder") if p.is_dir() else self.tr("File"))),
+            (self.tr("Modified"), _dt.datetime.fromtimestamp(st.st_mtime).strftime("%Y-%m-%d %H:%M:%S")),
+        ]
+        if p.is_file():
+            rows.insert(2, (self.tr("Size"), self.tr("{0} bytes").format(f"{st.st_size:,}")))
+        self.details.show_properties(p.name, rows)
+
+    # --- help ----------------------------------------------------------------------------------------------------------
+    def shortcut_list(self) -> list[tuple[str, str]]:
+        rows = []
+        for path, act in self.menu_entries().items():
+            if not act.shortcut().isEmpty():
+                rows.append((path.replace("/", " ▸ "), act.shortcut().toString(QKeySequence.SequenceFormat.NativeText)))
+        rows += [(self.tr("Find next in Output"), "F3"), (self.tr("Find previous in Output"), "Shift+F3")]
+        return rows
+
+    def show_shortcuts(self) -> None:
+        ShortcutsDialog(self.shortcut_list(), self).exec()
+
+    def show_about(self) -> None:
+        QMessageBox.about(self, self.tr("About Ascend Workbench"), about_text())
+
+    # --- drag and drop --------------------------------------------------------------------------------------------
+    def dragEnterEvent(self, event) -> None:  # noqa: N802 - Qt API
+        if event.mimeData().hasUrls():
+            event.acceptProposedAction()
+
+    def dropEvent(self, event) -> None:  # noqa: N802 - Qt API
+        for url in event.mimeData().urls():
+            if url.isLocalFile():
+                self.open_path(url.toLocalFile())

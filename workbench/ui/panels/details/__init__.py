@@ -1,0 +1,1 @@
+"""Properties/Details dock: key/value properties of whatever is selected."""

@@ -1,0 +1,182 @@
+"""Output dock: one tab per job (running or finished) with its streamed text.
+
+Lines come from a task's ``partial_result``: a ``str`` or a ``(stream, line)`` tuple where stream
+is ``"stdout"`` or ``"stderr"`` (stderr is shown in red). The search bar finds text in the current
+tab (next / previous, with a match count); Save writes the tab's text to a file atomically.
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QKeySequence, QShortcut, QTextCharFormat, QTextCursor, QTextDocument
+from PySide6.QtWidgets import (
+    QFileDialog, QHBoxLayout, QLabel, QLineEdit, QMessageBox, QPlainTextEdit, QTabWidget, QToolButton,
+    QVBoxLayout, QWidget,
+)
+
+from workbench.core.fsutil import atomic_write_text
+from workbench.ui.bridge import QtTask
+
+MAX_BLOCKS = 200_000  # keep memory bounded for chatty jobs
+
+
+class OutputPanel(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("OutputPanel")
+        self.tabs = QTabWidget(self)
+        self.tabs.setTabsClosable(True)
+        self.tabs.setDocumentMode(True)
+        self.tabs.tabCloseRequested.connect(self._close_tab)
+        self.tabs.currentChanged.connect(lambda _i: self._update_count())
+        self.search = QLineEdit(self)
+        self.search.setPlaceholderText(self.tr("Search output"))
+        self.search.setClearButtonEnabled(True)
+        self.search.textChanged.connect(lambda _t: self.find_next(restart=True))
+        self.search.returnPressed.connect(self.find_next)
+        self.prev_button = QToolButton(self)
+        self.prev_button.setText("▲")
+        self.prev_button.setToolTip(self.tr("Previous match (Shift+F3)"))
+        self.prev_button.clicked.connect(self.find_previous)
+        self.next_button = QToolButton(self)
+        self.next_button.setText("▼")
+        self.next_button.setToolTip(self.tr("Next match (F3)"))
+        self.next_button.clicked.connect(lambda: self.find_next())
+        self.count_label = QLabel(self)
+        self.save_button = QToolButton(self)
+        self.save_button.setText(self.tr("Save…"))
+        self.save_button.setToolTip(self.tr("Save this job's output to a file"))
+        self.save_button.clicked.connect(self._save_dialog)
+        bar = QHBoxLayout()
+        bar.setContentsMargins(4, 2, 4, 2)
+        bar.addWidget(self.search, 1)
+        bar.addWidget(self.prev_button)
+        bar.addWidget(self.next_button)
+        bar.addWidget(self.count_label)
+        bar.addWidget(self.save_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addLayout(bar)
+        layout.addWidget(self.tabs)
+        QShortcut(QKeySequence(Qt.Key.Key_F3), self, self.find_next)
+        QShortcut(QKeySequence("Shift+F3"), self, self.find_previous)
+        self._err_format = QTextCharFormat()
+        self._err_format.setForeground(QColor("#c0392b"))
+        self._views: dict[int, QPlainTextEdit] = {}
+
+    # --- jobs ------------------------------------------------------------------------------------
+    def follow(self, task: QtTask) -> QPlainTextEdit:
+        """Give ``task`` its own tab and stream its text into it."""
+        view = self._new_view()
+        index = self.tabs.addTab(view, task.title)
+        self.tabs.setTabToolTip(index, task.title)
+        self.tabs.setCurrentIndex(index)
+        self._views[task.handle.task_id] = view
+        task.partial_result.connect(lambda item, v=view: self.append(v, item))
+        task.status_changed.connect(lambda text, v=view: self.append(v, ("status", text)))
+        task.succeeded.connect(lambda _r, v=view: self.append(v, ("status", self.tr("Finished."))))
+        task.failed.connect(lambda msg, _e, v=view: self.append(v, ("stderr", self.tr("Failed: {0}").format(msg))))
+        task.cancelled.connect(lambda v=view: self.append(v, ("stderr", self.tr("Cancelled."))))
+        return view
+
+    def add_text_tab(self, title: str, text: str) -> QPlainTextEdit:
+        view = self._new_view()
+        view.setPlainText(text)
+        self.tabs.setCurrentIndex(self.tabs.addTab(view, title))
+        return view
+
+    def _new_view(self) -> QPlainTextEdit:
+        view = QPlainTextEdit(self)
+        view.setReadOnly(True)
+        view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        view.setMaximumBlockCount(MAX_BLOCKS)
+        view.setFont(self._mono())
+        return view
+
+    @staticmethod
+    def _mono():
+        from PySide6.QtGui import QFontDatabase
+
+        return QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+
+    def append(self, view: QPlainTextEdit, item: object) -> None:
+        stream, line = item if isinstance(item, tuple) and len(item) == 2 else ("stdout", item)
+        text = str(line).rstrip("\n")
+        at_end = view.verticalScrollBar().value() >= view.verticalScrollBar().maximum() - 2
+        cursor = QTextCursor(view.document())
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        if not view.document().isEmpty():
+            cursor.insertBlock()
+        if stream == "stderr":
+            cursor.insertText(text, self._err_format)
+        elif stream == "status":
+            fmt = QTextCharFormat()
+            fmt.setForeground(QColor("#2e86c1"))
+            cursor.insertText(f"» {text}", fmt)
+        else:
+            cursor.insertText(text, QTextCharFormat())
+        if at_end:
+            view.verticalScrollBar().setValue(view.verticalScrollBar().maximum())
+        if view is self.tabs.currentWidget() and self.search.text():
+            self._update_count()
+
+    def view_for(self, task_id: int) -> QPlainTextEdit | None:
+        return self._views.get(task_id)
+
+    def _close_tab(self, index: int) -> None:
+        widget = self.tabs.widget(index)
+        self.tabs.removeTab(index)
+        self._views = {k: v for k, v in self._views.items() if v is not widget}
+        widget.deleteLater()
+
+    # --- search ------------------------------------------------------------------------------------
+    def current_view(self) -> QPlainTextEdit | None:
+        widget = self.tabs.currentWidget()
+        return widget if isinstance(widget, QPlainTextEdit) else None
+
+    def match_count(self) -> int:
+        view, needle = self.current_view(), self.search.text()
+        if view is None or not needle:
+            return 0
+        return view.toPlainText().lower().count(needle.lower())
+
+    def _update_count(self) -> None:
+        needle = self.search.text()
+        self.count_label.setText(self.tr("{0} matches").format(self.match_count()) if needle else "")
+
+    def find_next(self, restart: bool = False) -> bool:
+        return self._find(QTextDocument.FindFlag(0), restart)
+
+    def find_previous(self) -> bool:
+        return self._find(QTextDocument.FindFlag.FindBackward, False)
+
+    def _find(self, flags: QTextDocument.FindFlag, restart: bool) -> bool:
+        self._update_count()
+        view, needle = self.current_view(), self.search.text()
+        if view is None or not needle:
+            return False
+        if restart:
+            view.moveCursor(QTextCursor.MoveOperation.Start)
+        if view.find(needle, flags):
+            return True
+        # wrap around
+        view.moveCursor(QTextCursor.MoveOperation.End if flags & QTextDocument.FindFlag.FindBackward
+                        else QTextCursor.MoveOperation.Start)
+        return view.find(needle, flags)
+
+    # --- save ----------------------------------------------------------------------------------------
+    def save_current(self, path: str) -> None:
+        view = self.current_view()
+        if view is not None:
+            atomic_write_text(path, view.toPlainText() + "\n")
+
+    def _save_dialog(self) -> None:
+        if self.current_view() is None:
+            return
+        name = self.tabs.tabText(self.tabs.currentIndex()).replace("/", "_") + ".log"
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Save Output"), name, self.tr("Log files (*.log *.txt)"))
+        if path:
+            try:
+                self.save_current(path)
+            except OSError as exc:
+                QMessageBox.warning(self, self.tr("Save Output"), self.tr("Cannot write {0}: {1}").format(path, exc))

@@ -1,0 +1,1 @@
+"""Project Explorer dock: the project's folder tree with Ascend artefacts recognised (core.artefacts)."""

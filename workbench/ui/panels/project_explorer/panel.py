@@ -1,0 +1,120 @@
+"""Project Explorer: the project folder as a tree, Ascend artefacts marked with an icon and type.
+
+A ``QFileSystemModel`` watches the folder, so files changed on disk appear without a restart.
+Classification is core's ``artefacts.classify`` (cached per path and modification time).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QDir, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtGui import QIcon
+from PySide6.QtWidgets import QFileSystemModel, QHeaderView, QLabel, QTreeView, QVBoxLayout, QWidget
+
+from workbench.core.artefacts import Artefact, classify
+from workbench.core.project import Project
+from workbench.ui import icons
+from workbench.ui.labels import artefact_label, project_type_label
+
+
+class ArtefactFileModel(QFileSystemModel):
+    """Column 0 gets an artefact icon, column 1 ("Type") the artefact's name; hidden files are
+    shown except the project's own ``.ascend-workbench`` folder."""
+
+    TYPE_COLUMN = 1
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self._cache: dict[str, tuple[float, Artefact | None]] = {}
+        self.setReadOnly(True)
+        self.setFilter(QDir.Filter.AllEntries | QDir.Filter.NoDotAndDotDot | QDir.Filter.AllDirs)
+        self.setNameFilters([])
+
+    def artefact(self, index: QModelIndex) -> Artefact | None:
+        path = self.filePath(index)
+        if not path:
+            return None
+        mtime = self.lastModified(index).toMSecsSinceEpoch()
+        cached = self._cache.get(path)
+        if cached is None or cached[0] != mtime:
+            cached = (mtime, classify(Path(path)))
+            self._cache[path] = cached
+        return cached[1]
+
+    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: B008
+        return 2
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return self.tr("Name") if section == 0 else self.tr("Type")
+        return super().headerData(section, orientation, role)
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid():
+            return None
+        if index.column() == self.TYPE_COLUMN:
+            if role == Qt.ItemDataRole.DisplayRole:
+                kind = self.artefact(index.siblingAtColumn(0))
+                if kind is not None:
+                    return artefact_label(kind)
+                return self.tr("Folder") if self.isDir(index.siblingAtColumn(0)) else ""
+            return None
+        if role == Qt.ItemDataRole.DecorationRole and index.column() == 0:
+            kind = self.artefact(index)
+            if kind is not None:
+                return icons.artefact_icon(kind)
+        return super().data(index, role)
+
+
+class ProjectExplorerPanel(QWidget):
+    open_requested = Signal(str)       # a path was double-clicked / activated
+    selection_changed = Signal(str)    # a path was selected ('' when none)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("ProjectExplorerPanel")
+        self.header = QLabel(self)
+        self.header.setWordWrap(True)
+        self.header.setContentsMargins(6, 4, 6, 4)
+        self.model = ArtefactFileModel(self)
+        self.view = QTreeView(self)
+        self.view.setModel(self.model)
+        self.view.setUniformRowHeights(True)
+        self.view.setSortingEnabled(True)
+        self.view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
+        self.view.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.view.header().setStretchLastSection(False)
+        self.view.setColumnWidth(1, 150)
+        self.view.activated.connect(lambda idx: self.open_requested.emit(self.model.filePath(idx.siblingAtColumn(0))))
+        self.view.doubleClicked.connect(lambda idx: None)  # activation covers double-click
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.header)
+        layout.addWidget(self.view)
+        self.project: Project | None = None
+        self.set_project(None)
+
+    def set_project(self, project: Project | None) -> None:
+        self.project = project
+        if project is None:
+            self.header.setText(self.tr("No project open. Use File ▸ New Project or Open Project."))
+            self.view.setModel(None)
+            return
+        self.header.setText(self.tr("<b>{0}</b> — {1}<br><small>{2}</small>").format(
+            project.name, project_type_label(project.type), str(project.root)))
+        self.view.setModel(self.model)
+        root = self.model.setRootPath(str(project.root))
+        self.view.setRootIndex(root)
+        self.view.hideColumn(2) if self.model.columnCount() > 2 else None
+        sel = self.view.selectionModel()
+        sel.currentChanged.connect(lambda cur, _prev: self.selection_changed.emit(
+            self.model.filePath(cur.siblingAtColumn(0)) if cur.isValid() else ""))
+
+    def index_of(self, path: str | Path) -> QModelIndex:
+        return self.model.index(str(path))
+
+    def type_text(self, path: str | Path) -> str:
+        """What the Type column shows for ``path`` (used by tests and the details dock)."""
+        idx = self.model.index(str(path))
+        return self.model.data(idx.siblingAtColumn(ArtefactFileModel.TYPE_COLUMN)) or ""
