@@ -7,6 +7,20 @@ from pathlib import Path
 
 import pytest
 
+if os.environ.get("WORKBENCH_BLOCK_QT") == "1":
+    # The Qt-free pass: make Qt unimportable so any Qt import reachable from core fails loudly.
+    import sys
+
+    class _BlockQt:
+        BLOCKED = ("PySide6", "shiboken6", "pyqtgraph", "PyQt5", "PyQt6")
+
+        def find_spec(self, name, path=None, target=None):
+            if name.split(".")[0] in self.BLOCKED:
+                raise ImportError(f"{name} is blocked: workbench.core must not import Qt")
+            return None
+
+    sys.meta_path.insert(0, _BlockQt())
+
 ROOT = Path(__file__).resolve().parent.parent
 # ../shared beside the project root (CI copies it there); SHARED_DIR overrides.
 SHARED = Path(os.environ.get("ASCEND_WORKBENCH_SHARED", ROOT.parent / "shared"))

@@ -41,6 +41,8 @@ def create_app(language: str | None = None, argv: list[str] | None = None):
 def build_window(settings, problems: list[str], open_paths: list[str], *, restore: bool = True,
                  demo: bool = True):
     """Create the main window, restore its layout, report start-up problems and open things."""
+    from PySide6.QtCore import QCoreApplication
+
     from workbench.ui.main_window import MainWindow
 
     window = MainWindow(settings)
@@ -49,7 +51,7 @@ def build_window(settings, problems: list[str], open_paths: list[str], *, restor
         if problem:
             problems = [*problems, problem]
     if problems:
-        window.output.add_text_tab(window.tr("Start-up problems"), "\n".join(problems))
+        window.output.add_text_tab(QCoreApplication.translate("App", "Start-up problems"), "\n".join(problems))
         window.statusBar().showMessage(problems[0])
     if open_paths:
         for path in open_paths:
@@ -62,12 +64,15 @@ def build_window(settings, problems: list[str], open_paths: list[str], *, restor
 
 
 def open_demo(window) -> None:
+    from PySide6.QtCore import QCoreApplication
+
     from workbench.core import demo
 
     try:
         project, reports = demo.ensure_demo_project()
     except Exception as exc:  # noqa: BLE001 - the app must start even if the demo cannot be made
-        window.output.add_text_tab(window.tr("Start-up problems"), window.tr("Demo project not created: {0}").format(exc))
+        window.output.add_text_tab(QCoreApplication.translate("App", "Start-up problems"),
+                                  QCoreApplication.translate("App", "Demo project not created: {0}").format(exc))
         return
     window.set_project(project)
     if reports:

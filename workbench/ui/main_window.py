@@ -103,6 +103,7 @@ class MainWindow(QMainWindow):
             action.setShortcut(QKeySequence(shortcut))
         if not_built is not None:
             action.setEnabled(False)
+            action.setProperty("not_built", True)
             action.setToolTip(self.tr("Not available yet: {0}").format(not_built))
             action.setStatusTip(action.toolTip())
         elif slot is not None:

@@ -106,7 +106,10 @@ class ProjectExplorerPanel(QWidget):
         self.view.setModel(self.model)
         root = self.model.setRootPath(str(project.root))
         self.view.setRootIndex(root)
-        self.view.hideColumn(2) if self.model.columnCount() > 2 else None
+        header = self.view.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         sel = self.view.selectionModel()
         sel.currentChanged.connect(lambda cur, _prev: self.selection_changed.emit(
             self.model.filePath(cur.siblingAtColumn(0)) if cur.isValid() else ""))

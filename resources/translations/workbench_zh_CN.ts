@@ -1,0 +1,640 @@
+<?xml version='1.0' encoding='utf-8'?>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>About</name>
+    <message>
+        <source>&lt;h3&gt;Ascend Workbench {0}&lt;/h3&gt;&lt;p&gt;A fast native workbench for Huawei Ascend NPU developers: model conversion, dump configuration, profiling views, baseline and accuracy comparison, driven on a remote Ascend machine over SSH.&lt;/p&gt;&lt;p&gt;Without Ascend hardware the CANN tools are played by the built-in &lt;b&gt;simulated toolkit&lt;/b&gt;, always labelled as simulated.&lt;/p&gt;&lt;p&gt;&lt;small&gt;Python {1} · Qt {2} · PySide6 {3}&lt;/small&gt;&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;Ascend Workbench {0}&lt;/h3&gt;&lt;p&gt;面向华为昇腾 NPU 开发者的高速原生工作台：模型转换、Dump 配置、性能分析视图、基线比较与精度比对，通过 SSH 在远端昇腾设备上执行。&lt;/p&gt;&lt;p&gt;没有昇腾硬件时，CANN 工具由内置的&lt;b&gt;模拟工具包&lt;/b&gt;扮演，并始终标注为模拟。&lt;/p&gt;&lt;p&gt;&lt;small&gt;Python {1} · Qt {2} · PySide6 {3}&lt;/small&gt;&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>App</name>
+    <message>
+        <source>Start-up problems</source>
+        <translation>启动时的问题</translation>
+    </message>
+    <message>
+        <source>Demo project not created: {0}</source>
+        <translation>未能创建演示工程：{0}</translation>
+    </message>
+</context>
+<context>
+    <name>Artefact</name>
+    <message>
+        <source>ONNX model</source>
+        <translation>ONNX 模型</translation>
+    </message>
+    <message>
+        <source>TensorFlow model</source>
+        <translation>TensorFlow 模型</translation>
+    </message>
+    <message>
+        <source>Caffe model</source>
+        <translation>Caffe 模型</translation>
+    </message>
+    <message>
+        <source>Caffe weights</source>
+        <translation>Caffe 权重</translation>
+    </message>
+    <message>
+        <source>AIR model</source>
+        <translation>AIR 模型</translation>
+    </message>
+    <message>
+        <source>Offline model (.om)</source>
+        <translation>离线模型 (.om)</translation>
+    </message>
+    <message>
+        <source>Model structure (om JSON)</source>
+        <translation>模型结构 (om JSON)</translation>
+    </message>
+    <message>
+        <source>AscendCL config (acl.json)</source>
+        <translation>AscendCL 配置 (acl.json)</translation>
+    </message>
+    <message>
+        <source>AIPP config</source>
+        <translation>AIPP 配置</translation>
+    </message>
+    <message>
+        <source>Profiling data (PROF)</source>
+        <translation>性能数据 (PROF)</translation>
+    </message>
+    <message>
+        <source>msprof timeline</source>
+        <translation>msprof 时间线</translation>
+    </message>
+    <message>
+        <source>torch_npu timeline</source>
+        <translation>torch_npu 时间线</translation>
+    </message>
+    <message>
+        <source>Framework profiling output</source>
+        <translation>框架性能数据输出</translation>
+    </message>
+    <message>
+        <source>Operator summary CSV</source>
+        <translation>算子汇总 CSV</translation>
+    </message>
+    <message>
+        <source>Workbench report</source>
+        <translation>工作台报告</translation>
+    </message>
+    <message>
+        <source>Dump data folder</source>
+        <translation>Dump 数据目录</translation>
+    </message>
+    <message>
+        <source>Dump file</source>
+        <translation>Dump 文件</translation>
+    </message>
+    <message>
+        <source>NumPy array</source>
+        <translation>NumPy 数组</translation>
+    </message>
+</context>
+<context>
+    <name>ArtefactFileModel</name>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Folder</source>
+        <translation>文件夹</translation>
+    </message>
+</context>
+<context>
+    <name>DetailsPanel</name>
+    <message>
+        <source>Property</source>
+        <translation>属性</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Nothing selected</source>
+        <translation>未选择任何内容</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>&lt;h2&gt;Ascend Workbench&lt;/h2&gt;&lt;p&gt;Open a project (File ▸ Open Project) or a profiling report (File ▸ Open Report…), or drop a report folder here.&lt;/p&gt;</source>
+        <translation>&lt;h2&gt;Ascend Workbench&lt;/h2&gt;&lt;p&gt;打开一个工程（文件 ▸ 打开工程）或一份性能报告（文件 ▸ 打开报告…），或把报告文件夹拖放到这里。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Welcome</source>
+        <translation>欢迎</translation>
+    </message>
+    <message>
+        <source>Project Explorer</source>
+        <translation>工程资源管理器</translation>
+    </message>
+    <message>
+        <source>Properties</source>
+        <translation>属性</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>Tasks</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <source>Ready</source>
+        <translation>就绪</translation>
+    </message>
+    <message>
+        <source>Not available yet: {0}</source>
+        <translation>暂不可用：{0}</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>New Project…</source>
+        <translation>新建工程…</translation>
+    </message>
+    <message>
+        <source>Open Project…</source>
+        <translation>打开工程…</translation>
+    </message>
+    <message>
+        <source>Close Project</source>
+        <translation>关闭工程</translation>
+    </message>
+    <message>
+        <source>Open Report…</source>
+        <translation>打开报告…</translation>
+    </message>
+    <message>
+        <source>Recent Projects</source>
+        <translation>最近的工程</translation>
+    </message>
+    <message>
+        <source>Recent Reports</source>
+        <translation>最近的报告</translation>
+    </message>
+    <message>
+        <source>Exit</source>
+        <translation>退出</translation>
+    </message>
+    <message>
+        <source>&amp;Ascend</source>
+        <translation>昇腾(&amp;A)</translation>
+    </message>
+    <message>
+        <source>the ATC model converter wizard is not built yet</source>
+        <translation>ATC 模型转换向导尚未实现</translation>
+    </message>
+    <message>
+        <source>Model Converter…</source>
+        <translation>模型转换…</translation>
+    </message>
+    <message>
+        <source>Dump Configuration…</source>
+        <translation>Dump 配置…</translation>
+    </message>
+    <message>
+        <source>the acl.json dump editor is not built yet</source>
+        <translation>acl.json Dump 配置编辑器尚未实现</translation>
+    </message>
+    <message>
+        <source>System Profiler</source>
+        <translation>系统性能分析</translation>
+    </message>
+    <message>
+        <source>New Profiling…</source>
+        <translation>新建性能分析…</translation>
+    </message>
+    <message>
+        <source>the profiling wizard is not built yet</source>
+        <translation>性能分析向导尚未实现</translation>
+    </message>
+    <message>
+        <source>Merge Reports…</source>
+        <translation>合并报告…</translation>
+    </message>
+    <message>
+        <source>merging reports in the window is not built yet (use 'ascend-workbench report merge')</source>
+        <translation>窗口内合并报告尚未实现（请使用 'ascend-workbench report merge'）</translation>
+    </message>
+    <message>
+        <source>Timeline Color…</source>
+        <translation>时间线颜色…</translation>
+    </message>
+    <message>
+        <source>the timeline view is not built yet</source>
+        <translation>时间线视图尚未实现</translation>
+    </message>
+    <message>
+        <source>Baseline Comparison…</source>
+        <translation>基线比较…</translation>
+    </message>
+    <message>
+        <source>baseline comparison is not built yet</source>
+        <translation>基线比较尚未实现</translation>
+    </message>
+    <message>
+        <source>Model Accuracy Analyzer…</source>
+        <translation>模型精度分析…</translation>
+    </message>
+    <message>
+        <source>accuracy comparison is not built yet</source>
+        <translation>精度比对尚未实现</translation>
+    </message>
+    <message>
+        <source>CANN Machines…</source>
+        <translation>CANN 机器…</translation>
+    </message>
+    <message>
+        <source>the CANN machines dialog is not built yet</source>
+        <translation>CANN 机器管理对话框尚未实现</translation>
+    </message>
+    <message>
+        <source>Deployment…</source>
+        <translation>部署…</translation>
+    </message>
+    <message>
+        <source>deployment is not built yet</source>
+        <translation>部署功能尚未实现</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Reset Layout</source>
+        <translation>重置布局</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <source>System Default</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>Theme</source>
+        <translation>主题</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Keyboard Shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>About Ascend Workbench</source>
+        <translation>关于 Ascend Workbench</translation>
+    </message>
+    <message>
+        <source>Jobs Running</source>
+        <translation>任务正在运行</translation>
+    </message>
+    <message>
+        <source>These jobs are still running:
+{0}
+
+Cancel them and quit?</source>
+        <translation>以下任务仍在运行：
+{0}
+
+取消这些任务并退出吗？</translation>
+    </message>
+    <message>
+        <source>Could not save the window layout: {0}</source>
+        <translation>无法保存窗口布局：{0}</translation>
+    </message>
+    <message>
+        <source>saved window geometry was not usable; using the default</source>
+        <translation>保存的窗口几何信息不可用；使用默认值</translation>
+    </message>
+    <message>
+        <source>saved dock layout was not usable; using the default layout</source>
+        <translation>保存的停靠布局不可用；使用默认布局</translation>
+    </message>
+    <message>
+        <source>The language will change the next time Ascend Workbench starts.</source>
+        <translation>语言将在下次启动 Ascend Workbench 时生效。</translation>
+    </message>
+    <message>
+        <source>Ascend Workbench</source>
+        <translation>Ascend Workbench</translation>
+    </message>
+    <message>
+        <source>Opened project {0}</source>
+        <translation>已打开工程 {0}</translation>
+    </message>
+    <message>
+        <source>Project error</source>
+        <translation>工程错误</translation>
+    </message>
+    <message>
+        <source>Open Project</source>
+        <translation>打开工程</translation>
+    </message>
+    <message>
+        <source>{0}
+
+It was removed from Recent Projects.</source>
+        <translation>{0}
+
+已将其从最近的工程中移除。</translation>
+    </message>
+    <message>
+        <source>{0}
+
+Repair it? The damaged file is kept beside it as project.json.corrupt and a fresh project file is written.</source>
+        <translation>{0}
+
+要修复吗？损坏的文件会以 project.json.corrupt 保留在原处，并写入一个新的工程文件。</translation>
+    </message>
+    <message>
+        <source>New Project</source>
+        <translation>新建工程</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <source>Clear List</source>
+        <translation>清空列表</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <source>{0}: no such file or folder</source>
+        <translation>{0}：文件或文件夹不存在</translation>
+    </message>
+    <message>
+        <source>Open Report</source>
+        <translation>打开报告</translation>
+    </message>
+    <message>
+        <source>Profiling reports (*.json *.csv *.wbreport);;All files (*)</source>
+        <translation>性能报告 (*.json *.csv *.wbreport);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>Path</source>
+        <translation>路径</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>种类</translation>
+    </message>
+    <message>
+        <source>Folder</source>
+        <translation>文件夹</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>Modified</source>
+        <translation>修改时间</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>{0} bytes</source>
+        <translation>{0} 字节</translation>
+    </message>
+    <message>
+        <source>Find next in Output</source>
+        <translation>在输出中查找下一个</translation>
+    </message>
+    <message>
+        <source>Find previous in Output</source>
+        <translation>在输出中查找上一个</translation>
+    </message>
+</context>
+<context>
+    <name>NewProjectDialog</name>
+    <message>
+        <source>New Project</source>
+        <translation>新建工程</translation>
+    </message>
+    <message>
+        <source>e.g. resnet50_inference</source>
+        <translation>例如 resnet50_inference</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Project name:</source>
+        <translation>工程名称：</translation>
+    </message>
+    <message>
+        <source>Location:</source>
+        <translation>位置：</translation>
+    </message>
+    <message>
+        <source>Project folder:</source>
+        <translation>工程目录：</translation>
+    </message>
+    <message>
+        <source>Project type:</source>
+        <translation>工程类型：</translation>
+    </message>
+    <message>
+        <source>Project Location</source>
+        <translation>工程位置</translation>
+    </message>
+    <message>
+        <source>The folder exists: its files are kept and the type was detected from its contents ({0}).</source>
+        <translation>该文件夹已存在：其中的文件会保留，工程类型根据内容检测为（{0}）。</translation>
+    </message>
+</context>
+<context>
+    <name>OutputPanel</name>
+    <message>
+        <source>Search output</source>
+        <translation>搜索输出</translation>
+    </message>
+    <message>
+        <source>Previous match (Shift+F3)</source>
+        <translation>上一个匹配 (Shift+F3)</translation>
+    </message>
+    <message>
+        <source>Next match (F3)</source>
+        <translation>下一个匹配 (F3)</translation>
+    </message>
+    <message>
+        <source>Save…</source>
+        <translation>保存…</translation>
+    </message>
+    <message>
+        <source>Save this job's output to a file</source>
+        <translation>将此任务的输出保存到文件</translation>
+    </message>
+    <message>
+        <source>Finished.</source>
+        <translation>已完成。</translation>
+    </message>
+    <message>
+        <source>Failed: {0}</source>
+        <translation>失败：{0}</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>已取消。</translation>
+    </message>
+    <message>
+        <source>{0} matches</source>
+        <translation>{0} 处匹配</translation>
+    </message>
+    <message>
+        <source>Save Output</source>
+        <translation>保存输出</translation>
+    </message>
+    <message>
+        <source>Log files (*.log *.txt)</source>
+        <translation>日志文件 (*.log *.txt)</translation>
+    </message>
+    <message>
+        <source>Cannot write {0}: {1}</source>
+        <translation>无法写入 {0}：{1}</translation>
+    </message>
+</context>
+<context>
+    <name>ProjectExplorerPanel</name>
+    <message>
+        <source>No project open. Use File ▸ New Project or Open Project.</source>
+        <translation>没有打开的工程。请使用 文件 ▸ 新建工程 或 打开工程。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{0}&lt;/b&gt; — {1}&lt;br&gt;&lt;small&gt;{2}&lt;/small&gt;</source>
+        <translation>&lt;b&gt;{0}&lt;/b&gt; — {1}&lt;br&gt;&lt;small&gt;{2}&lt;/small&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>ProjectType</name>
+    <message>
+        <source>Ascend App</source>
+        <translation>Ascend 应用</translation>
+    </message>
+    <message>
+        <source>Ascend Operator</source>
+        <translation>Ascend 算子</translation>
+    </message>
+    <message>
+        <source>Ascend Training</source>
+        <translation>Ascend 训练</translation>
+    </message>
+</context>
+<context>
+    <name>ShortcutsDialog</name>
+    <message>
+        <source>Keyboard Shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Shortcut</source>
+        <translation>快捷键</translation>
+    </message>
+    <message>
+        <source>Shortcuts of the main window:</source>
+        <translation>主窗口的快捷键：</translation>
+    </message>
+</context>
+<context>
+    <name>TasksPanel</name>
+    <message>
+        <source>Job</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <source>Progress</source>
+        <translation>进度</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Clear Finished</source>
+        <translation>清除已结束</translation>
+    </message>
+    <message>
+        <source>Waiting…</source>
+        <translation>等待中…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop this job (a remote command is killed on the host)</source>
+        <translation>停止此任务（远端命令会在主机上被终止）</translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>Failed: {0}</source>
+        <translation>失败：{0}</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>已取消</translation>
+    </message>
+</context>
+<context>
+    <name>TextView</name>
+    <message>
+        <source>Cannot read {0}: {1}</source>
+        <translation>无法读取 {0}：{1}</translation>
+    </message>
+    <message>
+        <source>Read-only text view</source>
+        <translation>只读文本视图</translation>
+    </message>
+    <message>
+        <source>Read-only hex view</source>
+        <translation>只读十六进制视图</translation>
+    </message>
+    <message>
+        <source>showing the first {0} MiB of {1} MiB</source>
+        <translation>显示前 {0} MiB（共 {1} MiB）</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,25 @@
+"""Qt tests run offscreen (set before any Qt import) with a fresh settings dir per test."""
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture
+def window(qtbot):
+    """A main window with default settings, no demo, closed (and its threads joined) after the test."""
+    from workbench.core import settings as core_settings
+    from workbench.ui.app import build_window, create_app
+
+    _app, settings, problems = create_app("en")
+    win = build_window(settings, problems, [], restore=True, demo=False)
+    qtbot.addWidget(win)
+    win.resize(1200, 800)
+    win.show()
+    yield win
+    win._quitting = True
+    win.close()
+    assert core_settings  # keep import for readers

@@ -1,0 +1,153 @@
+"""Main window: docks, menus (disabled entries explain themselves), layout restore, projects."""
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMessageBox
+
+from workbench.core import project as core_project
+from workbench.core import settings as core_settings
+from workbench.core import uistate
+from workbench.ui.documents.text_view import TextView
+
+EXPECTED_MENU = [
+    "File/New Project…", "File/Open Project…", "File/Close Project", "File/Open Report…", "File/Exit",
+    "Ascend/Model Converter…", "Ascend/Dump Configuration…", "Ascend/System Profiler/New Profiling…",
+    "Ascend/System Profiler/Open Report…", "Ascend/System Profiler/Merge Reports…",
+    "Ascend/System Profiler/Timeline Color…", "Ascend/Baseline Comparison…", "Ascend/Model Accuracy Analyzer…",
+    "Ascend/CANN Machines…", "Ascend/Deployment…", "View/Reset Layout", "Help/Keyboard Shortcuts",
+    "Help/About Ascend Workbench",
+]
+
+
+def test_docks_and_menus(window):
+    assert set(window.docks) == {"ProjectExplorerDock", "DetailsDock", "OutputDock", "TasksDock"}
+    assert window.dockWidgetArea(window.docks["ProjectExplorerDock"]) == Qt.DockWidgetArea.LeftDockWidgetArea
+    assert window.dockWidgetArea(window.docks["DetailsDock"]) == Qt.DockWidgetArea.RightDockWidgetArea
+    assert window.dockWidgetArea(window.docks["OutputDock"]) == Qt.DockWidgetArea.BottomDockWidgetArea
+    entries = window.menu_entries()
+    for path in EXPECTED_MENU:
+        assert path in entries, path
+    assert any(p.startswith("File/Recent Projects") for p in entries) or window.recent_projects_menu is not None
+    not_built = [p for p, a in entries.items() if a.property("not_built")]
+    assert "Ascend/Model Converter…" in not_built
+    for path in not_built:
+        act = entries[path]
+        assert not act.isEnabled() and act.toolTip().startswith("Not available yet"), path
+    assert not entries["File/Close Project"].isEnabled(), "nothing to close without a project"
+    # every dock can be toggled from View
+    view_titles = {a.text() for a in window.view_menu.actions()}
+    assert {"Project Explorer", "Properties", "Output", "Tasks"} <= view_titles
+
+
+def test_layout_restored_and_survives_corrupt_state(qtbot, window):
+    from workbench.ui.app import build_window
+
+    window.docks["DetailsDock"].hide()
+    window.resize(1000, 700)
+    window.save_state()
+    second = build_window(window.settings, [], [], restore=True, demo=False)
+    qtbot.addWidget(second)
+    assert second.docks["DetailsDock"].isHidden()
+    second._quitting = True
+    second.close()
+    uistate.state_path().write_text("{ broken", encoding="utf-8")
+    third = build_window(window.settings, [], [], restore=True, demo=False)
+    qtbot.addWidget(third)
+    assert not third.docks["DetailsDock"].isHidden(), "a corrupt state file gives the default layout"
+    assert "could not be restored" in third.statusBar().currentMessage()
+    third._quitting = True
+    third.close()
+
+
+def test_project_created_closed_reopened_shows_artefacts(qtbot, window, tmp_path):
+    folder = tmp_path / "resnet_app"
+    (folder / "model").mkdir(parents=True)
+    (folder / "model" / "resnet50.onnx").write_bytes(b"\x08\x07")
+    (folder / "src").mkdir()
+    (folder / "src" / "acl.json").write_text('{"dump": {}}')
+    prof = folder / "PROF_000001_20240101000000000_ABCDEFGHIJKLMNOP"
+    prof.mkdir()
+    project = window.create_project(folder, ptype=core_project.OPERATOR)
+    assert project is not None and window.project.type == core_project.OPERATOR
+    window.close_project()
+    assert window.project is None
+    reopened = window.open_project(folder)
+    assert reopened.type == core_project.OPERATOR
+    explorer = window.explorer
+    qtbot.waitUntil(lambda: explorer.type_text(prof) == "Profiling data (PROF)", timeout=5000)
+    explorer.view.expandAll()
+    qtbot.waitUntil(lambda: explorer.type_text(folder / "model" / "resnet50.onnx") == "ONNX model", timeout=5000)
+    qtbot.waitUntil(lambda: explorer.type_text(folder / "src" / "acl.json") == "AscendCL config (acl.json)", timeout=5000)
+    # a file created on disk appears without a restart
+    (folder / "model" / "resnet50.om").write_bytes(b"IMOD")
+    qtbot.waitUntil(lambda: explorer.type_text(folder / "model" / "resnet50.om") == "Offline model (.om)", timeout=10000)
+    assert str(folder) in window.settings.recent_projects[0]
+    saved, _ = core_settings.load()
+    assert saved.recent_projects[0] == str(folder.resolve())
+
+
+def test_open_file_without_viewer_uses_text_or_hex_view(window, tmp_path):
+    text = tmp_path / "notes.txt"
+    text.write_text("昇腾 notes\nline 2", encoding="utf-8")
+    binary = tmp_path / "blob.bin"
+    binary.write_bytes(bytes(range(256)))
+    window.open_path(text)
+    view = window.documents.currentWidget()
+    assert isinstance(view, TextView) and view.mode == "text" and "昇腾" in view.edit.toPlainText()
+    window.open_path(binary)
+    view = window.documents.currentWidget()
+    assert view.mode == "hex" and view.edit.toPlainText().startswith("00000000  00 01 02")
+
+
+def test_corrupt_project_reported_not_overwritten(monkeypatch, window, tmp_path):
+    folder = tmp_path / "p"
+    core_project.create_project(folder)
+    pfile = folder / ".ascend-workbench" / "project.json"
+    pfile.write_text("{oops")
+    shown = []
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: shown.append(a[2]) or QMessageBox.StandardButton.No)
+    assert window.open_project(folder) is None
+    assert shown and str(pfile) in shown[0] and "line 1" in shown[0]
+    assert pfile.read_text() == "{oops"
+
+
+def test_missing_recent_project_is_reported_and_dropped(monkeypatch, window, tmp_path):
+    gone = str(tmp_path / "gone")
+    window.settings.add_recent("projects", gone)
+    warned = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: warned.append(a[2]))
+    window.open_project(gone)
+    assert warned and "does not exist" in warned[0]
+    assert gone not in window.settings.recent_projects
+
+
+def test_app_starts_with_corrupt_settings(qtbot):
+    from workbench.ui.app import build_window, create_app
+
+    path = core_settings.settings_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("not json", encoding="utf-8")
+    _app, settings, problems = create_app("en")
+    win = build_window(settings, problems, [], demo=False)
+    qtbot.addWidget(win)
+    assert str(path) in win.statusBar().currentMessage()
+    assert path.with_name("settings.json.corrupt").read_text() == "not json"
+    win._quitting = True
+    win.close()
+
+
+def test_demo_project_opens_on_first_start(qtbot):
+    from workbench.ui.app import build_window, create_app
+
+    _app, settings, problems = create_app("en")
+    win = build_window(settings, problems, [], demo=True)
+    qtbot.addWidget(win)
+    assert win.project is not None and win.project.name == "Ascend Workbench Demo"
+    assert (win.project.root / "reports").is_dir()
+    win._quitting = True
+    win.close()

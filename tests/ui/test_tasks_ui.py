@@ -1,0 +1,82 @@
+"""The bridge delivers core task events on the GUI thread, feeding the Tasks and Output docks."""
+from __future__ import annotations
+
+import threading
+import time
+
+from PySide6.QtCore import QThread
+from PySide6.QtWidgets import QMessageBox, QPushButton
+
+
+def streaming_job(n, *, progress, cancel):
+    for i in range(n):
+        cancel.raise_if_cancelled()
+        progress.partial(("stderr" if i % 10 == 9 else "stdout", f"line {i}"))
+        progress.fraction((i + 1) / n)
+    progress.status("all lines sent")
+    return n
+
+
+def endless_job(started: threading.Event, *, progress, cancel):
+    started.set()
+    progress.status("working")
+    while not cancel.wait(0.01):
+        progress.partial("tick")
+
+
+def test_progress_and_output_arrive_in_order_on_gui_thread(qtbot, window):
+    seen = []
+    threads = set()
+    task = window.bridge.start(streaming_job, 300, title="stream 300")
+    task.partial_result.connect(lambda item: (seen.append(item[1]), threads.add(QThread.currentThread())))
+    with qtbot.waitSignal(task.succeeded, timeout=10000):
+        pass
+    assert seen == [f"line {i}" for i in range(300)]
+    assert threads == {window.thread()}
+    view = window.output.view_for(task.handle.task_id)
+    text = view.toPlainText()
+    assert text.index("line 0") < text.index("line 299") and "Finished." in text
+    assert window.tasks.status_of(task.handle.task_id) == "Done"
+    # search in the output tab
+    window.output.tabs.setCurrentWidget(view)
+    window.output.search.setText("line 29")
+    assert window.output.match_count() == 11  # line 29, 290..299
+    assert window.output.find_next()
+
+
+def test_cancel_button_in_tasks_dock_stops_the_job(qtbot, window):
+    started = threading.Event()
+    task = window.bridge.start(endless_job, started, title="endless")
+    assert started.wait(5)
+    item, _ = window.tasks._rows[task.handle.task_id]
+    button = window.tasks.tree.itemWidget(item, window.tasks.COL_ACTION)
+    assert isinstance(button, QPushButton)
+    with qtbot.waitSignal(task.cancelled, timeout=5000):
+        button.click()
+    assert window.tasks.status_of(task.handle.task_id) == "Cancelled"
+    assert "Cancelled." in window.output.view_for(task.handle.task_id).toPlainText()
+
+
+def test_closing_with_jobs_running_asks_then_cancels(qtbot, window, monkeypatch):
+    started = threading.Event()
+    task = window.bridge.start(endless_job, started, title="long job")
+    assert started.wait(5)
+    asked = []
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: asked.append(a[2]) or QMessageBox.StandardButton.No)
+    window.close()
+    assert asked and "long job" in asked[0]
+    assert window.isVisible() and not task.state.finished, "answering No keeps the window and the job"
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
+    window.close()
+    assert not window.isVisible()
+    assert task.handle.state.value == "cancelled"
+
+
+def test_save_output(qtbot, window, tmp_path):
+    task = window.bridge.start(streaming_job, 5, title="short")
+    with qtbot.waitSignal(task.succeeded, timeout=5000):
+        pass
+    window.output.tabs.setCurrentWidget(window.output.view_for(task.handle.task_id))
+    out = tmp_path / "job.log"
+    window.output.save_current(str(out))
+    assert out.read_text().splitlines()[0] == "line 0"
