@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Install the test needs and run the whole suite (what CI runs through .ci/run):
+#   1. system + Python packages (packaging/install.sh with the [test] extra)
+#   2. the import-linter contract (core is Qt-free)
+#   3. tests/core again in an interpreter where PySide6 cannot be imported
+#   4. the whole suite offscreen (a real sshd and Xvfb are started by the tests themselves)
+# pytest's "no tests ran" (exit 5) is a failure.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+bash packaging/install.sh "[test]" || exit 1
+mkdir -p /run/sshd 2>/dev/null || true
+export QT_QPA_PLATFORM=offscreen
+status=0
+echo "== import-linter =="
+lint-imports --config pyproject.toml || status=1
+echo "== core tests with Qt blocked =="
+WORKBENCH_BLOCK_QT=1 python3 -m pytest tests/core -q -p no:pytestqt -p no:cacheprovider "$@"
+rc=$?; [ $rc -eq 0 ] || { echo "core tests with Qt blocked: exit $rc"; status=1; }
+echo "== whole suite =="
+python3 -m pytest tests -q -p no:cacheprovider "$@"
+rc=$?; [ $rc -eq 0 ] || { echo "whole suite: exit $rc"; status=1; }
+exit $status
