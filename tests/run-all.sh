@@ -14,7 +14,7 @@ status=0
 echo "== import-linter =="
 lint-imports --config pyproject.toml || status=1
 echo "== core tests with Qt blocked =="
-WORKBENCH_BLOCK_QT=1 python3 -m pytest tests/core -q -p no:pytestqt -p no:cacheprovider "$@"
+WORKBENCH_BLOCK_QT=1 python3 -m pytest tests/core -q -p no:pytest-qt -p no:cacheprovider "$@"
 rc=$?; [ $rc -eq 0 ] || { echo "core tests with Qt blocked: exit $rc"; status=1; }
 echo "== whole suite =="
 python3 -m pytest tests -q -p no:cacheprovider "$@"

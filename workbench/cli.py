@@ -7,24 +7,17 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from workbench import __version__
-
-# verb name -> (help text, function adding the sub-parser's arguments, handler(args) -> exit code)
-VERBS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]] = {}
-
-
-def register_verb(name: str, help_text: str, add_arguments: Callable[[argparse.ArgumentParser], None],
-                  handler: Callable[[argparse.Namespace], int]) -> None:
-    VERBS[name] = (help_text, add_arguments, handler)
+from workbench.core.verbs import VERB_MODULES, VERBS, register_verb  # noqa: F401 - re-exported
 
 
 def _load_verbs() -> None:
     """Import the modules that register headless verbs (each is Qt-free)."""
     import importlib
 
-    for module in ("workbench.core.profiling.cli",):
+    for module in VERB_MODULES:
         try:
             importlib.import_module(module)
         except ModuleNotFoundError as exc:
