@@ -1,0 +1,89 @@
+"""Level-of-detail layout: exact visible sets, merged runs cover every slice, overlap rows."""
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+
+from workbench.core.profiling.lod import TimelineLayout
+
+
+def fake_timeline(lane, start, dur, depth):
+    return SimpleNamespace(lane=np.array(lane, dtype=np.int32), start_ns=np.array(start, dtype=np.int64),
+                           dur_ns=np.array(dur, dtype=np.int64), depth=np.array(depth, dtype=np.int16))
+
+
+def random_timeline(n=20000, lanes=3, seed=1):
+    rng = np.random.default_rng(seed)
+    lane = rng.integers(0, lanes, n)
+    start = np.sort(rng.integers(0, 10**9, n))
+    dur = rng.integers(1, 2000, n)
+    # make them non-overlapping per lane by construction: start = cumulative per lane
+    out_s = np.empty(n, dtype=np.int64)
+    for ln in range(lanes):
+        m = lane == ln
+        gaps = rng.integers(0, 5000, m.sum())
+        out_s[m] = np.cumsum(dur[m] + gaps) - dur[m]
+    order = np.lexsort((-dur, out_s, lane))
+    return fake_timeline(lane[order], out_s[order], dur[order], np.zeros(n))
+
+
+def brute_visible(tl, rowslices, t0, t1):
+    s = tl.start_ns[rowslices]
+    e = s + tl.dur_ns[rowslices]
+    return set(rowslices[(s < t1) & (e > t0)].tolist())
+
+
+def test_visible_is_exact():
+    tl = random_timeline()
+    layout = TimelineLayout(tl)
+    assert len(layout.rows) == 3
+    rng = np.random.default_rng(2)
+    for _ in range(50):
+        t0 = int(rng.integers(0, 10**8))
+        t1 = t0 + int(rng.integers(1, 10**7))
+        for r in range(len(layout.rows)):
+            got = set(layout.visible(r, t0, t1).tolist())
+            assert got == brute_visible(tl, layout.row_slices(r), t0, t1)
+
+
+def test_query_draws_or_merges_every_visible_slice():
+    tl = random_timeline()
+    layout = TimelineLayout(tl)
+    t0, t1 = 10**6, 5 * 10**7
+    for budget in (10**9, 50):  # individual path and merged-pyramid path
+        for px in (1, 37, 5000, 10**6):
+            for r in range(len(layout.rows)):
+                draw = layout.query(r, t0, t1, px, budget=budget)
+                vis = layout.visible(r, t0, t1)
+                s = tl.start_ns[vis]
+                e = s + tl.dur_ns[vis]
+                covered = np.zeros(len(vis), dtype=bool)
+                covered |= np.isin(vis, draw.slices)
+                for ms, me in zip(draw.merged_start, draw.merged_end):
+                    covered |= (s >= ms) & (e <= me)
+                assert covered.all(), (budget, px, r)
+                # merged runs never exceed what the frame can show
+                assert len(draw.merged_start) <= (t1 - t0 + 4000) / px + 2
+
+
+def test_partial_overlaps_get_their_own_rows():
+    # lane 0: A [0,100) and B [50,150) overlap partially at depth 0; C [60,70) nested in A
+    tl = fake_timeline([0, 0, 0], [0, 50, 60], [100, 100, 10], [0, 0, 1])
+    layout = TimelineLayout(tl)
+    levels = layout.level.tolist()
+    assert levels[0] == 0 and levels[2] == 1
+    assert levels[1] == 2, "the partially overlapping slice goes below the lane's deepest level"
+    for r in range(len(layout.rows)):
+        idx = layout.row_slices(r)
+        s = tl.start_ns[idx]
+        e = s + tl.dur_ns[idx]
+        assert (s[1:] >= e[:-1]).all(), "no two slices of a row overlap"
+
+
+def test_slice_at_and_neighbours():
+    tl = fake_timeline([0, 0, 0], [0, 100, 300], [50, 100, 10], [0, 0, 0])
+    layout = TimelineLayout(tl)
+    assert layout.slice_at(0, 120) == 1 and layout.slice_at(0, 60) is None
+    assert layout.neighbour(0, 1, +1) == 2 and layout.neighbour(0, 0, -1) is None
+    assert layout.row_of(2) == 0

@@ -1,0 +1,192 @@
+"""Timeline layout and level-of-detail queries for drawing millions of slices (Qt-free).
+
+``TimelineLayout(timeline)`` assigns every slice a *row*: lanes keep their nesting depth, and a
+slice that partially overlaps another at the same depth (concurrent AI Core tasks, overlapping
+OS-runtime calls) moves to an extra row of its lane, so nothing is drawn on top of something else.
+
+``query(row, t0, t1, ns_per_px)`` returns what to draw for one row in a visible time range:
+slices wider than a pixel individually, and everything smaller merged into intervals whose gaps
+are under a pixel (precomputed per power-of-two gap and cached), so the work per frame is bounded
+by the pixels on screen, not by the number of events.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Row:
+    lane: int     # index into timeline.lanes
+    level: int    # 0 = top row of the lane
+
+
+@dataclass
+class RowDraw:
+    slices: np.ndarray                      # slice indices drawn one by one (wider than a pixel)
+    merged_start: np.ndarray                # int64 ns: merged runs of sub-pixel slices
+    merged_end: np.ndarray
+
+
+@dataclass
+class _RowData:
+    idx: np.ndarray        # slice indices of the row, sorted by start
+    start: np.ndarray      # their starts (int64 ns)
+    end: np.ndarray        # their ends
+    max_dur: int
+    merged: dict[int, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
+
+
+def _assign_levels(lane: np.ndarray, start: np.ndarray, end: np.ndarray, depth: np.ndarray) -> np.ndarray:
+    """Row level per slice: its depth, bumped past partial overlaps within (lane, depth)."""
+    level = depth.astype(np.int32, copy=True)
+    n = len(lane)
+    if n == 0:
+        return level
+    order = np.lexsort((start, level, lane))
+    l_s, d_s, s_s, e_s = lane[order], level[order], start[order], end[order]
+    group_start = np.ones(n, dtype=bool)
+    group_start[1:] = (l_s[1:] != l_s[:-1]) | (d_s[1:] != d_s[:-1])
+    offsets = np.flatnonzero(group_start)
+    run_max = np.empty_like(e_s)
+    for a, b in zip(offsets, [*offsets[1:], n]):
+        run_max[a:b] = np.maximum.accumulate(e_s[a:b])
+    conflict = np.zeros(n, dtype=bool)
+    conflict[1:] = ~group_start[1:] & (s_s[1:] < run_max[:-1])
+    if not conflict.any():
+        return level
+    # Rare: place each partially-overlapping slice greedily on an extra row below its lane.
+    base = {int(ln): int(level[lane == ln].max()) + 1 for ln in np.unique(l_s[conflict])}
+    extra_rows: dict[int, list[int]] = {}   # lane -> end time of each extra row
+    for pos in np.flatnonzero(conflict):
+        ln, s, e = int(l_s[pos]), int(s_s[pos]), int(e_s[pos])
+        rows = extra_rows.setdefault(ln, [])
+        for k, row_end in enumerate(rows):
+            if row_end <= s:
+                rows[k] = e
+                level[order[pos]] = base[ln] + k
+                break
+        else:
+            rows.append(e)
+            level[order[pos]] = base[ln] + len(rows) - 1
+    return level
+
+
+class TimelineLayout:
+    """Rows and fast visible-range queries over a Timeline's columnar slices."""
+
+    def __init__(self, timeline) -> None:
+        self.timeline = timeline
+        lane = np.asarray(timeline.lane, dtype=np.int64)
+        start = np.asarray(timeline.start_ns, dtype=np.int64)
+        dur = np.asarray(timeline.dur_ns, dtype=np.int64)
+        end = start + dur
+        self.level = _assign_levels(lane, start, end, np.asarray(timeline.depth))
+        self.rows: list[Row] = []
+        self.lane_rows: dict[int, list[int]] = {}
+        self._data: list[_RowData] = []
+        if len(lane) == 0:
+            return
+        key = lane * 4096 + self.level
+        order = np.lexsort((start, key))
+        keys_sorted = key[order]
+        bounds = np.flatnonzero(np.diff(keys_sorted)) + 1
+        starts = np.concatenate(([0], bounds))
+        stops = np.concatenate((bounds, [len(order)]))
+        for a, b in zip(starts, stops):
+            k = int(keys_sorted[a])
+            row = Row(lane=k // 4096, level=k % 4096)
+            idx = order[a:b]
+            s, e = start[idx], end[idx]
+            self.lane_rows.setdefault(row.lane, []).append(len(self.rows))
+            self.rows.append(row)
+            self._data.append(_RowData(idx=idx, start=s, end=e, max_dur=int((e - s).max()) if len(s) else 0))
+
+    # --- queries -------------------------------------------------------------------------------------
+    def row_slices(self, row: int) -> np.ndarray:
+        return self._data[row].idx
+
+    def visible(self, row: int, t0: int, t1: int) -> np.ndarray:
+        """Indices of the row's slices overlapping [t0, t1), in start order."""
+        d = self._data[row]
+        lo = int(np.searchsorted(d.start, t0 - d.max_dur, side="left"))
+        hi = int(np.searchsorted(d.start, t1, side="left"))
+        if lo >= hi:
+            return d.idx[:0]
+        sel = slice(lo, hi)
+        mask = d.end[sel] > t0
+        return d.idx[sel][mask]
+
+    def merged(self, row: int, gap_ns: int) -> tuple[np.ndarray, np.ndarray]:
+        """The row's slices merged into runs where gaps are < ``gap_ns`` (a power of two,
+        cached per row)."""
+        k = max(0, int(gap_ns).bit_length() - 1)
+        d = self._data[row]
+        if k not in d.merged:
+            g = 1 << k
+            if len(d.start) == 0:
+                d.merged[k] = (d.start, d.end)
+            else:
+                run_end = np.maximum.accumulate(d.end)
+                breaks = np.flatnonzero(d.start[1:] - run_end[:-1] >= g) + 1
+                first = np.concatenate(([0], breaks))
+                last = np.concatenate((breaks - 1, [len(d.start) - 1]))
+                d.merged[k] = (d.start[first], run_end[last])
+        return d.merged[k]
+
+    def query(self, row: int, t0: int, t1: int, ns_per_px: float, budget: int = 20000) -> RowDraw:
+        """What to draw for ``row`` in [t0, t1) at ``ns_per_px`` resolution."""
+        d = self._data[row]
+        lo = int(np.searchsorted(d.start, t0 - d.max_dur, side="left"))
+        hi = int(np.searchsorted(d.start, t1, side="left"))
+        empty = np.empty(0, dtype=np.int64)
+        if lo >= hi:
+            return RowDraw(d.idx[:0], empty, empty)
+        px = max(1.0, float(ns_per_px))
+        if hi - lo <= budget:
+            sel = slice(lo, hi)
+            s, e, idx = d.start[sel], d.end[sel], d.idx[sel]
+            keep = e > t0
+            s, e, idx = s[keep], e[keep], idx[keep]
+            wide = (e - s) >= px
+            small_s, small_e = s[~wide], e[~wide]
+            if len(small_s):
+                run_end = np.maximum.accumulate(small_e)
+                breaks = np.flatnonzero(small_s[1:] - run_end[:-1] >= px) + 1
+                first = np.concatenate(([0], breaks))
+                last = np.concatenate((breaks - 1, [len(small_s) - 1]))
+                return RowDraw(idx[wide], small_s[first], run_end[last])
+            return RowDraw(idx[wide], empty, empty)
+        # Too many candidates: draw merged runs at the largest power of two under a pixel.
+        ms, me = self.merged(row, int(px))
+        a = int(np.searchsorted(me, t0, side="right"))
+        b = int(np.searchsorted(ms, t1, side="left"))
+        return RowDraw(d.idx[:0], ms[a:b], me[a:b])
+
+    def slice_at(self, row: int, t: int) -> int | None:
+        """The slice of ``row`` covering time ``t`` (the innermost/last started), or None."""
+        d = self._data[row]
+        hi = int(np.searchsorted(d.start, t, side="right"))
+        lo = int(np.searchsorted(d.start, t - d.max_dur, side="left"))
+        for pos in range(hi - 1, lo - 1, -1):
+            if d.end[pos] > t:
+                return int(d.idx[pos])
+        return None
+
+    def neighbour(self, row: int, slice_index: int, step: int) -> int | None:
+        """Next (step=+1) or previous (step=-1) slice in the same row."""
+        d = self._data[row]
+        pos = np.flatnonzero(d.idx == slice_index)
+        if len(pos) == 0:
+            return None
+        j = int(pos[0]) + step
+        return int(d.idx[j]) if 0 <= j < len(d.idx) else None
+
+    def row_of(self, slice_index: int) -> int:
+        lane = int(self.timeline.lane[slice_index])
+        level = int(self.level[slice_index])
+        for r in self.lane_rows.get(lane, []):
+            if self.rows[r].level == level:
+                return r
+        raise KeyError(slice_index)
