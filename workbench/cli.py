@@ -36,6 +36,8 @@ def _gui_parser() -> argparse.ArgumentParser:
     parser.add_argument("--screenshot", metavar="OUT.png", help="start, lay out, render the main window to OUT.png and exit")
     parser.add_argument("--open", metavar="PATH", action="append", default=[],
                         help="open a project folder, a report or a file at start (repeatable)")
+    parser.add_argument("--view", choices=["timeline", "events", "statistics", "aicore", "summary"],
+                        help="with --open REPORT: the report view to show (for screenshots)")
     parser.add_argument("--lang", metavar="LANG", choices=["en", "zh_CN"], help="user interface language for this run")
     parser.add_argument("--size", metavar="WxH", default="1400x900", help="window size for --screenshot (default 1400x900)")
     parser.add_argument("--no-demo", action="store_true", help="do not open the demo project and sample report on a first start")

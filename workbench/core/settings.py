@@ -33,6 +33,9 @@ class Settings:
     max_recent: int = 10
     last_project: str = ""
     open_demo_when_unconfigured: bool = True
+    timeline_color_rule: bool = False        # MindStudio Timeline Color: colour API slices by time share
+    timeline_color_a: float = 5.0            # green < a % <= yellow
+    timeline_color_b: float = 10.0           # yellow < b % <= red
     extra: dict[str, Any] = field(default_factory=dict)  # unknown keys, kept verbatim
 
     def add_recent(self, kind: str, path: str) -> None:
@@ -81,7 +84,7 @@ def settings_path() -> Path:
 
 
 def _expected(f: dataclasses.Field[Any]) -> str:
-    return {"int": "a whole number", "str": "a string", "bool": "true or false",
+    return {"int": "a whole number", "float": "a number", "str": "a string", "bool": "true or false",
             "list[str]": "a list of strings"}.get(str(f.type), str(f.type))
 
 
@@ -91,6 +94,8 @@ def _valid(f: dataclasses.Field[Any], value: Any) -> bool:
         return isinstance(value, int) and not isinstance(value, bool)
     if t == "bool":
         return isinstance(value, bool)
+    if t == "float":
+        return isinstance(value, (int, float)) and not isinstance(value, bool) and 0.0 <= float(value) <= 100.0
     if t == "str":
         return isinstance(value, str) and (f.name not in _CHOICES or value in _CHOICES[f.name])
     if t == "list[str]":
@@ -127,6 +132,10 @@ def from_dict(raw: dict[str, Any], source: str = "settings") -> tuple[Settings, 
             problems.append(f"{source}: field '{key}' must be {_expected(f)}{choices}, got {value!r}; "
                             f"using the default")
     settings = Settings(**values, extra=extra)
+    if settings.timeline_color_a > settings.timeline_color_b:
+        problems.append(f"{source}: Timeline Color needs a <= b, got a={settings.timeline_color_a}, "
+                        f"b={settings.timeline_color_b}; using 5 and 10")
+        settings.timeline_color_a, settings.timeline_color_b = 5.0, 10.0
     if settings.max_recent < 1:
         problems.append(f"{source}: field 'max_recent' must be at least 1, got {settings.max_recent}")
         settings.max_recent = 10

@@ -39,13 +39,14 @@ def create_app(language: str | None = None, argv: list[str] | None = None):
 
 
 def build_window(settings, problems: list[str], open_paths: list[str], *, restore: bool = True,
-                 demo: bool = True):
+                 demo: bool = True, view: str | None = None, screenshot: bool = False):
     """Create the main window, restore its layout, report start-up problems and open things."""
     from PySide6.QtCore import QCoreApplication
 
     from workbench.ui.main_window import MainWindow
 
     window = MainWindow(settings)
+    window._screenshot_mode = screenshot
     if restore:
         problem = window.restore_state()
         if problem:
@@ -55,7 +56,7 @@ def build_window(settings, problems: list[str], open_paths: list[str], *, restor
         window.statusBar().showMessage(problems[0])
     if open_paths:
         for path in open_paths:
-            window.open_path(path)
+            window.open_path(path, view=view)
     elif settings.last_project and Path(settings.last_project).is_dir():
         window.open_project(settings.last_project, ask=False)
     elif demo and settings.open_demo_when_unconfigured and not settings.recent_projects:
@@ -95,7 +96,8 @@ def take_screenshot(args: argparse.Namespace) -> int:
     from PySide6.QtCore import QSize
 
     app, settings, problems = create_app(args.lang)
-    window = build_window(settings, problems, args.open, restore=False, demo=not args.no_demo)
+    window = build_window(settings, problems, args.open, restore=False, demo=not args.no_demo,
+                          view=args.view, screenshot=True)
     try:
         w, h = (int(v) for v in args.size.lower().split("x"))
     except ValueError:
@@ -122,6 +124,6 @@ def run_gui(args: argparse.Namespace) -> int:
     if args.screenshot:
         return take_screenshot(args)
     app, settings, problems = create_app(args.lang)
-    window = build_window(settings, problems, args.open, demo=not args.no_demo)
+    window = build_window(settings, problems, args.open, demo=not args.no_demo, view=args.view)
     window.show()
     return app.exec()

@@ -48,6 +48,7 @@ class MainWindow(QMainWindow):
         self.bridge = TaskBridge(parent=self)
         self.bridge.task_started.connect(self._follow_task)
         self._quitting = False
+        self._screenshot_mode = False
 
         self.documents = QTabWidget(self)
         self.documents.setObjectName("Documents")
@@ -141,7 +142,7 @@ class MainWindow(QMainWindow):
         self._action(prof, self.tr("Open Report…"), self.open_report_dialog)
         self._action(prof, self.tr("Merge Reports…"), not_built=self.tr("merging reports in the window is not built yet "
                                                                          "(use 'ascend-workbench report merge')"))
-        self._action(prof, self.tr("Timeline Color…"), not_built=self.tr("the timeline view is not built yet"))
+        self._action(prof, self.tr("Timeline Color…"), self.timeline_color_dialog)
         self._action(ascend, self.tr("Baseline Comparison…"), not_built=self.tr("baseline comparison is not built yet"))
         self._action(ascend, self.tr("Model Accuracy Analyzer…"), not_built=self.tr("accuracy comparison is not built yet"))
         ascend.addSeparator()
@@ -395,7 +396,7 @@ class MainWindow(QMainWindow):
         if widget is not self.welcome:
             widget.deleteLater()
 
-    def open_path(self, path: str | Path) -> None:
+    def open_path(self, path: str | Path, view: str | None = None) -> None:
         """Open whatever ``path`` is: a project folder, a report, or a file in the text view."""
         p = Path(path)
         if not p.exists():
@@ -408,18 +409,18 @@ class MainWindow(QMainWindow):
             return
         kind = artefacts.classify(p)
         if kind in REPORT_KINDS:
-            self.open_report(p)
+            self.open_report(p, view)
             return
         if p.is_dir():
             return  # folders expand in the explorer
         self.add_document(TextView(p, self), p.name, str(p))
 
-    def open_report(self, path: str | Path) -> None:
+    def open_report(self, path: str | Path, view: str | None = None) -> None:
         from workbench.ui.documents import report_view
 
         self.settings.add_recent("reports", str(path))
         self.save_settings()
-        report_view.open_report(self, Path(path))
+        report_view.open_report(self, Path(path), view)
 
     def open_report_dialog(self) -> None:
         dialog = QFileDialog(self, self.tr("Open Report"), str(Path.home()))
@@ -451,6 +452,34 @@ class MainWindow(QMainWindow):
         if p.is_file():
             rows.insert(2, (self.tr("Size"), self.tr("{0} bytes").format(f"{st.st_size:,}")))
         self.details.show_properties(p.name, rows)
+
+    # --- timeline colours ---------------------------------------------------------------------------------------
+    def timeline_color_rule(self):
+        """The persisted Timeline Color rule, or None when colours follow slice names."""
+        from workbench.core.profiling.timeline_ops import ColorRule
+
+        if not self.settings.timeline_color_rule:
+            return None
+        return ColorRule(self.settings.timeline_color_a, self.settings.timeline_color_b)
+
+    def apply_timeline_colors(self) -> None:
+        from workbench.ui.report.document import ReportDocument
+
+        for i in range(self.documents.count()):
+            doc = self.documents.widget(i)
+            if isinstance(doc, ReportDocument) and doc.timeline_view is not None:
+                doc.timeline_view.set_color_rule(self.timeline_color_rule())
+
+    def timeline_color_dialog(self) -> None:
+        from workbench.ui.dialogs.timeline_color import TimelineColorDialog
+
+        s = self.settings
+        dialog = TimelineColorDialog(s.timeline_color_rule, s.timeline_color_a, s.timeline_color_b, self)
+        if dialog.exec():
+            s.timeline_color_rule = dialog.enabled.isChecked()
+            s.timeline_color_a, s.timeline_color_b = round(dialog.a.value(), 2), round(dialog.b.value(), 2)
+            self.save_settings()
+            self.apply_timeline_colors()
 
     # --- help ----------------------------------------------------------------------------------------------------------
     def shortcut_list(self) -> list[tuple[str, str]]:

@@ -1,11 +1,10 @@
-"""Report document (temporary minimal form until the profiling views land)."""
+"""Opening reports from the main window: delegates to the report document (workbench.ui.report)."""
 from __future__ import annotations
 
 from pathlib import Path
 
 
-def open_report(window, path: Path) -> None:
-    from workbench.ui.documents.text_view import TextView
+def open_report(window, path: Path, view: str | None = None) -> None:
+    from workbench.ui.report.document import open_report as open_document
 
-    if path.is_file():
-        window.add_document(TextView(path, window), path.name, str(path))
+    open_document(window, path, view)

@@ -1,0 +1,184 @@
+"""What the profiling views show, computed in core (Qt-free): Event View rows, the Statistics
+selector's tables with MindStudio's columns, AI Core Metrics framing and Analysis Summary facts.
+
+Every "nothing to show" case returns an explanation with the msprof option that would collect
+the data, never an empty table without a reason.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+STATISTICS = ("ACL API", "Runtime API", "OS Runtime API", "OPs", "Op Info")
+
+# msprof switches that collect each kind of data (cann-formats.md §1.1)
+COLLECT_HINT = {
+    "ACL API": "msprof --ascendcl=on",
+    "Runtime API": "msprof --runtime-api=on",
+    "OS Runtime API": "msprof --sys-profiling=on (needs perf and ltrace on the host)",
+    "OPs": "msprof --task-time=on",
+    "Op Info": "msprof --task-time=on",
+    "AI Core": "msprof --ai-core=on --aic-metrics=PipeUtilization",
+    "timeline": "msprof --task-time=on (or torch_npu profiler with ProfilerActivity.NPU)",
+    "host": "msprof --host-sys=cpu,mem,disk,network",
+    "bandwidth": "msprof --sys-hardware-mem=on",
+    "ai_core_utilization": "msprof --ai-core=on --aic-mode=sample-based",
+}
+
+PMU_GROUPS = {
+    "PipeUtilization": ("Time and ratio of each pipeline (vector, cube/mac, scalar, MTE1/2/3, fixpipe): "
+                        "shows which unit bounds an operator.", "Does not show cache hit rates or memory bandwidth."),
+    "ArithmeticUtilization": ("Cube and vector instruction mix (fp16/int8/fp32 ratios, FLOPs): shows how the "
+                              "compute units are used.", "Does not show pipeline stalls or memory traffic."),
+    "Memory": ("Main-memory and L2 read/write bandwidth per operator.", "Does not show on-chip buffer traffic."),
+    "MemoryL0": ("L0A/L0B/L0C read/write bandwidth.", "Does not show main memory or UB traffic."),
+    "MemoryUB": ("Unified Buffer read/write bandwidth of the vector unit.", "Does not show L0 or main memory."),
+    "ResourceConflictRatio": ("Bank and bank-group conflicts and vector waits.", "Does not show bandwidth."),
+    "L2Cache": ("L2 cache hit rates and allocations.", "Does not show pipeline utilisation."),
+    "MemoryAccess": ("Memory access volume by path.", "Does not show pipeline utilisation."),
+    "PipelineExecuteUtilization": ("Per-pipeline execution ratios on newer chips.", "Does not show memory bandwidth."),
+}
+
+
+def lane_events(tl, lane: int, args_limit: int = 100_000) -> pd.DataFrame:
+    """Event View rows of one lane: ID, Name, Start/End/Duration (µs from the report start), PID, TID,
+    plus Stream and Task ID for device tasks (Task ID read from the event args for up to
+    ``args_limit`` events)."""
+    info = tl.lanes[lane]
+    idx = np.flatnonzero(np.asarray(tl.lane) == lane)
+    start = np.asarray(tl.start_ns)[idx]
+    dur = np.asarray(tl.dur_ns)[idx]
+    names = np.asarray(tl.names, dtype=object)[np.asarray(tl.name_id)[idx]] if len(idx) else np.array([], dtype=object)
+    frame = pd.DataFrame({
+        "ID": idx, "Name": names, "Start(us)": start / 1000.0, "End(us)": (start + dur) / 1000.0,
+        "Duration(us)": dur / 1000.0, "Process ID": info.pid, "Thread ID": info.tid,
+    })
+    if info.is_stream:
+        frame["Stream"] = info.tid
+        if 0 < len(idx) <= args_limit:
+            task_ids = []
+            for i in idx:
+                args = tl.args(int(i)) or {}
+                task_ids.append(args.get("Task Id", args.get("task id")))
+            frame["Task ID"] = task_ids
+    return frame
+
+
+def statistics(report, which: str) -> tuple[pd.DataFrame, str]:
+    """The Statistics view's table for ``which`` (one of STATISTICS) and a note (why empty)."""
+    if which in ("ACL API", "Runtime API", "OS Runtime API"):
+        level = {"ACL API": "acl", "Runtime API": "runtime", "OS Runtime API": "os_runtime"}[which]
+        api = report.table("os_runtime_statistic") if level == "os_runtime" else report.api_statistic
+        if level != "os_runtime" and len(api) and "level" in api.columns:
+            api = api[api["level"].astype(str).str.lower() == level]
+        if not len(api):
+            return pd.DataFrame(), f"{which}: not collected. Collect it with {COLLECT_HINT[which]}."
+        return _api_view(api), ""
+    if which == "OPs":
+        stat = report.op_statistic
+        if not len(stat):
+            return pd.DataFrame(), f"OPs: not collected. Collect it with {COLLECT_HINT['OPs']}."
+        return stat.reset_index(drop=True), ""
+    if which == "Op Info":
+        ops = report.ops
+        if not len(ops):
+            return pd.DataFrame(), f"Op Info: not collected. Collect it with {COLLECT_HINT['Op Info']}."
+        return ops, ""
+    raise ValueError(f"unknown statistics table {which!r}; expected one of {STATISTICS}")
+
+
+def _api_view(api: pd.DataFrame) -> pd.DataFrame:
+    total = pd.to_numeric(api.get("total_us"), errors="coerce")
+    out = pd.DataFrame({
+        "Name": api.get("name"),
+        "Type": api.get("level"),
+        "Time(%)": (total / total.sum() * 100.0).round(2) if total.sum() else np.nan,
+        "Time(us)": total,
+        "Count": api.get("count"),
+        "Avg(us)": api.get("avg_us"),
+        "Min(us)": api.get("min_us"),
+        "Max(us)": api.get("max_us"),
+    })
+    for src, dst in (("pid", "Process ID"), ("tid", "Thread ID"), ("device", "Device")):
+        if src in api.columns:
+            out[dst] = api[src].to_numpy()
+    return out.sort_values("Time(us)", ascending=False, kind="stable").reset_index(drop=True)
+
+
+def ai_core_header(report) -> str:
+    if not len(report.ai_core_metrics):
+        return (f"No AI Core PMU data in this report. Collect it with {COLLECT_HINT['AI Core']} "
+                f"(task-based) — the metric group decides which columns appear.")
+    group = report.pmu_group or "unknown group"
+    shows, cannot = PMU_GROUPS.get(report.pmu_group or "", ("", ""))
+    split = " Columns are split into aic_ (cube core) and aiv_ (vector core), as on 910B-class chips." if report.pmu_split else ""
+    return f"Metric group collected: {group}. {shows} {cannot}{split} memory_bound > 1 (highlighted) means MTE2 time exceeds compute."
+
+
+def memory_bound_mask(frame: pd.DataFrame) -> np.ndarray | None:
+    if "memory_bound" not in frame.columns:
+        return None
+    return (pd.to_numeric(frame["memory_bound"], errors="coerce") > 1.0).fillna(False).to_numpy()
+
+
+def top_operators(report, n: int = 10) -> list[tuple[str, float]]:
+    stat = report.op_statistic
+    if not len(stat):
+        return []
+    key = "type" if "type" in stat.columns else ("key" if "key" in stat.columns else stat.columns[0])
+    totals = pd.to_numeric(stat["total_us"], errors="coerce").fillna(0.0)
+    agg = totals.groupby(stat[key].astype(str)).sum().sort_values(ascending=False).head(n)
+    return [(str(k), float(v)) for k, v in agg.items()]
+
+
+def summary_sections(report) -> list[tuple[str, list[tuple[str, str]]]]:
+    """Analysis Summary: (section title, [(name, value), ...]); missing data says how to collect it."""
+    sections: list[tuple[str, list[tuple[str, str]]]] = []
+    src = report.source
+    try:
+        size = sum(p.stat().st_size for p in src.rglob("*") if p.is_file()) if src.is_dir() else src.stat().st_size
+    except OSError:
+        size = 0
+    info_rows = [("Source", str(src)), ("Kind", report.kind), ("Size", f"{size / 2**20:.2f} MiB"),
+                 ("Devices", ", ".join(str(d) for d in report.devices) or "none"),
+                 ("Elapsed time", f"{report.span_ns / 1e3:,.3f} µs" if report.span_ns else "unknown")]
+    host = next((v for k, v in report.info.items() if k.startswith("host") and isinstance(v, dict)), {})
+    if host.get("version"):
+        info_rows.append(("CANN version", str(host["version"])))
+    if host.get("simulated"):
+        info_rows.append(("Collected by", "simulated CANN toolkit"))
+    if report.timeline is not None:
+        info_rows += [("Timeline events", f"{report.event_count:,}"), ("Flows", f"{report.flow_count:,}")]
+    sections.append(("Profiling info", info_rows))
+    if host:
+        keep = [(k, str(v)) for k, v in host.items() if k not in ("version", "simulated")]
+        sections.append(("Host", keep))
+    else:
+        sections.append(("Host", [("Host system", f"not collected ({COLLECT_HINT['host']})")]))
+    dev_rows: list[tuple[str, str]] = []
+    for k, v in report.info.items():
+        if k.startswith("device") and isinstance(v, dict):
+            for d in v.get("DeviceInfo", []) or []:
+                dev_rows.append((f"Device {d.get('id', '?')}", ", ".join(
+                    f"{name}={d[key]}" for key, name in (("chip_name", "chip"), ("ai_core_num", "AI Cores"),
+                                                         ("aiv_num", "AI Vector cores"), ("ai_cpu_num", "AI CPUs"),
+                                                         ("ctrl_cpu_num", "control CPUs"), ("aic_frequency", "AI Core MHz"))
+                    if key in d)))
+    sections.append(("Device", dev_rows or [("Device info", "not present in this report")]))
+    bw = [c for c in (report.timeline.counters if report.timeline is not None else []) if c.name in ("HBM", "DDR", "LLC")]
+    if bw:
+        rows = []
+        for c in bw:
+            for s, values in c.series.items():
+                v = np.asarray(values, dtype=np.float64)
+                if len(v):
+                    rows.append((f"{c.name} {s}", f"avg {np.nanmean(v):,.1f}, max {np.nanmax(v):,.1f}"))
+        sections.append(("Bandwidth", rows))
+    else:
+        sections.append(("Bandwidth", [("DDR/HBM read and write", f"not collected ({COLLECT_HINT['bandwidth']})")]))
+    if not len(report.table("ai_core_utilization")):
+        sections.append(("AI Core utilization", [("Sample-based AI Core data",
+                                                  f"not collected ({COLLECT_HINT['ai_core_utilization']})")]))
+    if report.warnings:
+        sections.append(("Warnings", [(str(i + 1), w) for i, w in enumerate(report.warnings)]))
+    return sections

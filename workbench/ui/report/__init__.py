@@ -1,0 +1,1 @@
+"""Report document: timeline, data pane (Event View, Statistics, AI Core Metrics, Selection), Analysis Summary."""

@@ -1,0 +1,206 @@
+"""A report opened as a document tab: Timeline (with its data pane), Analysis Summary and
+Baseline Comparison sub-views. Loading is a task (progress, cancel); a failed load leaves the
+other tabs alone and shows the engine's message."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtWidgets import QComboBox, QLabel, QMessageBox, QSplitter, QTabWidget, QVBoxLayout, QWidget
+
+from workbench.core.profiling import timeline_ops, views
+from workbench.ui.report.summary import SummaryView
+from workbench.ui.report.table import FrameTable
+
+VIEWS = ("timeline", "events", "statistics", "aicore", "summary")
+_NOT_COLLECTED = re.compile(r"^(.*): not collected\. Collect it with (.*)\.$")
+
+
+def tr_note(note: str) -> str:
+    m = _NOT_COLLECTED.match(note)
+    if m:
+        return QCoreApplication.translate("ReportDocument", "{0}: not collected. Collect it with {1}.").format(
+            QCoreApplication.translate("ReportDocument", m.group(1)), m.group(2))
+    return note
+
+
+class ReportDocument(QWidget):
+    slice_details = Signal(str, object)   # title, [(name, value)]
+
+    def __init__(self, report, settings=None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("ReportDocument")
+        self.report = report
+        self.settings = settings
+        self.timeline_view = None
+        self.tabs = QTabWidget(self)
+        self.tabs.setDocumentMode(True)
+        self.tabs.setTabPosition(QTabWidget.TabPosition.South)
+
+        # --- data pane -------------------------------------------------------------------------------
+        self.data_tabs = QTabWidget(self)
+        self.events = FrameTable(self.tr("Event View"), self)
+        self.events.set_note(self.tr("Right-click a lane in the timeline ▸ Show in Event View."))
+        self.stats = FrameTable(self.tr("Statistics"), self)
+        self.stats_selector = QComboBox(self)
+        for key in views.STATISTICS:
+            self.stats_selector.addItem(QCoreApplication.translate("ReportDocument", key), key)
+        self.stats_selector.currentIndexChanged.connect(lambda _i: self.show_statistics(self.stats_selector.currentData()))
+        self.stats.bar.insertWidget(0, self.stats_selector)
+        self.aicore = FrameTable(self.tr("AI Core Metrics"), self)
+        self.selection = FrameTable(self.tr("Selection"), self)
+        self.selection.set_note(self.tr("Shift+drag across lanes in the timeline to select a time range."))
+        self.data_tabs.addTab(self.events, self.tr("Event View"))
+        self.data_tabs.addTab(self.stats, self.tr("Statistics"))
+        self.data_tabs.addTab(self.aicore, self.tr("AI Core Metrics"))
+        self.data_tabs.addTab(self.selection, self.tr("Selection"))
+
+        # --- timeline sub-view ---------------------------------------------------------------------
+        split = QSplitter(Qt.Orientation.Vertical, self)
+        tl = report.timeline
+        if tl is not None and len(tl.lanes) and len(tl.start_ns):
+            from workbench.ui.report.timeline import TimelineView
+
+            self.timeline_view = TimelineView(tl, self)
+            self.timeline_view.slice_selected.connect(self._slice_selected)
+            self.timeline_view.range_selected.connect(self._range_selected)
+            self.timeline_view.event_view_requested.connect(self.show_lane_events)
+            self.events.row_activated.connect(self._event_row_activated)
+            split.addWidget(self.timeline_view)
+        else:
+            label = QLabel(self.tr("This report has no timeline to draw: it holds tables only ({0}). "
+                                   "A timeline comes with {1}.").format(report.kind, views.COLLECT_HINT["timeline"]), self)
+            label.setWordWrap(True)
+            label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            split.addWidget(label)
+        split.addWidget(self.data_tabs)
+        split.setSizes([520, 300])
+        self.tabs.addTab(split, self.tr("Timeline"))
+        self.summary = SummaryView(report, self)
+        self.tabs.addTab(self.summary, self.tr("Analysis Summary"))
+        baseline = QLabel(self.tr("Baseline comparison of two reports is not built yet."), self)
+        baseline.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        index = self.tabs.addTab(baseline, self.tr("Baseline Comparison"))
+        self.tabs.setTabEnabled(index, False)
+        self.tabs.setTabToolTip(index, self.tr("Not available yet: baseline comparison is not built yet"))
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        warn = "\n".join(report.warnings)
+        if warn:
+            banner = QLabel("⚠ " + warn, self)
+            banner.setWordWrap(True)
+            banner.setStyleSheet("background:#fff3cd;color:#664d03;padding:4px;")
+            layout.addWidget(banner)
+        layout.addWidget(self.tabs)
+        self.show_statistics(views.STATISTICS[3] if len(report.op_statistic) else views.STATISTICS[0])
+        self._fill_aicore()
+        if self.timeline_view is not None:
+            first_stream = next((i for i, ln in enumerate(tl.lanes) if ln.is_stream), 0)
+            self.show_lane_events(first_stream)
+
+    # --- sub-views ---------------------------------------------------------------------------------------
+    def show_view(self, name: str) -> None:
+        """Bring a view forward: timeline, events, statistics, aicore or summary."""
+        if name not in VIEWS:
+            raise ValueError(f"unknown view {name!r}; expected one of {', '.join(VIEWS)}")
+        if name == "summary":
+            self.tabs.setCurrentIndex(1)
+            return
+        self.tabs.setCurrentIndex(0)
+        if name in ("events", "statistics", "aicore"):
+            self.data_tabs.setCurrentIndex({"events": 0, "statistics": 1, "aicore": 2}[name])
+
+    def show_statistics(self, which: str) -> None:
+        frame, note = views.statistics(self.report, which)
+        self.stats.set_frame(frame, tr_note(note))
+        i = self.stats_selector.findData(which)
+        if i >= 0 and i != self.stats_selector.currentIndex():
+            self.stats_selector.blockSignals(True)
+            self.stats_selector.setCurrentIndex(i)
+            self.stats_selector.blockSignals(False)
+
+    def _fill_aicore(self) -> None:
+        frame = self.report.ai_core_metrics
+        self.aicore.set_frame(frame, views.ai_core_header(self.report), views.memory_bound_mask(frame))
+        if "duration_us" in frame.columns:
+            col = list(frame.columns).index("duration_us")
+            self.aicore.view.sortByColumn(col, Qt.SortOrder.DescendingOrder)
+
+    def show_lane_events(self, lane: int) -> None:
+        tl = self.report.timeline
+        frame = views.lane_events(tl, lane)
+        info = tl.lanes[lane]
+        self.events.set_frame(frame, self.tr("Events of {0} · {1}").format(info.process_name, info.thread_name or info.tid))
+        self.data_tabs.setCurrentWidget(self.events)
+
+    def _event_row_activated(self, source_row: int) -> None:
+        slice_index = int(self.events.model.frame["ID"].iloc[source_row])
+        self.timeline_view.select_slice(slice_index, center=True)
+
+    # --- timeline interaction ---------------------------------------------------------------------------
+    def _slice_selected(self, index: int) -> None:
+        if index < 0:
+            self.slice_details.emit("", [])
+            return
+        tl = self.report.timeline
+        start = int(tl.start_ns[index])
+        dur = int(tl.dur_ns[index])
+        lane = tl.lanes[int(tl.lane[index])]
+        rows = [
+            (self.tr("Name"), tl.names[int(tl.name_id[index])]),
+            (self.tr("Category"), tl.cats[int(tl.cat_id[index])] if len(tl.cats) else ""),
+            (self.tr("Lane"), f"{lane.process_name} · {lane.thread_name or lane.tid}"),
+            (self.tr("Start"), timeline_ops.format_ns(start, 1000) + f"  ({start:,} ns)"),
+            (self.tr("End"), timeline_ops.format_ns(start + dur, 1000)),
+            (self.tr("Duration"), timeline_ops.format_ns(dur) + f"  ({dur:,} ns)"),
+        ]
+        for key, value in (tl.args(index) or {}).items():
+            rows.append((f"args.{key}", str(value)))
+        for direction, cat, other in self.timeline_view.flow_partners(index):
+            other_name = tl.names[int(tl.name_id[other])] if other >= 0 else "?"
+            arrow = "→" if direction == "out" else "←"
+            rows.append((self.tr("Flow {0}").format(cat), f"{arrow} {other_name}"))
+        self.slice_details.emit(tl.names[int(tl.name_id[index])], rows)
+
+    def _range_selected(self, t0: int, t1: int, lanes: list) -> None:
+        import pandas as pd
+
+        tl = self.report.timeline
+        rows = timeline_ops.aggregate(tl, timeline_ops.selected_slices(tl, lanes, t0, t1))
+        frame = pd.DataFrame({
+            "Name": [r["name"] for r in rows], "Count": [r["count"] for r in rows],
+            "Total(us)": [r["total_ns"] / 1000 for r in rows], "Avg(us)": [r["avg_ns"] / 1000 for r in rows],
+            "Min(us)": [r["min_ns"] / 1000 for r in rows], "Max(us)": [r["max_ns"] / 1000 for r in rows],
+        })
+        note = self.tr("{0} lanes, {1} → {2} ({3})").format(
+            len(lanes), timeline_ops.format_ns(t0, t1 - t0), timeline_ops.format_ns(t1, t1 - t0),
+            timeline_ops.format_ns(t1 - t0))
+        self.selection.set_frame(frame, note)
+        self.data_tabs.setCurrentWidget(self.selection)
+
+
+def open_report(window, path: Path, view: str | None = None) -> None:
+    """Load ``path`` as a task; on success add a ReportDocument tab to ``window``."""
+    from workbench.core.profiling.report import open_report as core_open
+
+    title = QCoreApplication.translate("ReportDocument", "Open report {0}").format(path.name)
+    task = window.bridge.start(core_open, path, title=title, kind="report")
+
+    def done(report) -> None:
+        doc = ReportDocument(report, window.settings, window)
+        doc.slice_details.connect(lambda t, rows: window.details.show_properties(t, rows) if rows else window.details.clear())
+        if view:
+            doc.show_view(view)
+        window.add_document(doc, path.name, str(path))
+        rule = getattr(window, "timeline_color_rule", None)
+        if rule is not None and doc.timeline_view is not None:
+            doc.timeline_view.set_color_rule(rule())
+
+    def failed(message: str, _exc) -> None:
+        window.statusBar().showMessage(message)
+        if not getattr(window, "_screenshot_mode", False):
+            QMessageBox.warning(window, QCoreApplication.translate("ReportDocument", "Open Report"), message)
+
+    task.succeeded.connect(done)
+    task.failed.connect(failed)

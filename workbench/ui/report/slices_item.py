@@ -1,0 +1,213 @@
+"""The pyqtgraph item that paints timeline rows: slices, merged sub-pixel runs and counters.
+
+Painting works in device pixels: every frame rasterises each visible row into one pixel line
+(core ``lod.raster_line``: vectorised, O(visible intervals + width)), stacks the lines into a
+QImage and draws it once, then adds names on slices wide enough to hold them, the selection
+outline, flow arrows and counter step plots. The cost is bounded by the pixels on screen.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter, QPainterPath, QPen, QPolygonF, QTransform
+
+from workbench.core.profiling.lod import TimelineLayout, raster_line
+from workbench.ui.report.palette import MERGED, PALETTE, RULE_COLORS, argb_table
+
+MERGED_INDEX = len(PALETTE)            # value in the raster line (before +1)
+RULE_INDEX = {name: len(PALETTE) + 1 + k for k, name in enumerate(("green", "yellow", "red"))}
+
+
+@dataclass
+class DisplayRow:
+    """One horizontal band of the view: a slice row of a lane, or a counter track."""
+
+    y: int
+    kind: str                # "slices" or "counter"
+    lane: int = -1           # lane index (slices)
+    row: int = -1            # TimelineLayout row id (slices)
+    counter: int = -1        # index into timeline.counters (counter)
+    series: str = ""         # counter series name
+    height: int = 1          # rows of the band (counters take 2)
+
+
+class SlicesItem(pg.GraphicsObject):
+    def __init__(self, timeline, layout: TimelineLayout) -> None:
+        super().__init__()
+        self.timeline = timeline
+        self.layout = layout
+        self.rows: list[DisplayRow] = []
+        self.span_ns = max(1, int(getattr(timeline, "span_ns", 0) or 1))
+        self.color_of_name = np.zeros(len(timeline.names), dtype=np.int32)   # palette index per name id
+        self.table = argb_table([MERGED, RULE_COLORS["green"], RULE_COLORS["yellow"], RULE_COLORS["red"]])
+        self.selected: int | None = None
+        self.highlight: set[int] = set()
+        self.flows: list[tuple[int, int, int, int]] = []   # (src_ns, src_y, dst_ns, dst_y)
+        self.font = QFont()
+        self.font.setPointSizeF(8)
+        self.frame_ms = 0.0
+
+    # --- configuration ------------------------------------------------------------------------------
+    def set_rows(self, rows: list[DisplayRow]) -> None:
+        self.prepareGeometryChange()
+        self.rows = rows
+        self.update()
+
+    def set_colors(self, color_index_per_name: np.ndarray) -> None:
+        self.color_of_name = color_index_per_name.astype(np.int32)
+        self.update()
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt API
+        return QRectF(0.0, 0.0, float(self.span_ns), float(max(1, len(self.rows))))
+
+    # --- painting -----------------------------------------------------------------------------------
+    def paint(self, painter: QPainter, _option, _widget=None) -> None:
+        import time
+
+        t_start = time.perf_counter()
+        tr = painter.transform()
+        sx, sy, dx, dy = tr.m11(), tr.m22(), tr.dx(), tr.dy()
+        if sx == 0 or sy == 0 or not self.rows:
+            return
+        dev = painter.viewport()
+        width, height = max(1, dev.width()), max(1, dev.height())
+        x0 = (0 - dx) / sx
+        x1 = (width - dx) / sx
+        if x1 < x0:
+            x0, x1 = x1, x0
+        ns_per_px = (x1 - x0) / width
+        row_px = abs(sy)
+        y_top = (0 - dy) / sy
+        y_bot = (height - dy) / sy
+        lo_y, hi_y = int(np.floor(min(y_top, y_bot))), int(np.ceil(max(y_top, y_bot)))
+        visible = [r for r in self.rows if lo_y - r.height <= r.y <= hi_y]
+        painter.save()
+        painter.setTransform(QTransform())
+        image = np.zeros((height, width), dtype=np.uint32)
+        labels: list[tuple[float, float, float, int]] = []
+        pad = 1 if row_px >= 6 else 0
+        for r in visible:
+            top = int(round(dy + sy * r.y))
+            bottom = int(round(dy + sy * (r.y + 1)))
+            top, bottom = max(0, min(top, bottom) + pad), min(height, max(top, bottom) - pad)
+            if bottom <= top or r.kind != "slices":
+                continue
+            draw = self.layout.query(r.row, int(x0), int(np.ceil(x1)) + 1, ns_per_px)
+            idx = draw.slices
+            s_ind = np.asarray(self.timeline.start_ns)[idx]
+            e_ind = s_ind + np.asarray(self.timeline.dur_ns)[idx]
+            c_ind = self.color_of_name[np.asarray(self.timeline.name_id)[idx]]
+            starts = np.concatenate((s_ind, draw.merged_start))
+            ends = np.concatenate((e_ind, draw.merged_end))
+            colors = np.concatenate((c_ind, np.full(len(draw.merged_start), MERGED_INDEX, dtype=np.int32)))
+            order = np.argsort(starts, kind="stable")
+            line = raster_line(starts[order], ends[order], colors[order], x0, ns_per_px, width)
+            image[top:bottom, :] = self.table[line][None, :]
+            if row_px >= 13 and len(idx):
+                wide = (e_ind - s_ind) / ns_per_px >= 40
+                for i, s, e in zip(idx[wide][:300], s_ind[wide][:300], e_ind[wide][:300]):
+                    labels.append(((s - x0) / ns_per_px, (e - x0) / ns_per_px, top, int(i)))
+        qimg = QImage(image.data, width, height, width * 4, QImage.Format.Format_ARGB32_Premultiplied)
+        painter.drawImage(0, 0, qimg)
+        self._paint_counters(painter, visible, x0, ns_per_px, width, dy, sy)
+        self._paint_labels(painter, labels, row_px)
+        self._paint_selection(painter, x0, ns_per_px, dy, sy)
+        painter.restore()
+        self.frame_ms = (time.perf_counter() - t_start) * 1000
+
+    def _paint_labels(self, painter: QPainter, labels, row_px: float) -> None:
+        if not labels:
+            return
+        painter.setFont(self.font)
+        painter.setPen(QColor(20, 20, 20))
+        fm = QFontMetrics(self.font)
+        names = self.timeline.names
+        name_id = self.timeline.name_id
+        for px0, px1, top, i in labels[:600]:
+            left = max(px0, 0) + 3
+            w = px1 - left - 2
+            if w < 20:
+                continue
+            text = fm.elidedText(names[int(name_id[i])], Qt.TextElideMode.ElideRight, int(w))
+            painter.drawText(QRectF(left, top, w, min(row_px - 2, 16)), Qt.AlignmentFlag.AlignVCenter, text)
+
+    def _paint_selection(self, painter: QPainter, x0: float, ns_per_px: float, dy: float, sy: float) -> None:
+        sel = self.selected
+        if sel is not None:
+            try:
+                y = next(r.y for r in self.rows if r.kind == "slices" and r.row == self.layout.row_of(sel))
+            except (StopIteration, KeyError):
+                y = None
+            if y is not None:
+                s = float(self.timeline.start_ns[sel])
+                e = s + float(self.timeline.dur_ns[sel])
+                rect = QRectF((s - x0) / ns_per_px, dy + sy * y, max(2.0, (e - s) / ns_per_px), sy)
+                painter.setPen(QPen(QColor(0, 0, 0), 2))
+                painter.setBrush(Qt.BrushStyle.NoBrush)
+                painter.drawRect(rect.normalized())
+        if self.flows:
+            pen = QPen(QColor(200, 30, 30), 1.5)
+            painter.setPen(pen)
+            painter.setBrush(QColor(200, 30, 30))
+            for src_ns, src_y, dst_ns, dst_y in self.flows:
+                a = QPointF((src_ns - x0) / ns_per_px, dy + sy * (src_y + 0.5))
+                b = QPointF((dst_ns - x0) / ns_per_px, dy + sy * (dst_y + 0.5))
+                painter.drawLine(a, b)
+                painter.drawPolygon(_arrow_head(a, b))
+
+    def _paint_counters(self, painter: QPainter, rows: list[DisplayRow], x0: float, ns_per_px: float, width: int,
+                        dy: float, sy: float) -> None:
+        for r in rows:
+            if r.kind != "counter":
+                continue
+            counter = self.timeline.counters[r.counter]
+            ts = np.asarray(counter.ts_ns, dtype=np.float64)
+            vals = np.asarray(counter.series[r.series], dtype=np.float64)
+            if len(ts) == 0:
+                continue
+            a = max(0, int(np.searchsorted(ts, x0, side="right")) - 1)
+            b = min(len(ts), int(np.searchsorted(ts, x0 + ns_per_px * width, side="right")) + 1)
+            t, v = ts[a:b], vals[a:b]
+            if len(t) == 0:
+                continue
+            finite = np.isfinite(vals)
+            vmax = float(np.nanmax(vals[finite])) if finite.any() else 1.0
+            vmax = vmax if vmax > 0 else 1.0
+            px = np.clip((t - x0) / ns_per_px, -1, width + 1)
+            if len(px) > 2 * width:  # decimate to one max per pixel column
+                col = px.astype(np.int64)
+                bounds = np.flatnonzero(np.diff(col)) + 1
+                starts = np.concatenate(([0], bounds))
+                px = px[starts]
+                v = np.maximum.reduceat(np.nan_to_num(v), starts)
+            top, bottom = dy + sy * r.y + 2, dy + sy * (r.y + r.height) - 1
+            yv = bottom - (np.nan_to_num(v) / vmax) * (bottom - top)
+            xs = np.repeat(px, 2)[1:]
+            ys = np.repeat(yv, 2)[:-1]
+            xs = np.append(xs, width + 1)
+            ys = np.append(ys, yv[-1])
+            poly = QPolygonF([QPointF(float(x), float(y)) for x, y in zip(xs, ys)])
+            path = QPainterPath()
+            path.addPolygon(poly)
+            fill = QPainterPath(path)
+            fill.lineTo(float(xs[-1]), bottom)
+            fill.lineTo(float(xs[0]), bottom)
+            fill.closeSubpath()
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(QColor(78, 121, 167, 70))
+            painter.drawPath(fill)
+            painter.setPen(QPen(QColor(78, 121, 167), 1))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawPath(path)
+
+
+def _arrow_head(a: QPointF, b: QPointF, size: float = 6.0) -> QPolygonF:
+    d = b - a
+    length = max(1e-6, (d.x() ** 2 + d.y() ** 2) ** 0.5)
+    ux, uy = d.x() / length, d.y() / length
+    left = QPointF(b.x() - size * ux + size * 0.5 * uy, b.y() - size * uy - size * 0.5 * ux)
+    right = QPointF(b.x() - size * ux - size * 0.5 * uy, b.y() - size * uy + size * 0.5 * ux)
+    return QPolygonF([b, left, right])
