@@ -124,6 +124,41 @@
     </message>
 </context>
 <context>
+    <name>FrameTable</name>
+    <message>
+        <source>Filter rows</source>
+        <translation>筛选行</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Copy the selected rows as tab-separated text</source>
+        <translation>以制表符分隔的文本复制所选行</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>Export the shown rows to CSV or Excel</source>
+        <translation>将显示的行导出为 CSV 或 Excel</translation>
+    </message>
+    <message>
+        <source>{0} of {1} rows</source>
+        <translation>{0} / {1} 行</translation>
+    </message>
+    <message>
+        <source>Export Table</source>
+        <translation>导出表格</translation>
+    </message>
+    <message>
+        <source>Excel workbook (*.xlsx);;CSV (*.csv)</source>
+        <translation>Excel 工作簿 (*.xlsx);;CSV (*.csv)</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
         <source>&lt;h2&gt;Ascend Workbench&lt;/h2&gt;&lt;p&gt;Open a project (File ▸ Open Project) or a profiling report (File ▸ Open Report…), or drop a report folder here.&lt;/p&gt;</source>
@@ -232,10 +267,6 @@
     <message>
         <source>Timeline Color…</source>
         <translation>时间线颜色…</translation>
-    </message>
-    <message>
-        <source>the timeline view is not built yet</source>
-        <translation>时间线视图尚未实现</translation>
     </message>
     <message>
         <source>Baseline Comparison…</source>
@@ -557,6 +588,125 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
     </message>
 </context>
 <context>
+    <name>ReportDocument</name>
+    <message>
+        <source>{0}: not collected. Collect it with {1}.</source>
+        <translation>{0}：未采集。请使用 {1} 采集。</translation>
+    </message>
+    <message>
+        <source>Event View</source>
+        <translation>事件视图</translation>
+    </message>
+    <message>
+        <source>Right-click a lane in the timeline ▸ Show in Event View.</source>
+        <translation>在时间线中右键单击某一泳道 ▸ 在事件视图中显示。</translation>
+    </message>
+    <message>
+        <source>Statistics</source>
+        <translation>统计</translation>
+    </message>
+    <message>
+        <source>AI Core Metrics</source>
+        <translation>AI Core 指标</translation>
+    </message>
+    <message>
+        <source>Selection</source>
+        <translation>选区</translation>
+    </message>
+    <message>
+        <source>Shift+drag across lanes in the timeline to select a time range.</source>
+        <translation>在时间线中按住 Shift 拖动跨越泳道以选择时间范围。</translation>
+    </message>
+    <message>
+        <source>This report has no timeline to draw: it holds tables only ({0}). A timeline comes with {1}.</source>
+        <translation>此报告没有可绘制的时间线：只包含表格（{0}）。使用 {1} 可获得时间线。</translation>
+    </message>
+    <message>
+        <source>Timeline</source>
+        <translation>时间线</translation>
+    </message>
+    <message>
+        <source>Analysis Summary</source>
+        <translation>分析摘要</translation>
+    </message>
+    <message>
+        <source>Baseline comparison of two reports is not built yet.</source>
+        <translation>两份报告的基线比较尚未实现。</translation>
+    </message>
+    <message>
+        <source>Baseline Comparison</source>
+        <translation>基线比较</translation>
+    </message>
+    <message>
+        <source>Not available yet: baseline comparison is not built yet</source>
+        <translation>暂不可用：基线比较尚未实现</translation>
+    </message>
+    <message>
+        <source>Events of {0} · {1}</source>
+        <translation>{0} · {1} 的事件</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Category</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <source>Lane</source>
+        <translation>泳道</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>End</source>
+        <translation>结束</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>持续时间</translation>
+    </message>
+    <message>
+        <source>Flow {0}</source>
+        <translation>流 {0}</translation>
+    </message>
+    <message>
+        <source>{0} lanes, {1} → {2} ({3})</source>
+        <translation>{0} 条泳道，{1} → {2}（{3}）</translation>
+    </message>
+    <message>
+        <source>Open report {0}</source>
+        <translation>打开报告 {0}</translation>
+    </message>
+    <message>
+        <source>Open Report</source>
+        <translation>打开报告</translation>
+    </message>
+    <message>
+        <source>ACL API</source>
+        <translation>ACL API</translation>
+    </message>
+    <message>
+        <source>Runtime API</source>
+        <translation>Runtime API</translation>
+    </message>
+    <message>
+        <source>OS Runtime API</source>
+        <translation>OS Runtime API</translation>
+    </message>
+    <message>
+        <source>OPs</source>
+        <translation>算子 (OPs)</translation>
+    </message>
+    <message>
+        <source>Op Info</source>
+        <translation>算子信息 (Op Info)</translation>
+    </message>
+</context>
+<context>
     <name>ShortcutsDialog</name>
     <message>
         <source>Keyboard Shortcuts</source>
@@ -573,6 +723,112 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
     <message>
         <source>Shortcuts of the main window:</source>
         <translation>主窗口的快捷键：</translation>
+    </message>
+</context>
+<context>
+    <name>Summary</name>
+    <message>
+        <source>not collected ({0})</source>
+        <translation>未采集（{0}）</translation>
+    </message>
+    <message>
+        <source>Profiling info</source>
+        <translation>性能数据信息</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>种类</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>Devices</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Elapsed time</source>
+        <translation>耗时</translation>
+    </message>
+    <message>
+        <source>CANN version</source>
+        <translation>CANN 版本</translation>
+    </message>
+    <message>
+        <source>Collected by</source>
+        <translation>采集方</translation>
+    </message>
+    <message>
+        <source>Timeline events</source>
+        <translation>时间线事件数</translation>
+    </message>
+    <message>
+        <source>Flows</source>
+        <translation>流</translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <source>Host system</source>
+        <translation>主机系统</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Device info</source>
+        <translation>设备信息</translation>
+    </message>
+    <message>
+        <source>Bandwidth</source>
+        <translation>带宽</translation>
+    </message>
+    <message>
+        <source>DDR/HBM read and write</source>
+        <translation>DDR/HBM 读写</translation>
+    </message>
+    <message>
+        <source>AI Core utilization</source>
+        <translation>AI Core 利用率</translation>
+    </message>
+    <message>
+        <source>Sample-based AI Core data</source>
+        <translation>基于采样的 AI Core 数据</translation>
+    </message>
+    <message>
+        <source>Warnings</source>
+        <translation>警告</translation>
+    </message>
+</context>
+<context>
+    <name>SummaryView</name>
+    <message>
+        <source>Item</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Top 10 operators by total time (µs)</source>
+        <translation>总耗时前 10 的算子 (µs)</translation>
+    </message>
+    <message>
+        <source>Top operators: no operator statistics in this report</source>
+        <translation>热点算子：此报告没有算子统计</translation>
+    </message>
+    <message>
+        <source>AI Core utilization (sample-based)</source>
+        <translation>AI Core 利用率（基于采样）</translation>
     </message>
 </context>
 <context>
@@ -635,6 +891,116 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
     <message>
         <source>showing the first {0} MiB of {1} MiB</source>
         <translation>显示前 {0} MiB（共 {1} MiB）</translation>
+    </message>
+</context>
+<context>
+    <name>TimelineColorDialog</name>
+    <message>
+        <source>Timeline Color</source>
+        <translation>时间线颜色</translation>
+    </message>
+    <message>
+        <source>Colour API slices by their share of total API time</source>
+        <translation>按 API 耗时占比为 API 切片着色</translation>
+    </message>
+    <message>
+        <source>Green below (%):</source>
+        <translation>绿色低于 (%)：</translation>
+    </message>
+    <message>
+        <source>Red from (%):</source>
+        <translation>红色起始 (%)：</translation>
+    </message>
+    <message>
+        <source>green &lt; {0}% ≤ yellow &lt; {1}% ≤ red</source>
+        <translation>绿色 &lt; {0}% ≤ 黄色 &lt; {1}% ≤ 红色</translation>
+    </message>
+    <message>
+        <source>The green threshold must not exceed the red one.</source>
+        <translation>绿色阈值不能大于红色阈值。</translation>
+    </message>
+</context>
+<context>
+    <name>TimelineView</name>
+    <message>
+        <source>Lanes</source>
+        <translation>泳道</translation>
+    </message>
+    <message>
+        <source>Search slices by name</source>
+        <translation>按名称搜索切片</translation>
+    </message>
+    <message>
+        <source>Regex</source>
+        <translation>正则</translation>
+    </message>
+    <message>
+        <source>Previous match</source>
+        <translation>上一个匹配</translation>
+    </message>
+    <message>
+        <source>Next match</source>
+        <translation>下一个匹配</translation>
+    </message>
+    <message>
+        <source>Counters</source>
+        <translation>计数器</translation>
+    </message>
+    <message>
+        <source>Show in Event View</source>
+        <translation>在事件视图中显示</translation>
+    </message>
+    <message>
+        <source>Unpin</source>
+        <translation>取消置顶</translation>
+    </message>
+    <message>
+        <source>Pin to Top</source>
+        <translation>置顶</translation>
+    </message>
+    <message>
+        <source>Hide</source>
+        <translation>隐藏</translation>
+    </message>
+    <message>
+        <source>Show All</source>
+        <translation>全部显示</translation>
+    </message>
+    <message>
+        <source>Collapse All</source>
+        <translation>全部折叠</translation>
+    </message>
+    <message>
+        <source>Expand All</source>
+        <translation>全部展开</translation>
+    </message>
+    <message>
+        <source>Timeline Color (API share of time): green &lt; {0}% ≤ yellow &lt; {1}% ≤ red</source>
+        <translation>时间线颜色（API 耗时占比）：绿色 &lt; {0}% ≤ 黄色 &lt; {1}% ≤ 红色</translation>
+    </message>
+    <message>
+        <source>Colours: stable by slice name; grey = merged slices narrower than a pixel</source>
+        <translation>颜色：按切片名称固定；灰色 = 合并后不足一个像素的切片</translation>
+    </message>
+    <message>
+        <source>{0} matches</source>
+        <translation>{0} 处匹配</translation>
+    </message>
+    <message>
+        <source>{0} of {1}</source>
+        <translation>第 {0} 个，共 {1} 个</translation>
+    </message>
+    <message>
+        <source>Start: {0}</source>
+        <translation>开始：{0}</translation>
+    </message>
+    <message>
+        <source>End: {0}</source>
+        <translation>结束：{0}</translation>
+    </message>
+    <message>
+        <source>Current: {0}</source>
+        <translation>当前：{0}</translation>
     </message>
 </context>
 </TS>

@@ -53,10 +53,10 @@ def test_screenshot_in_real_x_server(tmp_path, isolated_home):
     env = {"QT_QPA_PLATFORM": "xcb", "ASCEND_WORKBENCH_HOME": str(isolated_home)}
     env_args = [f"{k}={v}" for k, v in env.items()]
     res = _run([xvfb, "-a", "-s", "-screen 0 1600x1000x24", "env", *env_args, sys.executable, "-m", "workbench",
-                "--screenshot", str(out), "--size", "1000x700"], timeout=180)
+                "--screenshot", str(out), "--size", "1400x900"], timeout=180)
     assert res.returncode == 0, res.stderr
     w, h, ncolors = _image_stats(out)
-    assert (w, h) == (1000, 700) and ncolors > 20
+    assert (w, h) == (1400, 900) and ncolors > 20
 
 
 def test_screenshot_opens_a_given_project(tmp_path, isolated_home):

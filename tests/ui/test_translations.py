@@ -37,6 +37,10 @@ def test_core_labels_are_marked_for_translation():
 
     assert set(artefacts.LABELS.values()) == set(labels.ARTEFACT_LABELS)
     assert set(project.PROJECT_TYPES) == set(labels.PROJECT_TYPE_LABELS)
+    from workbench.core.profiling import views
+
+    assert set(views.STATISTICS) == set(labels.STATISTICS_LABELS)
+    assert set(views.SUMMARY_LABELS) == set(labels.SUMMARY_LABELS)
 
 
 def test_chinese_window_and_font(qtbot):

@@ -22,12 +22,23 @@ def samples_dir() -> Path:
     return Path(str(ir.files("workbench.resources").joinpath("samples")))
 
 
+def _reports_in(folder: Path) -> list[Path]:
+    """Profiling artefacts in ``folder`` or one level below (samples keep a folder per report)."""
+    found = []
+    for p in sorted(folder.iterdir()):
+        if p.name.startswith((".", "_")):
+            continue
+        if classify(p) is not None:
+            found.append(p)
+        elif p.is_dir():
+            found.extend(c for c in sorted(p.iterdir()) if classify(c) is not None)
+    return found
+
+
 def sample_reports() -> list[Path]:
     """Shipped sample reports (folders or files that classify as profiling artefacts)."""
     base = samples_dir()
-    if not base.is_dir():
-        return []
-    return sorted(p for p in base.iterdir() if not p.name.startswith((".", "_")) and classify(p) is not None)
+    return _reports_in(base) if base.is_dir() else []
 
 
 def ensure_demo_project() -> tuple[core_project.Project, list[Path]]:
@@ -41,13 +52,14 @@ def ensure_demo_project() -> tuple[core_project.Project, list[Path]]:
         project = core_project.create_project(root, name=DEMO_NAME, ptype=core_project.APP)
     reports_dir = root / "reports"
     reports_dir.mkdir(exist_ok=True)
-    copied = []
-    for sample in sample_reports():
-        target = reports_dir / sample.name
+    base = samples_dir()
+    for entry in sorted(base.iterdir()) if base.is_dir() else []:
+        if entry.name.startswith((".", "_")) or entry.suffix == ".py":
+            continue
+        target = reports_dir / entry.name
         if not target.exists():
-            if sample.is_dir():
-                shutil.copytree(sample, target)
+            if entry.is_dir():
+                shutil.copytree(entry, target)
             else:
-                shutil.copy2(sample, target)
-        copied.append(target)
-    return project, copied
+                shutil.copy2(entry, target)
+    return project, _reports_in(reports_dir)

@@ -37,6 +37,37 @@ PROJECT_TYPE_LABELS = (
 )
 
 
+STATISTICS_LABELS = (
+    QT_TRANSLATE_NOOP("ReportDocument", "ACL API"),
+    QT_TRANSLATE_NOOP("ReportDocument", "Runtime API"),
+    QT_TRANSLATE_NOOP("ReportDocument", "OS Runtime API"),
+    QT_TRANSLATE_NOOP("ReportDocument", "OPs"),
+    QT_TRANSLATE_NOOP("ReportDocument", "Op Info"),
+)
+
+SUMMARY_LABELS = (
+    QT_TRANSLATE_NOOP("Summary", "Profiling info"),
+    QT_TRANSLATE_NOOP("Summary", "Source"),
+    QT_TRANSLATE_NOOP("Summary", "Kind"),
+    QT_TRANSLATE_NOOP("Summary", "Size"),
+    QT_TRANSLATE_NOOP("Summary", "Devices"),
+    QT_TRANSLATE_NOOP("Summary", "Elapsed time"),
+    QT_TRANSLATE_NOOP("Summary", "CANN version"),
+    QT_TRANSLATE_NOOP("Summary", "Collected by"),
+    QT_TRANSLATE_NOOP("Summary", "Timeline events"),
+    QT_TRANSLATE_NOOP("Summary", "Flows"),
+    QT_TRANSLATE_NOOP("Summary", "Host"),
+    QT_TRANSLATE_NOOP("Summary", "Host system"),
+    QT_TRANSLATE_NOOP("Summary", "Device"),
+    QT_TRANSLATE_NOOP("Summary", "Device info"),
+    QT_TRANSLATE_NOOP("Summary", "Bandwidth"),
+    QT_TRANSLATE_NOOP("Summary", "DDR/HBM read and write"),
+    QT_TRANSLATE_NOOP("Summary", "AI Core utilization"),
+    QT_TRANSLATE_NOOP("Summary", "Sample-based AI Core data"),
+    QT_TRANSLATE_NOOP("Summary", "Warnings"),
+)
+
+
 def artefact_label(kind: artefacts.Artefact) -> str:
     return QCoreApplication.translate("Artefact", artefacts.LABELS[kind])
 

@@ -10,6 +10,11 @@ import numpy as np
 import pandas as pd
 
 STATISTICS = ("ACL API", "Runtime API", "OS Runtime API", "OPs", "Op Info")
+# Fixed names in the Analysis Summary (translated by the UI; host/device keys come from the data).
+SUMMARY_LABELS = ("Profiling info", "Source", "Kind", "Size", "Devices", "Elapsed time", "CANN version",
+                  "Collected by", "Timeline events", "Flows", "Host", "Host system", "Device", "Device info",
+                  "Bandwidth", "DDR/HBM read and write", "AI Core utilization", "Sample-based AI Core data",
+                  "Warnings")
 
 # msprof switches that collect each kind of data (cann-formats.md §1.1)
 COLLECT_HINT = {

@@ -143,7 +143,7 @@ class TimelineView(QWidget):
         self.search = QLineEdit(self)
         self.search.setPlaceholderText(self.tr("Search slices by name"))
         self.search.setClearButtonEnabled(True)
-        self.search.setMinimumWidth(240)
+        self.search.setMinimumWidth(180)
         self.search.returnPressed.connect(lambda: self.find(+1))
         self.search.textChanged.connect(lambda _t: self._run_search())
         self.regex = QCheckBox(self.tr("Regex"), self)
@@ -167,7 +167,7 @@ class TimelineView(QWidget):
             top.addWidget(w)
         top.addStretch(1)
         for w in (self.start_label, self.end_label, self.current_label):
-            w.setMinimumWidth(130)
+            w.setMinimumWidth(105)
             top.addWidget(w)
         right = QWidget(self)
         rl = QVBoxLayout(right)
@@ -315,7 +315,8 @@ class TimelineView(QWidget):
             api_lanes = [i for i, ln in enumerate(self.timeline.lanes) if ln.process_name in API_PROCESSES]
             for name_id, share in timeline_ops.api_shares(self.timeline, api_lanes).items():
                 colors[name_id] = RULE_INDEX[rule.level(share)]
-            self.legend.setText(self.tr("Timeline Color (API share of time): {0}").format(rule.describe()))
+            self.legend.setText(self.tr("Timeline Color (API share of time): green < {0}% ≤ yellow < {1}% ≤ red").format(
+                f"{rule.a_pct:.2f}", f"{rule.b_pct:.2f}"))
         else:
             self.legend.setText(self.tr("Colours: stable by slice name; grey = merged slices narrower than a pixel"))
         self.item.set_colors(colors)

@@ -1,0 +1,208 @@
+"""Report document over real and generated reports: timeline interaction, data pane, summary,
+colour rule, export — numbers checked against independent computations."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtWidgets import QMessageBox
+
+from workbench.core.demo import sample_reports
+from workbench.ui.report.document import ReportDocument
+from workbench.ui.report.slices_item import RULE_INDEX
+
+
+def open_doc(qtbot, window, path) -> ReportDocument:
+    before = window.documents.count()
+    window.open_path(path)
+    qtbot.waitUntil(lambda: isinstance(window.documents.currentWidget(), ReportDocument), timeout=30000)
+    assert window.documents.count() >= before
+    return window.documents.currentWidget()
+
+
+@pytest.fixture
+def msprof_sample():
+    found = [p for p in sample_reports() if p.name.startswith("PROF_")]
+    assert found, "the shipped msprof sample report is missing"
+    return found[0]
+
+
+def test_trace_view_sample_timeline_details_flows(qtbot, window, samples):
+    doc = open_doc(qtbot, window, samples / "torch_npu-trace_view" / "trace_view.json")
+    tv = doc.timeline_view
+    assert tv is not None
+    raw = json.loads((samples / "torch_npu-trace_view" / "trace_view.json").read_text())
+    processes = {e["args"]["name"] for e in raw if e.get("ph") == "M" and e.get("name") == "process_name"}
+    lane_processes = {ln.process_name for ln in tv.timeline.lanes}
+    assert lane_processes <= processes and "Ascend Hardware" in lane_processes
+    # pick a device slice with a flow and check the Details dock
+    flows = tv.timeline.flows
+    dst = int(np.asarray(flows.dst_slice)[np.asarray(flows.dst_slice) >= 0][0])
+    tv.select_slice(dst, center=True)
+    props = window.details.properties()
+    assert props["Name"] == tv.timeline.names[int(tv.timeline.name_id[dst])]
+    assert any(k.startswith("Flow ") for k in props), "flows of the slice are listed"
+    assert any(k.startswith("args.") for k in props)
+    assert tv.item.flows, "flow arrows are drawn for the selected slice"
+
+
+def test_search_keys_and_neighbours(qtbot, window, msprof_sample):
+    doc = open_doc(qtbot, window, msprof_sample)
+    tv = doc.timeline_view
+    tl = tv.timeline
+    tv.search.setText("conv")
+    expected = sum(1 for i in range(len(tl.name_id)) if "conv" in tl.names[int(tl.name_id[i])].lower())
+    assert tv.match_label.text() == f"{expected} matches" and expected > 0
+    first = tv.find(+1)
+    assert "conv" in tl.names[int(tl.name_id[first])].lower()
+    assert tv.match_label.text() == f"1 of {expected}"
+    # '.' moves to the next slice of the same row, ',' back
+    row = tv.layout_.row_of(first)
+    qtbot.keyClick(tv.plot, Qt.Key.Key_Period)
+    nxt = tv.selected
+    assert nxt != first and tv.layout_.row_of(nxt) == row
+    assert tl.start_ns[nxt] >= tl.start_ns[first]
+    qtbot.keyClick(tv.plot, Qt.Key.Key_Comma)
+    assert tv.selected == first
+    # W zooms in, Backspace undoes, 0 resets
+    a0, a1 = tv.x_range()
+    qtbot.keyClick(tv.plot, Qt.Key.Key_W)
+    b0, b1 = tv.x_range()
+    assert (b1 - b0) == pytest.approx((a1 - a0) / 2, rel=1e-3)
+    qtbot.keyClick(tv.plot, Qt.Key.Key_Backspace)
+    assert tv.x_range() == pytest.approx((a0, a1), rel=1e-6)
+    qtbot.keyClick(tv.plot, Qt.Key.Key_D)
+    c0, _ = tv.x_range()
+    assert c0 > a0
+
+
+def test_range_selection_aggregates(qtbot, window, msprof_sample):
+    doc = open_doc(qtbot, window, msprof_sample)
+    tv = doc.timeline_view
+    tl = tv.timeline
+    stream = next(i for i, ln in enumerate(tl.lanes) if ln.is_stream)
+    t0 = int(tl.start_ns.min())
+    t1 = t0 + (int((tl.start_ns + tl.dur_ns).max()) - t0) // 2
+    tv.select_range(t0, t1, [stream])
+    frame = doc.selection.model.frame
+    # independent: plain Python over the arrays
+    expect: dict[str, list[int]] = {}
+    for i in range(len(tl.lane)):
+        s, d = int(tl.start_ns[i]), int(tl.dur_ns[i])
+        if int(tl.lane[i]) == stream and s < t1 and s + d > t0:
+            expect.setdefault(tl.names[int(tl.name_id[i])], []).append(d)
+    assert len(frame) == len(expect)
+    for _, row in frame.iterrows():
+        durs = expect[row["Name"]]
+        assert row["Count"] == len(durs)
+        assert row["Total(us)"] == pytest.approx(sum(durs) / 1000)
+        assert row["Max(us)"] == pytest.approx(max(durs) / 1000)
+    assert doc.data_tabs.currentWidget() is doc.selection
+
+
+def test_statistics_event_view_and_export(qtbot, window, msprof_sample, tmp_path):
+    import csv
+
+    from openpyxl import load_workbook
+
+    doc = open_doc(qtbot, window, msprof_sample)
+    doc.show_statistics("ACL API")
+    summary_csv = next((msprof_sample / "mindstudio_profiler_output").glob("api_statistic_*.csv"))
+    with summary_csv.open(newline="") as fh:
+        acl_rows = [r for r in csv.DictReader(fh) if r["Level"].strip().lower() == "acl"]
+    model = doc.stats.model
+    assert model.rowCount() == len(acl_rows)
+    names = {model.raw(r, model.columns.index("Name")) for r in range(model.rowCount())}
+    assert names == {r["API Name"] for r in acl_rows}
+    out = tmp_path / "acl.xlsx"
+    doc.stats.export(str(out))
+    sheet = load_workbook(out).active
+    rows = list(sheet.iter_rows(values_only=True))
+    assert list(rows[0]) == model.columns and len(rows) == len(acl_rows) + 1
+    by_name = {r[0]: r for r in rows[1:]}
+    for r in acl_rows:
+        assert by_name[r["API Name"]][model.columns.index("Time(us)")] == pytest.approx(float(r["Time(us)"]))
+    doc.show_statistics("OS Runtime API")
+    assert "not collected" in doc.stats.note.text() and "msprof" in doc.stats.note.text()
+    # Event View: activating a row selects that slice in the timeline
+    ev = doc.events.model
+    assert ev.rowCount() > 0
+    doc.events.view.activated.emit(ev.index(3, 1))
+    assert doc.timeline_view.selected == int(ev.raw(3, 0))
+
+
+def test_aicore_metrics_header_and_highlight(qtbot, window, msprof_sample):
+    doc = open_doc(qtbot, window, msprof_sample)
+    assert "PipeUtilization" in doc.aicore.note.text()
+    model = doc.aicore.model
+    mb = model.columns.index("memory_bound")
+    for r in range(model.rowCount()):
+        highlighted = model.data(model.index(r, mb), Qt.ItemDataRole.BackgroundRole) is not None
+        value = model.raw(r, mb)
+        assert highlighted == (value == value and value > 1.0)
+
+
+def test_timeline_color_rule_applied_and_persisted(qtbot, window, msprof_sample, monkeypatch):
+    from workbench.core import settings as core_settings
+    from workbench.ui.dialogs import timeline_color
+
+    doc = open_doc(qtbot, window, msprof_sample)
+
+    def fake_exec(dialog):
+        dialog.enabled.setChecked(True)
+        dialog.a.setValue(3.0)
+        dialog.b.setValue(50.0)
+        return True
+
+    monkeypatch.setattr(timeline_color.TimelineColorDialog, "exec", fake_exec)
+    window.timeline_color_dialog()
+    saved, _ = core_settings.load()
+    assert (saved.timeline_color_rule, saved.timeline_color_a, saved.timeline_color_b) == (True, 3.0, 50.0)
+    tl = doc.timeline_view.timeline
+    api = [i for i, ln in enumerate(tl.lanes) if ln.process_name == "CANN"]
+    mask = np.isin(tl.lane, api)
+    total = tl.dur_ns[mask].sum()
+    colors = doc.timeline_view.item.color_of_name
+    for name_id in np.unique(tl.name_id[mask]):
+        share = tl.dur_ns[mask & (tl.name_id == name_id)].sum() * 100.0 / total
+        level = "green" if round(share, 2) < 3 else ("yellow" if round(share, 2) < 50 else "red")
+        assert colors[name_id] == RULE_INDEX[level], tl.names[name_id]
+    assert "3.00%" in doc.timeline_view.legend.text()
+
+
+def test_report_without_timeline_says_so(qtbot, window, samples):
+    doc = open_doc(qtbot, window, samples / "torch_npu-kernel_details-arith" / "kernel_details.csv")
+    assert doc.timeline_view is None
+    assert len(doc.aicore.model.frame) > 0 and "ArithmeticUtilization" in doc.aicore.note.text()
+
+
+def test_failed_load_keeps_previous_tabs(qtbot, window, msprof_sample, tmp_path, monkeypatch):
+    open_doc(qtbot, window, msprof_sample)
+    count = window.documents.count()
+    bad = tmp_path / "trace_view.json"
+    bad.write_bytes(b"\x00\x01garbage")
+    warnings = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: warnings.append(a[2]))
+    window.open_path(bad)
+    qtbot.waitUntil(lambda: bool(warnings), timeout=20000)
+    assert str(bad) in warnings[0] or "trace_view.json" in warnings[0]
+    assert window.documents.count() == count
+
+
+def test_summary_view(qtbot, window, msprof_sample):
+    doc = open_doc(qtbot, window, msprof_sample)
+    values = doc.summary.values()
+    assert values["Profiling info/Kind"] == "msprof"
+    assert values["Profiling info/Collected by"] == "simulated CANN toolkit"
+    stat = next((msprof_sample / "mindstudio_profiler_output").glob("op_statistic_*.csv"))
+    import csv
+
+    with stat.open(newline="") as fh:
+        totals: dict[str, float] = {}
+        for r in csv.DictReader(fh):
+            totals[r["OP Type"]] = totals.get(r["OP Type"], 0.0) + float(r["Total Time(us)"])
+    top = sorted(totals.items(), key=lambda kv: -kv[1])[:10]
+    assert [n for n, _ in doc.summary.top_ops] == [n for n, _ in top]
