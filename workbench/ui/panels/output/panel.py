@@ -6,7 +6,7 @@ tab (next / previous, with a match count); Save writes the tab's text to a file 
 """
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QColor, QKeySequence, QShortcut, QTextCharFormat, QTextCursor, QTextDocument
 from PySide6.QtWidgets import (
     QFileDialog, QHBoxLayout, QLabel, QLineEdit, QMessageBox, QPlainTextEdit, QTabWidget, QToolButton,
@@ -63,6 +63,12 @@ class OutputPanel(QWidget):
         self._err_format = QTextCharFormat()
         self._err_format.setForeground(QColor("#c0392b"))
         self._views: dict[int, QPlainTextEdit] = {}
+        # Chatty jobs send thousands of lines a second: buffer them and insert in batches.
+        self._pending: dict[QPlainTextEdit, list[tuple[str, str]]] = {}
+        self._flush_timer = QTimer(self)
+        self._flush_timer.setInterval(40)
+        self._flush_timer.setSingleShot(True)
+        self._flush_timer.timeout.connect(self.flush)
 
     # --- jobs ------------------------------------------------------------------------------------
     def follow(self, task: QtTask) -> QPlainTextEdit:
@@ -100,27 +106,47 @@ class OutputPanel(QWidget):
         return QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
 
     def append(self, view: QPlainTextEdit, item: object) -> None:
+        """Queue one line for ``view`` (inserted with the next batch, within 40 ms)."""
         stream, line = item if isinstance(item, tuple) and len(item) == 2 else ("stdout", item)
-        text = str(line).rstrip("\n")
-        at_end = view.verticalScrollBar().value() >= view.verticalScrollBar().maximum() - 2
-        cursor = QTextCursor(view.document())
-        cursor.movePosition(QTextCursor.MoveOperation.End)
-        if not view.document().isEmpty():
-            cursor.insertBlock()
-        if stream == "stderr":
-            cursor.insertText(text, self._err_format)
-        elif stream == "status":
-            fmt = QTextCharFormat()
-            fmt.setForeground(QColor("#2e86c1"))
-            cursor.insertText(f"» {text}", fmt)
-        else:
-            cursor.insertText(text, QTextCharFormat())
-        if at_end:
-            view.verticalScrollBar().setValue(view.verticalScrollBar().maximum())
-        if view is self.tabs.currentWidget() and self.search.text():
+        self._pending.setdefault(view, []).append((str(stream), str(line).rstrip("\n")))
+        if stream != "stdout" or not self._flush_timer.isActive():
+            # status and errors show at once; ordinary lines wait for the batch timer
+            if stream != "stdout":
+                self.flush()
+            else:
+                self._flush_timer.start()
+
+    def flush(self) -> None:
+        """Insert every queued line, one edit block per view."""
+        pending, self._pending = self._pending, {}
+        status_fmt = QTextCharFormat()
+        status_fmt.setForeground(QColor("#2e86c1"))
+        plain = QTextCharFormat()
+        for view, lines in pending.items():
+            if view not in self._views.values() and self.tabs.indexOf(view) < 0:
+                continue  # its tab was closed meanwhile
+            bar = view.verticalScrollBar()
+            at_end = bar.value() >= bar.maximum() - 2
+            cursor = QTextCursor(view.document())
+            cursor.movePosition(QTextCursor.MoveOperation.End)
+            cursor.beginEditBlock()
+            for stream, text in lines:
+                if not view.document().isEmpty():
+                    cursor.insertBlock()
+                if stream == "stderr":
+                    cursor.insertText(text, self._err_format)
+                elif stream == "status":
+                    cursor.insertText(f"» {text}", status_fmt)
+                else:
+                    cursor.insertText(text, plain)
+            cursor.endEditBlock()
+            if at_end:
+                bar.setValue(bar.maximum())
+        if self.search.text():
             self._update_count()
 
     def view_for(self, task_id: int) -> QPlainTextEdit | None:
+        self.flush()
         return self._views.get(task_id)
 
     def _close_tab(self, index: int) -> None:
@@ -135,6 +161,8 @@ class OutputPanel(QWidget):
         return widget if isinstance(widget, QPlainTextEdit) else None
 
     def match_count(self) -> int:
+        if self._pending:
+            self.flush()
         view, needle = self.current_view(), self.search.text()
         if view is None or not needle:
             return 0
@@ -166,6 +194,7 @@ class OutputPanel(QWidget):
 
     # --- save ----------------------------------------------------------------------------------------
     def save_current(self, path: str) -> None:
+        self.flush()
         view = self.current_view()
         if view is not None:
             atomic_write_text(path, view.toPlainText() + "\n")
