@@ -25,14 +25,21 @@ def atomic_open(path: str | os.PathLike[str], mode: str = "w", encoding: str | N
             yield fh
             fh.flush()
             os.fsync(fh.fileno())
-        if target.exists():
-            with contextlib.suppress(OSError):
-                os.chmod(tmp, target.stat().st_mode & 0o7777)
+        with contextlib.suppress(OSError):
+            # mkstemp creates 0600: give the file the mode the user would get from open()
+            # (the old file's mode when replacing one).
+            os.chmod(tmp, target.stat().st_mode & 0o7777 if target.exists() else 0o666 & ~_umask())
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def atomic_write_text(path: str | os.PathLike[str], text: str, encoding: str = "utf-8") -> None:

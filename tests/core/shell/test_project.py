@@ -129,3 +129,16 @@ def test_atomic_write_leaves_no_partial_file(tmp_path):
         raise Boom
     assert target.read_text() == "old"
     assert [x.name for x in tmp_path.iterdir()] == ["f.json"]
+
+
+def test_atomic_write_gives_normal_permissions(tmp_path):
+    import stat
+
+    target = tmp_path / "new.json"
+    atomic_write_text(target, "{}")
+    mask = os.umask(0)
+    os.umask(mask)
+    assert stat.S_IMODE(target.stat().st_mode) == 0o666 & ~mask
+    target.chmod(0o640)
+    atomic_write_text(target, "{1}")
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640, "replacing keeps the file's mode"
