@@ -1,0 +1,234 @@
+"""The simulated ATC's ``.om`` files and their ``--mode=1`` JSON.
+
+**Container (the simulator's own, not Huawei's format).** A real om starts with a 256-byte
+``ModelFileHeader`` whose magic is ``0x444F4D49`` (``b"IMOD"`` little-endian) followed by
+partitions (model def protobuf, weights, task info, kernels). The simulator keeps that look: a
+256-byte header (magic, header version, payload length, model name, the ``ASCEND-WORKBENCH-SIM``
+marker) followed by a UTF-8 JSON payload ``{"om_json": <the --mode=1 document>,
+"workload": [<ops for the profiler>]}``. Only the simulated tools read it back.
+
+**om → json** follows the real structure (cann-formats.md §6.5, samples/atc-om2json-*): top-level
+``attr, custom_version, graph, name, version``; typed attr values ``{"s"|"i"|"b"|"list": …}``;
+one graph ``<name>_NPU_0`` with Data ops, the computing ops (CANN op types), ``trans_Cast_*``
+precision casts around float inputs/outputs under ``force_fp16``, and ``Node_Output`` (NetOutput);
+each op carries ``name, type, attr, input, input_desc, output_desc, dst_name, dst_index, …``.
+"""
+from __future__ import annotations
+
+import json
+import os
+import struct
+from pathlib import Path
+
+from workbench.core.fsutil import atomic_write_bytes
+from workbench.simtoolkit.atc_model import DTYPE_BYTES, Graph, TensorInfo
+
+MAGIC = 0x444F4D49
+MARKER = b"ASCEND-WORKBENCH-SIM"
+HEADER_SIZE = 256
+_HEADER = struct.Struct("<IIIQ32s20s")  # magic, header version, reserved, payload length, name, marker
+# ONNX / Caffe op type -> CANN op type (what om json and the profiler show).
+try:
+    from workbench.simtoolkit.profdata.workload import _ONNX_TYPES as _PROF_TYPES
+except ImportError:  # the profiling generator is optional for atc
+    _PROF_TYPES = {}
+CAFFE_TYPES = {"Convolution": "Conv2D", "ReLU": "Relu", "Pooling": "Pooling", "InnerProduct": "FullyConnection",
+               "Softmax": "Softmax", "Concat": "ConcatD", "Eltwise": "Eltwise", "BatchNorm": "BNInference",
+               "Scale": "Scale", "LRN": "LRN", "Sigmoid": "Sigmoid", "Flatten": "FlattenV2", "Reshape": "Reshape",
+               "Deconvolution": "Deconvolution", "PReLU": "PRelu", "Permute": "Permute", "Slice": "SliceD",
+               "Crop": "Crop", "Power": "Power", "Split": "SplitD", "ArgMax": "ArgMaxD", "Upsample": "Upsample"}
+CORE_OF = {"Conv2D": "AI_CORE", "MatMulV2": "AI_CORE", "BatchMatMul": "AI_CORE", "FullyConnection": "AI_CORE",
+           "Deconvolution": "AI_CORE", "Conv2DBackpropInput": "AI_CORE"}
+FOLDED = {"Dropout", "Identity", "Constant"}  # no device op after ATC
+FLOAT = ("DT_FLOAT", "DT_DOUBLE")
+
+
+class OmError(ValueError):
+    """Not an om the simulator wrote (or a damaged one): names the file."""
+
+
+def cann_type(framework: str, op_type: str) -> str:
+    if framework == "Caffe":
+        return CAFFE_TYPES.get(op_type, op_type)
+    return _PROF_TYPES.get(op_type, (op_type, ""))[0]
+
+
+def _s(v: str) -> dict:
+    return {"s": v}
+
+
+def _i(v: int) -> dict:
+    return {"i": int(v)}
+
+
+def _b(v: bool) -> dict:
+    return {"b": bool(v)}
+
+
+def _list(kind: str, values: list, vt: str) -> dict:
+    return {"list": {kind: values, "val_type": vt}} if values else {"list": {"val_type": vt}}
+
+
+def _attrs(pairs: dict) -> list[dict]:
+    return [{"key": k, "value": v} for k, v in pairs.items()]
+
+
+def _size(t: TensorInfo) -> int:
+    n = 1
+    for d in t.shape:
+        n *= max(d, 1)
+    return n * DTYPE_BYTES.get(t.dtype, 4)
+
+
+def _desc(t: TensorInfo, out: bool, origin_dtype: str | None = None) -> dict:
+    attrs = {"origin_format": _s(t.format), "origin_shape": _list("i", list(t.shape), "VT_LIST_INT"),
+             "placement": _i(0), "origin_shape_initialized": _b(True), "origin_format_is_set": _b(True)}
+    if out:
+        attrs["origin_data_type"] = _s(origin_dtype or t.dtype)
+    d = {"attr": _attrs(attrs), "device_type": "NPU", "dtype": t.dtype, "layout": t.format,
+         "shape": {"dim": list(t.shape)} if t.shape else {}}
+    if out:
+        d["real_dim_cnt"] = len(t.shape)
+    return d
+
+
+def build_om_json(graph: Graph, *, name: str, soc_version: str, target_type: str, atc_cmdline: str,
+                  component: str, precision_mode: str, out_nodes: list[str] | None = None) -> tuple[dict, list[dict]]:
+    """The ``--mode=1`` document of the model ATC would build, and the workload ops for msprof."""
+    fp16 = precision_mode in ("force_fp16", "allow_mix_precision", "allow_mix_precision_fp16", "allow_fp32_to_fp16")
+    ops: list[dict] = []
+    producer: dict[str, tuple[str, int]] = {}       # tensor -> (op name, output index)
+    workload: list[dict] = []
+
+    def tensor(name: str) -> TensorInfo:
+        return graph.tensors.get(name) or graph.weights.get(name) or TensorInfo([], "DT_FLOAT", "ND")
+
+    def add(op_name: str, op_type: str, ins: list[str], outs: list[TensorInfo], extra: dict | None = None) -> dict:
+        in_descs = [_desc(tensor(t) if t not in producer else _out_of(t), False) for t in ins if t]
+        op = {"attr": _attrs(extra or {}), "name": op_name, "type": op_type, "id": len(ops),
+              "input": [f"{producer[t][0]}:{producer[t][1]}" if t in producer else "" for t in ins] or [""],
+              "input_desc": in_descs, "output_desc": [_desc(o, True) for o in outs], "has_out_attr": True}
+        srcs = [producer[t] for t in ins if t in producer]
+        if srcs:
+            op["src_name"] = [s[0] for s in srcs]
+            op["src_index"] = [s[1] for s in srcs]
+        ops.append(op)
+        return op
+
+    def _out_of(t: str) -> TensorInfo:
+        op_name, idx = producer[t]
+        op = next(o for o in reversed(ops) if o["name"] == op_name)
+        d = op["output_desc"][idx]
+        return TensorInfo(d["shape"].get("dim", []), d["dtype"], d["layout"])
+
+    def lowered(t: TensorInfo) -> TensorInfo:
+        return TensorInfo(t.shape, "DT_FLOAT16" if fp16 and t.dtype in FLOAT else t.dtype, t.format)
+
+    for idx, (inp, info) in enumerate(graph.inputs.items()):
+        add(inp, "Data", [""], [info], {"index": _i(idx), "data_type": _i(0)})
+        producer[inp] = (inp, 0)
+        if fp16 and info.dtype in FLOAT:
+            cast = f"trans_Cast_{len(ops) - 1}"
+            add(cast, "Cast", [inp], [lowered(info)], {"dst_type": _i(1), "_engine_type": _s("AIcoreEngine")})
+            producer[inp] = (cast, 0)
+    task_names = []
+    for node in graph.nodes:
+        if node.type in FOLDED:
+            for o, i in zip(node.outputs, node.inputs):
+                if i in producer:
+                    producer[o] = producer[i]
+            continue
+        typ = cann_type(graph.framework, node.type)
+        outs = [lowered(tensor(o)) for o in node.outputs if o]
+        for w in node.inputs:
+            if w in graph.weights and w not in producer:
+                add(w, "Const", [""], [lowered(graph.weights[w])])
+                producer[w] = (w, 0)
+        core = _PROF_TYPES.get(node.type, ("", ""))[1] or CORE_OF.get(typ, "AI_VECTOR_CORE")
+        engine = "AIcpuEngine" if core == "AI_CPU" else "AIcoreEngine"
+        add(node.name, typ, [i for i in node.inputs if i], outs,
+            {"_engine_type": _s(engine), "_datadump_original_op_names": _list("s", [node.name], "VT_LIST_STRING"),
+             "tvm_blockdim": _i(8), "_is_custom_op": _b(False)})
+        task_names.append(node.name)
+        for k, o in enumerate(x for x in node.outputs if x):
+            producer[o] = (node.name, k)
+        workload.append({"name": node.name, "type": typ, "core": core,
+                         "inputs": [_wl(tensor(i) if i not in producer else _out_of(i)) for i in node.inputs if i],
+                         "outputs": [_wl(o) for o in outs]})
+    final = list(out_nodes or []) or graph.outputs
+    net_inputs = []
+    for k, t in enumerate(final):
+        if t in producer and fp16 and _out_of(t).dtype == "DT_FLOAT16" and tensor(t).dtype in FLOAT:
+            cast = f"trans_Cast_{len(ops)}"
+            add(cast, "Cast", [t], [TensorInfo(_out_of(t).shape, "DT_FLOAT", _out_of(t).format)], {"dst_type": _i(0)})
+            producer[f"{t}#fp32"] = (cast, 0)
+            task_names.append(cast)
+            net_inputs.append(f"{t}#fp32")
+        else:
+            net_inputs.append(t)
+    add("Node_Output", "NetOutput", [t for t in net_inputs if t in producer], [])
+    _link_consumers(ops)
+    memory = sum(_size(TensorInfo(d["shape"].get("dim", []), d["dtype"])) for o in ops for d in o["output_desc"])
+    out_names = [f"{producer[t][0]}:{producer[t][1]}:{graph.outputs[k] if k < len(graph.outputs) else t}"
+                 for k, t in enumerate(net_inputs) if t in producer]
+    model_attrs = {
+        "atc_cmdline": _s(atc_cmdline), "framework_type": _s(graph.framework),
+        "om_info_list": _list("i", [graph.weight_bytes, 50000 + 1000 * len(ops), 0, 400 * len(task_names)], "VT_LIST_INT"),
+        "label_num": _i(0), "weight_size": _i(graph.weight_bytes), "event_num": _i(0),
+        "opp_version": _s(component), "soc_version": _s(soc_version), "stream_num": _i(1),
+        "attr_model_out_nodes_name": _list("s", out_names, "VT_LIST_STRING"),
+        "task_index_op_name": _list("s", task_names, "VT_LIST_STRING"),
+        "memory_size": _i(memory + (-memory) % 512), "atc_version": _s(component), "session_id": _i(0),
+        "target_type": _s(target_type), "core_type": _i(0), "_enable_l1_fusion": _b(False),
+        "simulated_by": _s("Ascend Workbench simulated CANN toolkit"),
+    }
+    graph_doc = {"attr": _attrs({"_session_graph_id": _s("-1_0"), "_is_graph_inferred": _b(True), "label_num": _i(0)}),
+                 "input": [f"{i}:0" for i in graph.inputs], "name": f"{name}_NPU_0", "op": ops}
+    doc = {"attr": _attrs(model_attrs), "custom_version": "1.11.z.0", "graph": [graph_doc], "name": name, "version": 2}
+    return doc, workload
+
+
+def _wl(t: TensorInfo) -> dict:
+    dt = t.dtype[3:] if t.dtype.startswith("DT_") and t.dtype != "DT_BF16" else t.dtype
+    return {"shape": [max(d, 1) for d in t.shape], "dtype": dt, "format": t.format}
+
+
+def _link_consumers(ops: list[dict]) -> None:
+    by_name = {o["name"]: o for o in ops}
+    for op in ops:
+        for k, ref in enumerate(op["input"]):
+            if not ref:
+                continue
+            src, _, idx = ref.rpartition(":")
+            producer = by_name.get(src)
+            if producer is not None:
+                producer.setdefault("dst_name", []).append(op["name"])
+                producer.setdefault("dst_index", []).append(k)
+
+
+def write_om(path: Path, doc: dict, workload: list[dict]) -> None:
+    payload = json.dumps({"om_json": doc, "workload": workload}, sort_keys=True, separators=(",", ":")).encode()
+    header = _HEADER.pack(MAGIC, 1, 0, len(payload), doc["name"].encode()[:32], MARKER)
+    atomic_write_bytes(path, header.ljust(HEADER_SIZE, b"\0") + payload)
+    umask = os.umask(0)
+    os.umask(umask)
+    path.chmod(0o666 & ~umask)  # like a file the real atc creates, not the temp file's 0600
+
+
+def read_om(path: Path) -> dict:
+    """``{"om_json": …, "workload": …}`` of an om written by :func:`write_om`."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise OmError(f"{path}: cannot read ({exc.strerror})") from None
+    if len(data) < HEADER_SIZE:
+        raise OmError(f"{path}: too short for an om file ({len(data)} bytes, expected a {HEADER_SIZE}-byte header)")
+    magic, _ver, _r, length, _name, marker = _HEADER.unpack_from(data)
+    if magic != MAGIC:
+        raise OmError(f"{path}: not an om file (magic 0x{magic:08X}, expected 0x{MAGIC:08X})")
+    if marker != MARKER:
+        raise OmError(f"{path}: an om file not written by the simulated toolkit")
+    try:
+        return json.loads(data[HEADER_SIZE:HEADER_SIZE + length])
+    except ValueError:
+        raise OmError(f"{path}: damaged payload") from None

@@ -1,0 +1,68 @@
+"""``python -m workbench.simtoolkit.profdata`` — regenerate samples or write reports from a shell.
+
+    samples OUT_DIR                       the shipped sample report (resources/samples)
+    msprof OUT_DIR [--cann V] [--soc S] [--iterations N] [--devices 0,1] [--metrics G] [--workload W]
+    torch OUT_DIR [--soc S] [--steps N] [--metrics G] [--style 2025|2023] [--workload W]
+    big OUT_FILE --form msprof|torch_npu --events N
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from . import resnet50_workload, transformer_workload, write_big_timeline, write_msprof_prof, write_torch_npu
+from .samples import write_samples
+
+WORKLOADS = {"resnet50": lambda kind: resnet50_workload(kind=kind), "transformer": lambda kind: transformer_workload()}
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m workbench.simtoolkit.profdata")
+    sub = p.add_subparsers(dest="cmd", required=True)
+    s = sub.add_parser("samples")
+    s.add_argument("out")
+    m = sub.add_parser("msprof")
+    m.add_argument("out")
+    m.add_argument("--cann", default="8.0.RC1")
+    m.add_argument("--soc", default="Ascend910B2")
+    m.add_argument("--iterations", type=int, default=2)
+    m.add_argument("--devices", default="0")
+    m.add_argument("--metrics", default="PipeUtilization")
+    m.add_argument("--workload", choices=sorted(WORKLOADS), default="resnet50")
+    m.add_argument("--seed", type=int, default=0)
+    t = sub.add_parser("torch")
+    t.add_argument("out")
+    t.add_argument("--soc", default="Ascend910B2")
+    t.add_argument("--steps", type=int, default=2)
+    t.add_argument("--metrics", default="PipeUtilization")
+    t.add_argument("--style", default="2025")
+    t.add_argument("--workload", choices=sorted(WORKLOADS), default="transformer")
+    t.add_argument("--seed", type=int, default=0)
+    b = sub.add_parser("big")
+    b.add_argument("out")
+    b.add_argument("--form", required=True)
+    b.add_argument("--events", type=int, required=True)
+    a = p.parse_args(argv)
+    try:
+        if a.cmd == "samples":
+            paths = write_samples(a.out)
+        elif a.cmd == "msprof":
+            devices = [int(x) for x in a.devices.split(",")]
+            paths = [write_msprof_prof(a.out, WORKLOADS[a.workload]("model"), a.cann, a.soc, devices, a.iterations,
+                                       a.metrics or None, a.seed)]
+        elif a.cmd == "torch":
+            paths = [write_torch_npu(a.out, WORKLOADS[a.workload]("ops"), a.soc, a.steps, a.metrics or None, a.seed,
+                                     style=a.style)]
+        else:
+            print(write_big_timeline(a.out, a.form, a.events))
+            return 0
+    except (ValueError, FileExistsError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    for path in paths:
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
