@@ -87,3 +87,32 @@ def test_slice_at_and_neighbours():
     assert layout.slice_at(0, 120) == 1 and layout.slice_at(0, 60) is None
     assert layout.neighbour(0, 1, +1) == 2 and layout.neighbour(0, 0, -1) is None
     assert layout.row_of(2) == 0
+
+
+def test_raster_line_matches_brute_force():
+    from workbench.core.profiling.lod import raster_line
+
+    rng = np.random.default_rng(5)
+    for _ in range(30):
+        n = 200
+        gaps = rng.integers(0, 300, n)
+        durs = rng.integers(1, 400, n)
+        s = np.cumsum(gaps + durs) - durs
+        e = s + durs
+        vals = rng.integers(0, 20, n)
+        t0, px, width = float(rng.integers(-500, 500)), float(rng.uniform(0.5, 60)), 800
+        line = raster_line(s, e, vals, t0, px, width)
+        # brute force with the same rules
+        ref = np.zeros(width, dtype=np.int32)
+        prev = 0
+        for si, ei, v in zip(s, e, vals):
+            x0 = min(max(int(np.floor((si - t0) / px)), 0), width)
+            x1 = min(max(int(np.floor((ei - t0) / px)), x0 + 1, 0), width)
+            x0 = max(x0, prev)
+            prev = max(prev, x1)
+            if x1 > x0:
+                ref[x0:x1] = v + 1
+        assert (line == ref).all()
+        # every interval inside the window shows at least one pixel
+        inside = (s >= t0) & (e <= t0 + px * width)
+        assert set((vals[inside] + 1).tolist()) <= set(line.tolist())

@@ -1,0 +1,289 @@
+"""Find out what a path holds: which profiling layout, which files, which devices.
+
+Layouts (cann-formats.md §1.3, §4):
+- CANN 7/8 ``PROF_*/mindstudio_profiler_output/{name}_{timestamp}.csv|json``            -> msprof
+- CANN 5/6 ``PROF_*/device_N/summary/{name}_{dev}_{model}_{iter}.csv`` + ``timeline/``,
+  host data in ``PROF_*/host/summary``                                                 -> msprof-legacy
+- torch_npu / MindSpore ``*_ascend_pt|ms/ASCEND_PROFILER_OUTPUT/``                       -> torch_npu
+- msprof-analyze ``cluster_analysis_output`` (cluster_step_trace_time.csv, ...)         -> cluster
+- a single timeline JSON (-> timeline), a single op_summary / kernel_details CSV, a saved report
+- a folder holding several of these: one report, several units (devices or ranks).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from workbench.core.artefacts import SAVED_REPORT_SUFFIX
+from workbench.core.profiling.csvread import ProfilingDataError
+
+_NAME = re.compile(r"^(?P<name>[A-Za-z][A-Za-z0-9_]*?)(_\d+)*(_slice_\d+)?\.(?P<ext>csv|json)$")
+OPS_NAMES = ("op_summary", "kernel_details")
+# Timeline JSON names that hold the full timeline (the others are subsets of it).
+TIMELINE_NAMES = ("msprof", "trace_view")
+SUBSET_TIMELINES = ("step_trace", "msprof_tx")
+# API statistics files without a Level column, and the level their rows have.
+LEGACY_API = {"acl_statistic": "acl", "runtime_api": "runtime", "os_runtime_statistic": "osrt"}
+LEGACY_API_CALLS = {"acl": "acl"}
+CLUSTER_FILES = ("cluster_step_trace_time.csv", "cluster_communication.json", "cluster_communication_matrix.json")
+LOOKED_FOR = (
+    "PROF_*/mindstudio_profiler_output/ (CANN 7/8 msprof)",
+    "PROF_*/device_N/summary/ and timeline/ (CANN 5/6 msprof)",
+    "*_ascend_pt or *_ascend_ms with ASCEND_PROFILER_OUTPUT/ (torch_npu / MindSpore)",
+    "cluster_analysis_output/ (msprof-analyze cluster)",
+    "a timeline JSON (msprof_*.json, trace_view.json)",
+    "an op_summary_*.csv or kernel_details.csv",
+    f"a saved report (*{SAVED_REPORT_SUFFIX})",
+)
+
+
+@dataclass
+class Unit:
+    """One collection: a PROF folder, a device of a legacy PROF, a framework output or a file."""
+
+    root: Path
+    kind: str
+    device: int | None = None          # device id known from the layout (device_N), if any
+    rank: int | None = None            # framework rank (profiler_info_N.json), if any
+    timelines: list[Path] = field(default_factory=list)
+    ops: list[Path] = field(default_factory=list)
+    op_statistic: list[Path] = field(default_factory=list)
+    api_statistic: list[Path] = field(default_factory=list)
+    api_legacy: list[tuple[Path, str]] = field(default_factory=list)     # (file, level)
+    api_calls: list[tuple[Path, str]] = field(default_factory=list)      # (file, level)
+    summaries: dict[str, list[Path]] = field(default_factory=dict)      # other CSVs by base name
+    infos: list[Path] = field(default_factory=list)                      # profiler_info*.json, info.json*
+
+
+@dataclass
+class Layout:
+    kind: str
+    root: Path
+    units: list[Unit]
+    saved: Path | None = None
+
+    @property
+    def files(self) -> list[Path]:
+        out: list[Path] = []
+        for u in self.units:
+            out += u.timelines + u.ops + u.op_statistic + u.api_statistic
+            out += [p for p, _ in u.api_legacy + u.api_calls]
+            out += [p for ps in u.summaries.values() for p in ps]
+        return out
+
+
+def base_name(path: Path) -> str | None:
+    """``op_summary_20250215160320.csv`` -> ``op_summary``; ``acl_0_1_1.csv`` -> ``acl``."""
+    m = _NAME.match(path.name)
+    return m.group("name") if m else None
+
+
+def _sorted_files(folder: Path) -> list[Path]:
+    try:
+        return sorted(p for p in folder.iterdir() if p.is_file())
+    except OSError:
+        return []
+
+
+def _add_csv(unit: Unit, path: Path, name: str) -> None:
+    if name in OPS_NAMES:
+        unit.ops.append(path)
+    elif name == "op_statistic":
+        unit.op_statistic.append(path)
+    elif name == "api_statistic":
+        unit.api_statistic.append(path)
+    elif name in LEGACY_API:
+        unit.api_legacy.append((path, LEGACY_API[name]))
+        if name == "os_runtime_statistic":  # also kept as is: the OS Runtime API view reads it
+            unit.summaries.setdefault(name, []).append(path)
+    elif name in LEGACY_API_CALLS:
+        unit.api_calls.append((path, LEGACY_API_CALLS[name]))
+    else:
+        unit.summaries.setdefault(name, []).append(path)
+
+
+def _scan_output(unit: Unit, folder: Path) -> None:
+    """Add every summary CSV and full timeline JSON of ``folder`` to ``unit``."""
+    for path in _sorted_files(folder):
+        name = base_name(path)
+        if name is None:
+            continue
+        if path.suffix == ".csv":
+            _add_csv(unit, path, name)
+        elif name in TIMELINE_NAMES:
+            unit.timelines.append(path)
+        elif name.startswith("profiler_info") or name == "profiler_metadata":
+            unit.infos.append(path)
+
+
+def _legacy_timelines(folder: Path) -> list[Path]:
+    files = [p for p in _sorted_files(folder) if p.suffix == ".json"]
+    full = [p for p in files if base_name(p) == "msprof"]
+    if full:
+        return full
+    return [p for p in files if base_name(p) not in SUBSET_TIMELINES]
+
+
+def _prof_infos(prof: Path) -> list[Path]:
+    """Host and device info files of a PROF folder (host/info.json, device_N/info.json.N)."""
+    found = [prof / "host" / "info.json"] + sorted(prof.glob("device_*/info.json*"))
+    return [p for p in found if p.is_file()]
+
+
+def _prof_units(prof: Path) -> list[Unit]:
+    output = prof / "mindstudio_profiler_output"
+    if output.is_dir():
+        unit = Unit(prof, "msprof", infos=_prof_infos(prof))
+        _scan_output(unit, output)
+        return [unit] if unit.timelines or unit.ops or unit.summaries or unit.api_statistic else []
+    units: list[Unit] = []
+    host_summary = prof / "host" / "summary"
+    for dev in sorted(prof.glob("device_*")):
+        m = re.fullmatch(r"device_(\d+)", dev.name)
+        if not m or not dev.is_dir():
+            continue
+        unit = Unit(dev, "msprof-legacy", device=int(m.group(1)))
+        if (dev / "summary").is_dir():
+            _scan_output(unit, dev / "summary")
+            unit.timelines = []
+        if (dev / "timeline").is_dir():
+            unit.timelines = _legacy_timelines(dev / "timeline")
+        if unit.timelines or unit.ops or unit.summaries or unit.api_legacy:
+            units.append(unit)
+    if units:
+        units[0].infos += _prof_infos(prof)
+    if host_summary.is_dir() and units:
+        host = Unit(prof / "host", "msprof-legacy")
+        _scan_output(host, host_summary)
+        host.timelines = []
+        if (prof / "host" / "timeline").is_dir():
+            host.timelines = _legacy_timelines(prof / "host" / "timeline")
+        units[0].api_legacy += host.api_legacy
+        units[0].api_calls += host.api_calls
+        units[0].api_statistic += host.api_statistic
+        if host.timelines:
+            host.ops = []
+            host.summaries = {}
+            units.append(host)
+    return units
+
+
+def _framework_unit(folder: Path) -> list[Unit]:
+    """A ``*_ascend_pt`` / ``*_ascend_ms`` folder or its ``ASCEND_PROFILER_OUTPUT``."""
+    output = folder if folder.name == "ASCEND_PROFILER_OUTPUT" else folder / "ASCEND_PROFILER_OUTPUT"
+    top = output.parent if folder.name == "ASCEND_PROFILER_OUTPUT" else folder
+    unit = Unit(top, "torch_npu")
+    if output.is_dir():
+        _scan_output(unit, output)
+    for path in _sorted_files(top):
+        name = base_name(path) or ""
+        if name.startswith("profiler_info") or name == "profiler_metadata":
+            unit.infos.append(path)
+            m = re.fullmatch(r"profiler_info_(\d+)\.json", path.name)
+            if m:
+                unit.rank = int(m.group(1))
+    if unit.timelines or unit.ops:
+        return [unit]
+    # Not parsed by the framework: fall back to the CANN data inside.
+    units: list[Unit] = []
+    for prof in sorted(top.glob("PROF_*")):
+        units += _prof_units(prof)
+    return units
+
+
+def _cluster_unit(folder: Path) -> list[Unit]:
+    unit = Unit(folder, "cluster")
+    for path in _sorted_files(folder):
+        if path.suffix == ".csv":
+            unit.summaries.setdefault(path.stem, []).append(path)
+        elif path.suffix == ".json" and path.name.startswith("cluster_"):
+            unit.infos.append(path)
+    return [unit] if unit.summaries or unit.infos else []
+
+
+def _is_framework(path: Path) -> bool:
+    return path.name == "ASCEND_PROFILER_OUTPUT" or path.name.lower().endswith(("_ascend_pt", "_ascend_ms"))
+
+
+def _units_of_dir(folder: Path, depth: int) -> list[Unit]:
+    if folder.name.startswith("PROF_") or (folder / "mindstudio_profiler_output").is_dir():
+        return _prof_units(folder)
+    if folder.name == "mindstudio_profiler_output":
+        return _prof_units(folder.parent)
+    if _is_framework(folder):
+        return _framework_unit(folder)
+    if re.fullmatch(r"device_\d+", folder.name) and (folder / "summary").is_dir():
+        return [u for u in _prof_units(folder.parent) if u.root == folder]
+    if folder.name == "cluster_analysis_output" or any((folder / n).is_file() for n in CLUSTER_FILES):
+        return _cluster_unit(folder)
+    units: list[Unit] = []
+    if depth > 0:
+        try:
+            children = sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
+        except OSError as exc:
+            raise ProfilingDataError(f"{folder}: cannot list the folder ({exc.strerror or exc})") from exc
+        for child in children:
+            units += _units_of_dir(child, depth - 1)
+    if not units:
+        loose = Unit(folder, "")
+        _scan_output(loose, folder)
+        if loose.timelines or loose.ops:
+            loose.kind = _file_kind(loose.ops[0]) if loose.ops else "timeline"
+            units.append(loose)
+    return units
+
+
+def _file_kind(path: Path) -> str:
+    """Kind of a lone CSV: torch_npu for kernel_details, msprof(-legacy) for op_summary by header."""
+    if base_name(path) == "kernel_details":
+        return "torch_npu"
+    try:
+        with open(path, encoding="utf-8-sig", errors="replace") as fh:
+            header = fh.readline()
+    except OSError as exc:
+        raise ProfilingDataError(f"{path}: cannot read ({exc.strerror or exc})") from exc
+    return "msprof" if "Task Start Time(us)" in header or "Device_id" in header else "msprof-legacy"
+
+
+def _looks_like_ops_csv(path: Path) -> bool:
+    try:
+        with open(path, encoding="utf-8-sig", errors="replace") as fh:
+            header = fh.readline()
+    except OSError:
+        return False
+    return ("Op Name" in header or "Name" in header) and "Duration(us)" in header
+
+
+def detect(path: Path) -> Layout:
+    """The layout of ``path``; an unknown layout raises an error listing what was looked for."""
+    path = Path(path)
+    if not path.exists():
+        raise ProfilingDataError(f"{path}: no such file or folder")
+    if path.is_file():
+        if path.suffix == SAVED_REPORT_SUFFIX:
+            return Layout("workbench", path, [], saved=path)
+        name = base_name(path) or ""
+        if path.suffix.lower() == ".json":
+            if path.name in CLUSTER_FILES:
+                return Layout("cluster", path.parent, _cluster_unit(path.parent))
+            return Layout("timeline", path, [Unit(path, "timeline", timelines=[path])])
+        if path.suffix.lower() == ".csv" and (name in OPS_NAMES or _looks_like_ops_csv(path)):
+            kind = _file_kind(path)
+            return Layout(kind, path, [Unit(path, kind, ops=[path])])
+        raise _unknown(path)
+    units = _units_of_dir(path, depth=2)
+    if not units:
+        raise _unknown(path)
+    kinds = {u.kind for u in units}
+    framework = [u for u in units if u.kind == "torch_npu"]
+    if len(framework) > 1 or len(kinds) > 1:
+        kind = "cluster"
+    else:
+        kind = units[0].kind
+    return Layout(kind, path, units)
+
+
+def _unknown(path: Path) -> ProfilingDataError:
+    looked = "; ".join(LOOKED_FOR)
+    return ProfilingDataError(f"{path}: not a profiling report this workbench can read. Looked for: {looked}")

@@ -1,0 +1,402 @@
+"""Chrome-trace timelines (msprof ``msprof_*.json``, torch_npu ``trace_view.json``) as columns.
+
+:func:`load_timeline` reads one or several trace files into a :class:`Timeline`: complete slices
+(``X`` and matched ``B``/``E``) as numpy columns sorted by (lane, start, -duration), flows paired
+by (cat, id) and bound to the slices they start and end on, instants and counter series. Times
+are exact integer nanoseconds (decimal ``ts`` text is never read as float64), relative to
+``origin_ns``. Processes are identified by their ``process_name`` metadata, never by pid value.
+Args are kept as raw JSON and decoded on demand with :meth:`Timeline.args`.
+
+Reading is chunked (see ``_trace_scan``): memory stays near the size of the columns, a file that
+ends early loads every complete event and says so in ``warnings``, and bad input raises
+:class:`TimelineError` naming the file, byte offset, line and what was expected.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import msgspec
+import numpy as np
+
+from ..tasks import CancelToken, NullProgress
+from ._trace_merge import merge_parts
+from ._trace_part import Part
+from ._trace_scan import ScanEnd, ScanError, iter_lines_offsets, locate_events, scan_events
+from ._trace_store import ArgsStore
+
+__all__ = ["Counter", "Flows", "Instants", "Lane", "Timeline", "TimelineError", "load_timeline", "merge_timelines"]
+
+META_VERSION = 1
+
+
+class TimelineError(Exception):
+    """Bad trace input; the message names the file, position and what was expected."""
+
+
+@dataclass
+class Lane:
+    """One row group of the timeline: a (process, thread) pair."""
+
+    index: int
+    pid: str
+    tid: str
+    process_name: str
+    thread_name: str
+    device: int | None
+    sort_index: int
+    is_stream: bool
+
+
+@dataclass
+class Counter:
+    """A counter track (``ph: C``): one or more series sampled at ``ts_ns``."""
+
+    process_name: str
+    name: str
+    device: int | None
+    ts_ns: np.ndarray
+    series: dict[str, np.ndarray]
+
+
+class CodeColumn(Sequence):
+    """Read-only sequence of strings stored as int codes into a table."""
+
+    def __init__(self, codes: np.ndarray, table: list[str]) -> None:
+        self.codes, self.table = codes, table
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return [self.table[c] for c in self.codes[i].tolist()]
+        return self.table[int(self.codes[i])]
+
+    def __iter__(self) -> Iterator[str]:
+        table = self.table
+        return (table[c] for c in self.codes.tolist())
+
+
+class BytesColumn(Sequence):
+    """Read-only sequence of strings stored UTF-8 encoded in a fixed-width ``S`` array."""
+
+    def __init__(self, data: np.ndarray) -> None:
+        self.data = data
+
+    def __len__(self) -> int:
+        return len(self.data)
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return [b.decode("utf-8") for b in self.data[i].tolist()]
+        return bytes(self.data[i]).decode("utf-8")
+
+    def __iter__(self) -> Iterator[str]:
+        return (b.decode("utf-8") for b in self.data.tolist())
+
+
+@dataclass
+class Flows:
+    """Paired flow events (``s`` → ``f``); ``*_slice`` is -1 where no slice encloses the point."""
+
+    cat: Sequence[str]
+    id: Sequence[str]
+    name: Sequence[str]
+    src_slice: np.ndarray
+    dst_slice: np.ndarray
+    src_ns: np.ndarray
+    dst_ns: np.ndarray
+    src_lane: np.ndarray
+    dst_lane: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.src_ns)
+
+
+@dataclass
+class Instants:
+    """Instant events (``i``/``I``/``R``)."""
+
+    lane: np.ndarray
+    ts_ns: np.ndarray
+    name_id: np.ndarray
+    cat_id: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.ts_ns)
+
+
+_SLICE_ARRAYS = ("lane", "start_ns", "dur_ns", "name_id", "cat_id", "depth", "parent", "args_off", "args_len")
+
+
+@dataclass(eq=False)
+class Timeline:
+    """A whole trace as columns. Slice ``i`` is ``lane[i]``, ``start_ns[i]``, ``dur_ns[i]``..."""
+
+    source: list[str]
+    origin_ns: int
+    lanes: list[Lane]
+    lane: np.ndarray
+    start_ns: np.ndarray
+    dur_ns: np.ndarray
+    name_id: np.ndarray
+    cat_id: np.ndarray
+    depth: np.ndarray
+    parent: np.ndarray
+    names: list[str]
+    cats: list[str]
+    flows: Flows
+    instants: Instants
+    counters: list[Counter]
+    event_count: int
+    flow_count: int
+    span_ns: int
+    warnings: list[str]
+    devices: list[int]
+    args_off: np.ndarray
+    args_len: np.ndarray
+    _store: ArgsStore = field(repr=False, default_factory=ArgsStore)
+
+    def __len__(self) -> int:
+        return len(self.start_ns)
+
+    def __repr__(self) -> str:
+        return (f"Timeline({len(self)} slices, {len(self.lanes)} lanes, {self.flow_count} flows, "
+                f"{len(self.counters)} counters, source={self.source!r})")
+
+    @property
+    def end_ns(self) -> np.ndarray:
+        return self.start_ns + self.dur_ns
+
+    def name(self, i: int) -> str:
+        return self.names[int(self.name_id[i])]
+
+    def args(self, i: int) -> dict:
+        """The ``args`` object of slice ``i`` ({} when it had none), decoded now."""
+        raw = self._store.get(int(self.args_off[i]), int(self.args_len[i]))
+        if not raw:
+            return {}
+        value = msgspec.json.decode(raw)
+        return value if isinstance(value, dict) else {"args": value}
+
+    def lane_slices(self, lane: int) -> slice:
+        """The contiguous index range of ``lane``'s slices."""
+        lo, hi = np.searchsorted(self.lane, [lane, lane + 1])
+        return slice(int(lo), int(hi))
+
+    # -- cache / saved report -------------------------------------------------------------------
+    def to_arrays(self, embed_args: bool = True) -> tuple[dict, dict[str, np.ndarray]]:
+        """(JSON-able meta, arrays) describing everything; :meth:`from_arrays` inverts it.
+
+        ``embed_args=False`` leaves the raw args out (meta then records no args: :meth:`args`
+        of the rebuilt timeline returns {}), for callers that keep them elsewhere.
+        """
+        arrays: dict[str, np.ndarray] = {k: getattr(self, k) for k in _SLICE_ARRAYS}
+        if embed_args:
+            arrays["args_blob"] = self._store.as_array()
+        else:
+            arrays["args_len"] = np.zeros(len(self.args_len), dtype=np.int64)
+        fl = self.flows
+        flow_cats = _table_of(fl.cat)
+        flow_names = _table_of(fl.name)
+        arrays.update({
+            "flow_cat": flow_cats[1], "flow_name": flow_names[1], "flow_id": _bytes_of(fl.id),
+            "flow_src_slice": fl.src_slice, "flow_dst_slice": fl.dst_slice,
+            "flow_src_ns": fl.src_ns, "flow_dst_ns": fl.dst_ns,
+            "flow_src_lane": fl.src_lane, "flow_dst_lane": fl.dst_lane,
+            "inst_lane": self.instants.lane, "inst_ts": self.instants.ts_ns,
+            "inst_name": self.instants.name_id, "inst_cat": self.instants.cat_id,
+        })
+        counters = []
+        for k, c in enumerate(self.counters):
+            arrays[f"counter{k}_ts"] = c.ts_ns
+            keys = list(c.series)
+            for j, key in enumerate(keys):
+                arrays[f"counter{k}_s{j}"] = c.series[key]
+            counters.append({"process_name": c.process_name, "name": c.name, "device": c.device, "series": keys})
+        meta = {
+            "version": META_VERSION, "source": self.source, "origin_ns": str(self.origin_ns),
+            "lanes": [msgspec.structs.asdict(_LaneRec(**vars(lane))) for lane in self.lanes],
+            "names": self.names, "cats": self.cats, "flow_cats": flow_cats[0], "flow_names": flow_names[0],
+            "counters": counters, "event_count": self.event_count, "flow_count": self.flow_count,
+            "span_ns": str(self.span_ns), "warnings": self.warnings, "devices": self.devices,
+        }
+        return meta, arrays
+
+    @classmethod
+    def from_arrays(cls, meta: dict, arrays: dict[str, np.ndarray]) -> Timeline:
+        """Rebuild from :meth:`to_arrays` output (arrays may be read-only memory maps)."""
+        if meta.get("version") != META_VERSION:
+            raise TimelineError(f"timeline data version {meta.get('version')!r} is not supported "
+                                f"(expected {META_VERSION})")
+        counters = []
+        for k, c in enumerate(meta["counters"]):
+            series = {key: arrays[f"counter{k}_s{j}"] for j, key in enumerate(c["series"])}
+            counters.append(Counter(c["process_name"], c["name"], c["device"], arrays[f"counter{k}_ts"], series))
+        blob = arrays.get("args_blob")
+        store = ArgsStore.from_array(blob) if blob is not None else ArgsStore.from_array(np.zeros(0, np.uint8))
+        flows = Flows(CodeColumn(arrays["flow_cat"], meta["flow_cats"]), BytesColumn(arrays["flow_id"]),
+                      CodeColumn(arrays["flow_name"], meta["flow_names"]),
+                      arrays["flow_src_slice"], arrays["flow_dst_slice"], arrays["flow_src_ns"],
+                      arrays["flow_dst_ns"], arrays["flow_src_lane"], arrays["flow_dst_lane"])
+        return cls(
+            source=list(meta["source"]), origin_ns=int(meta["origin_ns"]),
+            lanes=[Lane(**lane) for lane in meta["lanes"]],
+            **{k: arrays[k] for k in _SLICE_ARRAYS if k not in ("args_off", "args_len")},
+            names=list(meta["names"]), cats=list(meta["cats"]), flows=flows,
+            instants=Instants(arrays["inst_lane"], arrays["inst_ts"], arrays["inst_name"], arrays["inst_cat"]),
+            counters=counters, event_count=int(meta["event_count"]), flow_count=int(meta["flow_count"]),
+            span_ns=int(meta["span_ns"]), warnings=list(meta["warnings"]), devices=list(meta["devices"]),
+            args_off=arrays["args_off"], args_len=arrays["args_len"], _store=store,
+        )
+
+
+class _LaneRec(msgspec.Struct):
+    index: int
+    pid: str
+    tid: str
+    process_name: str
+    thread_name: str
+    device: int | None
+    sort_index: int
+    is_stream: bool
+
+
+def _table_of(column: Sequence[str]) -> tuple[list[str], np.ndarray]:
+    if isinstance(column, CodeColumn):
+        return list(column.table), column.codes
+    table: dict[str, int] = {}
+    codes = np.fromiter((table.setdefault(s, len(table)) for s in column), dtype=np.int32, count=len(column))
+    return list(table), codes
+
+
+def _bytes_of(column: Sequence[str]) -> np.ndarray:
+    if isinstance(column, BytesColumn):
+        return column.data
+    return np.array([s.encode("utf-8") for s in column], dtype=bytes) if len(column) else np.zeros(0, "S1")
+
+
+# -- loading ------------------------------------------------------------------------------------
+PARALLEL_MIN_BYTES = 64 << 20
+
+
+def load_timeline(paths: str | os.PathLike | Sequence[str | os.PathLike], progress=None,
+                  cancel: CancelToken | None = None, *, workers: int | None = None,
+                  block: int = 4 << 20, default_device: int = 0) -> Timeline:
+    """Read one or more Chrome-trace JSON files into one :class:`Timeline` (a work function).
+
+    Several files (several devices, or the ``msprof_*.json`` slices of one run) are merged.
+    ``workers``: processes reading one file; default 1, or $ASCEND_WORKBENCH_TRACE_WORKERS for files
+    of 64 MB and more (see :func:`_worker_count`).
+    ``default_device``: device of device-side processes whose pid/labels carry no device id
+    (torch_npu writes one trace per device; the caller knows which from profiler_info).
+    """
+    progress = progress or NullProgress()
+    cancel = cancel or CancelToken()
+    files = [Path(paths)] if isinstance(paths, (str, os.PathLike)) else [Path(p) for p in paths]
+    if not files:
+        raise TimelineError("no timeline file given")
+    sizes = []
+    for p in files:
+        try:
+            sizes.append(p.stat().st_size)
+        except OSError as e:
+            raise TimelineError(f"{p}: cannot read the timeline: {e.strerror or e}") from None
+    total = max(sum(sizes), 1)
+    done_before = 0
+    parts: list[tuple[str, Part]] = []
+    warnings: list[str] = []
+    for p, size in zip(files, sizes):
+        progress.status(f"Reading {p.name}")
+
+        def tick(offset: int, _base=done_before) -> None:
+            progress.fraction(min(1.0, (_base + offset) / total))
+            cancel.raise_if_cancelled()
+
+        pieces = _read_file(p, size, tick, cancel, workers, block)
+        group = str(p.resolve().parent)
+        base = 0
+        for part, end in pieces:
+            parts.append((group, part))
+            note = end.note(base)
+            if note:
+                warnings.append(f"{p}: {note}")
+            base += end.events
+        for ph, n in sorted(_ignored(pieces).items()):
+            warnings.append(f"{p}: ignored {n} events of phase {ph!r} (not shown in the timeline)")
+        done_before += size
+    cancel.raise_if_cancelled()
+    progress.status("Building the timeline")
+    built = merge_parts(parts, default_device=default_device)
+    warnings.extend(built.pop("warnings"))
+    progress.fraction(1.0)
+    return Timeline(source=[str(p) for p in files], warnings=warnings, **built)
+
+
+def _read_file(path: Path, size: int, tick, cancel: CancelToken, workers: int | None,
+               block: int) -> list[tuple[Part, ScanEnd]]:
+    try:
+        with open(path, "rb") as f:
+            try:
+                start = locate_events(f, size)
+                n_workers = _worker_count(size, workers)
+                if n_workers > 1:
+                    from ._trace_parallel import read_parallel
+
+                    got = read_parallel(path, f, start, size, n_workers, block, tick, cancel)
+                    if got is not None:
+                        return got
+                part = Part()
+                end = scan_events(f, start, size, part.add_chunk, block=block, tick=tick)
+                part.store.finish()
+                return [(part, end)]
+            except ScanError as e:
+                raise TimelineError(_describe(path, f, e)) from None
+    except OSError as e:
+        raise TimelineError(f"{path}: cannot read the timeline: {e.strerror or e}") from None
+
+
+def _ignored(pieces: list[tuple[Part, ScanEnd]]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for part, _ in pieces:
+        for ph, n in part.ignored.items():
+            out[ph] = out.get(ph, 0) + n
+    return out
+
+
+def _worker_count(size: int, workers: int | None) -> int:
+    """Processes for one file: ``workers``, else $ASCEND_WORKBENCH_TRACE_WORKERS, else 1.
+
+    One process is the default: it keeps peak memory below the file size, and on a busy 2-core
+    machine a second process did not pay (see benchmarks/bench_timeline.py).
+    """
+    if getattr(sys, "frozen", False):
+        return 1  # frozen (PyInstaller) builds would need multiprocessing.freeze_support() first
+    if workers is None:
+        if size < PARALLEL_MIN_BYTES:
+            return 1
+        try:
+            workers = int(os.environ.get("ASCEND_WORKBENCH_TRACE_WORKERS", "1"))
+        except ValueError:
+            workers = 1
+    return max(1, workers)
+
+
+def _describe(path: Path, f, e: ScanError) -> str:
+    line, col = iter_lines_offsets(f, e.offset)
+    where = f"byte {e.offset} (line {line}, column {col})"
+    if e.event is not None:
+        where += f", event {e.event}"
+    return f"{path}: {where}: {e.message}"
+
+
+def merge_timelines(timelines: Sequence[Timeline]) -> Timeline:
+    """One timeline from several already loaded ones (devices, ranks): lanes are appended in order,
+    times rebased to the earliest origin, slice/flow indices shifted. Nothing is re-read."""
+    from ._trace_combine import merge_loaded
+
+    return merge_loaded(timelines)
