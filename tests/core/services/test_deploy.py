@@ -1,0 +1,129 @@
+"""Deployment: the plan, sending only new/changed files, never deleting remote-only files."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from workbench.core.project import create_project, open_project
+from workbench.core.services.deploy import (
+    CHANGED, NEW, REMOTE_ONLY, UNCHANGED, DeployError, Mapping, compute_plan, is_excluded, project_mappings,
+    pull, set_project_mappings, sync,
+)
+from workbench.core.services.transport import LocalTransport
+from workbench.core.tasks import RecordingProgress
+
+
+@pytest.fixture(params=["ssh", "local"])
+def transport(request):
+    if request.param == "ssh":
+        return request.getfixturevalue("ssh_transport")
+    return LocalTransport()
+
+
+def _actions(plan):
+    return {item.rel: item.action for item in plan.items}
+
+
+def _setup(tmp_path: Path):
+    local, remote = tmp_path / "local", tmp_path / "remote"
+    (local / "src").mkdir(parents=True)
+    (local / "src" / "main.py").write_text("print('hi')\n")
+    (local / "model 模型.onnx").write_bytes(os.urandom(5000))
+    (local / "__pycache__").mkdir()
+    (local / "__pycache__" / "x.pyc").write_bytes(b"junk")
+    (local / "notes.tmp").write_text("scratch")
+    (remote / "datasets").mkdir(parents=True)
+    (remote / "datasets" / "imagenet.bin").write_bytes(b"precious remote data")
+    (remote / "out.log").write_text("a remote log\n")
+    return local, remote
+
+
+def test_remote_only_files_survive_every_sync(transport, tmp_path):
+    local, remote = _setup(tmp_path)
+    mapping = Mapping(str(local), str(remote), excludes=["__pycache__", "*.tmp"])
+    plan = compute_plan(transport, [mapping])
+    assert _actions(plan) == {"src/main.py": NEW, "model 模型.onnx": NEW,
+                              "datasets/imagenet.bin": REMOTE_ONLY, "out.log": REMOTE_ONLY}
+    progress = RecordingProgress()
+    report = sync(transport, plan, progress=progress)
+    assert sorted(report["sent"]) == ["model 模型.onnx", "src/main.py"]
+    assert (remote / "datasets" / "imagenet.bin").read_bytes() == b"precious remote data"
+    assert (remote / "out.log").read_text() == "a remote log\n"
+    assert (remote / "src" / "main.py").read_text() == "print('hi')\n"
+    assert not (remote / "__pycache__").exists() and not (remote / "notes.tmp").exists()
+
+    # Second round: nothing changed -> nothing sent; change one file -> only it is sent.
+    again = compute_plan(transport, [mapping])
+    assert {r: a for r, a in _actions(again).items() if a != REMOTE_ONLY} == {"src/main.py": UNCHANGED,
+                                                                             "model 模型.onnx": UNCHANGED}
+    (local / "src" / "main.py").write_text("print('changed')\n")
+    os.utime(local / "src" / "main.py", (2_000_000_000, 2_000_000_000))
+    third = compute_plan(transport, [mapping])
+    assert _actions(third)["src/main.py"] == CHANGED
+    assert [i.rel for i in third.to_send] == ["src/main.py"]
+    sync(transport, third)
+    assert (remote / "src" / "main.py").read_text() == "print('changed')\n"
+    assert (remote / "datasets" / "imagenet.bin").exists() and (remote / "out.log").exists()
+
+
+def test_remote_only_deleted_only_when_ticked(transport, tmp_path):
+    local, remote = _setup(tmp_path)
+    plan = compute_plan(transport, [Mapping(str(local), str(remote))])
+    ticked = [i for i in plan.of(REMOTE_ONLY) if i.rel == "out.log"]
+    report = sync(transport, plan, delete=ticked)
+    assert report["deleted"] == ["out.log"] and report["kept_remote_only"] == ["datasets/imagenet.bin"]
+    assert not (remote / "out.log").exists() and (remote / "datasets" / "imagenet.bin").exists()
+    new_item = plan.of(NEW)[0]
+    with pytest.raises(DeployError):
+        sync(transport, plan, delete=[new_item])
+
+
+def test_plan_to_dict_counts(transport, tmp_path):
+    local, remote = _setup(tmp_path)
+    data = compute_plan(transport, [Mapping(str(local), str(remote))]).to_dict()
+    assert data["counts"] == {"new": 3, "changed": 0, "remote-only": 2, "unchanged": 0}  # notes.tmp is not excluded here
+    assert data["bytes_to_send"] == sum(p.stat().st_size for p in [local / "src" / "main.py",
+                                                                   local / "model 模型.onnx", local / "notes.tmp"])
+
+
+def test_missing_remote_folder_means_all_new(transport, tmp_path):
+    local, _ = _setup(tmp_path)
+    plan = compute_plan(transport, [Mapping(str(local), str(tmp_path / "fresh" / "deep"))])
+    assert set(_actions(plan).values()) == {NEW}
+    sync(transport, plan)
+    assert (tmp_path / "fresh" / "deep" / "src" / "main.py").exists()
+
+
+def test_pull_artefacts_back(transport, tmp_path):
+    local, remote = _setup(tmp_path)
+    (remote / "PROF_000001" / "device_0").mkdir(parents=True)
+    (remote / "PROF_000001" / "device_0" / "data.json").write_text("{}")
+    mapping = Mapping(str(local), str(remote))
+    out = pull(transport, mapping, "PROF_000001")
+    assert (out / "device_0" / "data.json").read_text() == "{}"
+    assert pull(transport, mapping, "out.log").read_text() == "a remote log\n"
+    with pytest.raises(DeployError):
+        pull(transport, mapping, "../escape")
+
+
+def test_excludes():
+    assert is_excluded("a/__pycache__/x.pyc", ["__pycache__"])
+    assert is_excluded("build/out/x", ["build/out"])
+    assert not is_excluded("src/build/out/x", ["build/out"])
+    assert is_excluded("x.pyc", ["*.pyc"]) and not is_excluded("x.py", ["*.pyc"])
+    assert is_excluded("logs/a.log", ["logs/"])
+
+
+def test_mappings_stored_in_the_project(tmp_path):
+    project = create_project(tmp_path / "p", name="demo")
+    assert [m.remote for m in project_mappings(project)] == ["ascend-workbench/demo"]
+    set_project_mappings(project, [Mapping("src", "/data/p", ["*.o"])])
+    project.save()
+    again = open_project(tmp_path / "p")
+    assert [m.to_dict() for m in project_mappings(again)] == [{"local": "src", "remote": "/data/p", "excludes": ["*.o"]}]
+    again.extra["deployment"] = {"mappings": [{"local": "src"}]}
+    with pytest.raises(DeployError) as err:
+        project_mappings(again)
+    assert "deployment.mappings[0]" in str(err.value)

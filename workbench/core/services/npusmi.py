@@ -1,0 +1,212 @@
+"""Parse ``npu-smi info`` (the box-drawn device table, cann-formats.md §8.1) into devices.
+
+Two real layouts exist (see ../shared/samples/npu-smi):
+
+* "310" (Ascend 310 / 310P): ``| NPU Name | Health | Power(W) Temp(C) Hugepages-Usage(page) |`` over
+  ``| Chip Device | Bus-Id | AICore(%) Memory-Usage(MB) |``;
+* "910" (HBM chips): the second header row is ``| Chip | Bus-Id | AICore(%) Memory-Usage(MB)
+  HBM-Usage(MB) |``.
+
+Each device takes two rows (name/health/power/temp/hugepages, then chip/device/bus/aicore/memory);
+rows are told apart by the header, never by column index alone. ``Power(W)`` may be ``NA``.
+A process table may follow; "No running processes found in NPU n" lines are skipped.
+
+The ``--soc_version`` a chip implies is ``"Ascend" + Name`` (ATC requires the npu-smi name
+prefixed with "Ascend", §6.1): 310 -> Ascend310, 310P3 -> Ascend310P3, 910B -> Ascend910B,
+910B2 -> Ascend910B2; a bare "910" is Ascend910 (ATC's alias of Ascend910A).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+_PAIR = r"(\d+)\s*/\s*(\d+)"
+_ROW1_VALUES = re.compile(r"^(?P<power>\S+)\s+(?P<temp>\S+)\s+" + _PAIR + r"$")
+_ROW2_VALUES = re.compile(r"^(?P<aicore>\S+)\s+" + _PAIR + r"(?:\s+" + _PAIR + r")?$")
+_VERSION = re.compile(r"npu-smi\s+(?P<smi>\S+)\s+Version:\s*(?P<ver>\S+)")
+_NO_PROC = re.compile(r"No running processes found in NPU\s+(\d+)")
+
+# Names whose ATC soc_version is not simply "Ascend" + name, and the other spellings ATC accepts.
+SOC_ALTERNATIVES = {
+    "910": ("Ascend910", "Ascend910A"),
+    "910A": ("Ascend910A", "Ascend910"),
+    "910B": ("Ascend910B", "Ascend910ProB"),
+}
+
+
+class NpuSmiParseError(ValueError):
+    """``npu-smi info`` text that does not look like the real table; names source and line."""
+
+
+@dataclass(frozen=True)
+class NpuDevice:
+    npu_id: int
+    chip_id: int
+    name: str                       # as npu-smi prints it: "310", "310P3", "910B", "910B2"
+    health: str                     # OK, Warning, Alarm, Critical, ...
+    power_w: float | None           # None when npu-smi prints NA
+    temp_c: int | None
+    hugepages_used: int
+    hugepages_total: int
+    bus_id: str
+    aicore_percent: int | None
+    memory_used_mb: int
+    memory_total_mb: int
+    hbm_used_mb: int | None = None
+    hbm_total_mb: int | None = None
+    device_id: int | None = None    # logical device column (310 layout only)
+    power_text: str = ""            # the power cell as printed ("12.8", "NA"), for faithful display
+
+    @property
+    def soc_version(self) -> str:
+        return "Ascend" + self.name
+
+    @property
+    def soc_versions(self) -> tuple[str, ...]:
+        """Every ``--soc_version`` spelling this chip accepts, the preferred first."""
+        return SOC_ALTERNATIVES.get(self.name, (self.soc_version,))
+
+    @property
+    def healthy(self) -> bool:
+        return self.health.upper() == "OK"
+
+
+@dataclass(frozen=True)
+class NpuProcess:
+    npu_id: int
+    chip_id: int
+    pid: int
+    name: str
+    memory_mb: int
+
+
+@dataclass(frozen=True)
+class NpuSmiInfo:
+    smi_version: str
+    driver_version: str
+    layout: str                     # "310" or "910"
+    devices: tuple[NpuDevice, ...]
+    processes: tuple[NpuProcess, ...] = field(default=())
+
+    def to_json(self) -> list[dict]:
+        return [{"id": d.npu_id, "chip": d.name, "chip_id": d.chip_id, "soc_version": d.soc_version,
+                 "health": d.health, "bus_id": d.bus_id, "power_w": d.power_w, "temp_c": d.temp_c,
+                 "aicore_percent": d.aicore_percent, "memory_used_mb": d.memory_used_mb,
+                 "memory_total_mb": d.memory_total_mb, "hbm_used_mb": d.hbm_used_mb,
+                 "hbm_total_mb": d.hbm_total_mb} for d in self.devices]
+
+
+def _cells(line: str) -> list[str]:
+    return [c.strip() for c in line.strip()[1:-1].split("|")]
+
+
+def _int_or_none(text: str, where: str) -> int | None:
+    if text.upper() in ("NA", "N/A", "-"):
+        return None
+    try:
+        return int(float(text))
+    except ValueError:
+        raise NpuSmiParseError(f"{where}: expected a number or NA, got {text!r}") from None
+
+
+def parse_npu_smi_info(text: str, source: str = "npu-smi info") -> NpuSmiInfo:
+    """Parse the whole ``npu-smi info`` output. Raises NpuSmiParseError naming source and line."""
+    lines = text.splitlines()
+    smi = driver = ""
+    layout = ""
+    header_seen = 0
+    devices: list[NpuDevice] = []
+    processes: list[NpuProcess] = []
+    pending: tuple[int, list[str]] | None = None
+    in_procs = False
+    for no, raw in enumerate(lines, 1):
+        line = raw.rstrip()
+        where = f"{source}: line {no}"
+        if not line.startswith("|"):
+            if pending is not None and line.startswith("+"):
+                raise NpuSmiParseError(f"{where}: expected the second row of NPU {pending[1][0]!r}, got a separator")
+            continue
+        cells = _cells(line)
+        m = _VERSION.search(line)
+        if m and not smi:
+            smi, driver = m.group("smi"), m.group("ver")
+            continue
+        if not smi:
+            raise NpuSmiParseError(f"{where}: expected '| npu-smi <version> Version: <version> |' as the first row; "
+                                   "is this the output of 'npu-smi info'?")
+        first = cells[0].split()
+        if first[:2] == ["NPU", "Name"]:
+            header_seen = 1
+            continue
+        if first[:1] == ["Chip"] and header_seen == 1:
+            layout = "910" if any("HBM-Usage" in c for c in cells) else "310"
+            header_seen = 2
+            continue
+        if first[:2] == ["NPU", "Chip"]:
+            in_procs = True
+            continue
+        if _NO_PROC.search(line):
+            continue
+        if header_seen < 2:
+            raise NpuSmiParseError(f"{where}: expected the 'NPU Name | Health' and 'Chip | Bus-Id' header rows first")
+        if in_procs:
+            processes.append(_process(cells, where))
+            continue
+        if pending is None:
+            if len(cells) != 3 or len(first) != 2:
+                raise NpuSmiParseError(f"{where}: expected '| <npu> <name> | <health> | <power> <temp> <hugepages> |', got {line.strip()!r}")
+            pending = (no, cells)
+            continue
+        devices.append(_device(pending[1], cells, layout, f"{source}: lines {pending[0]}-{no}"))
+        pending = None
+    if pending is not None:
+        raise NpuSmiParseError(f"{source}: line {pending[0]}: NPU row without its Chip/Bus-Id row")
+    if not smi:
+        raise NpuSmiParseError(f"{source}: line 1: expected '| npu-smi <version> Version: <version> |'; "
+                               "is this the output of 'npu-smi info'?")
+    if header_seen < 2:
+        raise NpuSmiParseError(f"{source}: no device table header ('NPU Name | Health ...') found")
+    return NpuSmiInfo(smi, driver, layout, tuple(devices), tuple(processes))
+
+
+def _device(row1: list[str], row2: list[str], layout: str, where: str) -> NpuDevice:
+    npu_text, name = row1[0].split()
+    health = row1[1]
+    m1 = _ROW1_VALUES.match(row1[2])
+    if not m1:
+        raise NpuSmiParseError(f"{where}: expected '<power> <temp> <used> / <total>' under Power(W)/Temp(C)/"
+                               f"Hugepages-Usage, got {row1[2]!r}")
+    ids = row2[0].split()
+    if len(row2) != 3 or not ids or len(ids) > 2:
+        raise NpuSmiParseError(f"{where}: expected '| <chip> [<device>] | <bus-id> | <aicore> <memory> ...|'")
+    m2 = _ROW2_VALUES.match(row2[2])
+    if not m2:
+        raise NpuSmiParseError(f"{where}: expected '<aicore> <used> / <total>' under AICore(%)/Memory-Usage, got {row2[2]!r}")
+    pairs = [g for g in m2.groups()[1:]]
+    if layout == "910" and pairs[2] is None:
+        raise NpuSmiParseError(f"{where}: expected an HBM-Usage '<used> / <total>' value (the header has HBM-Usage(MB))")
+    try:
+        npu_id, chip_id = int(npu_text), int(ids[0])
+        device_id = int(ids[1]) if len(ids) == 2 else None
+    except ValueError:
+        raise NpuSmiParseError(f"{where}: expected integer NPU/Chip/Device ids, got {npu_text!r} / {row2[0]!r}") from None
+    power = m1.group("power")
+    return NpuDevice(
+        npu_id=npu_id, chip_id=chip_id, name=name, health=health,
+        power_w=None if power.upper() in ("NA", "N/A") else float(power),
+        temp_c=_int_or_none(m1.group("temp"), where),
+        hugepages_used=int(m1.group(3)), hugepages_total=int(m1.group(4)),
+        bus_id=row2[1], aicore_percent=_int_or_none(m2.group("aicore"), where),
+        memory_used_mb=int(pairs[0]), memory_total_mb=int(pairs[1]),
+        hbm_used_mb=int(pairs[2]) if pairs[2] is not None else None,
+        hbm_total_mb=int(pairs[3]) if pairs[3] is not None else None,
+        device_id=device_id, power_text=power,
+    )
+
+
+def _process(cells: list[str], where: str) -> NpuProcess:
+    try:
+        npu, chip = cells[0].split()
+        return NpuProcess(int(npu), int(chip), int(cells[1]), cells[2], int(float(cells[3])))
+    except (ValueError, IndexError):
+        raise NpuSmiParseError(f"{where}: expected '| <npu> <chip> | <pid> | <name> | <memory> |' in the process table") from None
