@@ -20,6 +20,8 @@ VERB_MODULES = (
     "workbench.core.profiling.cli",
     "workbench.core.services.cli",
     "workbench.simtoolkit.cli",
+    "workbench.core.dump.cli",
+    "workbench.core.compare.cli",
 )
 
 

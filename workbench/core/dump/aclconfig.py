@@ -1,0 +1,270 @@
+"""The acl.json document: read, edit the dump section, validate, show as JSON text, write atomically.
+
+Schema (cann-formats.md §5): ``{"dump": {"dump_list": [{"model_name": m, "layer": [...]}, …],
+"dump_path": dir, "dump_mode": "input"|"output"|"all", "dump_op_switch": "on"|"off",
+"dump_data": "tensor"|"stats", "dump_stats": [...], "dump_level": "op"|"kernel"|"all", …}}``
+beside other sections (``profiler``, …). The editor changes only the keys it manages; every other
+key (other sections, other ``dump_list`` entries, keys it does not know inside ``dump`` or inside
+the model's entry) is kept as it was, in its order. Indentation style (tabs / n spaces) is kept.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from workbench.core.fsutil import atomic_write_text
+
+DUMP_MODES = ("input", "output", "all")
+DUMP_DATA = ("tensor", "stats")
+DUMP_STATS = ("Max", "Min", "Avg", "L2norm", "Nan", "Negative Inf", "Positive Inf")
+DUMP_LEVELS = ("op", "kernel", "all")
+SWITCH = ("on", "off")
+OPTIONS = ("all", "several", "none")
+MAX_NESTING = 10
+# Keys written by the editor, in the order new ones are added.
+MANAGED_ORDER = ("dump_list", "dump_path", "dump_mode", "dump_op_switch", "dump_data", "dump_stats", "dump_level")
+
+
+class AclConfigError(ValueError):
+    """An acl.json that cannot be read; ``line``/``column`` are set for JSON syntax errors."""
+
+    def __init__(self, message: str, path: str = "", line: int | None = None, column: int | None = None) -> None:
+        super().__init__(message)
+        self.path, self.line, self.column = path, line, column
+
+
+@dataclass
+class DumpSettings:
+    """What the Dump Configuration editor shows for one model."""
+
+    option: str = "all"  # "all" | "several" | "none"
+    model_name: str = ""
+    layers: list[str] = field(default_factory=list)
+    dump_path: str = ""
+    dump_mode: str = "output"
+    dump_data: str = "tensor"
+    dump_stats: list[str] = field(default_factory=lambda: list(DUMP_STATS))
+    dump_op_switch: str = "off"
+    dump_level: str | None = None  # None: leave the key as it is (absent means the runtime's "all")
+
+
+@dataclass(frozen=True)
+class Issue:
+    level: str  # "error" | "warning"
+    field: str  # e.g. "dump.dump_mode"
+    message: str
+
+
+def _depth(value: Any) -> int:
+    if isinstance(value, dict):
+        return 1 + max((_depth(v) for v in value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max((_depth(v) for v in value), default=0)
+    return 0
+
+
+def _detect_indent(text: str) -> str | int:
+    m = re.search(r"\n([ \t]+)\S", text)
+    if not m:
+        return 4
+    ws = m.group(1)
+    return "\t" if ws.startswith("\t") else len(ws)
+
+
+class AclConfig:
+    """An acl.json held as an ordered dict; edits go through :meth:`apply_dump`."""
+
+    def __init__(self, data: dict[str, Any] | None = None, path: str | os.PathLike[str] | None = None,
+                 indent: str | int = 4) -> None:
+        self.data: dict[str, Any] = data if data is not None else {}
+        self.path = Path(path) if path is not None else None
+        self.indent = indent
+
+    # ----- reading
+    @classmethod
+    def from_text(cls, text: str, source: str = "acl.json") -> AclConfig:
+        if not text.strip():
+            return cls({}, source, 4)
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as err:
+            raise AclConfigError(f"{source}: line {err.lineno}, column {err.colno}: not valid JSON ({err.msg}); "
+                                 "the file was left unchanged", source, err.lineno, err.colno) from None
+        if not isinstance(data, dict):
+            raise AclConfigError(f"{source}: expected a JSON object at the top level, got {type(data).__name__}",
+                                 source, 1, 1)
+        return cls(data, source, _detect_indent(text))
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> AclConfig:
+        """Read ``path``; a missing file is an empty document (saved on the first :meth:`save`)."""
+        p = Path(path)
+        if not p.exists():
+            return cls({}, p, 4)
+        try:
+            text = p.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as err:
+            raise AclConfigError(f"{p}: cannot read the file ({err})", str(p)) from None
+        cfg = cls.from_text(text, str(p))
+        cfg.path = p
+        return cfg
+
+    # ----- state
+    @property
+    def dump(self) -> dict[str, Any] | None:
+        d = self.data.get("dump")
+        return d if isinstance(d, dict) else None
+
+    @property
+    def dump_enabled(self) -> bool:
+        d = self.dump
+        if not d:
+            return False
+        return bool(d.get("dump_list")) or d.get("dump_op_switch") == "on" or d.get("dump_debug") == "on" \
+            or bool(d.get("dump_scene"))
+
+    @property
+    def profiler_enabled(self) -> bool:
+        p = self.data.get("profiler")
+        return isinstance(p, dict) and p.get("switch") == "on"
+
+    def _entry(self, model_name: str | None) -> dict[str, Any] | None:
+        d = self.dump or {}
+        entries = [e for e in d.get("dump_list") or [] if isinstance(e, dict)]
+        if model_name:
+            return next((e for e in entries if e.get("model_name") == model_name), None)
+        return next((e for e in entries if "model_name" in e), None)
+
+    def dump_settings(self, model_name: str | None = None) -> DumpSettings:
+        """The editor's view of the dump section for ``model_name`` (or the first model listed)."""
+        d = self.dump or {}
+        entry = self._entry(model_name)
+        layers = entry.get("layer") if entry else None
+        s = DumpSettings(model_name=model_name or (entry or {}).get("model_name", ""))
+        s.option = "none" if entry is None else ("several" if isinstance(layers, list) and layers else "all")
+        s.layers = [str(x) for x in layers] if isinstance(layers, list) else []
+        s.dump_path = str(d.get("dump_path", ""))
+        s.dump_mode = d.get("dump_mode", "output")
+        s.dump_data = d.get("dump_data", "tensor")
+        if isinstance(d.get("dump_stats"), list):
+            s.dump_stats = [str(x) for x in d["dump_stats"]]
+        s.dump_op_switch = d.get("dump_op_switch", "off")
+        s.dump_level = d.get("dump_level")
+        return s
+
+    # ----- editing
+    def apply_dump(self, s: DumpSettings) -> None:
+        """Write ``s`` into the dump section, touching only the keys the editor manages."""
+        if s.option not in OPTIONS:
+            raise ValueError(f"dump option {s.option!r}: expected one of {', '.join(OPTIONS)}")
+        dump = self.dump
+        if dump is None:
+            if s.option == "none" and s.dump_op_switch != "on":
+                return
+            dump = self.data["dump"] = {}
+        entries = dump.get("dump_list") if isinstance(dump.get("dump_list"), list) else []
+        new_entries, placed = [], False
+        for e in entries:
+            if isinstance(e, dict) and e.get("model_name") == s.model_name:
+                if s.option != "none" and not placed:
+                    new_entries.append(self._model_entry(e, s))
+                    placed = True
+                continue
+            new_entries.append(e)
+        if s.option != "none" and not placed:
+            new_entries.append(self._model_entry({}, s))
+        values: dict[str, Any] = {"dump_list": new_entries, "dump_path": s.dump_path, "dump_mode": s.dump_mode,
+                                  "dump_op_switch": s.dump_op_switch, "dump_data": s.dump_data}
+        if s.dump_data == "stats":
+            values["dump_stats"] = list(s.dump_stats)
+        else:
+            dump.pop("dump_stats", None)
+        if s.dump_level is not None:
+            values["dump_level"] = s.dump_level
+        for key in MANAGED_ORDER:
+            if key in values:
+                dump[key] = values[key]
+        if s.option == "none" and not new_entries and s.dump_op_switch != "on" \
+                and not any(k in dump for k in ("dump_debug", "dump_scene")):
+            del self.data["dump"]
+
+    @staticmethod
+    def _model_entry(old: dict[str, Any], s: DumpSettings) -> dict[str, Any]:
+        entry = dict(old)
+        entry["model_name"] = s.model_name
+        if s.option == "several":
+            entry["layer"] = list(s.layers)
+        else:
+            entry.pop("layer", None)
+        return entry
+
+    # ----- checking
+    def validate(self, model=None) -> list[Issue]:
+        """Errors and warnings; ``model`` (an ``omjson.OmModel``) also checks model_name and layers."""
+        issues: list[Issue] = []
+        if _depth(self.data) > MAX_NESTING:
+            issues.append(Issue("error", "", f"JSON nesting deeper than {MAX_NESTING} levels (aclInit rejects it)"))
+        d = self.data.get("dump")
+        if d is None:
+            return issues
+        if not isinstance(d, dict):
+            return [*issues, Issue("error", "dump", "expected an object")]
+
+        def check(key: str, allowed: tuple[str, ...]) -> None:
+            if key in d and d[key] not in allowed:
+                issues.append(Issue("error", f"dump.{key}", f"{d[key]!r}: expected one of {', '.join(allowed)}"))
+
+        for key, allowed in (("dump_mode", DUMP_MODES), ("dump_data", DUMP_DATA), ("dump_op_switch", SWITCH),
+                             ("dump_level", DUMP_LEVELS), ("dump_debug", SWITCH)):
+            check(key, allowed)
+        scene_only = "dump_scene" in d or d.get("dump_debug") == "on"
+        if "dump_list" not in d and not scene_only:
+            issues.append(Issue("error", "dump.dump_list", "required ([] for single-operator dump)"))
+        elif "dump_list" in d and not isinstance(d["dump_list"], list):
+            issues.append(Issue("error", "dump.dump_list", "expected a list of {model_name, layer} objects"))
+        if not d.get("dump_path") and ("dump_list" in d or d.get("dump_op_switch") == "on" or
+                                       d.get("dump_debug") == "on"):
+            issues.append(Issue("error", "dump.dump_path", "required: an existing, writable directory"))
+        for i, e in enumerate(d.get("dump_list") if isinstance(d.get("dump_list"), list) else []):
+            where = f"dump.dump_list[{i}]"
+            if not isinstance(e, dict):
+                issues.append(Issue("error", where, "expected an object"))
+                continue
+            layer = e.get("layer")
+            if layer is not None and not (isinstance(layer, list) and all(isinstance(x, str) for x in layer)):
+                issues.append(Issue("error", f"{where}.layer", "expected a list of op names"))
+            if model is not None and e.get("model_name") not in (None, model.name):
+                issues.append(Issue("warning", f"{where}.model_name",
+                                    f"{e['model_name']!r} is not this model's name {model.name!r} "
+                                    "(the om JSON's top-level name): nothing of it will be dumped"))
+            if model is not None and isinstance(layer, list) and e.get("model_name") == model.name:
+                unknown = [x for x in layer if isinstance(x, str) and model.op(x) is None]
+                if unknown:
+                    issues.append(Issue("warning", f"{where}.layer", f"not ops of {model.name}: {', '.join(unknown)}"))
+        stats = d.get("dump_stats")
+        if stats is not None:
+            if not isinstance(stats, list) or any(x not in DUMP_STATS for x in stats):
+                issues.append(Issue("error", "dump.dump_stats", f"expected a list of {', '.join(DUMP_STATS)}"))
+            if d.get("dump_data") != "stats":
+                issues.append(Issue("warning", "dump.dump_stats", "only used when dump_data is \"stats\""))
+        if self.dump_enabled and self.profiler_enabled:
+            issues.append(Issue("warning", "profiler", "dump and profiling are both on: dumping distorts the "
+                                                       "profiled timings, switch one of them off"))
+        return issues
+
+    # ----- writing
+    def to_text(self) -> str:
+        """The document as it will be written (the editor's live JSON view)."""
+        return json.dumps(self.data, indent=self.indent, ensure_ascii=False) + "\n"
+
+    def save(self, path: str | os.PathLike[str] | None = None) -> Path:
+        target = Path(path) if path is not None else self.path
+        if target is None:
+            raise ValueError("no path to save the acl.json to")
+        atomic_write_text(target, self.to_text())
+        self.path = target
+        return target
