@@ -47,6 +47,9 @@ class MainWindow(QMainWindow):
         self.setWindowIcon(icons.icon("app"))
         self.bridge = TaskBridge(parent=self)
         self.bridge.task_started.connect(self._follow_task)
+        from workbench.ui.hosts.prompter import QtPrompter
+
+        self.prompter = QtPrompter(self)
         self._quitting = False
         self._screenshot_mode = False
 
@@ -146,7 +149,7 @@ class MainWindow(QMainWindow):
         self._action(ascend, self.tr("Baseline Comparison…"), not_built=self.tr("baseline comparison is not built yet"))
         self._action(ascend, self.tr("Model Accuracy Analyzer…"), not_built=self.tr("accuracy comparison is not built yet"))
         ascend.addSeparator()
-        self._action(ascend, self.tr("CANN Machines…"), not_built=self.tr("the CANN machines dialog is not built yet"))
+        self._action(ascend, self.tr("CANN Machines…"), self.cann_machines_dialog)
         self._action(ascend, self.tr("Deployment…"), not_built=self.tr("deployment is not built yet"))
 
         view = bar.addMenu(self.tr("&View"))
@@ -452,6 +455,14 @@ class MainWindow(QMainWindow):
         if p.is_file():
             rows.insert(2, (self.tr("Size"), self.tr("{0} bytes").format(f"{st.st_size:,}")))
         self.details.show_properties(p.name, rows)
+
+    # --- hosts -----------------------------------------------------------------------------------------------------
+    def cann_machines_dialog(self):
+        from workbench.ui.hosts.machines_dialog import CannMachinesDialog
+
+        dialog = CannMachinesDialog(self.bridge, self.prompter, parent=self)
+        dialog.open()
+        return dialog
 
     # --- timeline colours ---------------------------------------------------------------------------------------
     def timeline_color_rule(self):
