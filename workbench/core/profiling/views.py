@@ -6,6 +6,9 @@ the data, never an empty table without a reason.
 """
 from __future__ import annotations
 
+import zlib
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
@@ -45,10 +48,10 @@ PMU_GROUPS = {
 }
 
 
-def lane_events(tl, lane: int, args_limit: int = 100_000) -> pd.DataFrame:
+def lane_events(tl, lane: int, ops: pd.DataFrame | None = None, args_limit: int = 2_000) -> pd.DataFrame:
     """Event View rows of one lane: ID, Name, Start/End/Duration (µs from the report start), PID, TID,
-    plus Stream and Task ID for device tasks (Task ID read from the event args for up to
-    ``args_limit`` events)."""
+    plus Stream and Task ID for device tasks. Task IDs come from the OPs table (matched on the
+    exact start time and stream), else from the event args for up to ``args_limit`` events."""
     info = tl.lanes[lane]
     idx = np.flatnonzero(np.asarray(tl.lane) == lane)
     start = np.asarray(tl.start_ns)[idx]
@@ -60,13 +63,80 @@ def lane_events(tl, lane: int, args_limit: int = 100_000) -> pd.DataFrame:
     })
     if info.is_stream:
         frame["Stream"] = info.tid
-        if 0 < len(idx) <= args_limit:
+        task_ids = _task_ids_from_ops(ops, tl.origin_ns + start, info.tid)
+        if task_ids is not None:
+            frame["Task ID"] = task_ids
+        elif 0 < len(idx) <= args_limit:
             task_ids = []
             for i in idx:
                 args = tl.args(int(i)) or {}
                 task_ids.append(args.get("Task Id", args.get("task id")))
             frame["Task ID"] = task_ids
     return frame
+
+
+def _task_ids_from_ops(ops: pd.DataFrame | None, abs_start_ns: np.ndarray, stream: str) -> np.ndarray | None:
+    """Task IDs of device slices by exact (stream, start) match against the OPs table; None if the
+    table cannot tell (missing columns, or fewer than all slices matched)."""
+    if ops is None or not len(ops) or not {"start_ns", "task_id", "stream_id"} <= set(ops.columns):
+        return None
+    try:
+        sid = int(stream)
+    except ValueError:
+        return None
+    streams = pd.to_numeric(ops["stream_id"], errors="coerce").to_numpy()
+    sel = ops[streams == sid]
+    if not len(sel):
+        return None
+    starts = sel["start_ns"].to_numpy(dtype=np.int64)
+    order = np.argsort(starts, kind="stable")
+    starts = starts[order]
+    pos = np.clip(np.searchsorted(starts, abs_start_ns), 0, len(starts) - 1)
+    if not (starts[pos] == abs_start_ns).all():
+        return None
+    return sel["task_id"].to_numpy()[order][pos]
+
+
+def name_palette(names: list[str], colors: int = 20) -> np.ndarray:
+    """A stable colour index per name (crc32), so a name keeps its colour across reports."""
+    return np.fromiter((zlib.crc32(n.encode("utf-8")) % colors for n in names), dtype=np.int32, count=len(names))
+
+
+@dataclass
+class PreparedView:
+    """What the report document needs that costs time, computed off the GUI thread."""
+
+    layout: object | None = None          # lod.TimelineLayout
+    name_colors: np.ndarray | None = None
+    first_lane: int | None = None
+    first_events: pd.DataFrame | None = None
+
+
+def prepare(report, progress=None, cancel=None) -> PreparedView:
+    """Layout, colours and the first Event View table for ``report`` (a work-function step)."""
+    from workbench.core.profiling.lod import TimelineLayout
+
+    tl = report.timeline
+    out = PreparedView()
+    if tl is None or not len(tl.lanes) or not len(tl.start_ns):
+        return out
+    if progress is not None:
+        progress.status("Laying out the timeline")
+    out.layout = TimelineLayout(tl)
+    if cancel is not None:
+        cancel.raise_if_cancelled()
+    out.name_colors = name_palette(tl.names)
+    out.first_lane = next((i for i, ln in enumerate(tl.lanes) if ln.is_stream), 0)
+    out.first_events = lane_events(tl, out.first_lane, report.ops)
+    return out
+
+
+def open_for_view(path, progress=None, cancel=None):
+    """Work function behind the report document: open the report and prepare its views."""
+    from workbench.core.profiling.report import open_report
+
+    report = open_report(path, progress=progress, cancel=cancel)
+    return report, prepare(report, progress, cancel)
 
 
 def statistics(report, which: str) -> tuple[pd.DataFrame, str]:

@@ -28,10 +28,11 @@ def tr_note(note: str) -> str:
 class ReportDocument(QWidget):
     slice_details = Signal(str, object)   # title, [(name, value)]
 
-    def __init__(self, report, settings=None, parent: QWidget | None = None) -> None:
+    def __init__(self, report, settings=None, parent: QWidget | None = None, prepared=None) -> None:
         super().__init__(parent)
         self.setObjectName("ReportDocument")
         self.report = report
+        prepared = prepared or views.PreparedView()
         self.settings = settings
         self.timeline_view = None
         self.tabs = QTabWidget(self)
@@ -62,7 +63,7 @@ class ReportDocument(QWidget):
         if tl is not None and len(tl.lanes) and len(tl.start_ns):
             from workbench.ui.report.timeline import TimelineView
 
-            self.timeline_view = TimelineView(tl, self)
+            self.timeline_view = TimelineView(tl, self, layout=prepared.layout, name_colors=prepared.name_colors)
             self.timeline_view.slice_selected.connect(self._slice_selected)
             self.timeline_view.range_selected.connect(self._range_selected)
             self.timeline_view.event_view_requested.connect(self.show_lane_events)
@@ -77,8 +78,12 @@ class ReportDocument(QWidget):
         split.addWidget(self.data_tabs)
         split.setSizes([520, 300])
         self.tabs.addTab(split, self.tr("Timeline"))
-        self.summary = SummaryView(report, self)
-        self.tabs.addTab(self.summary, self.tr("Analysis Summary"))
+        # Built when first shown: keeps the GUI thread free while the report appears.
+        self._summary: SummaryView | None = None
+        self._summary_holder = QWidget(self)
+        QVBoxLayout(self._summary_holder).setContentsMargins(0, 0, 0, 0)
+        self.tabs.addTab(self._summary_holder, self.tr("Analysis Summary"))
+        self.tabs.currentChanged.connect(lambda i: self.summary if self.tabs.widget(i) is self._summary_holder else None)
         baseline = QLabel(self.tr("Baseline comparison of two reports is not built yet."), self)
         baseline.setAlignment(Qt.AlignmentFlag.AlignCenter)
         index = self.tabs.addTab(baseline, self.tr("Baseline Comparison"))
@@ -96,8 +101,17 @@ class ReportDocument(QWidget):
         self.show_statistics(views.STATISTICS[3] if len(report.op_statistic) else views.STATISTICS[0])
         self._fill_aicore()
         if self.timeline_view is not None:
-            first_stream = next((i for i, ln in enumerate(tl.lanes) if ln.is_stream), 0)
-            self.show_lane_events(first_stream)
+            if prepared.first_events is not None:
+                self.show_lane_events(prepared.first_lane, prepared.first_events)
+            else:
+                self.show_lane_events(next((i for i, ln in enumerate(tl.lanes) if ln.is_stream), 0))
+
+    @property
+    def summary(self) -> SummaryView:
+        if self._summary is None:
+            self._summary = SummaryView(self.report, self)
+            self._summary_holder.layout().addWidget(self._summary)
+        return self._summary
 
     # --- sub-views ---------------------------------------------------------------------------------------
     def show_view(self, name: str) -> None:
@@ -106,6 +120,7 @@ class ReportDocument(QWidget):
             raise ValueError(f"unknown view {name!r}; expected one of {', '.join(VIEWS)}")
         if name == "summary":
             self.tabs.setCurrentIndex(1)
+            self.summary  # noqa: B018 - build it now
             return
         self.tabs.setCurrentIndex(0)
         if name in ("events", "statistics", "aicore"):
@@ -127,9 +142,10 @@ class ReportDocument(QWidget):
             col = list(frame.columns).index("duration_us")
             self.aicore.view.sortByColumn(col, Qt.SortOrder.DescendingOrder)
 
-    def show_lane_events(self, lane: int) -> None:
+    def show_lane_events(self, lane: int, frame=None) -> None:
         tl = self.report.timeline
-        frame = views.lane_events(tl, lane)
+        if frame is None:
+            frame = views.lane_events(tl, lane, self.report.ops)
         info = tl.lanes[lane]
         self.events.set_frame(frame, self.tr("Events of {0} · {1}").format(info.process_name, info.thread_name or info.tid))
         self.data_tabs.setCurrentWidget(self.events)
@@ -182,13 +198,12 @@ class ReportDocument(QWidget):
 
 def open_report(window, path: Path, view: str | None = None) -> None:
     """Load ``path`` as a task; on success add a ReportDocument tab to ``window``."""
-    from workbench.core.profiling.report import open_report as core_open
-
     title = QCoreApplication.translate("ReportDocument", "Open report {0}").format(path.name)
-    task = window.bridge.start(core_open, path, title=title, kind="report")
+    task = window.bridge.start(views.open_for_view, path, title=title, kind="report")
 
-    def done(report) -> None:
-        doc = ReportDocument(report, window.settings, window)
+    def done(result) -> None:
+        report, prepared = result
+        doc = ReportDocument(report, window.settings, window, prepared)
         doc.slice_details.connect(lambda t, rows: window.details.show_properties(t, rows) if rows else window.details.clear())
         if view:
             doc.show_view(view)

@@ -2,8 +2,6 @@
 rule's green / yellow / red for API lanes."""
 from __future__ import annotations
 
-import zlib
-
 import numpy as np
 
 # 20 distinguishable, not-too-saturated colours (RGB)
@@ -18,8 +16,10 @@ MERGED = (0x8a, 0x93, 0xa0)
 
 
 def name_color_index(names: list[str]) -> np.ndarray:
-    """Palette index per name id, stable across runs (crc32 of the name)."""
-    return np.array([zlib.crc32(n.encode("utf-8")) % len(PALETTE) for n in names], dtype=np.int32)
+    """Palette index per name id, stable across runs (crc32 of the name; computed in core)."""
+    from workbench.core.profiling.views import name_palette
+
+    return name_palette(names, len(PALETTE))
 
 
 def argb_table(extra: list[tuple[int, int, int]] | None = None) -> np.ndarray:

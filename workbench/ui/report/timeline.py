@@ -97,11 +97,13 @@ class TimelineView(QWidget):
     range_selected = Signal(int, int, object)     # t0 ns, t1 ns, list of lane indices
     event_view_requested = Signal(int)            # lane index
 
-    def __init__(self, timeline, parent: QWidget | None = None) -> None:
+    def __init__(self, timeline, parent: QWidget | None = None, layout: TimelineLayout | None = None,
+                 name_colors: np.ndarray | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("TimelineView")
         self.timeline = timeline
-        self.layout_ = TimelineLayout(timeline)
+        self.layout_ = layout if layout is not None else TimelineLayout(timeline)
+        self._base_colors = name_colors
         self.hidden_lanes: set[int] = set()
         self.pinned_lanes: list[int] = []
         self.hidden_counters: set[int] = set()
@@ -310,7 +312,9 @@ class TimelineView(QWidget):
     def set_color_rule(self, rule: timeline_ops.ColorRule | None) -> None:
         """None: stable colours by name. A rule: API slices coloured by their share of API time."""
         self.color_rule = rule
-        colors = name_color_index(self.timeline.names)
+        if self._base_colors is None:
+            self._base_colors = name_color_index(self.timeline.names)
+        colors = self._base_colors.copy()
         if rule is not None:
             api_lanes = [i for i, ln in enumerate(self.timeline.lanes) if ln.process_name in API_PROCESSES]
             for name_id, share in timeline_ops.api_shares(self.timeline, api_lanes).items():
