@@ -22,6 +22,8 @@ VERB_MODULES = (
     "workbench.simtoolkit.cli",
     "workbench.core.dump.cli",
     "workbench.core.compare.cli",
+    "workbench.core.atc.cli",
+    "workbench.core.profiler.cli",
 )
 
 

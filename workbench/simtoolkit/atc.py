@@ -20,70 +20,22 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from workbench.core.atc.flags import (
+    FAILED, FLAGS, FRAMEWORK_CHOICES, FRAMEWORKS, LOG_LEVELS, MESSAGES, SOC_VERSIONS, START, SUCCESS, AtcCheck,
+    parse_input_shape, value_problems,
+)
 from workbench.simtoolkit import config as simconfig
 from workbench.simtoolkit import platform
 from workbench.simtoolkit.atc_model import ModelError, load_caffe, load_onnx
 from workbench.simtoolkit.omfile import OmError, build_om_json, read_om, write_om
 
-START = "ATC start working now, please wait for a moment."
-SUCCESS = "ATC run success, welcome to the next use."
-FAILED = "ATC run failed, Please check the detail log, Try 'atc --help' for more information"
 EXIT_FAILED = 255
-
-FLAGS = """model weight output framework mode om json soc_version input_shape input_shape_range input_hint_shape
-input_format dynamic_batch_size dynamic_image_size dynamic_dims out_nodes insert_op_conf op_name_map input_fp16_nodes
-is_input_adjust_hw_layout is_output_adjust_hw_layout output_type precision_mode precision_mode_v2 allow_hf32
-modify_mixlist keep_dtype op_precision_mode customize_dtypes op_select_implmode optypelist_for_implmode log dump_mode
-check_report singleop disable_reuse_memory core_type aicore_num virtual_type buffer_optimize fusion_switch_file
-compression_optimize_conf enable_compress_weight compress_weight_conf enable_small_channel sparsity
-enable_single_stream ac_parallel_enable tiling_schedule_optimize enable_attr_compression op_debug_level
-op_debug_config debug_dir op_compiler_cache_dir op_compiler_cache_mode mdl_bank_path op_bank_path
-save_original_model external_weight deterministic oo_level host_env_os host_env_cpu status_check
-shape_generalized_build_mode quant_dumpable cal_conf enable_scope_fusion_passes target auto_tune_mode help h""".split()
-ENUMS = {
-    "input_format": ("NCHW", "NHWC", "ND", "NCDHW", "NDHWC"),
-    "precision_mode": ("force_fp16", "force_fp32", "cube_fp16in_fp32out", "allow_mix_precision", "allow_fp32_to_fp16",
-                       "must_keep_origin_dtype", "allow_mix_precision_fp16", "allow_mix_precision_bf16",
-                       "allow_fp32_to_bf16"),
-    "precision_mode_v2": ("fp16", "origin", "cube_fp16in_fp32out", "mixed_float16", "mixed_bfloat16", "cube_hif8",
-                          "mixed_hif8"),
-    "op_select_implmode": ("high_precision", "high_performance", "high_precision_for_all", "high_performance_for_all"),
-    "buffer_optimize": ("l2_optimize", "off_optimize"),
-    "core_type": ("AiCore", "VectorCore"),
-    "op_debug_level": ("0", "1", "2", "3", "4"),
-}
-ZERO_ONE = ("disable_reuse_memory", "enable_small_channel", "sparsity", "ac_parallel_enable",
-            "tiling_schedule_optimize", "virtual_type", "dump_mode", "deterministic")
-TRUE_FALSE = ("allow_hf32", "enable_single_stream", "enable_compress_weight", "enable_attr_compression",
-              "is_input_adjust_hw_layout", "is_output_adjust_hw_layout")
-LOG_LEVELS = ("debug", "info", "warning", "error", "null")
-FRAMEWORKS = {0: "Caffe", 1: "MindSpore", 3: "TensorFlow", 5: "Onnx"}
-OUTPUT_TYPES = ("FP32", "FP16", "INT8", "INT16", "UINT16", "UINT8", "INT32", "INT64", "UINT32", "UINT64", "DOUBLE")
-EXTRA_SOCS = ("Ascend310P1", "Ascend310P5", "Ascend310P7", "Ascend310B1", "Ascend910ProA", "Ascend910ProB",
-              "Ascend910PremiumA")
-MESSAGES = {
-    "E10001": "Value [{0}] for parameter [--{1}] is invalid. Reason: {2}",
-    "E10002": "Value [{0}] for parameter [--input_shape] is invalid. Reason: {1}. The value must be formatted as [{2}].",
-    "E10004": "Value for [--{0}] is empty.",
-    "E10005": "Value [{0}] for parameter [--{1}] is invalid. The value must be either true or false.",
-    "E10006": "Value [{0}] for parameter [--{1}] is invalid. The value must be either 1 or 0.",
-    "E10007": "[--{0}] is required. The value must be [{1}].",
-    "E10008": "[--weight] must not be empty when [--framework] is set to 0 (Caffe).",
-    "E10009": "[--dynamic_batch_size], [--dynamic_image_size], [--input_shape_range], and [--dynamic_dims] are "
-              "mutually exclusive.",
-    "E10010": "Value [{0}] for parameter [--log] is invalid.",
-    "E10011": "Value [{0}] for parameter [--input_shape] is invalid. Shape values must be positive integers. "
-              "The error value in the shape is [{1}].",
-    "E10016": "Opname [{0}] specified in [--{1}] is not found in the model. Confirm whether this node name exists, "
-              "or the node is not split with the specified delimiter ';'.",
-    "E10022": "Path [{0}] for parameter [--{1}] does not include the file name.",
-    "E10052": "AIPP configuration is invalid. Reason: {0}.",
-    "E10054": "The {req} parameter [--{0}] for ATC is empty. Another possible reason is that the values of some "
-              "parameters are not enclosed by quotation marks (\"\").",
-    "E19005": "Failed to parse the protobuf file [{0}].",
-    "E19010": "No parser is registered for Op [{0}, optype [{1}]].",
-}
-FRAMEWORK_CHOICES = "0(Caffe) or 1(MindSpore) or 3(TensorFlow) or 5(Onnx)"
+# ATC writes one W11001 line per op that misses the high-priority op library (cann-formats.md §6.2);
+# the simulator says it of the ops it places on AI CPU.
+W11001 = "W11001: Op [{0}] does not hit the high-priority operator information library, which might result in " \
+         "compromised performance."
+ENV_DELAY = "ASCEND_SIM_ATC_SECONDS"   # simulator only: seconds a conversion takes (tests of Cancel)
+EXTRA_SOCS = tuple(s for s in SOC_VERSIONS if s not in platform.SOCS and s not in platform.SOC_ALIASES)
 HELP = """usage: ./atc <args>
 generate offline model example:
 ./atc --model=./alexnet.prototxt --weight=./alexnet.caffemodel --framework=0 --output=./domi --soc_version=<soc_version>
@@ -117,11 +69,7 @@ convert model to json example:
 """
 
 
-class AtcError(Exception):
-    def __init__(self, code: str, *args: str) -> None:
-        super().__init__(code, *args)
-        self.code = code
-        self.args_ = args
+AtcError = AtcCheck
 
 
 def parse_flags(argv: Sequence[str]) -> tuple[dict[str, str], str | None]:
@@ -155,60 +103,9 @@ def message(code: str, args: Sequence[str], cann: platform.CannRelease) -> str:
     return f"{code}: {text}"
 
 
-def parse_input_shape(value: str, names: set[str] | None = None) -> dict[str, list[int]]:
-    """``"name1:n,c,h,w;name2:…"`` (dims may be -1 or ranges ``1~8``, taken as -1)."""
-    out: dict[str, list[int]] = {}
-    fmt = '"input_name1:n1,c1,h1,w1;input_name2:n2,c2,h2,w2"'
-    for part in filter(None, value.split(";")):
-        name, sep, dims_text = part.rpartition(":")
-        if not sep or not name:
-            raise AtcError("E10002", value, f"The shape of input [{part}] has no name", fmt)
-        dims = []
-        for d in dims_text.split(","):
-            d = d.strip()
-            if re.fullmatch(r"-?\d+", d):
-                n = int(d)
-                if n == 0 or n < -1:
-                    raise AtcError("E10011", value, d)
-                dims.append(n)
-            elif re.fullmatch(r"\d+~\d+", d):
-                dims.append(-1)
-            else:
-                raise AtcError("E10002", value, f"[{d}] is not a number", fmt)
-        out[name] = dims
-    if names is not None:
-        for name in out:
-            if name not in names:
-                raise AtcError("E10016", name, "input_shape")
-    return out
-
-
 def _check_values(flags: dict[str, str]) -> None:
-    for name, allowed in ENUMS.items():
-        if name in flags and flags[name] not in allowed:
-            raise AtcError("E10001", flags[name], name, f"The value must be one of [{', '.join(allowed)}].")
-    for name in ZERO_ONE:
-        if name in flags and flags[name] not in ("0", "1"):
-            raise AtcError("E10006", flags[name], name)
-    for name in TRUE_FALSE:
-        if name in flags and any(v not in ("true", "false") for v in flags[name].split(",")):
-            raise AtcError("E10005", flags[name], name)
-    if "output_type" in flags:
-        for item in flags["output_type"].split(";"):
-            if item.rpartition(":")[2] not in OUTPUT_TYPES:
-                raise AtcError("E10001", flags["output_type"], "output_type",
-                               f"The value must be one of [{', '.join(OUTPUT_TYPES)}] or node:index:type.")
-    dynamic = [f for f in ("dynamic_batch_size", "dynamic_image_size", "input_shape_range", "dynamic_dims") if flags.get(f)]
-    if len(dynamic) > 1:
-        raise AtcError("E10009")
-    if dynamic and dynamic[0] != "input_shape_range":
-        shapes = parse_input_shape(flags.get("input_shape", ""))
-        if not any(-1 in dims for dims in shapes.values()):
-            raise AtcError("E10001", flags[dynamic[0]], dynamic[0],
-                           "--input_shape must contain -1 in the dimensions to be made dynamic.")
-    if flags.get("dynamic_batch_size") and not re.fullmatch(r"\d+(,\d+)*", flags["dynamic_batch_size"]):
-        raise AtcError("E10001", flags["dynamic_batch_size"], "dynamic_batch_size",
-                       'The value must be formatted as "batchsize1,batchsize2,..." with positive integers.')
+    for problem in value_problems(flags):
+        raise problem
 
 
 def _check_aipp(path: str) -> None:
@@ -275,7 +172,7 @@ def _out_nodes(flags: dict[str, str], graph) -> list[str] | None:
     return tensors
 
 
-def _convert(flags: dict[str, str], argv: Sequence[str], cfg: simconfig.SimConfig) -> None:
+def _convert(flags: dict[str, str], argv: Sequence[str], cfg: simconfig.SimConfig) -> list[str]:
     _required(flags, "model")
     output = _required(flags, "output")
     soc = _required(flags, "soc_version")
@@ -301,7 +198,21 @@ def _convert(flags: dict[str, str], argv: Sequence[str], cfg: simconfig.SimConfi
     target = Path(output + ".om")
     if not target.parent.is_dir():
         raise AtcError("E10001", output, "output", "The directory of the output file does not exist.")
+    _simulated_compile_time()
     write_om(target, doc, workload)
+    return [w["name"] for w in workload if w["core"] == "AI_CPU"]
+
+
+def _simulated_compile_time() -> None:
+    """Sleep ``$ASCEND_SIM_ATC_SECONDS`` (default 0) as if compiling: lets tests cancel a running atc."""
+    try:
+        seconds = float(os.environ.get(ENV_DELAY, "0") or 0)
+    except ValueError:
+        seconds = 0.0
+    if seconds > 0:
+        import time
+
+        time.sleep(seconds)
 
 
 def _to_json(flags: dict[str, str], argv: Sequence[str], cfg: simconfig.SimConfig) -> None:
@@ -344,8 +255,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if flags.get("log", "null") not in LOG_LEVELS:
             raise AtcError("E10010", flags["log"])
         mode = flags.get("mode", "0")
+        warnings: list[str] = []
         if mode == "0":
-            _convert(flags, argv, cfg)
+            warnings = _convert(flags, argv, cfg)
         elif mode == "1":
             _to_json(flags, argv, cfg)
         elif mode in ("3", "5", "6", "7", "30"):
@@ -357,6 +269,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(message(exc.code, exc.args_, cfg.release), flush=True)
         return EXIT_FAILED
     print(SUCCESS, flush=True)
+    for op_name in warnings:
+        print(W11001.format(op_name), flush=True)
     return 0
 
 

@@ -8,9 +8,12 @@ exist. Failures raise :class:`ModelError` carrying the ATC error code to report.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from workbench.core.atc.modelinfo import caffe_inputs, caffe_layers
+from workbench.core.atc.prototxt import PrototxtError
+from workbench.core.atc.prototxt import parse_prototxt as _parse_prototxt
 
 
 class ModelError(Exception):
@@ -111,40 +114,14 @@ def _nbytes(t: TensorInfo) -> int:
     return n * DTYPE_BYTES.get(t.dtype, 4)
 
 
-# --- Caffe prototxt ------------------------------------------------------------------------------
-
-_TOKEN = re.compile(r'\s*(?:(#[^\n]*)|([A-Za-z_][\w.]*)\s*:?\s*(\{)|([A-Za-z_][\w.]*)\s*:\s*("(?:[^"\\]|\\.)*"|[^\s{}]+)|(\}))')
-
+# --- Caffe prototxt (parsed by the converter's shared reader) ---------------------------------------
 
 def parse_prototxt(text: str, source: str) -> dict:
-    """Protobuf text format into nested dicts of lists: ``{"layer": [{"name": ["conv1"], ...}]}``."""
-    root: dict = {}
-    stack = [root]
-    pos = 0
-    while pos < len(text):
-        if text[pos:].strip() == "":
-            break
-        m = _TOKEN.match(text, pos)
-        if not m:
-            line = text.count("\n", 0, pos) + 1
-            raise ModelError("E19005", f"{source} (line {line})")
-        pos = m.end()
-        comment, block, _, key, value, close = m.groups()
-        if comment:
-            continue
-        if block:
-            child: dict = {}
-            stack[-1].setdefault(block, []).append(child)
-            stack.append(child)
-        elif key:
-            stack[-1].setdefault(key, []).append(value[1:-1] if value.startswith('"') else value)
-        elif close:
-            if len(stack) == 1:
-                raise ModelError("E19005", source)
-            stack.pop()
-    if len(stack) != 1:
-        raise ModelError("E19005", source)
-    return root
+    """Protobuf text format into nested dicts of lists; unparsable text is ATC's E19005."""
+    try:
+        return _parse_prototxt(text, source)
+    except PrototxtError as exc:
+        raise ModelError("E19005", exc.where) from None
 
 
 def load_caffe(path: Path, shapes: dict[str, list[int]]) -> Graph:
@@ -152,26 +129,18 @@ def load_caffe(path: Path, shapes: dict[str, list[int]]) -> Graph:
         doc = parse_prototxt(path.read_text(encoding="utf-8"), str(path))
     except UnicodeDecodeError:
         raise ModelError("E19005", str(path)) from None
-    inputs: dict[str, TensorInfo] = {}
-    names = doc.get("input", [])
-    dims_blocks = [[int(d) for d in blk.get("dim", [])] for blk in doc.get("input_shape", [])]
-    flat_dims = [int(d) for d in doc.get("input_dim", [])]
-    for i, name in enumerate(names):
-        dims = dims_blocks[i] if i < len(dims_blocks) else flat_dims[4 * i:4 * i + 4]
-        inputs[name] = TensorInfo(dims or [-1], "DT_FLOAT", "NCHW")
+    try:
+        found = caffe_inputs(doc)
+    except ValueError:   # a dim that is not a whole number
+        raise ModelError("E19005", str(path)) from None
+    inputs = {name: TensorInfo(dims, "DT_FLOAT", "NCHW") for name, dims in found.items()}
     nodes = []
-    layers = doc.get("layer", []) or doc.get("layers", [])
-    for i, layer in enumerate(layers):
+    for i, layer in enumerate(caffe_layers(doc)):
         name = (layer.get("name") or [f"layer_{i}"])[0]
         typ = (layer.get("type") or ["Unknown"])[0]
-        tops = layer.get("top", [])
         if typ == "Input":
-            shape_blocks = [blk for p in layer.get("input_param", []) for blk in p.get("shape", [])]
-            for j, top in enumerate(tops):
-                dims = [int(d) for d in shape_blocks[j].get("dim", [])] if j < len(shape_blocks) else [-1]
-                inputs[top] = TensorInfo(dims, "DT_FLOAT", "NCHW")
             continue
-        nodes.append(Node(name, typ, list(layer.get("bottom", [])), list(tops)))
+        nodes.append(Node(name, typ, list(layer.get("bottom", [])), list(layer.get("top", []))))
     for name, dims in shapes.items():
         if name in inputs:
             inputs[name] = TensorInfo(dims, "DT_FLOAT", "NCHW")

@@ -361,3 +361,15 @@ def test_parallel_read_of_a_truncated_file_warns_like_one_process(samples, tmp_p
     two = load_timeline(path, workers=2, block=8192)
     assert two.event_count == one.event_count
     assert [w for w in two.warnings if "file ends" in w] == [w for w in one.warnings if "file ends" in w]
+
+
+def test_event_bigger_than_the_buffer_full_of_false_boundaries(tmp_path):
+    big = {"ph": "X", "name": "big", "pid": 1, "tid": 1, "ts": "5", "dur": 100,
+           "args": {"list": [{"name": f"n{i}", "ph": "X"} for i in range(3000)]}}
+    small = [{"ph": "X", "name": f"s{i}", "pid": 1, "tid": 1, "ts": f"{10 + i}", "dur": 1} for i in range(50)]
+    path = write(tmp_path / "big.json", [small[0], big] + small[1:])
+    tl = load_timeline(path, block=1024)
+    assert tl.event_count == 51
+    i = [tl.name(k) for k in range(len(tl))].index("big")
+    assert tl.args(i) == big["args"]
+    assert tl.warnings == []

@@ -154,6 +154,15 @@ def _pair_flows(keys: tuple[np.ndarray, ...], kind: np.ndarray, ts: np.ndarray) 
     return s[o], d[o], unpaired
 
 
+def _src_names(src: np.ndarray, kind: np.ndarray, snames: list[str]) -> tuple[np.ndarray, list[str]]:
+    """(codes, table) of the names of the flows' start events."""
+    rank = np.cumsum(kind == 0) - 1  # position of each flow start among the starts
+    table: dict[str, int] = {}
+    codes = np.fromiter((table.setdefault(snames[r], len(table)) for r in rank[src].tolist()),
+                        dtype=np.int32, count=len(src))
+    return codes, list(table)
+
+
 def _shifted(a: np.ndarray, by: int) -> np.ndarray:
     if by:
         a += by
@@ -187,6 +196,7 @@ def merge_parts(parts: list[tuple[str, Part]], default_device: int | None = 0) -
     procs_by_group: dict[str, dict[str, Proc]] = defaultdict(dict)
     xs, fl, be_rows, inst_rows, counter_rows = [], [], [], [], []
     id_texts: dict[str, int] = {}
+    snames: list[str] = []  # names of flow starts, in flow-event order
     stores = []
     base = 0
     for group, part in parts:
@@ -201,8 +211,10 @@ def merge_parts(parts: list[tuple[str, Part]], default_device: int | None = 0) -
         part._cols = None  # the merged columns replace the part's: let them go as soon as used
         xs.append([lane_map[cols["x_lane"]], cols["x_ts"], cols["x_dur"], name_map[cols["x_name"]],
                    cat_map[cols["x_cat"]], _shifted(cols["x_aoff"], base), cols["x_alen"]])
+        snames.extend(part.f_sname)
+        part.f_sname = []
         fl.append([cols["f_kind"], lane_map[cols["f_lane"]], cols["f_ts"], cols["f_enc"],
-                   name_map[cols["f_name"]], cat_map[cols["f_cat"]],
+                   np.zeros(0), cat_map[cols["f_cat"]],
                    np.full(len(cols["f_ts"]), groups.index(group), dtype=np.int32),
                    cols["f_idnum"], _recode(cols["f_idcode"], part.id_texts, id_texts)])
         del cols
@@ -248,7 +260,7 @@ def merge_parts(parts: list[tuple[str, Part]], default_device: int | None = 0) -
     stores.append(extra)
 
     f_kind, f_lane, f_ts = cat(0, fl, np.uint8), cat(1, fl, np.int32), cat(2, fl, np.int64)
-    f_enc, f_name, f_cat = cat(3, fl, bool), cat(4, fl, np.int32), cat(5, fl, np.int32)
+    f_enc, f_cat = cat(3, fl, bool), cat(5, fl, np.int32)
     f_group, f_idnum, f_idcode = cat(6, fl, np.int32), cat(7, fl, np.int64), cat(8, fl, np.int32)
     del fl
 
@@ -298,7 +310,7 @@ def merge_parts(parts: list[tuple[str, Part]], default_device: int | None = 0) -
         if len(src) else np.zeros(0, "S1")
     name_list = list(names)
     flows = Flows(cat=CodeColumn(f_cat[src], cat_names), id=BytesColumn(flow_id_arr),
-                  name=CodeColumn(f_name[src], name_list), src_slice=bound[src], dst_slice=bound[dst],
+                  name=CodeColumn(*_src_names(src, f_kind, snames)), src_slice=bound[src], dst_slice=bound[dst],
                   src_ns=f_rel[src], dst_ns=f_rel[dst], src_lane=f_lane[src], dst_lane=f_lane[dst])
 
     if inst_rows:

@@ -1,14 +1,13 @@
 """Turn decoded chunks of trace events into columns (one :class:`Part` per file or file range).
 
-Complete ``X`` events, the bulk of every trace, are converted a whole chunk at a time with
-C-level ``map``/``join`` and numpy (no per-event Python code); flow events nearly so; rarer
-phases (metadata, counters, B/E, instants) go through a small per-event path. Strings are
+Complete ``X`` events and flow events, the bulk of every trace, are converted a whole chunk at
+a time with C-level ``map``/``join`` and numpy (no per-event Python statements); rarer phases
+(metadata, counters, B/E, instants) go through a small per-event path. Strings are
 interned into part-local tables; :mod:`timeline` remaps them when it merges parts. Args stay raw
 JSON bytes, concatenated into one blob per chunk with their lengths.
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter, itemgetter
@@ -22,12 +21,11 @@ from ._trace_store import ArgsStore
 
 _NAME, _CAT, _PID, _TID, _TS, _DUR, _ARGS, _ID, _BP, _PH = (
     attrgetter(a) for a in ("name", "cat", "pid", "tid", "ts", "dur", "args", "id", "bp", "ph"))
-# a leading zero: not the canonical text of an integer ("0" alone is)
-_LEADING_ZERO = re.compile(r",0\d")
+_POW10 = np.array([10**k for k in range(19)], dtype=np.int64)
+_INT64_MIN, _INT64_MAX = np.int64(-(2**63)), np.int64(2**63 - 1)
 _FLOW_KIND = np.full(256, 255, dtype=np.uint8)
 _FLOW_KIND[[ord("s"), ord("t"), ord("f")]] = [0, 1, 2]
 INSTANT_PHASES = ("i", "I", "R")
-_IGNORED = ("b", "e", "n", "P", "O", "N", "D", "S", "T", "F", "p", "(", ")", "v", "V", "c", "M")
 
 
 def raw_text(raw: bytes) -> str:
@@ -56,13 +54,36 @@ def _canonical_int(text: str) -> int | None:
     return v if -(2**63) <= v < 2**63 - 1 else None
 
 
+def _canonical_ints(joined: str, n: int) -> np.ndarray | None:
+    """The n comma-separated texts as int64 if every one is a canonical integer text, else None."""
+    if not joined.isascii():
+        return None
+    a = np.frombuffer(joined.encode("ascii"), dtype=np.uint8)
+    seps = np.flatnonzero(a == 44)
+    if len(seps) != n - 1:
+        return None
+    try:
+        values = np.fromstring(joined, dtype=np.int64, sep=",")  # noqa: NPY201 - text mode
+    except ValueError:
+        return None
+    if len(values) != n:
+        return None
+    lengths = np.diff(np.concatenate(([-1], seps, [len(a)]))) - 1
+    inside = (values > _INT64_MIN) & (values < _INT64_MAX)  # fromstring saturates out-of-range text
+    digits = np.maximum(np.searchsorted(_POW10, np.abs(np.where(inside, values, 0)), side="right"), 1)
+    # same length as the canonical text: no sign '+', no leading zero, no blank, no "-0"
+    if not (inside & (lengths == digits + (values < 0))).all():
+        return None
+    return values
+
+
 def _intern(values: Sequence[str], table: dict[str, int]) -> np.ndarray:
     for v in set(values).difference(table):
         table[v] = len(table)
     return np.fromiter(map(table.__getitem__, values), dtype=np.int32, count=len(values))
 
 
-def _factorize_small(key: np.ndarray, limit: int = 48) -> tuple[np.ndarray, list[int]] | None:
+def _factorize_small(key: np.ndarray, limit: int = 16) -> tuple[np.ndarray, list[int]] | None:
     """Codes of an int64 array with few distinct values (one compare per value); None if many."""
     codes = np.empty(len(key), dtype=np.int32)
     todo = np.ones(len(key), dtype=bool)
@@ -83,6 +104,8 @@ def _factorize_small(key: np.ndarray, limit: int = 48) -> tuple[np.ndarray, list
 def _take(seq: list, idx: np.ndarray) -> Sequence:
     if len(idx) == len(seq):
         return seq
+    if len(idx) == 0:
+        return ()
     if len(idx) == 1:
         return (seq[int(idx[0])],)
     return itemgetter(*idx.tolist())(seq)
@@ -104,12 +127,12 @@ class Part:
     x_alen: list = field(default_factory=list)
     x_aoff: list = field(default_factory=list)
     store: ArgsStore = field(default_factory=ArgsStore)
-    # flows: kind(0 s,1 t,2 f), lane, ts, enclosing, name, cat, id text
+    # flows: kind(0 s,1 t,2 f), lane, ts, enclosing, cat, id
     f_kind: list = field(default_factory=list)
     f_lane: list = field(default_factory=list)
     f_ts: list = field(default_factory=list)
     f_enc: list = field(default_factory=list)
-    f_name: list = field(default_factory=list)
+    f_sname: list = field(default_factory=list)   # names of the 's' (start) events, in order
     f_cat: list = field(default_factory=list)
     f_idnum: list = field(default_factory=list)   # numeric ids (canonical decimal text)
     f_idcode: list = field(default_factory=list)  # else a code into id_texts (-1: numeric)
@@ -202,12 +225,15 @@ class Part:
         self.x_aoff.append(np.cumsum(lens) - lens + base)
 
     def _add_flows(self, fs: Sequence, idx: np.ndarray, codes: np.ndarray) -> None:
-        names, cats, pids, tids, tss, ids, bps = (list(map(g, fs)) for g in (_NAME, _CAT, _PID, _TID, _TS, _ID, _BP))
-        self.f_kind.append(_FLOW_KIND[codes])
+        cats, pids, tids, tss, ids, bps = (list(map(g, fs)) for g in (_CAT, _PID, _TID, _TS, _ID, _BP))
+        kind = _FLOW_KIND[codes]
+        self.f_kind.append(kind)
         self.f_ts.append(self._times(tss, idx, "ts", None))
         self.f_lane.append(self._lanes_of(pids, tids))
         self.f_enc.append(np.fromiter(map("e".__eq__, bps), dtype=bool, count=len(bps)))
-        self.f_name.append(_intern(names, self.names))
+        # a flow is named by its start: keep the names of 's' events only (no interning: ids
+        # such as HostToDevice<id> make most names unique)
+        self.f_sname.extend(map(_NAME, _take(fs, np.flatnonzero(kind == 0))))
         self.f_cat.append(_intern(cats, self.cats))
         num, code = self._flow_ids(ids)
         self.f_idnum.append(num)
@@ -227,19 +253,15 @@ class Part:
                     return values, numeric
             except (TypeError, OverflowError, ValueError):
                 pass
-        texts = ids if isinstance(ids[0], str) else [_text(i) for i in ids]
-        if all(isinstance(t, str) for t in texts):
+        try:
+            texts = ids
+            joined = ",".join(ids)
+        except TypeError:  # ints among strings, or raw JSON values
+            texts = [_text(i) for i in ids]
             joined = ",".join(texts)
-            digits = joined.replace(",", "")
-            if digits.isascii() and digits.isdigit() and ",," not in joined and \
-                    _LEADING_ZERO.search("," + joined) is None and joined[-1:] != ",":
-                try:
-                    values = np.fromstring(joined, dtype=np.int64, sep=",")  # noqa: NPY201
-                except ValueError:
-                    values = None
-                # fromstring saturates at the int64 maximum: such ids keep their text
-                if values is not None and len(values) == n and int(values.max()) < 2**63 - 1:
-                    return values, numeric
+        values = _canonical_ints(joined, n)
+        if values is not None:
+            return values, numeric
         # one by one, with the same rule: canonical int64 text -> number, anything else -> text code
         table = self.id_texts
         nums = np.zeros(n, dtype=np.int64)
@@ -288,7 +310,7 @@ class Part:
             "x_aoff": cat(self.x_aoff, np.int64),
             "f_kind": cat(self.f_kind, np.uint8), "f_lane": cat(self.f_lane, np.int32),
             "f_ts": cat(self.f_ts, np.int64), "f_enc": cat(self.f_enc, bool),
-            "f_name": cat(self.f_name, np.int32), "f_cat": cat(self.f_cat, np.int32),
+            "f_cat": cat(self.f_cat, np.int32),
             "f_idnum": cat(self.f_idnum, np.int64), "f_idcode": cat(self.f_idcode, np.int32),
         }
         return self._cols

@@ -106,10 +106,6 @@ class ScanEnd:
             return f"file ends inside event {base + event} (byte {byte}); loaded {base + event} complete events"
         return f"file ends after event {base + event} without closing the event array"
 
-    @property
-    def truncated(self) -> str | None:
-        return self.note()
-
 
 def locate_events(f: BinaryIO, size: int) -> int:
     """Offset just after the ``[`` that opens the event array (top-level array or traceEvents)."""
@@ -205,7 +201,7 @@ def scan_events(f: BinaryIO, start: int, end: int, sink: Sink, *, block: int = 1
                 if is_range:
                     return ScanEnd(count - first_index)
                 done = count - first_index
-                return ScanEnd(done, ("after", done, None) if count else None)
+                return ScanEnd(done, ("after", done, None))
             continue
         if r.buf[p:p + 1] == b"]":
             if is_range:
@@ -227,7 +223,11 @@ def scan_events(f: BinaryIO, start: int, end: int, sink: Sink, *, block: int = 1
         if cut is None:  # one event bigger than a block: read more
             r.fill(len(r.buf) * 2)
             continue
-        count += _decode_cut(r, cut, count, sink)
+        got = _decode_cut(r, cut, count, sink)
+        if got < 0:  # no true event boundary in the buffer yet
+            r.fill(len(r.buf) * 2)
+            continue
+        count += got
         need_comma = True
         if tick is not None:
             tick(r.offset)
@@ -270,21 +270,24 @@ def _deliver(r: _Reader, events: list, count: int, sink: Sink) -> None:
 
 
 def _decode_cut(r: _Reader, cut: int, count: int, sink: Sink) -> int:
-    """Decode ``buf[:cut]`` (retrying earlier cuts if ``cut`` was no true boundary); consume it."""
+    """Decode ``buf[:cut]`` and consume it; return the number of events, or -1 if no candidate
+    cut in the buffer is a true boundary (one event bigger than the buffer: read more).
+
+    A false cut (inside a nested value or a string) fails at or after the cut, never before it:
+    the text up to it is a valid JSON prefix. So an error before the cut is the file's own fault.
+    """
+    order = None
     while True:
         try:
             events = _decode(r.buf[:cut])
         except (msgspec.DecodeError, msgspec.ValidationError) as e:
             _raise_if_genuine(e, r, cut, count)
-            earlier = _last_boundary(r.buf, cut - 1)
-            if earlier is None:
-                # no earlier candidate: the first event itself is bad or spans the false cut
-                nxt = _BOUNDARY.search(r.buf, cut)
-                if nxt is None:
-                    raise ScanError(f"malformed trace event: {e}", r.offset, count) from None
-                cut = nxt.start() + 1
-                continue
-            cut = earlier
+            if order is None:
+                cands = [m.start() + 1 for m in _BOUNDARY.finditer(r.buf)]
+                order = iter([c for c in reversed(cands) if c < cut] + [c for c in cands if c > cut])
+            cut = next(order, None)
+            if cut is None:
+                return -1
             continue
         _deliver(r, events, count, sink)
         r.consume(cut)
@@ -375,7 +378,7 @@ def _final_piece(r: _Reader, count: int, sink: Sink, is_range: bool) -> ScanEnd:
     loaded = 0
     cut = _last_boundary(buf)
     if cut is not None:
-        loaded = _decode_cut(r, cut, count, sink)
+        loaded = max(_decode_cut(r, cut, count, sink), 0)
         count += loaded
         p = _strip_lead(r.buf, 0)
         if r.buf[p:p + 1] == b",":

@@ -286,12 +286,14 @@ PARALLEL_MIN_BYTES = 64 << 20
 
 def load_timeline(paths: str | os.PathLike | Sequence[str | os.PathLike], progress=None,
                   cancel: CancelToken | None = None, *, workers: int | None = None,
-                  block: int = 4 << 20, default_device: int = 0) -> Timeline:
+                  block: int = 1 << 20, default_device: int = 0) -> Timeline:
     """Read one or more Chrome-trace JSON files into one :class:`Timeline` (a work function).
 
     Several files (several devices, or the ``msprof_*.json`` slices of one run) are merged.
     ``workers``: processes reading one file; default 1, or $ASCEND_WORKBENCH_TRACE_WORKERS for files
     of 64 MB and more (see :func:`_worker_count`).
+    ``block``: bytes decoded at a time; ~1 MB keeps the decoded objects in the CPU cache while
+    they are turned into columns (measured faster than 4-16 MB blocks).
     ``default_device``: device of device-side processes whose pid/labels carry no device id
     (torch_npu writes one trace per device; the caller knows which from profiler_info).
     """

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from workbench.core.profiler.chips import A2_ONLY_GROUPS
+
 CANN_VERSIONS = ("8.0.RC1", "7.0.0", "6.0.1", "5.1.RC2")
 AIC_METRICS = (
     "PipeUtilization",
@@ -106,7 +108,7 @@ _GROUP_FIELDS = {
     "L2Cache": ["write_cache_hit", "write_cache_miss_allocate", "r0_read_cache_hit", "r0_read_cache_miss_allocate",
                 "r1_read_cache_hit", "r1_read_cache_miss_allocate"],
 }
-_SPLIT_ONLY = ("L2Cache", "MemoryAccess")  # A2/A3 only (reference §1.1)
+_SPLIT_ONLY = A2_ONLY_GROUPS  # A2/A3 only (reference §1.1; shared with the System Profiler)
 
 
 def _pipe(names: list[str]) -> list[str]:

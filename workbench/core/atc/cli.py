@@ -1,0 +1,259 @@
+"""``ascend-workbench convert`` and ``ascend-workbench model`` (Qt-free).
+
+``convert --host NAME --model FILE [--weight FILE] [--framework N] --soc-version S [--input-shape
+SPEC] [--dynamic-batch-size LIST | --dynamic-image-size LIST | --dynamic-dims LIST]
+[--insert-op-conf FILE] [--output-type T] [--out-nodes SPEC] [--precision-mode M] [--extra
+FLAG=VALUE]... [--out DIR] [--dry-run] [--json]``: exit 0 success, 1 atc (or the connection)
+failed, 2 validation failed before running. ``--json`` prints ``{ok, command, om_path, warnings,
+errors: [{code, message, explanation, fix}]}``; the atc log then streams to stderr. When ``--out``
+lies in a project, the conversion is recorded in its history.
+
+``model inspect FILE [--json]``: inputs (name, dtype, shape), outputs and op count of an ONNX,
+Caffe or TensorFlow model. ``model structure FILE [--host NAME] [--search TEXT] [--save-json
+PATH] [--json]``: the op list of an .om (atc --mode=1 on the host), om JSON or ONNX model.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from workbench.core.verbs import register_verb
+
+VALID, FAILED, INVALID = 0, 1, 2
+
+
+def _emit(data: Any, as_json: bool, text: str) -> None:
+    print(json.dumps(data, indent=2, ensure_ascii=False) if as_json else text)
+
+
+def _fail(msg: str, code: int) -> int:
+    print(f"ascend-workbench: {msg}", file=sys.stderr)
+    return code
+
+
+class _LogProgress:
+    """Streams atc's output lines (to stderr when stdout carries JSON) and status lines to stderr."""
+
+    def __init__(self, to_stderr: bool) -> None:
+        self.out = sys.stderr if to_stderr else sys.stdout
+
+    def status(self, text: str) -> None:
+        print(f"[{text}]", file=sys.stderr, flush=True)
+
+    def fraction(self, value: float | None) -> None:
+        pass
+
+    def partial(self, item: Any) -> None:
+        if isinstance(item, tuple) and len(item) == 2 and item[0] in ("stdout", "stderr"):
+            (sys.stderr if item[0] == "stderr" else self.out).write(item[1])
+            (sys.stderr if item[0] == "stderr" else self.out).flush()
+
+
+# --- convert ----------------------------------------------------------------------------------
+
+def _convert_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--host", required=True, help="a configured CANN machine, or 'demo' (simulated toolkit)")
+    p.add_argument("--model", required=True, help="the model file (.onnx, .pb, .prototxt, .air)")
+    p.add_argument("--weight", help="Caffe weights (.caffemodel)")
+    p.add_argument("--framework", help="0 Caffe, 1 MindSpore, 3 TensorFlow, 5 ONNX (default: from the file name)")
+    p.add_argument("--soc-version", help="e.g. Ascend310P3 (npu-smi info name with 'Ascend' in front)")
+    p.add_argument("--input-shape", metavar="SPEC", help='"name:1,3,224,224;name2:…" (-1 for dynamic axes)')
+    p.add_argument("--dynamic-batch-size", metavar="LIST", help='"1,2,4,8"')
+    p.add_argument("--dynamic-image-size", metavar="LIST", help='"224,224;448,448" (height,width)')
+    p.add_argument("--dynamic-dims", metavar="LIST", help='"1,224;2,448" (one value per -1 axis)')
+    p.add_argument("--insert-op-conf", metavar="FILE", help="AIPP configuration file")
+    p.add_argument("--output-type", metavar="T", help='FP16, or per output "node:0:FP16;node:1:FP32"')
+    p.add_argument("--out-nodes", metavar="SPEC", help='"node:0;node2:0"')
+    p.add_argument("--precision-mode", metavar="M")
+    p.add_argument("--extra", action="append", default=[], metavar="FLAG=VALUE",
+                   help="any other documented atc flag, e.g. --extra log=info (repeatable)")
+    p.add_argument("--out", metavar="DIR", help="local folder for the .om (default: the current folder)")
+    p.add_argument("--dry-run", action="store_true", help="print the exact atc command line; run nothing")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--accept-new-host-key", action="store_true", help="trust an unknown SSH host key (printed)")
+
+
+def _build_job(args: argparse.Namespace) -> tuple[Any, list[Any]]:
+    from workbench.core.atc.flags import AtcCheck
+    from workbench.core.atc.job import ConversionJob, apply_flag
+    from workbench.core.atc.validate import Issue
+
+    job = ConversionJob(host=args.host, model=args.model)
+    problems: list[Issue] = []
+    given: list[tuple[str, str]] = [(flag, value) for flag, value in (
+        ("weight", args.weight), ("framework", args.framework), ("soc_version", args.soc_version),
+        ("input_shape", args.input_shape), ("dynamic_batch_size", args.dynamic_batch_size),
+        ("dynamic_image_size", args.dynamic_image_size), ("dynamic_dims", args.dynamic_dims),
+        ("insert_op_conf", args.insert_op_conf), ("output_type", args.output_type), ("out_nodes", args.out_nodes),
+        ("precision_mode", args.precision_mode)) if value is not None]
+    for item in args.extra:
+        name, eq, value = item.partition("=")
+        name = name.strip().lstrip("-")
+        if not eq or not name:
+            raise ValueError(f"--extra {item!r}: expected FLAG=VALUE, e.g. --extra log=info")
+        given.append((name, value))
+    seen: set[str] = set()
+    for flag, value in given:
+        if flag in seen:
+            problems.append(Issue("WB-DUPLICATE-FLAG", flag, f"--{flag} is given twice"))
+        seen.add(flag)
+        if flag in ("model", "mode", "om", "json"):
+            problems.append(Issue("WB-DUPLICATE-FLAG", flag, f"--{flag} cannot be set with --extra"))
+            continue
+        try:
+            apply_flag(job, flag, value)
+        except AtcCheck as exc:
+            problems.append(Issue(exc.code, exc.field, exc.text))
+    if args.out:
+        job.out_dir = str(Path(args.out).expanduser().resolve())
+    return job, problems
+
+
+def _find_project(folder: Path) -> Any:
+    from workbench.core.project import PROJECT_DIR, PROJECT_FILE, ProjectError, open_project
+
+    for cand in (folder, *folder.parents):
+        if (cand / PROJECT_DIR / PROJECT_FILE).is_file():
+            try:
+                return open_project(cand)
+            except ProjectError as exc:
+                print(f"ascend-workbench: not recording the conversion: {exc}", file=sys.stderr)
+                return None
+    return None
+
+
+def _report(args: argparse.Namespace, ok: bool, command: str, om_path: str | None, warnings: list[dict],
+            errors: list[dict]) -> None:
+    data = {"ok": ok, "command": command, "om_path": om_path, "warnings": warnings, "errors": errors}
+    if args.json:
+        print(json.dumps(data, indent=2, ensure_ascii=False))
+        return
+    for w in warnings:
+        print(f"warning {w['code']}: {w['message']}", file=sys.stderr)
+    for e in errors:
+        print(f"error {e['code']}: {e['message']}\n  why: {e['explanation']}\n  fix: {e['fix']}", file=sys.stderr)
+    if ok and om_path:
+        print(f"converted: {om_path}")
+
+
+def _convert(args: argparse.Namespace) -> int:
+    from workbench.core.atc.job import command_line
+    from workbench.core.atc.run import JobInvalid, run_conversion
+    from workbench.core.atc.validate import ERROR, validate
+    from workbench.core.services.demohost import resolve_host
+    from workbench.core.services.hosts import HostError
+    from workbench.core.services.transport import TransportError
+    from workbench.core.tasks import Cancelled, CancelToken
+
+    try:
+        job, problems = _build_job(args)
+    except ValueError as exc:
+        return _fail(str(exc), INVALID)
+    issues = problems + validate(job)
+    errs = [i.to_json() for i in issues if i.severity == ERROR]
+    warns = [i.to_json() for i in issues if i.severity != ERROR]
+    line = command_line(job)
+    if args.dry_run or errs:
+        if args.dry_run and not args.json:
+            print(line)
+        _report(args, not errs, line, None, warns, errs)
+        return INVALID if errs else VALID
+    try:
+        from workbench.core.services.cli import open_transport
+
+        host = resolve_host(args.host)
+        transport = open_transport(host, accept_new=args.accept_new_host_key)
+    except (HostError, ValueError) as exc:
+        return _fail(str(exc), INVALID)
+    out = Path(job.out_dir or Path.cwd())
+    project = _find_project(out)
+    if project is not None:
+        job.out_dir = str(out)
+    cancel = CancelToken()
+    try:
+        result = run_conversion(job, transport, host.toolkit or None, project=project,
+                                progress=_LogProgress(args.json), cancel=cancel)
+    except JobInvalid as exc:   # pragma: no cover - validated above
+        _report(args, False, line, None, warns, [i.to_json() for i in exc.issues])
+        return INVALID
+    except KeyboardInterrupt:
+        cancel.cancel()
+        return _fail("cancelled", FAILED)
+    except (TransportError, OSError, Cancelled) as exc:
+        return _fail(str(exc) or "cancelled", FAILED)
+    finally:
+        transport.close()
+    data = result.to_json()
+    _report(args, result.ok, result.command, result.om_path, warns + data["warnings"], data["errors"])
+    return VALID if result.ok else FAILED
+
+
+# --- model ------------------------------------------------------------------------------------
+
+def _model_args(p: argparse.ArgumentParser) -> None:
+    sub = p.add_subparsers(dest="action", required=True, metavar="ACTION")
+    q = sub.add_parser("inspect", help="inputs (name, dtype, shape), outputs and op count of a model")
+    q.add_argument("file")
+    q.add_argument("--framework", type=int, choices=(0, 1, 3, 5), help="default: from the file name")
+    q.add_argument("--json", action="store_true")
+    q = sub.add_parser("structure", help="the op list of an .om (atc --mode=1 on a host), om JSON or ONNX model")
+    q.add_argument("file")
+    q.add_argument("--host", help="the CANN machine running atc --mode=1 (for an .om); 'demo' works")
+    q.add_argument("--search", default="", help="only ops whose name or type contains this text")
+    q.add_argument("--save-json", metavar="PATH", help="keep the om JSON here")
+    q.add_argument("--accept-new-host-key", action="store_true")
+    q.add_argument("--json", action="store_true")
+
+
+def _fmt_tensor(t: dict) -> str:
+    return f"{t['name']}  {t['dtype']}  [{','.join(map(str, t['shape']))}]"
+
+
+def _model(args: argparse.Namespace) -> int:
+    from workbench.core.atc.modelinfo import ModelInfoError, inspect_model
+    from workbench.core.dump.omjson import OmJsonError
+    from workbench.core.services.transport import TransportError
+
+    try:
+        if args.action == "inspect":
+            info = inspect_model(args.file, args.framework).to_json()
+            text = "\n".join(["inputs:", *("  " + _fmt_tensor(t) for t in info["inputs"]), "outputs:",
+                              *("  " + _fmt_tensor(t) for t in info["outputs"]), f"ops: {info['op_count']}"])
+            _emit(info, args.json, text)
+            return VALID
+        structure = _structure(args)
+    except (ModelInfoError, OmJsonError, ValueError) as exc:
+        return _fail(str(exc), INVALID)
+    except (TransportError, OSError) as exc:
+        return _fail(str(exc), FAILED)
+    ops = structure.search(args.search)
+    data = structure.to_json()
+    data["ops"] = [op.to_json() for op in ops]
+    text = "\n".join(f"{op.name}\t{op.type}\t" + " ".join(f"{o.dtype}[{','.join(map(str, o.shape))}]"
+                                                          for o in op.outputs) for op in ops)
+    _emit(data, args.json, text or "no ops")
+    return VALID
+
+
+def _structure(args: argparse.Namespace) -> Any:
+    from workbench.core.atc.structure import model_structure
+
+    if not args.host:
+        return model_structure(args.file)
+    from workbench.core.services.cli import open_transport
+    from workbench.core.services.demohost import resolve_host
+
+    host = resolve_host(args.host)
+    transport = open_transport(host, accept_new=args.accept_new_host_key)
+    try:
+        return model_structure(args.file, transport, host.toolkit or None, save_json=args.save_json,
+                               progress=_LogProgress(True))
+    finally:
+        transport.close()
+
+
+register_verb("convert", "convert a model to an offline model (.om) with ATC on a CANN machine", _convert_args, _convert)
+register_verb("model", "inspect a model's inputs, or list the ops of an .om / ONNX model", _model_args, _model)

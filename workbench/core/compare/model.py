@@ -1,0 +1,236 @@
+"""The comparison result a view binds to: :class:`Side` summaries and :class:`Comparison`.
+
+Tables are pandas DataFrames (columnar, so a view model can serve a million by-name rows without
+building Python objects per row). Missing values are NaN; :meth:`Comparison.records` turns a
+table into JSON-ready dicts with ``None`` for them (a percentage of ``None`` is shown as "n/a").
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+from workbench.core.profiling.csvread import ProfilingDataError
+
+if TYPE_CHECKING:
+    from workbench.core.profiling.report import Report
+
+# Row statuses. Time rows: slower / faster / same; rows on one side only: added / removed;
+# metrics that are not times (ratios, counts): higher / lower / same.
+STATUSES = ("slower", "added", "same", "removed", "faster")
+METRIC_STATUSES = ("higher", "lower", "same")
+# "Regressions first": slower and added rows, then unchanged, then improvements.
+STATUS_RANK = {"slower": 0, "added": 1, "higher": 2, "same": 3, "lower": 4, "removed": 5, "faster": 6}
+WORSE = frozenset({"slower", "added"})
+BETTER = frozenset({"faster", "removed"})
+DEFAULT_TOLERANCE_PCT = 1.0
+BY = ("type", "name")
+
+OP_COLUMNS = ["key", "task_type", "status", "base_count", "current_count", "base_total_us", "current_total_us",
+              "diff_us", "diff_pct", "base_avg_us", "current_avg_us", "avg_diff_us", "avg_diff_pct",
+              "base_min_us", "current_min_us", "base_max_us", "current_max_us", "base_first_ns", "current_first_ns"]
+METRIC_COLUMNS = ["key", "metric", "status", "base", "current", "diff", "diff_pct"]
+OVERALL_COLUMNS = ["metric", "unit", "status", "base", "current", "diff", "diff_pct"]
+INSTANCE_COLUMNS = ["ordinal", "status", "base_name", "current_name", "base_start_ns", "current_start_ns",
+                    "base_duration_us", "current_duration_us", "diff_us", "diff_pct"]
+
+# Display names of the columns (core returns English; the UI translates these).
+LABELS = {
+    "key": "Key", "task_type": "Task Type", "status": "Status", "metric": "Metric", "unit": "Unit",
+    "base_count": "Base Count", "current_count": "Current Count",
+    "base_total_us": "Base Total(us)", "current_total_us": "Current Total(us)",
+    "diff_us": "Diff(us)", "diff_pct": "Diff(%)",
+    "base_avg_us": "Base Avg(us)", "current_avg_us": "Current Avg(us)",
+    "avg_diff_us": "Avg Diff(us)", "avg_diff_pct": "Avg Diff(%)",
+    "base_min_us": "Base Min(us)", "current_min_us": "Current Min(us)",
+    "base_max_us": "Base Max(us)", "current_max_us": "Current Max(us)",
+    "base_first_ns": "Base First Start(ns)", "current_first_ns": "Current First Start(ns)",
+    "base": "Base", "current": "Current", "diff": "Diff",
+    "ordinal": "#", "base_name": "Base Name", "current_name": "Current Name",
+    "base_start_ns": "Base Start(ns)", "current_start_ns": "Current Start(ns)",
+    "base_duration_us": "Base Duration(us)", "current_duration_us": "Current Duration(us)",
+}
+
+
+class CompareError(ProfilingDataError):
+    """Bad comparison input; the message names the side (base / current) and why."""
+
+
+def percent(base: np.ndarray, diff: np.ndarray) -> np.ndarray:
+    """``diff / base`` in %, two decimals; 0 when both are 0; NaN ("n/a") for a zero base otherwise."""
+    base = np.asarray(base, dtype=np.float64)
+    diff = np.asarray(diff, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        pct = np.round(diff * 100.0 / base, 2)
+    pct = np.where(base == 0, np.where(diff == 0, 0.0, np.nan), pct)
+    return np.where(np.isnan(base) | np.isnan(diff), np.nan, pct)
+
+
+def statuses(pct: np.ndarray, diff: np.ndarray, tolerance_pct: float, times: bool = True) -> np.ndarray:
+    """slower/faster/same (``times``) or higher/lower/same by the rounded percentage and tolerance.
+
+    A zero base with a positive current (percent n/a) counts as slower / higher."""
+    pct = np.asarray(pct, dtype=np.float64)
+    diff = np.asarray(diff, dtype=np.float64)
+    up, down = ("slower", "faster") if times else ("higher", "lower")
+    worse = np.where(np.isnan(pct), diff > 0, pct > tolerance_pct)
+    better = np.where(np.isnan(pct), diff < 0, pct < -tolerance_pct)
+    return np.where(worse, up, np.where(better, down, "same")).astype(object)
+
+
+def clean(value: Any) -> Any:
+    """A JSON-ready scalar: numpy -> Python, NaN/NA -> None."""
+    if value is None or value is pd.NA:
+        return None
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    return value
+
+
+def records(frame: pd.DataFrame, columns: Iterable[str] | None = None) -> list[dict[str, Any]]:
+    columns = list(frame.columns if columns is None else columns)
+    data = [frame[c].astype(object).tolist() for c in columns]
+    return [{c: clean(v) for c, v in zip(columns, values)} for values in zip(*data)]
+
+
+@dataclass
+class Side:
+    """What the view shows of one report beside the other: source, kind and collection facts."""
+
+    role: str                       # "base" | "current"
+    source: str
+    kind: str
+    devices: list[int]              # devices of the report
+    compared_devices: list[int]     # devices taken into the comparison
+    chip: str | None = None
+    cann_version: str | None = None
+    model_name: str | None = None
+    pmu_group: str | None = None
+    op_count: int = 0
+    total_us: float = 0.0
+    span_us: float = 0.0
+    tables: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {k: clean(v) if not isinstance(v, list) else list(v) for k, v in self.__dict__.items()}
+
+
+@dataclass
+class Comparison:
+    """A baseline report compared with a current one.
+
+    ``rows`` are the OP rows of the chosen grouping (``by``); :meth:`op_rows` gives either grouping
+    (the other is computed on first use). All tables come sorted regressions first."""
+
+    base: Side
+    current: Side
+    by: str
+    tolerance_pct: float
+    pairs: list[tuple[int, int]]
+    overall: pd.DataFrame
+    metrics: pd.DataFrame
+    warnings: list[str]
+    base_report: Report | None = field(default=None, repr=False)
+    current_report: Report | None = field(default=None, repr=False)
+    _rows: dict[str, pd.DataFrame] = field(default_factory=dict, repr=False)
+    _ops: tuple[pd.DataFrame, pd.DataFrame] | None = field(default=None, repr=False)
+
+    # --- OP rows ------------------------------------------------------------------------------
+    @property
+    def rows(self) -> pd.DataFrame:
+        return self.op_rows(self.by)
+
+    def op_rows(self, by: str) -> pd.DataFrame:
+        """OP comparison rows by OP ``type`` or op ``name`` (cached)."""
+        if by not in BY:
+            raise ValueError(f"compare by {by!r}: expected 'type' or 'name'")
+        if by not in self._rows:
+            from workbench.core.compare.opdiff import op_rows
+
+            base_ops, current_ops = self._ops if self._ops is not None else (pd.DataFrame(), pd.DataFrame())
+            self._rows[by] = op_rows(base_ops, current_ops, by, self.tolerance_pct)
+        return self._rows[by]
+
+    def instances(self, key: str, by: str | None = None) -> pd.DataFrame:
+        """Each occurrence of ``key`` on both sides, paired in order of appearance (k-th with k-th)."""
+        from workbench.core.compare.opdiff import instances
+
+        base_ops, current_ops = self._ops if self._ops is not None else (pd.DataFrame(), pd.DataFrame())
+        return instances(base_ops, current_ops, by or self.by, key, self.tolerance_pct)
+
+    # --- view helpers ---------------------------------------------------------------------------
+    def total(self) -> dict[str, Any]:
+        """The total device time row: base_total_us, current_total_us, diff_us, diff_pct, status."""
+        row = self.overall.iloc[0] if len(self.overall) else None
+        if row is None:
+            return {"base_total_us": None, "current_total_us": None, "diff_us": None, "diff_pct": None,
+                    "status": "same"}
+        return {"base_total_us": clean(row["base"]), "current_total_us": clean(row["current"]),
+                "diff_us": clean(row["diff"]), "diff_pct": clean(row["diff_pct"]), "status": row["status"]}
+
+    @staticmethod
+    def sort_regressions_first(frame: pd.DataFrame) -> pd.DataFrame:
+        """Worse first (slower, added), then unchanged, then better; larger differences first."""
+        if not len(frame):
+            return frame
+        diff = "diff_us" if "diff_us" in frame.columns else "diff"
+        rank = frame["status"].map(STATUS_RANK).fillna(3).to_numpy()
+        size = np.nan_to_num(frame[diff].to_numpy(dtype=np.float64), nan=0.0)
+        # slower/added: biggest increase first; faster/removed: biggest decrease first
+        order = np.lexsort((np.where(rank >= 4, size, -size), rank))
+        return frame.iloc[order].reset_index(drop=True)
+
+    @staticmethod
+    def filter_status(frame: pd.DataFrame, wanted: Iterable[str]) -> pd.DataFrame:
+        """Only the rows whose status is in ``wanted`` (e.g. ``{"slower", "added"}``)."""
+        return frame[frame["status"].isin(set(wanted))].reset_index(drop=True)
+
+    def status_counts(self, by: str | None = None) -> dict[str, int]:
+        counts = self.op_rows(by or self.by)["status"].value_counts()
+        return {s: int(counts.get(s, 0)) for s in STATUSES}
+
+    def top(self, n: int = 10, by: str | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+        """The ``n`` largest regressions and improvements by diff µs (for a bar chart)."""
+        rows = self.op_rows(by or self.by)
+        worse = rows[rows["status"].isin(WORSE)].nlargest(n, "diff_us")
+        better = rows[rows["status"].isin(BETTER)].nsmallest(n, "diff_us")
+        return worse.reset_index(drop=True), better.reset_index(drop=True)
+
+    def common_rows(self, by: str | None = None) -> int:
+        rows = self.op_rows(by or self.by)
+        return int(((rows["base_count"] > 0) & (rows["current_count"] > 0)).sum())
+
+    def regressions(self, threshold_pct: float, by: str | None = None) -> list[str]:
+        """What exceeds a CI gate: the total, or a row on both sides, slower by more than
+        ``threshold_pct`` % (a zero base time that grew counts as exceeding)."""
+        hits = []
+        total = self.total()
+        if _exceeds(total["diff_pct"], total["diff_us"], threshold_pct):
+            hits.append(f"total device time: {total['base_total_us']:.3f} -> {total['current_total_us']:.3f} us "
+                        f"({_pct_text(total['diff_pct'])})")
+        rows = self.op_rows(by or self.by)
+        both = rows[(rows["base_count"] > 0) & (rows["current_count"] > 0)]
+        for key, pct, diff, b, c in zip(both["key"], both["diff_pct"], both["diff_us"], both["base_total_us"],
+                                        both["current_total_us"]):
+            if _exceeds(clean(pct), diff, threshold_pct):
+                hits.append(f"{key}: {b:.3f} -> {c:.3f} us ({_pct_text(clean(pct))})")
+        return hits
+
+    def records(self, frame: pd.DataFrame, columns: Iterable[str] | None = None) -> list[dict[str, Any]]:
+        return records(frame, columns)
+
+
+def _exceeds(pct: float | None, diff: float | None, threshold: float) -> bool:
+    if pct is None:
+        return bool(diff is not None and diff > 0)
+    return pct > threshold
+
+
+def _pct_text(pct: float | None) -> str:
+    return "n/a" if pct is None else f"{pct:+.2f} %"
