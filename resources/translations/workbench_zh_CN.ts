@@ -109,6 +109,318 @@
     </message>
 </context>
 <context>
+    <name>CannMachinesDialog</name>
+    <message>
+        <source>CANN Machines</source>
+        <translation>CANN 机器</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Import ~/.ssh/config…</source>
+        <translation>导入 ~/.ssh/config…</translation>
+    </message>
+    <message>
+        <source>Automatic (agent, keys, then password)</source>
+        <translation>自动（先 agent，再密钥，最后密码）</translation>
+    </message>
+    <message>
+        <source>SSH agent</source>
+        <translation>SSH agent</translation>
+    </message>
+    <message>
+        <source>Key file</source>
+        <translation>密钥文件</translation>
+    </message>
+    <message>
+        <source>Password</source>
+        <translation>密码</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>another host's name, or user@host:port</source>
+        <translation>另一台主机的名称，或 user@host:port</translation>
+    </message>
+    <message>
+        <source>detected (/usr/local/Ascend/ascend-toolkit/latest, …)</source>
+        <translation>自动检测（/usr/local/Ascend/ascend-toolkit/latest 等）</translation>
+    </message>
+    <message>
+        <source>Name:</source>
+        <translation>名称：</translation>
+    </message>
+    <message>
+        <source>Host name:</source>
+        <translation>主机名：</translation>
+    </message>
+    <message>
+        <source>Port:</source>
+        <translation>端口：</translation>
+    </message>
+    <message>
+        <source>User:</source>
+        <translation>用户：</translation>
+    </message>
+    <message>
+        <source>Authentication:</source>
+        <translation>认证方式：</translation>
+    </message>
+    <message>
+        <source>Key file:</source>
+        <translation>密钥文件：</translation>
+    </message>
+    <message>
+        <source>ProxyJump:</source>
+        <translation>跳板机 (ProxyJump)：</translation>
+    </message>
+    <message>
+        <source>Toolkit path:</source>
+        <translation>工具包路径：</translation>
+    </message>
+    <message>
+        <source>Save Host</source>
+        <translation>保存主机</translation>
+    </message>
+    <message>
+        <source>Test Connection</source>
+        <translation>测试连接</translation>
+    </message>
+    <message>
+        <source>NPU</source>
+        <translation>NPU</translation>
+    </message>
+    <message>
+        <source>Chip</source>
+        <translation>芯片</translation>
+    </message>
+    <message>
+        <source>--soc_version</source>
+        <translation>--soc_version</translation>
+    </message>
+    <message>
+        <source>Health</source>
+        <translation>健康状态</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <source>Demo host (simulated CANN)</source>
+        <translation>演示主机（模拟 CANN）</translation>
+    </message>
+    <message>
+        <source>This machine, with the simulated CANN toolkit: no Ascend hardware needed.</source>
+        <translation>本机，使用模拟的 CANN 工具包：无需昇腾硬件。</translation>
+    </message>
+    <message>
+        <source>Saved {0}.</source>
+        <translation>已保存 {0}。</translation>
+    </message>
+    <message>
+        <source>Remove Host</source>
+        <translation>移除主机</translation>
+    </message>
+    <message>
+        <source>Remove {0} from the CANN machines? Nothing on the host is touched.</source>
+        <translation>从 CANN 机器中移除 {0} 吗？主机上的内容不受影响。</translation>
+    </message>
+    <message>
+        <source>Import ~/.ssh/config</source>
+        <translation>导入 ~/.ssh/config</translation>
+    </message>
+    <message>
+        <source>Imported {0} of {1} hosts (existing names were kept).</source>
+        <translation>已导入 {0}/{1} 台主机（同名的已有主机保持不变）。</translation>
+    </message>
+    <message>
+        <source>Private Key</source>
+        <translation>私钥</translation>
+    </message>
+    <message>
+        <source>Connecting to {0}…</source>
+        <translation>正在连接 {0}…</translation>
+    </message>
+    <message>
+        <source>Check host {0}</source>
+        <translation>检查主机 {0}</translation>
+    </message>
+    <message>
+        <source>Connection failed: {0}</source>
+        <translation>连接失败：{0}</translation>
+    </message>
+    <message>
+        <source>Reachable, but no CANN toolkit found: {0}</source>
+        <translation>主机可达，但未找到 CANN 工具包：{0}</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source> (simulated)</source>
+        <translation>（模拟）</translation>
+    </message>
+    <message>
+        <source>CANN {0}{1} at {2}
+Tools: {3}</source>
+        <translation>CANN {0}{1}，位于 {2}
+工具：{3}</translation>
+    </message>
+</context>
+<context>
+    <name>DeploymentDialog</name>
+    <message>
+        <source>Deployment — {0}</source>
+        <translation>部署 — {0}</translation>
+    </message>
+    <message>
+        <source>Deployment</source>
+        <translation>部署</translation>
+    </message>
+    <message>
+        <source>Demo host (simulated CANN)</source>
+        <translation>演示主机（模拟 CANN）</translation>
+    </message>
+    <message>
+        <source>Local folder</source>
+        <translation>本地目录</translation>
+    </message>
+    <message>
+        <source>Remote folder</source>
+        <translation>远端目录</translation>
+    </message>
+    <message>
+        <source>Excluded (globs, comma-separated)</source>
+        <translation>排除（通配符，逗号分隔）</translation>
+    </message>
+    <message>
+        <source>Add Mapping</source>
+        <translation>添加映射</translation>
+    </message>
+    <message>
+        <source>Remove Mapping</source>
+        <translation>移除映射</translation>
+    </message>
+    <message>
+        <source>Save Mappings</source>
+        <translation>保存映射</translation>
+    </message>
+    <message>
+        <source>Compute Plan</source>
+        <translation>计算同步计划</translation>
+    </message>
+    <message>
+        <source>Sync</source>
+        <translation>同步</translation>
+    </message>
+    <message>
+        <source>Pull Back…</source>
+        <translation>拉回…</translation>
+    </message>
+    <message>
+        <source>Bring a remote file or folder (relative to the first mapping) into the project</source>
+        <translation>把远端文件或目录（相对于第一个映射）取回到工程中</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Path</source>
+        <translation>路径</translation>
+    </message>
+    <message>
+        <source>Local size</source>
+        <translation>本地大小</translation>
+    </message>
+    <message>
+        <source>Remote size</source>
+        <translation>远端大小</translation>
+    </message>
+    <message>
+        <source>CANN machine:</source>
+        <translation>CANN 机器：</translation>
+    </message>
+    <message>
+        <source>mapping {0}</source>
+        <translation>映射 {0}</translation>
+    </message>
+    <message>
+        <source>Mappings saved in the project.</source>
+        <translation>映射已保存到工程中。</translation>
+    </message>
+    <message>
+        <source>Deployment plan for {0}</source>
+        <translation>{0} 的部署计划</translation>
+    </message>
+    <message>
+        <source>Synced: {0}</source>
+        <translation>已同步：{0}</translation>
+    </message>
+    <message>
+        <source>Pulled to {0}</source>
+        <translation>已拉回到 {0}</translation>
+    </message>
+    <message>
+        <source>new</source>
+        <translation>新增</translation>
+    </message>
+    <message>
+        <source>changed</source>
+        <translation>已修改</translation>
+    </message>
+    <message>
+        <source>remote only — delete?</source>
+        <translation>仅远端存在 — 删除？</translation>
+    </message>
+    <message>
+        <source>{0} new, {1} changed, {2} unchanged; {3} only on the host (kept unless ticked).</source>
+        <translation>{0} 个新增，{1} 个修改，{2} 个未变；{3} 个仅在主机上（除非勾选，否则保留）。</translation>
+    </message>
+    <message>
+        <source>Sync and delete {0} remote files</source>
+        <translation>同步并删除 {0} 个远端文件</translation>
+    </message>
+    <message>
+        <source>Delete Remote Files</source>
+        <translation>删除远端文件</translation>
+    </message>
+    <message>
+        <source>Delete {0} files that exist only on the host? This cannot be undone.</source>
+        <translation>删除 {0} 个仅存在于主机上的文件吗？此操作无法撤销。</translation>
+    </message>
+    <message>
+        <source>Sync {0}</source>
+        <translation>同步 {0}</translation>
+    </message>
+    <message>
+        <source>Pull Back</source>
+        <translation>拉回</translation>
+    </message>
+    <message>
+        <source>Remote path relative to {0}:</source>
+        <translation>相对于 {0} 的远端路径：</translation>
+    </message>
+    <message>
+        <source>Pull {0}</source>
+        <translation>拉回 {0}</translation>
+    </message>
+</context>
+<context>
     <name>DetailsPanel</name>
     <message>
         <source>Property</source>
@@ -289,16 +601,20 @@
         <translation>CANN 机器…</translation>
     </message>
     <message>
-        <source>the CANN machines dialog is not built yet</source>
-        <translation>CANN 机器管理对话框尚未实现</translation>
-    </message>
-    <message>
         <source>Deployment…</source>
         <translation>部署…</translation>
     </message>
     <message>
-        <source>deployment is not built yet</source>
-        <translation>部署功能尚未实现</translation>
+        <source>Run Configurations…</source>
+        <translation>运行配置…</translation>
+    </message>
+    <message>
+        <source>Open a project first: deployment maps its folders to a host</source>
+        <translation>请先打开工程：部署会把工程目录映射到主机</translation>
+    </message>
+    <message>
+        <source>Open a project first: run configurations belong to a project</source>
+        <translation>请先打开工程：运行配置属于工程</translation>
     </message>
     <message>
         <source>&amp;View</source>
@@ -588,6 +904,47 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
     </message>
 </context>
 <context>
+    <name>QtPrompter</name>
+    <message>
+        <source>The authenticity of host {0} ({1}) can't be established.
+
+{2} key fingerprint:
+{3}
+
+Trust this key and connect? It will be remembered in Ascend Workbench's known_hosts file.</source>
+        <translation>无法确认主机 {0}（{1}）的真实性。
+
+{2} 密钥指纹：
+{3}
+
+信任此密钥并连接吗？它会被记录在 Ascend Workbench 的 known_hosts 文件中。</translation>
+    </message>
+    <message>
+        <source>Unknown Host Key</source>
+        <translation>未知的主机密钥</translation>
+    </message>
+    <message>
+        <source>Passphrase for the key {0} (host {1}):</source>
+        <translation>密钥 {0} 的口令（主机 {1}）：</translation>
+    </message>
+    <message>
+        <source>Key Passphrase</source>
+        <translation>密钥口令</translation>
+    </message>
+    <message>
+        <source>Password for {0}@{1}:</source>
+        <translation>{0}@{1} 的密码：</translation>
+    </message>
+    <message>
+        <source>SSH Password</source>
+        <translation>SSH 密码</translation>
+    </message>
+    <message>
+        <source>(used for this connection only, never saved)</source>
+        <translation>（仅用于本次连接，绝不保存）</translation>
+    </message>
+</context>
+<context>
     <name>ReportDocument</name>
     <message>
         <source>{0}: not collected. Collect it with {1}.</source>
@@ -704,6 +1061,125 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
     <message>
         <source>Op Info</source>
         <translation>算子信息 (Op Info)</translation>
+    </message>
+</context>
+<context>
+    <name>RunConfigurationsDialog</name>
+    <message>
+        <source>Run Configurations — {0}</source>
+        <translation>运行配置 — {0}</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>arguments as in a shell, e.g. --model resnet50.om --loop 10</source>
+        <translation>按 shell 方式书写参数，例如 --model resnet50.om --loop 10</translation>
+    </message>
+    <message>
+        <source>NAME=value, one per line</source>
+        <translation>NAME=value，每行一个</translation>
+    </message>
+    <message>
+        <source>Remote</source>
+        <translation>远端</translation>
+    </message>
+    <message>
+        <source>Local</source>
+        <translation>本地</translation>
+    </message>
+    <message>
+        <source>Demo host (simulated CANN)</source>
+        <translation>演示主机（模拟 CANN）</translation>
+    </message>
+    <message>
+        <source>e.g. 0,1 — sets ASCEND_RT_VISIBLE_DEVICES</source>
+        <translation>例如 0,1 — 设置 ASCEND_RT_VISIBLE_DEVICES</translation>
+    </message>
+    <message>
+        <source>default: the deployed folder (Remote) or the project (Local)</source>
+        <translation>默认：部署目录（远端）或工程目录（本地）</translation>
+    </message>
+    <message>
+        <source>Deploy the project before running</source>
+        <translation>运行前先部署工程</translation>
+    </message>
+    <message>
+        <source>Name:</source>
+        <translation>名称：</translation>
+    </message>
+    <message>
+        <source>Executable:</source>
+        <translation>可执行文件：</translation>
+    </message>
+    <message>
+        <source>Arguments:</source>
+        <translation>参数：</translation>
+    </message>
+    <message>
+        <source>Environment:</source>
+        <translation>环境变量：</translation>
+    </message>
+    <message>
+        <source>Run mode:</source>
+        <translation>运行模式：</translation>
+    </message>
+    <message>
+        <source>CANN machine:</source>
+        <translation>CANN 机器：</translation>
+    </message>
+    <message>
+        <source>Devices:</source>
+        <translation>设备：</translation>
+    </message>
+    <message>
+        <source>Working folder:</source>
+        <translation>工作目录：</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>field 'args': {0}</source>
+        <translation>字段 'args'：{0}</translation>
+    </message>
+    <message>
+        <source>Environment</source>
+        <translation>环境变量</translation>
+    </message>
+    <message>
+        <source>Devices</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Saved.</source>
+        <translation>已保存。</translation>
+    </message>
+    <message>
+        <source>Run {0}</source>
+        <translation>运行 {0}</translation>
+    </message>
+    <message>
+        <source>Exited with status {0}.</source>
+        <translation>已退出，状态码 {0}。</translation>
+    </message>
+    <message>
+        <source>Stopped.</source>
+        <translation>已停止。</translation>
     </message>
 </context>
 <context>

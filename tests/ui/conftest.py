@@ -16,10 +16,12 @@ def window(qtbot):
 
     _app, settings, problems = create_app("en")
     win = build_window(settings, problems, [], restore=True, demo=False)
-    qtbot.addWidget(win)
+    # Not qtbot.addWidget: pytest-qt would close it before this fixture can mark it quitting,
+    # and closing with a job still running asks a (modal) question.
     win.resize(1200, 800)
     win.show()
     yield win
     win._quitting = True
     win.close()
+    win.deleteLater()
     assert core_settings  # keep import for readers

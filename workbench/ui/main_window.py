@@ -50,6 +50,9 @@ class MainWindow(QMainWindow):
         from workbench.ui.hosts.prompter import QtPrompter
 
         self.prompter = QtPrompter(self)
+        from workbench.core.services.ssh import ConnectionPool
+
+        self.pool = ConnectionPool(self.prompter)
         self._quitting = False
         self._screenshot_mode = False
 
@@ -150,7 +153,12 @@ class MainWindow(QMainWindow):
         self._action(ascend, self.tr("Model Accuracy Analyzer…"), not_built=self.tr("accuracy comparison is not built yet"))
         ascend.addSeparator()
         self._action(ascend, self.tr("CANN Machines…"), self.cann_machines_dialog)
-        self._action(ascend, self.tr("Deployment…"), not_built=self.tr("deployment is not built yet"))
+        self.act_runconfigs = self._action(ascend, self.tr("Run Configurations…"), self.run_configurations_dialog)
+        self.act_deployment = self._action(ascend, self.tr("Deployment…"), self.deployment_dialog)
+        self.act_deployment.setEnabled(False)
+        self.act_deployment.setToolTip(self.tr("Open a project first: deployment maps its folders to a host"))
+        self.act_runconfigs.setEnabled(False)
+        self.act_runconfigs.setToolTip(self.tr("Open a project first: run configurations belong to a project"))
 
         view = bar.addMenu(self.tr("&View"))
         self.view_menu = view
@@ -213,6 +221,7 @@ class MainWindow(QMainWindow):
                 return
         self.save_state()
         self.bridge.shutdown()
+        self.pool.close_all()
         event.accept()
 
     # --- state ---------------------------------------------------------------------------------------
@@ -278,6 +287,9 @@ class MainWindow(QMainWindow):
             self.settings.last_project = ""
         self.save_settings()
         self._update_title()
+        if hasattr(self, "act_deployment"):
+            self.act_deployment.setEnabled(project is not None)
+            self.act_runconfigs.setEnabled(project is not None)
         self.project_changed.emit(project)
 
     def open_project(self, folder: str | Path, ask: bool = True) -> core_project.Project | None:
@@ -347,7 +359,7 @@ class MainWindow(QMainWindow):
         # Another program edited project.json: re-read it (a broken edit is reported, not overwritten).
         if self.project is None:
             return
-        QTimer.singleShot(200, lambda: self._reload_project())
+        QTimer.singleShot(200, self, self._reload_project)  # context: dropped if the window goes
 
     def _reload_project(self) -> None:
         if self.project is None:
@@ -457,6 +469,31 @@ class MainWindow(QMainWindow):
         self.details.show_properties(p.name, rows)
 
     # --- hosts -----------------------------------------------------------------------------------------------------
+    def host_transport(self, name: str):
+        """The transport for a host by name (the demo host runs locally); SSH ones are pooled."""
+        from workbench.core.services.demohost import resolve_host
+        from workbench.core.services.ssh import transport_for
+
+        return transport_for(resolve_host(name), self.prompter, self.pool)
+
+    def deployment_dialog(self):
+        from workbench.ui.hosts.deployment_dialog import DeploymentDialog
+
+        if self.project is None:
+            return None
+        dialog = DeploymentDialog(self, self.project)
+        dialog.open()
+        return dialog
+
+    def run_configurations_dialog(self):
+        from workbench.ui.hosts.runconfig_dialog import RunConfigurationsDialog
+
+        if self.project is None:
+            return None
+        dialog = RunConfigurationsDialog(self, self.project)
+        dialog.open()
+        return dialog
+
     def cann_machines_dialog(self):
         from workbench.ui.hosts.machines_dialog import CannMachinesDialog
 

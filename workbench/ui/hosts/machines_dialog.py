@@ -262,9 +262,16 @@ class CannMachinesDialog(QDialog):
         self.test_button.setEnabled(False)
         task = self.bridge.start(_check, h, self.prompter, title=self.tr("Check host {0}").format(h.name), kind="host")
         task.succeeded.connect(self._show_check)
-        task.failed.connect(lambda msg, _e: self.status.setText(self.tr("Connection failed: {0}").format(msg)))
-        task.finished.connect(lambda: self.test_button.setEnabled(True))
+        task.failed.connect(self._check_failed)
+        task.finished.connect(self._check_finished)
         return task
+
+    # Bound methods (not lambdas): Qt drops the connection when the dialog is deleted.
+    def _check_failed(self, message: str, _exc: object) -> None:
+        self.status.setText(self.tr("Connection failed: {0}").format(message))
+
+    def _check_finished(self) -> None:
+        self.test_button.setEnabled(True)
 
     def _show_check(self, result: dict) -> None:
         self.last_check = result

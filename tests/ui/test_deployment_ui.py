@@ -1,0 +1,62 @@
+"""Deployment dialog against the real sshd: the plan, sync keeps remote-only files unless ticked."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMessageBox
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from sshd import SshServer, ssh_home, sshd_server  # noqa: E402,F401
+
+from workbench.core.services import deploy  # noqa: E402
+from workbench.core.services.hosts import Host, HostStore  # noqa: E402
+
+
+def wait(qtbot, task):
+    assert task is not None
+    qtbot.waitUntil(lambda: task.state.finished, timeout=60000)
+    qtbot.wait(30)
+    assert task.state.value == "succeeded", task.handle.error_text
+
+
+def test_sync_keeps_remote_only_files_unless_ticked(qtbot, window, sshd_server, ssh_home, tmp_path, monkeypatch):
+    HostStore().add(Host(name="loop", hostname="127.0.0.1", port=sshd_server.port, user=sshd_server.user,
+                         auth="key", key_file=str(sshd_server.client_key)))
+    proj_dir = tmp_path / "app"
+    (proj_dir / "src").mkdir(parents=True)
+    (proj_dir / "src" / "main.py").write_text("print('hi')\n")
+    (proj_dir / "model.onnx").write_bytes(b"\x08" * 1000)
+    window.create_project(proj_dir)
+    remote = tmp_path / "remote" / "app"
+    (remote / "data").mkdir(parents=True)
+    (remote / "data" / "dataset.bin").write_bytes(b"precious")
+    (remote / "out.log").write_text("old run")
+    dialog = window.deployment_dialog()
+    qtbot.addWidget(dialog)
+    dialog.host.setCurrentIndex(dialog.host.findData("loop"))
+    dialog.mappings.item(0, 1).setText(str(remote))
+    wait(qtbot, dialog.compute_plan())
+    plan = dialog.plan
+    assert {i.rel for i in plan.of(deploy.NEW)} == {"src/main.py", "model.onnx"}
+    assert {i.rel for i in plan.of(deploy.REMOTE_ONLY)} == {"data/dataset.bin", "out.log"}
+    assert dialog.sync_button.text() == "Sync"
+    wait(qtbot, dialog.sync())
+    assert (remote / "src" / "main.py").read_text() == "print('hi')\n"
+    assert (remote / "data" / "dataset.bin").read_bytes() == b"precious", "remote-only files survive a sync"
+    assert (remote / "out.log").exists()
+    # tick one remote-only file: only that one is deleted, after a confirmation
+    wait(qtbot, dialog.compute_plan())
+    row = next(r for r in range(dialog.items.rowCount())
+               if dialog.items.item(r, 0).data(Qt.ItemDataRole.UserRole).rel == "out.log")
+    dialog.items.item(row, 0).setCheckState(Qt.CheckState.Checked)
+    assert dialog.sync_button.text() == "Sync and delete 1 remote files"
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
+    wait(qtbot, dialog.sync())
+    assert not (remote / "out.log").exists()
+    assert (remote / "data" / "dataset.bin").exists()
+    # mappings are stored in the project
+    from workbench.core.project import open_project
+
+    assert deploy.project_mappings(open_project(proj_dir))[0].remote == str(remote)

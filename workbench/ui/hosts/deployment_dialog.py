@@ -1,0 +1,218 @@
+"""Ascend ▸ Deployment (per project): folder mappings with excluded globs, a sync plan, sync, pull.
+
+The plan lists new, changed and remote-only files. Only new and changed files are sent. A
+remote-only file is deleted **only** if the user ticks it in the plan (unticked by default, and
+the Sync button says how many will be deleted).
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QComboBox, QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QMessageBox,
+    QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
+)
+
+from workbench.core.services import deploy, demohost
+from workbench.core.services.hosts import HostError
+
+
+class DeploymentDialog(QDialog):
+    COLS = 3
+
+    def __init__(self, window, project, parent: QWidget | None = None) -> None:
+        super().__init__(parent or window)
+        self.setWindowTitle(self.tr("Deployment — {0}").format(project.name))
+        self.window_ = window
+        self.project = project
+        self.plan: deploy.Plan | None = None
+        self.host = QComboBox(self)
+        try:
+            hosts = demohost.all_hosts()
+        except HostError as exc:
+            hosts = []
+            QMessageBox.warning(self, self.tr("Deployment"), str(exc))
+        for h in hosts:
+            label = self.tr("Demo host (simulated CANN)") if h.name == demohost.DEMO_NAME and h.simulated else h.name
+            self.host.addItem(label, h.name)
+        if project.remote.host:
+            self.host.setCurrentIndex(max(0, self.host.findData(project.remote.host)))
+        self.mappings = QTableWidget(0, self.COLS, self)
+        self.mappings.setHorizontalHeaderLabels([self.tr("Local folder"), self.tr("Remote folder"),
+                                                 self.tr("Excluded (globs, comma-separated)")])
+        self.mappings.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        for m in deploy.project_mappings(project) if project.extra.get("deployment") else []:
+            self._add_row(m)
+        if self.mappings.rowCount() == 0:
+            self._add_row(deploy.Mapping(local=".", remote=f"ascend-workbench/{project.name}"))
+        add = QPushButton(self.tr("Add Mapping"), self)
+        add.clicked.connect(lambda: self._add_row(deploy.Mapping(local=".", remote="")))
+        remove = QPushButton(self.tr("Remove Mapping"), self)
+        remove.clicked.connect(lambda: self.mappings.removeRow(self.mappings.currentRow()))
+        save = QPushButton(self.tr("Save Mappings"), self)
+        save.clicked.connect(self.save_mappings)
+        self.plan_button = QPushButton(self.tr("Compute Plan"), self)
+        self.plan_button.clicked.connect(self.compute_plan)
+        self.sync_button = QPushButton(self.tr("Sync"), self)
+        self.sync_button.setEnabled(False)
+        self.sync_button.clicked.connect(self.sync)
+        pull = QPushButton(self.tr("Pull Back…"), self)
+        pull.setToolTip(self.tr("Bring a remote file or folder (relative to the first mapping) into the project"))
+        pull.clicked.connect(self._pull_dialog)
+        self.summary = QLabel(self)
+        self.summary.setWordWrap(True)
+        self.items = QTableWidget(0, 4, self)
+        self.items.setHorizontalHeaderLabels([self.tr("Action"), self.tr("Path"), self.tr("Local size"),
+                                              self.tr("Remote size")])
+        self.items.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        self.items.verticalHeader().setVisible(False)
+        self.items.itemChanged.connect(lambda _i: self._update_sync_label())
+        form = QFormLayout()
+        form.addRow(self.tr("CANN machine:"), self.host)
+        row1 = QHBoxLayout()
+        for b in (add, remove, save):
+            row1.addWidget(b)
+        row1.addStretch(1)
+        row2 = QHBoxLayout()
+        for b in (self.plan_button, self.sync_button, pull):
+            row2.addWidget(b)
+        row2.addStretch(1)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.mappings)
+        layout.addLayout(row1)
+        layout.addLayout(row2)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.items, 1)
+        layout.addWidget(buttons)
+        self.resize(900, 620)
+
+    # --- mappings -----------------------------------------------------------------------------------
+    def _add_row(self, m: deploy.Mapping) -> None:
+        r = self.mappings.rowCount()
+        self.mappings.insertRow(r)
+        for c, text in enumerate((m.local, m.remote, ", ".join(m.excludes))):
+            self.mappings.setItem(r, c, QTableWidgetItem(text))
+
+    def current_mappings(self) -> list[deploy.Mapping]:
+        out = []
+        for r in range(self.mappings.rowCount()):
+            cells = [(self.mappings.item(r, c).text() if self.mappings.item(r, c) else "").strip() for c in range(3)]
+            excludes = [g.strip() for g in cells[2].split(",") if g.strip()]
+            out.append(deploy.Mapping.from_dict({"local": cells[0], "remote": cells[1], "excludes": excludes},
+                                                self.tr("mapping {0}").format(r + 1)))
+        return out
+
+    def save_mappings(self) -> bool:
+        try:
+            deploy.set_project_mappings(self.project, self.current_mappings())
+            self.project.remote.host = self.host.currentData() or ""
+            self.project.save()
+        except (deploy.DeployError, OSError, ValueError) as exc:
+            self.summary.setText(str(exc))
+            return False
+        self.summary.setText(self.tr("Mappings saved in the project."))
+        return True
+
+    # --- plan and sync ------------------------------------------------------------------------------
+    def compute_plan(self):
+        if not self.save_mappings():
+            return None
+        transport = self.window_.host_transport(self.host.currentData())
+        self.plan_button.setEnabled(False)
+        task = self.window_.bridge.start(deploy.compute_plan, transport, self.current_mappings(), self.project.root,
+                                         title=self.tr("Deployment plan for {0}").format(self.project.name), kind="deploy")
+        task.succeeded.connect(self._show_plan)
+        task.failed.connect(self._failed)
+        task.finished.connect(self._plan_finished)
+        return task
+
+    # Bound methods (not lambdas): Qt drops the connection when the dialog is deleted.
+    def _failed(self, message: str, _exc: object) -> None:
+        self.summary.setText(message)
+
+    def _plan_finished(self) -> None:
+        self.plan_button.setEnabled(True)
+
+    def _synced(self, result: object) -> None:
+        self.summary.setText(self.tr("Synced: {0}").format(result))
+
+    def _sync_finished(self) -> None:
+        self.plan = None
+        self.items.setRowCount(0)
+
+    def _pulled(self, path: object) -> None:
+        self.summary.setText(self.tr("Pulled to {0}").format(path))
+
+    def _show_plan(self, plan: deploy.Plan) -> None:
+        self.plan = plan
+        shown = [i for i in plan.items if i.action != deploy.UNCHANGED]
+        self.items.blockSignals(True)
+        self.items.setRowCount(len(shown))
+        labels = {deploy.NEW: self.tr("new"), deploy.CHANGED: self.tr("changed"),
+                  deploy.REMOTE_ONLY: self.tr("remote only — delete?")}
+        for r, item in enumerate(shown):
+            action = QTableWidgetItem(labels[item.action])
+            action.setData(Qt.ItemDataRole.UserRole, item)
+            if item.action == deploy.REMOTE_ONLY:
+                action.setFlags(action.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+                action.setCheckState(Qt.CheckState.Unchecked)
+            self.items.setItem(r, 0, action)
+            self.items.setItem(r, 1, QTableWidgetItem(f"{plan.mappings[item.mapping].remote}/{item.rel}"))
+            for c, size in ((2, item.local_size), (3, item.remote_size)):
+                self.items.setItem(r, c, QTableWidgetItem("" if size is None else f"{size:,}"))
+        self.items.blockSignals(False)
+        self.items.resizeColumnToContents(0)
+        counts = {a: len(plan.of(a)) for a in (deploy.NEW, deploy.CHANGED, deploy.REMOTE_ONLY, deploy.UNCHANGED)}
+        self.summary.setText(self.tr("{0} new, {1} changed, {2} unchanged; {3} only on the host (kept unless ticked).")
+                             .format(counts[deploy.NEW], counts[deploy.CHANGED], counts[deploy.UNCHANGED],
+                                     counts[deploy.REMOTE_ONLY]))
+        self.sync_button.setEnabled(True)
+        self._update_sync_label()
+
+    def ticked_for_deletion(self) -> list[deploy.PlanItem]:
+        out = []
+        for r in range(self.items.rowCount()):
+            cell = self.items.item(r, 0)
+            item = cell.data(Qt.ItemDataRole.UserRole)
+            if item.action == deploy.REMOTE_ONLY and cell.checkState() == Qt.CheckState.Checked:
+                out.append(item)
+        return out
+
+    def _update_sync_label(self) -> None:
+        n = len(self.ticked_for_deletion()) if self.plan else 0
+        self.sync_button.setText(self.tr("Sync and delete {0} remote files").format(n) if n else self.tr("Sync"))
+
+    def sync(self):
+        if self.plan is None:
+            return None
+        delete = self.ticked_for_deletion()
+        if delete:
+            answer = QMessageBox.question(self, self.tr("Delete Remote Files"),
+                                          self.tr("Delete {0} files that exist only on the host? This cannot be undone.")
+                                          .format(len(delete)))
+            if answer != QMessageBox.StandardButton.Yes:
+                return None
+        transport = self.window_.host_transport(self.host.currentData())
+        self.sync_button.setEnabled(False)
+        task = self.window_.bridge.start(deploy.sync, transport, self.plan, delete=delete,
+                                         title=self.tr("Sync {0}").format(self.project.name), kind="deploy")
+        task.succeeded.connect(self._synced)
+        task.failed.connect(self._failed)
+        task.finished.connect(self._sync_finished)
+        return task
+
+    def _pull_dialog(self) -> None:
+        rel, ok = QInputDialog.getText(self, self.tr("Pull Back"), self.tr("Remote path relative to {0}:").format(
+            self.current_mappings()[0].remote if self.mappings.rowCount() else "?"))
+        if ok and rel.strip():
+            self.pull(rel.strip())
+
+    def pull(self, rel: str):
+        transport = self.window_.host_transport(self.host.currentData())
+        task = self.window_.bridge.start(deploy.pull, transport, self.current_mappings()[0], rel, self.project.root,
+                                         title=self.tr("Pull {0}").format(rel), kind="deploy")
+        task.succeeded.connect(self._pulled)
+        task.failed.connect(self._failed)
+        return task
