@@ -149,7 +149,7 @@ class MainWindow(QMainWindow):
         self._action(prof, self.tr("Merge Reports…"), not_built=self.tr("merging reports in the window is not built yet "
                                                                          "(use 'ascend-workbench report merge')"))
         self._action(prof, self.tr("Timeline Color…"), self.timeline_color_dialog)
-        self._action(ascend, self.tr("Baseline Comparison…"), not_built=self.tr("baseline comparison is not built yet"))
+        self._action(ascend, self.tr("Baseline Comparison…"), self.baseline_comparison_dialog)
         self._action(ascend, self.tr("Model Accuracy Analyzer…"), not_built=self.tr("accuracy comparison is not built yet"))
         ascend.addSeparator()
         self._action(ascend, self.tr("CANN Machines…"), self.cann_machines_dialog)
@@ -467,6 +467,49 @@ class MainWindow(QMainWindow):
         if p.is_file():
             rows.insert(2, (self.tr("Size"), self.tr("{0} bytes").format(f"{st.st_size:,}")))
         self.details.show_properties(p.name, rows)
+
+    # --- comparison ---------------------------------------------------------------------------------------------
+    def baseline_comparison_dialog(self):
+        from workbench.ui.compare.dialog import open_compare_dialog
+
+        return open_compare_dialog(self)
+
+    def show_comparison(self, comparison) -> None:
+        from workbench.ui.compare.view import CompareView
+
+        view = CompareView(comparison, self)
+        view.row_opened.connect(lambda row, c=comparison: self.open_comparison_row(c, row))
+        title = self.tr("{0} vs {1}").format(Path(comparison.base.source).name, Path(comparison.current.source).name)
+        self.add_document(view, title, title)
+
+    def report_task_failed(self, message: str, _exc: object = None) -> None:
+        self.statusBar().showMessage(message)
+        if not self._screenshot_mode:
+            QMessageBox.warning(self, self.tr("Baseline Comparison"), message)
+
+    def open_comparison_row(self, comparison, row) -> None:
+        """Open both reports' timelines at the operator's first occurrence."""
+        from workbench.ui.compare.dialog import locate_slice
+        from workbench.ui.report.document import ReportDocument
+
+        for side, first in ((comparison.base, row.get("base_first_ns")), (comparison.current, row.get("current_first_ns"))):
+            if first is None or first != first:  # missing on this side
+                continue
+            doc = next((self.documents.widget(i) for i in range(self.documents.count())
+                        if isinstance(self.documents.widget(i), ReportDocument)
+                        and str(self.documents.widget(i).report.source) == str(side.source)), None)
+            if doc is None:
+                report = comparison.base_report if side is comparison.base else comparison.current_report
+                if report is None:
+                    continue
+                doc = ReportDocument(report, self.settings, self)
+                doc.slice_details.connect(lambda t, rows: self.details.show_properties(t, rows) if rows else self.details.clear())
+                self.add_document(doc, Path(side.source).name, str(side.source))
+            index = locate_slice(doc.report, first)
+            if index is not None and doc.timeline_view is not None:
+                self.documents.setCurrentWidget(doc)
+                doc.show_view("timeline")
+                doc.timeline_view.select_slice(index, center=True)
 
     # --- hosts -----------------------------------------------------------------------------------------------------
     def host_transport(self, name: str):

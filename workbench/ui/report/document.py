@@ -13,7 +13,7 @@ from workbench.core.profiling import timeline_ops, views
 from workbench.ui.report.summary import SummaryView
 from workbench.ui.report.table import FrameTable
 
-VIEWS = ("timeline", "events", "statistics", "aicore", "summary")
+VIEWS = ("timeline", "events", "statistics", "aicore", "summary", "baseline")
 _NOT_COLLECTED = re.compile(r"^(.*): not collected\. Collect it with (.*)\.$")
 
 
@@ -84,11 +84,12 @@ class ReportDocument(QWidget):
         QVBoxLayout(self._summary_holder).setContentsMargins(0, 0, 0, 0)
         self.tabs.addTab(self._summary_holder, self.tr("Analysis Summary"))
         self.tabs.currentChanged.connect(lambda i: self.summary if self.tabs.widget(i) is self._summary_holder else None)
-        baseline = QLabel(self.tr("Baseline comparison of two reports is not built yet."), self)
-        baseline.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        index = self.tabs.addTab(baseline, self.tr("Baseline Comparison"))
-        self.tabs.setTabEnabled(index, False)
-        self.tabs.setTabToolTip(index, self.tr("Not available yet: baseline comparison is not built yet"))
+        from workbench.ui.compare.dialog import BaselinePane
+
+        window = parent if parent is not None and hasattr(parent, "bridge") else None
+        if window is not None:
+            self.baseline = BaselinePane(window, report, self)
+            self.tabs.addTab(self.baseline, self.tr("Baseline Comparison"))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         warn = "\n".join(report.warnings)
@@ -118,6 +119,9 @@ class ReportDocument(QWidget):
         """Bring a view forward: timeline, events, statistics, aicore or summary."""
         if name not in VIEWS:
             raise ValueError(f"unknown view {name!r}; expected one of {', '.join(VIEWS)}")
+        if name == "baseline":
+            self.tabs.setCurrentIndex(2)
+            return
         if name == "summary":
             self.tabs.setCurrentIndex(1)
             self.summary  # noqa: B018 - build it now

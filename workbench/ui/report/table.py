@@ -41,10 +41,15 @@ class FrameModel(QAbstractTableModel):
         self._arrays: list[np.ndarray] = []
         self.view = np.empty(0, dtype=np.int64)        # row order after sort + filter
         self.highlight: np.ndarray | None = None
+        self.row_colors: np.ndarray | None = None      # object array of QColor | None per source row
+        self.headers: list[str] | None = None          # display names (translated) of the columns
         self.bar_columns: set[int] = set()
 
-    def set_frame(self, frame: pd.DataFrame, highlight: np.ndarray | None = None) -> None:
+    def set_frame(self, frame: pd.DataFrame, highlight: np.ndarray | None = None,
+                  row_colors: np.ndarray | None = None, headers: list[str] | None = None) -> None:
         self.beginResetModel()
+        self.row_colors = row_colors
+        self.headers = headers
         self.frame = frame.reset_index(drop=True)
         self.columns = [str(c) for c in self.frame.columns]
         self._arrays = [self.frame[c].to_numpy() for c in self.frame.columns]
@@ -79,12 +84,17 @@ class FrameModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.BackgroundRole and self.highlight is not None:
             if bool(self.highlight[self.view[index.row()]]):
                 return QColor(255, 224, 204)
+        if role == Qt.ItemDataRole.ForegroundRole and self.row_colors is not None:
+            return self.row_colors[self.view[index.row()]]
         return None
 
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802 - Qt API
         if role == Qt.ItemDataRole.DisplayRole:
             if orientation == Qt.Orientation.Horizontal:
-                return self.columns[section] if section < len(self.columns) else None
+                if section >= len(self.columns):
+                    return None
+                headers = getattr(self, "headers", None)
+                return headers[section] if headers else self.columns[section]
             return str(section + 1)
         return None
 
@@ -148,6 +158,8 @@ class FrameTable(QWidget):
         self.model = FrameModel(self)
         self.view = QTableView(self)
         self.view.setModel(self.model)
+        # No sort indicator: rows keep the order core gives (e.g. regressions first) until a click.
+        self.view.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         self.view.setSortingEnabled(True)
         self.view.setItemDelegate(BarDelegate(self.view))
         self.view.setAlternatingRowColors(True)
@@ -185,8 +197,10 @@ class FrameTable(QWidget):
         QShortcut(QKeySequence.StandardKey.Copy, self.view, self.copy_selection)
         self.note.hide()
 
-    def set_frame(self, frame: pd.DataFrame, note: str = "", highlight: np.ndarray | None = None) -> None:
-        self.model.set_frame(frame, highlight)
+    def set_frame(self, frame: pd.DataFrame, note: str = "", highlight: np.ndarray | None = None,
+                  row_colors: np.ndarray | None = None, headers: list[str] | None = None) -> None:
+        self.view.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+        self.model.set_frame(frame, highlight, row_colors, headers)
         self.set_note(note)
         self._apply_filter(self.filter.text())
         if len(frame) <= 5000:

@@ -1,0 +1,189 @@
+"""The Baseline Comparison view: both summaries side by side, the overall diffs, the OP table
+(regressions first, worse in red, better in green, filter by status, by type or name), the top
+regressions / improvements chart, AI Core metric diffs, warnings, xlsx export; a click on a row
+opens both reports' timelines at that operator's first occurrence."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (
+    QCheckBox, QComboBox, QFileDialog, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QMessageBox, QPushButton,
+    QSplitter, QTabWidget, QVBoxLayout, QWidget,
+)
+
+from workbench.core.compare.model import BETTER, STATUSES, WORSE, Comparison
+from workbench.ui.compare.labels import header, status
+from workbench.ui.report.table import FrameTable
+
+RED = QColor(192, 57, 43)
+GREEN = QColor(39, 139, 76)
+
+
+def _colors(statuses) -> np.ndarray:
+    out = np.empty(len(statuses), dtype=object)
+    for i, s in enumerate(statuses):
+        out[i] = RED if s in WORSE or s == "higher" else (GREEN if s in BETTER or s == "lower" else None)
+    return out
+
+
+def _display(frame, columns):
+    """The table as shown: chosen columns, statuses translated, headers translated."""
+    shown = frame[columns].copy()
+    if "status" in shown.columns:
+        shown["status"] = [status(s) for s in shown["status"]]
+    return shown, [header(c) for c in columns]
+
+
+OP_SHOWN = ["key", "task_type", "status", "base_count", "current_count", "base_total_us", "current_total_us",
+            "diff_us", "diff_pct", "base_avg_us", "current_avg_us", "avg_diff_pct", "base_max_us", "current_max_us"]
+
+
+class CompareView(QWidget):
+    row_opened = Signal(object)   # the OP row (pandas Series) the user clicked
+
+    def __init__(self, comparison: Comparison, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("CompareView")
+        self.comparison = comparison
+        self.by = comparison.by
+        self.frame = None
+        sides = QHBoxLayout()
+        for side, title in ((comparison.base, self.tr("Baseline")), (comparison.current, self.tr("Current"))):
+            box = QGroupBox(title, self)
+            form = QFormLayout(box)
+            for label, value in ((self.tr("Source"), side.source), (self.tr("Kind"), side.kind),
+                                 (self.tr("Devices"), ", ".join(map(str, side.compared_devices)) or "-"),
+                                 (self.tr("Chip"), side.chip or "-"), (self.tr("CANN"), side.cann_version or "-"),
+                                 (self.tr("PMU group"), side.pmu_group or "-"), (self.tr("OPs"), f"{side.op_count:,}"),
+                                 (self.tr("Total device time"), f"{side.total_us:,.3f} µs")):
+                v = QLabel(str(value), box)
+                v.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+                v.setToolTip(str(value))
+                form.addRow(label + ":", v)
+            sides.addWidget(box)
+        total = comparison.total()
+        pct = total["diff_pct"]
+        self.total_label = QLabel(self)
+        self.total_label.setText(self.tr("Total device time: {0} → {1} µs, {2} µs ({3})").format(
+            _num(total["base_total_us"]), _num(total["current_total_us"]), _num(total["diff_us"]),
+            "n/a" if pct is None else f"{pct:+.2f}%"))
+        color = RED if total["status"] in WORSE else (GREEN if total["status"] in BETTER else QColor(60, 60, 60))
+        self.total_label.setStyleSheet(f"font-weight:bold;color:{color.name()};padding:4px;")
+        self.warnings = QLabel(self)
+        self.warnings.setWordWrap(True)
+        if comparison.warnings:
+            self.warnings.setText("⚠ " + "\n⚠ ".join(comparison.warnings))
+            self.warnings.setStyleSheet("background:#fff3cd;color:#664d03;padding:4px;")
+        else:
+            self.warnings.hide()
+        # controls
+        self.by_box = QComboBox(self)
+        self.by_box.addItem(self.tr("By OP type"), "type")
+        self.by_box.addItem(self.tr("By op name"), "name")
+        self.by_box.setCurrentIndex(0 if self.by == "type" else 1)
+        self.by_box.currentIndexChanged.connect(self._by_changed)
+        self.status_checks: dict[str, QCheckBox] = {}
+        controls = QHBoxLayout()
+        controls.addWidget(self.by_box)
+        controls.addWidget(QLabel(self.tr("Show:"), self))
+        for s in STATUSES:
+            box = QCheckBox(status(s), self)
+            box.setChecked(True)
+            box.toggled.connect(self._refresh)
+            self.status_checks[s] = box
+            controls.addWidget(box)
+        controls.addStretch(1)
+        self.export_button = QPushButton(self.tr("Export to Excel…"), self)
+        self.export_button.clicked.connect(self._export_dialog)
+        controls.addWidget(self.export_button)
+        # tables and chart
+        self.ops = FrameTable(self.tr("Operators"), self)
+        self.ops.row_activated.connect(self._row_activated)
+        self.overall = FrameTable(self.tr("Overall"), self)
+        self.metrics = FrameTable(self.tr("AI Core Metrics"), self)
+        self.chart = pg.PlotWidget(self)
+        self.chart.setBackground("w")
+        self.chart.setTitle(self.tr("Top regressions / improvements (µs)"), color="#333")
+        self.chart.getPlotItem().setMouseEnabled(x=False, y=False)
+        tabs = QTabWidget(self)
+        tabs.addTab(self.ops, self.tr("Operators"))
+        tabs.addTab(self.overall, self.tr("Overall"))
+        tabs.addTab(self.metrics, self.tr("AI Core Metrics"))
+        self.tabs = tabs
+        split = QSplitter(Qt.Orientation.Horizontal, self)
+        split.addWidget(tabs)
+        split.addWidget(self.chart)
+        split.setSizes([800, 380])
+        layout = QVBoxLayout(self)
+        layout.addLayout(sides)
+        layout.addWidget(self.total_label)
+        layout.addWidget(self.warnings)
+        layout.addLayout(controls)
+        layout.addWidget(split, 1)
+        ov, ov_headers = _display(comparison.overall, list(comparison.overall.columns))
+        self.overall.set_frame(ov, row_colors=_colors(comparison.overall["status"]), headers=ov_headers)
+        if len(comparison.metrics):
+            mt, mt_headers = _display(comparison.metrics, list(comparison.metrics.columns))
+            self.metrics.set_frame(mt, row_colors=_colors(comparison.metrics["status"]), headers=mt_headers)
+        else:
+            self.metrics.set_frame(comparison.metrics, self.tr("No AI Core metrics on both sides to compare."))
+        self._refresh()
+
+    # --- OP table ------------------------------------------------------------------------------------
+    def _by_changed(self, _i: int) -> None:
+        self.by = self.by_box.currentData()
+        self._refresh()
+
+    def wanted_statuses(self) -> set[str]:
+        return {s for s, box in self.status_checks.items() if box.isChecked()}
+
+    def _refresh(self) -> None:
+        rows = Comparison.sort_regressions_first(self.comparison.op_rows(self.by))
+        rows = Comparison.filter_status(rows, self.wanted_statuses())
+        self.frame = rows
+        columns = [c for c in OP_SHOWN if c in rows.columns]
+        shown, headers = _display(rows, columns)
+        common = self.comparison.common_rows(self.by)
+        note = "" if common else self.tr("No operator appears in both reports: nothing to pair. Both summaries are shown above.")
+        self.ops.set_frame(shown, note, row_colors=_colors(rows["status"]), headers=headers)
+        self._draw_chart()
+
+    def _draw_chart(self) -> None:
+        self.chart.clear()
+        worse, better = self.comparison.top(10, self.by)
+        names = list(worse["key"].astype(str))[::-1] + list(better["key"].astype(str))[::-1]
+        values = list(worse["diff_us"])[::-1] + list(better["diff_us"])[::-1]
+        if not values:
+            self.chart.setTitle(self.tr("No regressions or improvements beyond the tolerance"), color="#333")
+            return
+        y = np.arange(len(values))
+        brushes = [pg.mkBrush("#c0392b" if v > 0 else "#278b4c") for v in values]
+        self.chart.addItem(pg.BarGraphItem(x0=0, y=y, height=0.6, width=np.asarray(values, dtype=float), brushes=brushes))
+        self.chart.getAxis("left").setTicks([list(zip(y, [n[:28] for n in names]))])
+
+    def _row_activated(self, source_row: int) -> None:
+        if self.frame is not None and 0 <= source_row < len(self.frame):
+            self.row_opened.emit(self.frame.iloc[source_row])
+
+    # --- export --------------------------------------------------------------------------------------
+    def export(self, path: str) -> Path:
+        from workbench.core.compare.xlsx import write_xlsx
+
+        return write_xlsx(self.comparison, path)
+
+    def _export_dialog(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export Comparison"), "comparison.xlsx",
+                                              self.tr("Excel workbook (*.xlsx)"))
+        if path:
+            try:
+                self.export(path)
+            except (OSError, ValueError) as exc:
+                QMessageBox.warning(self, self.tr("Export Comparison"), str(exc))
+
+
+def _num(v) -> str:
+    return "n/a" if v is None else f"{v:,.3f}"
