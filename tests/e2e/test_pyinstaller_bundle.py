@@ -32,10 +32,10 @@ def test_bundle_builds_and_runs(tmp_path, isolated_home):
     version = subprocess.run([str(exe), "--version"], capture_output=True, text=True, timeout=120, env=env)
     assert version.returncode == 0 and version.stdout.strip() == f"ascend-workbench {__version__}"
     shot = tmp_path / "bundle.png"
-    run = subprocess.run([str(exe), "--screenshot", str(shot), "--lang", "zh_CN", "--size", "900x600"],
+    run = subprocess.run([str(exe), "--screenshot", str(shot), "--lang", "zh_CN", "--size", "1400x900"],
                          capture_output=True, text=True, timeout=180, env=env)
     assert run.returncode == 0, run.stderr
     img = QImage(str(shot))
-    assert (img.width(), img.height()) == (900, 600)
+    assert (img.width(), img.height()) == (1400, 900)
     # the bundle carries its resources: the zh_CN catalogue was found (menu text differs from English)
     assert (exe.parent / "_internal" / "workbench" / "resources" / "translations" / "workbench_zh_CN.qm").exists()

@@ -144,10 +144,11 @@ class MainWindow(QMainWindow):
         prof = ascend.addMenu(self.tr("System Profiler"))
         prof.setToolTipsVisible(True)
         self.profiler_menu = prof
-        self._action(prof, self.tr("New Profiling…"), not_built=self.tr("the profiling wizard is not built yet"))
+        self._action(prof, self.tr("New Profiling…"), lambda: self._profiler("open_new_profiling"))
         self._action(prof, self.tr("Open Report…"), self.open_report_dialog)
-        self._action(prof, self.tr("Merge Reports…"), not_built=self.tr("merging reports in the window is not built yet "
-                                                                         "(use 'ascend-workbench report merge')"))
+        self._action(prof, self.tr("Import Result…"), lambda: self._profiler("open_import_result"))
+        self._action(prof, self.tr("Merge Reports…"), lambda: self._profiler("open_merge_reports"))
+        self._action(prof, self.tr("Profiling Runs…"), lambda: self._profiler("open_profiling_runs"))
         self._action(prof, self.tr("Timeline Color…"), self.timeline_color_dialog)
         self._action(ascend, self.tr("Baseline Comparison…"), self.baseline_comparison_dialog)
         self._action(ascend, self.tr("Model Accuracy Analyzer…"), not_built=self.tr("accuracy comparison is not built yet"))
@@ -467,6 +468,12 @@ class MainWindow(QMainWindow):
         if p.is_file():
             rows.insert(2, (self.tr("Size"), self.tr("{0} bytes").format(f"{st.st_size:,}")))
         self.details.show_properties(p.name, rows)
+
+    # --- profiler -----------------------------------------------------------------------------------------------
+    def _profiler(self, entry: str):
+        from workbench.ui import profiler
+
+        return getattr(profiler, entry)(self)
 
     # --- comparison ---------------------------------------------------------------------------------------------
     def baseline_comparison_dialog(self):

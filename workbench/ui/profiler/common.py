@@ -1,0 +1,130 @@
+"""Shared pieces of the System Profiler UI: the host list, translated option labels, the
+per-window event hub (runs changed) and the follower that opens a finished run's report."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
+from PySide6.QtWidgets import QComboBox, QMessageBox
+
+from workbench.core.services import demohost
+from workbench.core.services.hosts import HostError
+
+SETTINGS_KEY = "profiler"   # settings.extra[SETTINGS_KEY] = {"last_job": {...}, "toolkits": {host: path}}
+translate = QCoreApplication.translate   # under this name pyside6-lupdate finds the strings
+
+
+def option_label(value: str) -> str:
+    """The translated label of a core option value (core's English ``options.LABELS``)."""
+    labels = {
+        "Remote": translate("Profiler", "Remote"),
+        "Local": translate("Profiler", "Local"),
+        "binary": translate("Profiler", "Binary"),
+        "python": translate("Profiler", "Python script"),
+        "shell": translate("Profiler", "Shell script"),
+        "task-based": translate("Profiler", "Task-based"),
+        "sample-based": translate("Profiler", "Sample-based"),
+        "l0": translate("Profiler", "Level 0 (launch and execution time only)"),
+        "l1": translate("Profiler", "Level 1 (adds op information)"),
+        "l2": translate("Profiler", "Level 2 (adds op attributes)"),
+        "off": translate("Profiler", "Off"),
+        "cpu": translate("Profiler", "CPU"),
+        "mem": translate("Profiler", "Memory"),
+        "disk": translate("Profiler", "Disk"),
+        "network": translate("Profiler", "Network"),
+    }
+    return labels.get(value, value)
+
+
+def issue_level_label(level: str) -> str:
+    return {"error": translate("Profiler", "Error"), "warning": translate("Profiler", "Warning"),
+            "info": translate("Profiler", "Note")}.get(level, level)
+
+
+def fill_hosts(combo: QComboBox) -> None:
+    """Every CANN machine, the demo host first and labelled as simulated; data = host name."""
+    combo.clear()
+    try:
+        hosts = demohost.all_hosts()
+    except HostError as exc:
+        combo.addItem(str(exc), "")
+        return
+    for h in hosts:
+        if h.name == demohost.DEMO_NAME and h.simulated:
+            label = translate("Profiler", "Demo host (simulated CANN)")
+        elif h.simulated:
+            label = translate("Profiler", "{0} (simulated)").format(h.name)
+        else:
+            label = f"{h.name}  ({h.label})"
+        combo.addItem(label, h.name)
+
+
+def remembered(window: Any) -> dict:
+    """The profiler's remembered values in the settings (last job, toolkit path per host)."""
+    value = window.settings.extra.get(SETTINGS_KEY)
+    return value if isinstance(value, dict) else {}
+
+
+def remember(window: Any, **values: Any) -> None:
+    data = dict(remembered(window))
+    for key, value in values.items():
+        if isinstance(value, dict) and isinstance(data.get(key), dict):
+            data[key] = {**data[key], **value}
+        else:
+            data[key] = value
+    window.settings.extra[SETTINGS_KEY] = data
+    window.save_settings()
+
+
+class ProfilerEvents(QObject):
+    """One per window: tells every open runs view that the project's history changed."""
+
+    runs_changed = Signal()
+
+
+def events(window: Any) -> ProfilerEvents:
+    hub = window.findChild(ProfilerEvents, "ProfilerEvents")
+    if hub is None:
+        hub = ProfilerEvents(window)
+        hub.setObjectName("ProfilerEvents")
+    return hub
+
+
+class ReportFollower(QObject):
+    """Lives on the window (the dialog that started the task may be gone): when the task
+    succeeds, opens the report it returns and announces the changed history; on failure says why."""
+
+    def __init__(self, window: Any, task: Any, action: str, report_failures: bool = True) -> None:
+        super().__init__(window)
+        self.window_ = window
+        self.action = action
+        self.report_failures = report_failures
+        task.succeeded.connect(self._succeeded)
+        task.failed.connect(self._failed)
+        task.finished.connect(self._finished)
+
+    def _succeeded(self, path: Any) -> None:
+        events(self.window_).runs_changed.emit()
+        if isinstance(path, (str, Path)):
+            self.window_.open_report(Path(path))
+
+    def _failed(self, message: str, _exc: object) -> None:
+        events(self.window_).runs_changed.emit()
+        self.window_.statusBar().showMessage(message)
+        quiet = getattr(self.window_, "_screenshot_mode", False) or getattr(self.window_, "_quitting", False)
+        if self.report_failures and not quiet:
+            box = QMessageBox(QMessageBox.Icon.Warning, self.action, message, QMessageBox.StandardButton.Ok,
+                              self.window_)
+            box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            box.open()   # not exec(): never blocks the event loop
+
+    def _finished(self) -> None:
+        self.deleteLater()
+
+
+def follow(window: Any, task: Any, action: str, report_failures: bool = True) -> Any:
+    """Open the task's resulting report when it succeeds (a failure goes to the status bar, and
+    to a message box when ``report_failures``); returns the task."""
+    ReportFollower(window, task, action, report_failures)
+    return task
