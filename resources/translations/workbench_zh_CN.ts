@@ -8,6 +8,523 @@
     </message>
 </context>
 <context>
+    <name>AccuracyAnalyzer</name>
+    <message>
+        <source>Check the input preprocessing: mean/scale, channel order (RGB/BGR), layout (NCHW/NHWC) and AIPP settings must match the framework's.</source>
+        <translation>检查输入预处理：mean/scale、通道顺序（RGB/BGR）、数据排布（NCHW/NHWC）和 AIPP 设置必须与框架中的一致。</translation>
+    </message>
+    <message>
+        <source>Check quantization: compare against a non-quantized model; calibrate again or skip this layer.</source>
+        <translation>检查量化：与未量化的模型进行比对；重新校准，或跳过此层的量化。</translation>
+    </message>
+    <message>
+        <source>Check fusion: the op may be a fused op; compare with the fusion rule (om JSON) or disable the fusion pattern.</source>
+        <translation>检查融合：该算子可能是融合算子；请对照融合规则（om JSON）进行比对，或关闭对应的融合规则。</translation>
+    </message>
+    <message>
+        <source>Check post-processing: output order, data type (float16 overflow) and the decoding of the results.</source>
+        <translation>检查后处理：输出顺序、数据类型（float16 溢出）以及结果的解码。</translation>
+    </message>
+    <message>
+        <source>NPU Dump Folder</source>
+        <translation>NPU Dump 文件夹</translation>
+    </message>
+    <message>
+        <source>the dump files of the offline model (any level of the dump folder)</source>
+        <translation>离线模型的 Dump 文件（Dump 文件夹的任一层级）</translation>
+    </message>
+    <message>
+        <source>Ground Truth Folder</source>
+        <translation>标杆数据文件夹</translation>
+    </message>
+    <message>
+        <source>{op_name}.{output_index}.{timestamp}.npy files</source>
+        <translation>{op_name}.{output_index}.{timestamp}.npy 文件</translation>
+    </message>
+    <message>
+        <source>Fusion Rule</source>
+        <translation>融合规则</translation>
+    </message>
+    <message>
+        <source>om JSON (*.json);;All files (*)</source>
+        <translation>om JSON (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>optional: the om JSON (atc --mode=1) maps fused ops to originals</source>
+        <translation>可选：om JSON（atc --mode=1）将融合算子映射到原始算子</translation>
+    </message>
+    <message>
+        <source>This computer (numpy, no CANN needed)</source>
+        <translation>本机（numpy，无需 CANN）</translation>
+    </message>
+    <message>
+        <source>{0}: msaccucmp.py</source>
+        <translation>{0}：msaccucmp.py</translation>
+    </message>
+    <message>
+        <source>The folders are on the machine</source>
+        <translation>文件夹位于所选机器上</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>比对</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Comparison</source>
+        <translation>比对</translation>
+    </message>
+    <message>
+        <source>NPU dump:</source>
+        <translation>NPU Dump：</translation>
+    </message>
+    <message>
+        <source>Ground truth:</source>
+        <translation>标杆数据：</translation>
+    </message>
+    <message>
+        <source>Fusion rule:</source>
+        <translation>融合规则：</translation>
+    </message>
+    <message>
+        <source>Algorithms:</source>
+        <translation>算法：</translation>
+    </message>
+    <message>
+        <source>Cosine threshold:</source>
+        <translation>余弦相似度阈值：</translation>
+    </message>
+    <message>
+        <source>Run on:</source>
+        <translation>运行位置：</translation>
+    </message>
+    <message>
+        <source>Accuracy comparison</source>
+        <translation>精度比对</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <source>msaccucmp's result CSV layout</source>
+        <translation>msaccucmp 结果 CSV 的格式</translation>
+    </message>
+    <message>
+        <source>Export xlsx…</source>
+        <translation>导出 xlsx…</translation>
+    </message>
+    <message>
+        <source>Choose the NPU dump and the ground truth, then Compare.</source>
+        <translation>选择 NPU Dump 和标杆数据，然后点击“比对”。</translation>
+    </message>
+    <message>
+        <source>Choose the NPU dump folder and the ground truth folder.</source>
+        <translation>请选择 NPU Dump 文件夹和标杆数据文件夹。</translation>
+    </message>
+    <message>
+        <source>Tick at least one algorithm.</source>
+        <translation>请至少勾选一种算法。</translation>
+    </message>
+    <message>
+        <source>{0}: no such file or folder</source>
+        <translation>{0}：文件或文件夹不存在</translation>
+    </message>
+    <message>
+        <source>Accuracy comparison of {0}</source>
+        <translation>{0} 的精度比对</translation>
+    </message>
+    <message>
+        <source>Accuracy comparison of {0} on {1}</source>
+        <translation>在 {1} 上对 {0} 进行精度比对</translation>
+    </message>
+    <message>
+        <source>Comparing…</source>
+        <translation>正在比对…</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>已取消。</translation>
+    </message>
+    <message>
+        <source>{0} rows ({1} outputs) compared; {2} without a value (see CompareFailReason).</source>
+        <translation>已比对 {0} 行（{1} 个输出）；{2} 行无值（见 CompareFailReason）。</translation>
+    </message>
+    <message>
+        <source>Every compared output reaches cosine similarity {0}.</source>
+        <translation>所有已比对输出的余弦相似度均达到 {0}。</translation>
+    </message>
+    <message>
+        <source>First op below the threshold:</source>
+        <translation>第一个低于阈值的算子：</translation>
+    </message>
+    <message>
+        <source>{0} ({1}), output {2}: cosine similarity {3} &amp;lt; {4}</source>
+        <translation>{0}（{1}），输出 {2}：余弦相似度 {3} &amp;lt; {4}</translation>
+    </message>
+    <message>
+        <source>What to check next:</source>
+        <translation>下一步检查：</translation>
+    </message>
+    <message>
+        <source>NPU dump: {0}</source>
+        <translation>NPU Dump：{0}</translation>
+    </message>
+    <message>
+        <source>Ground truth: {0}</source>
+        <translation>标杆数据：{0}</translation>
+    </message>
+    <message>
+        <source>Reason: {0}</source>
+        <translation>原因：{0}</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Excel workbook (*.xlsx)</source>
+        <translation>Excel 工作簿 (*.xlsx)</translation>
+    </message>
+    <message>
+        <source>Export Result</source>
+        <translation>导出结果</translation>
+    </message>
+    <message>
+        <source>Not saved: {0}</source>
+        <translation>未保存：{0}</translation>
+    </message>
+    <message>
+        <source>Saved {0}</source>
+        <translation>已保存 {0}</translation>
+    </message>
+    <message>
+        <source>Model Accuracy Analyzer</source>
+        <translation>模型精度分析器</translation>
+    </message>
+</context>
+<context>
+    <name>AdvancedPage</name>
+    <message>
+        <source>Advanced</source>
+        <translation>高级</translation>
+    </message>
+    <message>
+        <source>Outputs, precision, logging and any other ATC flag.</source>
+        <translation>输出、精度、日志及其他 ATC 参数。</translation>
+    </message>
+    <message>
+        <source>One type for all outputs</source>
+        <translation>所有输出使用同一类型</translation>
+    </message>
+    <message>
+        <source>A type per output</source>
+        <translation>每个输出分别指定类型</translation>
+    </message>
+    <message>
+        <source>(model default)</source>
+        <translation>（模型默认）</translation>
+    </message>
+    <message>
+        <source>Output (node:index)</source>
+        <translation>输出 (node:index)</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>node:index;node:index (default: the model's outputs)</source>
+        <translation>node:index;node:index（默认：模型的输出）</translation>
+    </message>
+    <message>
+        <source>Pick…</source>
+        <translation>选择…</translation>
+    </message>
+    <message>
+        <source>Choose output nodes from the model's graph</source>
+        <translation>从模型的图中选择输出节点</translation>
+    </message>
+    <message>
+        <source>(ATC default)</source>
+        <translation>（ATC 默认）</translation>
+    </message>
+    <message>
+        <source>(not set)</source>
+        <translation>（未设置）</translation>
+    </message>
+    <message>
+        <source>0 — off</source>
+        <translation>0 — 关闭</translation>
+    </message>
+    <message>
+        <source>1 — on (inputs with few channels, e.g. images with AIPP)</source>
+        <translation>1 — 开启（通道数较少的输入，例如使用 AIPP 的图像）</translation>
+    </message>
+    <message>
+        <source>default: &lt;project's remote folder&gt;/atc or ~/ascend-workbench/atc/…</source>
+        <translation>默认：&lt;工程的远端目录&gt;/atc 或 ~/ascend-workbench/atc/…</translation>
+    </message>
+    <message>
+        <source>one flag per line, e.g.
+fusion_switch_file=fusion.cfg
+op_debug_level=1</source>
+        <translation>每行一个参数，例如
+fusion_switch_file=fusion.cfg
+op_debug_level=1</translation>
+    </message>
+    <message>
+        <source>Documented ATC flags: {0}</source>
+        <translation>ATC 参数说明：{0}</translation>
+    </message>
+    <message>
+        <source>Output type:</source>
+        <translation>输出类型：</translation>
+    </message>
+    <message>
+        <source>Output nodes:</source>
+        <translation>输出节点：</translation>
+    </message>
+    <message>
+        <source>Precision mode:</source>
+        <translation>精度模式：</translation>
+    </message>
+    <message>
+        <source>Op implementation mode:</source>
+        <translation>算子实现模式：</translation>
+    </message>
+    <message>
+        <source>Log level:</source>
+        <translation>日志级别：</translation>
+    </message>
+    <message>
+        <source>Small-channel optimisation:</source>
+        <translation>小通道优化：</translation>
+    </message>
+    <message>
+        <source>Working folder on the host:</source>
+        <translation>主机上的工作目录：</translation>
+    </message>
+    <message>
+        <source>Other flags:</source>
+        <translation>其他参数：</translation>
+    </message>
+    <message>
+        <source>Other flags, line {0}: expected name=value, got '{1}'</source>
+        <translation>其他参数，第 {0} 行：应为 name=value，实际为“{1}”</translation>
+    </message>
+    <message>
+        <source>Other flags, line {0}: --{1} has its own field in the wizard; set it there</source>
+        <translation>其他参数，第 {0} 行：--{1} 在向导中有专门的字段，请在那里设置</translation>
+    </message>
+</context>
+<context>
+    <name>AippPage</name>
+    <message>
+        <source>Preprocessing (AIPP)</source>
+        <translation>预处理（AIPP）</translation>
+    </message>
+    <message>
+        <source>Let the AI Core convert and normalise images before the model: written as the --insert_op_conf file.</source>
+        <translation>让 AI Core 在模型执行前对图像进行转换和归一化：写入 --insert_op_conf 文件。</translation>
+    </message>
+    <message>
+        <source>Insert AIPP preprocessing (--insert_op_conf)</source>
+        <translation>插入 AIPP 预处理（--insert_op_conf）</translation>
+    </message>
+    <message>
+        <source>Edit the configuration here</source>
+        <translation>在此编辑配置</translation>
+    </message>
+    <message>
+        <source>Use an existing file:</source>
+        <translation>使用已有文件：</translation>
+    </message>
+    <message>
+        <source>an AIPP .cfg file</source>
+        <translation>AIPP .cfg 文件</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Edit It Here</source>
+        <translation>在此编辑</translation>
+    </message>
+    <message>
+        <source>Load the file into the editor (the file itself is not changed)</source>
+        <translation>将文件加载到编辑器中（不会修改文件本身）</translation>
+    </message>
+    <message>
+        <source>Save As…</source>
+        <translation>另存为…</translation>
+    </message>
+    <message>
+        <source>Save the configuration as an AIPP file (protobuf text)</source>
+        <translation>将配置另存为 AIPP 文件（protobuf 文本格式）</translation>
+    </message>
+    <message>
+        <source>File preview</source>
+        <translation>文件预览</translation>
+    </message>
+    <message>
+        <source>Add Op</source>
+        <translation>添加算子</translation>
+    </message>
+    <message>
+        <source>Another aipp_op block, for another model input</source>
+        <translation>另一个 aipp_op 块，用于另一个模型输入</translation>
+    </message>
+    <message>
+        <source>Remove Op</source>
+        <translation>移除算子</translation>
+    </message>
+    <message>
+        <source>related_input_rank: the model input (0-based) this op preprocesses</source>
+        <translation>related_input_rank：此算子预处理的模型输入（从 0 开始）</translation>
+    </message>
+    <message>
+        <source>AIPP op:</source>
+        <translation>AIPP 算子：</translation>
+    </message>
+    <message>
+        <source>Mode:</source>
+        <translation>模式：</translation>
+    </message>
+    <message>
+        <source>Model input (related_input_rank):</source>
+        <translation>模型输入（related_input_rank）：</translation>
+    </message>
+    <message>
+        <source>Dynamic AIPP (parameters given at run time)</source>
+        <translation>动态 AIPP（参数在运行时给出）</translation>
+    </message>
+    <message>
+        <source>support_rotation</source>
+        <translation>support_rotation</translation>
+    </message>
+    <message>
+        <source>max_src_image_size (bytes):</source>
+        <translation>max_src_image_size（字节）：</translation>
+    </message>
+    <message>
+        <source>(not set)</source>
+        <translation>（未设置）</translation>
+    </message>
+    <message>
+        <source>Source image</source>
+        <translation>源图像</translation>
+    </message>
+    <message>
+        <source>Input format:</source>
+        <translation>输入格式：</translation>
+    </message>
+    <message>
+        <source>Width (src_image_size_w):</source>
+        <translation>宽度（src_image_size_w）：</translation>
+    </message>
+    <message>
+        <source>Height (src_image_size_h):</source>
+        <translation>高度（src_image_size_h）：</translation>
+    </message>
+    <message>
+        <source>Crop</source>
+        <translation>裁剪</translation>
+    </message>
+    <message>
+        <source>start (w, h):</source>
+        <translation>起点 (w, h)：</translation>
+    </message>
+    <message>
+        <source>size (w, h):</source>
+        <translation>尺寸 (w, h)：</translation>
+    </message>
+    <message>
+        <source>Colour-space conversion (csc_switch)</source>
+        <translation>色域转换（csc_switch）</translation>
+    </message>
+    <message>
+        <source>rbuv_swap_switch</source>
+        <translation>rbuv_swap_switch</translation>
+    </message>
+    <message>
+        <source>ax_swap_switch</source>
+        <translation>ax_swap_switch</translation>
+    </message>
+    <message>
+        <source>YUV420SP → RGB</source>
+        <translation>YUV420SP → RGB</translation>
+    </message>
+    <message>
+        <source>Fill the matrix and input biases for JPEG-decoded YUV420SP (BT.601 full range) to RGB, as in Huawei's samples</source>
+        <translation>按华为样例，填入从 JPEG 解码的 YUV420SP（BT.601 全范围）转换到 RGB 的矩阵和输入偏置</translation>
+    </message>
+    <message>
+        <source>matrix</source>
+        <translation>矩阵</translation>
+    </message>
+    <message>
+        <source>input bias</source>
+        <translation>输入偏置</translation>
+    </message>
+    <message>
+        <source>output bias</source>
+        <translation>输出偏置</translation>
+    </message>
+    <message>
+        <source>Normalisation per channel: (pixel − mean − min) × var_reci</source>
+        <translation>按通道归一化：(pixel − mean − min) × var_reci</translation>
+    </message>
+    <message>
+        <source>channel {0}</source>
+        <translation>通道 {0}</translation>
+    </message>
+    <message>
+        <source>aipp_op {0} (input {1})</source>
+        <translation>aipp_op {0}（输入 {1}）</translation>
+    </message>
+    <message>
+        <source>a whole number</source>
+        <translation>整数</translation>
+    </message>
+    <message>
+        <source>a number</source>
+        <translation>数字</translation>
+    </message>
+    <message>
+        <source>AIPP configuration is invalid. Reason: {0}_{1}: expected {2}, got {3}.</source>
+        <translation>AIPP 配置无效。原因：{0}_{1}：应为{2}，实际为 {3}。</translation>
+    </message>
+    <message>
+        <source>AIPP File</source>
+        <translation>AIPP 文件</translation>
+    </message>
+    <message>
+        <source>AIPP configuration (*.cfg *.config *.txt);;All files (*)</source>
+        <translation>AIPP 配置 (*.cfg *.config *.txt);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Save AIPP File</source>
+        <translation>保存 AIPP 文件</translation>
+    </message>
+    <message>
+        <source>AIPP configuration (*.cfg);;All files (*)</source>
+        <translation>AIPP 配置 (*.cfg);;所有文件 (*)</translation>
+    </message>
+</context>
+<context>
     <name>App</name>
     <message>
         <source>Start-up problems</source>
@@ -106,6 +623,41 @@
     <message>
         <source>Folder</source>
         <translation>文件夹</translation>
+    </message>
+</context>
+<context>
+    <name>BaselinePane</name>
+    <message>
+        <source>a PROF_ folder, *_ascend_pt folder, timeline JSON, CSV or .wbreport</source>
+        <translation>PROF_ 文件夹、*_ascend_pt 文件夹、时间线 JSON、CSV 或 .wbreport</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>比较</translation>
+    </message>
+    <message>
+        <source>Choose a baseline report to compare this report against.</source>
+        <translation>选择一份基线报告，与当前报告进行比较。</translation>
+    </message>
+    <message>
+        <source>Baseline file:</source>
+        <translation>基线文件：</translation>
+    </message>
+    <message>
+        <source>Baseline Report</source>
+        <translation>基线报告</translation>
+    </message>
+    <message>
+        <source>Choose a baseline report first.</source>
+        <translation>请先选择基线报告。</translation>
+    </message>
+    <message>
+        <source>Comparing…</source>
+        <translation>正在比较…</translation>
     </message>
 </context>
 <context>
@@ -282,6 +834,476 @@ Tools: {3}</source>
     </message>
 </context>
 <context>
+    <name>CheckPage</name>
+    <message>
+        <source>Command and Checks</source>
+        <translation>命令与检查</translation>
+    </message>
+    <message>
+        <source>The exact msprof command that will run on the host, and what was checked there before starting.</source>
+        <translation>将在主机上运行的完整 msprof 命令，以及启动前在主机上完成的检查。</translation>
+    </message>
+    <message>
+        <source>Check Again</source>
+        <translation>重新检查</translation>
+    </message>
+    <message>
+        <source>msprof command:</source>
+        <translation>msprof 命令：</translation>
+    </message>
+    <message>
+        <source>Checks before starting:</source>
+        <translation>启动前检查：</translation>
+    </message>
+    <message>
+        <source>Checking on the host…</source>
+        <translation>正在主机上检查…</translation>
+    </message>
+    <message>
+        <source>CANN {0} · working folder on the host: {1}
+Output: {2}/RUN_ID (RUN_ID: the run's date and time, chosen when it starts)</source>
+        <translation>CANN {0} · 主机上的工作目录：{1}
+输出：{2}/RUN_ID（RUN_ID：本次运行的日期和时间，在启动时确定）</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>the login folder</source>
+        <translation>登录目录</translation>
+    </message>
+    <message>
+        <source>No problems found.</source>
+        <translation>未发现问题。</translation>
+    </message>
+    <message>
+        <source>{0} problem(s) must be fixed before starting: go Back and change the options, or fix the host, then Check Again.</source>
+        <translation>启动前必须修复 {0} 个问题：请返回上一步修改选项，或修复主机，然后点击“重新检查”。</translation>
+    </message>
+    <message>
+        <source>Ready to start (read the notes above).</source>
+        <translation>可以启动（请阅读上方的提示）。</translation>
+    </message>
+    <message>
+        <source>All checks passed: ready to start.</source>
+        <translation>所有检查均已通过：可以启动。</translation>
+    </message>
+    <message>
+        <source>The checks could not run: {0}</source>
+        <translation>无法执行检查：{0}</translation>
+    </message>
+</context>
+<context>
+    <name>CommandBox</name>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Copy the msprof command line</source>
+        <translation>复制 msprof 命令行</translation>
+    </message>
+</context>
+<context>
+    <name>Compare</name>
+    <message>
+        <source>Compare {0} with {1}</source>
+        <translation>比较 {0} 与 {1}</translation>
+    </message>
+    <message>
+        <source>Key</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <source>Task Type</source>
+        <translation>任务类型</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Metric</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>Unit</source>
+        <translation>单位</translation>
+    </message>
+    <message>
+        <source>Base Count</source>
+        <translation>基线次数</translation>
+    </message>
+    <message>
+        <source>Current Count</source>
+        <translation>当前次数</translation>
+    </message>
+    <message>
+        <source>Base Total(us)</source>
+        <translation>基线总耗时(us)</translation>
+    </message>
+    <message>
+        <source>Current Total(us)</source>
+        <translation>当前总耗时(us)</translation>
+    </message>
+    <message>
+        <source>Diff(us)</source>
+        <translation>差值(us)</translation>
+    </message>
+    <message>
+        <source>Diff(%)</source>
+        <translation>差值(%)</translation>
+    </message>
+    <message>
+        <source>Base Avg(us)</source>
+        <translation>基线平均耗时(us)</translation>
+    </message>
+    <message>
+        <source>Current Avg(us)</source>
+        <translation>当前平均耗时(us)</translation>
+    </message>
+    <message>
+        <source>Avg Diff(us)</source>
+        <translation>平均差值(us)</translation>
+    </message>
+    <message>
+        <source>Avg Diff(%)</source>
+        <translation>平均差值(%)</translation>
+    </message>
+    <message>
+        <source>Base Min(us)</source>
+        <translation>基线最小耗时(us)</translation>
+    </message>
+    <message>
+        <source>Current Min(us)</source>
+        <translation>当前最小耗时(us)</translation>
+    </message>
+    <message>
+        <source>Base Max(us)</source>
+        <translation>基线最大耗时(us)</translation>
+    </message>
+    <message>
+        <source>Current Max(us)</source>
+        <translation>当前最大耗时(us)</translation>
+    </message>
+    <message>
+        <source>Base First Start(ns)</source>
+        <translation>基线首次开始(ns)</translation>
+    </message>
+    <message>
+        <source>Current First Start(ns)</source>
+        <translation>当前首次开始(ns)</translation>
+    </message>
+    <message>
+        <source>Base</source>
+        <translation>基线</translation>
+    </message>
+    <message>
+        <source>Current</source>
+        <translation>当前</translation>
+    </message>
+    <message>
+        <source>Diff</source>
+        <translation>差值</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>Base Name</source>
+        <translation>基线名称</translation>
+    </message>
+    <message>
+        <source>Current Name</source>
+        <translation>当前名称</translation>
+    </message>
+    <message>
+        <source>Base Start(ns)</source>
+        <translation>基线开始(ns)</translation>
+    </message>
+    <message>
+        <source>Current Start(ns)</source>
+        <translation>当前开始(ns)</translation>
+    </message>
+    <message>
+        <source>Base Duration(us)</source>
+        <translation>基线耗时(us)</translation>
+    </message>
+    <message>
+        <source>Current Duration(us)</source>
+        <translation>当前耗时(us)</translation>
+    </message>
+    <message>
+        <source>slower</source>
+        <translation>变慢</translation>
+    </message>
+    <message>
+        <source>added</source>
+        <translation>新增</translation>
+    </message>
+    <message>
+        <source>same</source>
+        <translation>相同</translation>
+    </message>
+    <message>
+        <source>removed</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>faster</source>
+        <translation>变快</translation>
+    </message>
+    <message>
+        <source>higher</source>
+        <translation>升高</translation>
+    </message>
+    <message>
+        <source>lower</source>
+        <translation>降低</translation>
+    </message>
+</context>
+<context>
+    <name>CompareDialog</name>
+    <message>
+        <source>Baseline Comparison</source>
+        <translation>基线比较</translation>
+    </message>
+    <message>
+        <source>OP type</source>
+        <translation>算子类型</translation>
+    </message>
+    <message>
+        <source>Op name</source>
+        <translation>算子名称</translation>
+    </message>
+    <message>
+        <source>Baseline report:</source>
+        <translation>基线报告：</translation>
+    </message>
+    <message>
+        <source>Current report:</source>
+        <translation>当前报告：</translation>
+    </message>
+    <message>
+        <source>Match operators by:</source>
+        <translation>算子匹配方式：</translation>
+    </message>
+    <message>
+        <source>Same within:</source>
+        <translation>视为相同的容差：</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>比较</translation>
+    </message>
+</context>
+<context>
+    <name>CompareView</name>
+    <message>
+        <source>Baseline</source>
+        <translation>基线</translation>
+    </message>
+    <message>
+        <source>Current</source>
+        <translation>当前</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>种类</translation>
+    </message>
+    <message>
+        <source>Devices</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Chip</source>
+        <translation>芯片</translation>
+    </message>
+    <message>
+        <source>CANN</source>
+        <translation>CANN</translation>
+    </message>
+    <message>
+        <source>PMU group</source>
+        <translation>PMU 分组</translation>
+    </message>
+    <message>
+        <source>OPs</source>
+        <translation>算子 (OPs)</translation>
+    </message>
+    <message>
+        <source>Total device time</source>
+        <translation>设备总耗时</translation>
+    </message>
+    <message>
+        <source>Total device time: {0} → {1} µs, {2} µs ({3})</source>
+        <translation>设备总耗时：{0} → {1} µs，{2} µs（{3}）</translation>
+    </message>
+    <message>
+        <source>By OP type</source>
+        <translation>按算子类型</translation>
+    </message>
+    <message>
+        <source>By op name</source>
+        <translation>按算子名称</translation>
+    </message>
+    <message>
+        <source>Show:</source>
+        <translation>显示：</translation>
+    </message>
+    <message>
+        <source>Export to Excel…</source>
+        <translation>导出到 Excel…</translation>
+    </message>
+    <message>
+        <source>Operators</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>Overall</source>
+        <translation>总览</translation>
+    </message>
+    <message>
+        <source>AI Core Metrics</source>
+        <translation>AI Core 指标</translation>
+    </message>
+    <message>
+        <source>Top regressions / improvements (µs)</source>
+        <translation>劣化 / 优化最多的项 (µs)</translation>
+    </message>
+    <message>
+        <source>No AI Core metrics on both sides to compare.</source>
+        <translation>两份报告中没有共同的 AI Core 指标可供比较。</translation>
+    </message>
+    <message>
+        <source>No operator appears in both reports: nothing to pair. Both summaries are shown above.</source>
+        <translation>没有同时出现在两份报告中的算子：无法配对。两份报告的摘要均显示在上方。</translation>
+    </message>
+    <message>
+        <source>No regressions or improvements beyond the tolerance</source>
+        <translation>没有超出容差的劣化或优化</translation>
+    </message>
+    <message>
+        <source>Export Comparison</source>
+        <translation>导出比较结果</translation>
+    </message>
+    <message>
+        <source>Excel workbook (*.xlsx)</source>
+        <translation>Excel 工作簿 (*.xlsx)</translation>
+    </message>
+</context>
+<context>
+    <name>Converter</name>
+    <message>
+        <source>Error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>Warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>Why:</source>
+        <translation>原因：</translation>
+    </message>
+    <message>
+        <source>Fix:</source>
+        <translation>解决方法：</translation>
+    </message>
+</context>
+<context>
+    <name>ConverterPage</name>
+    <message>
+        <source>atc command:</source>
+        <translation>atc 命令：</translation>
+    </message>
+    <message>
+        <source>Errors on other pages: {0}</source>
+        <translation>其他页面上的错误：{0}</translation>
+    </message>
+</context>
+<context>
+    <name>ConverterWizard</name>
+    <message>
+        <source>Model Converter</source>
+        <translation>模型转换</translation>
+    </message>
+    <message>
+        <source>Convert</source>
+        <translation>转换</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Open Model Structure</source>
+        <translation>打开模型结构</translation>
+    </message>
+    <message>
+        <source>Could not remember the converter's values: {0}</source>
+        <translation>无法记住模型转换的参数值：{0}</translation>
+    </message>
+    <message>
+        <source>The model is on the host or not found locally: enter its inputs by hand.</source>
+        <translation>模型位于主机上或在本地找不到：请手动输入其输入信息。</translation>
+    </message>
+    <message>
+        <source>Read model {0}</source>
+        <translation>读取模型 {0}</translation>
+    </message>
+    <message>
+        <source>Reading the NPU type on {0}…</source>
+        <translation>正在读取 {0} 上的 NPU 型号…</translation>
+    </message>
+    <message>
+        <source>Detect SoC on {0}</source>
+        <translation>检测 {0} 上的 SoC</translation>
+    </message>
+    <message>
+        <source>Fix the errors shown on the pages first</source>
+        <translation>请先修复各页面上显示的错误</translation>
+    </message>
+    <message>
+        <source>{0} exists. Replace it with the new model?</source>
+        <translation>{0} 已存在。要用新模型替换它吗？</translation>
+    </message>
+    <message>
+        <source>Cannot use the CANN machine</source>
+        <translation>无法使用该 CANN 机器</translation>
+    </message>
+    <message>
+        <source>Convert {0}</source>
+        <translation>转换 {0}</translation>
+    </message>
+    <message>
+        <source>Converted: {0}</source>
+        <translation>已转换：{0}</translation>
+    </message>
+    <message>
+        <source>Conversion failed</source>
+        <translation>转换失败</translation>
+    </message>
+    <message>
+        <source>Conversion stopped</source>
+        <translation>转换已停止</translation>
+    </message>
+    <message>
+        <source>atc was stopped on the host; nothing was downloaded.</source>
+        <translation>已在主机上停止 atc；未下载任何内容。</translation>
+    </message>
+</context>
+<context>
     <name>DeploymentDialog</name>
     <message>
         <source>Deployment — {0}</source>
@@ -436,6 +1458,582 @@ Tools: {3}</source>
     </message>
 </context>
 <context>
+    <name>DumpCommon</name>
+    <message>
+        <source>Demo host (simulated CANN)</source>
+        <translation>演示主机（模拟 CANN）</translation>
+    </message>
+</context>
+<context>
+    <name>DumpConfigDialog</name>
+    <message>
+        <source>Dump Configuration</source>
+        <translation>Dump 配置</translation>
+    </message>
+    <message>
+        <source>Offline Model</source>
+        <translation>离线模型</translation>
+    </message>
+    <message>
+        <source>Offline models (*.om *.json);;All files (*)</source>
+        <translation>离线模型 (*.om *.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>an .om (read on the CANN machine) or its om JSON</source>
+        <translation>.om 文件（在 CANN 机器上读取）或其 om JSON</translation>
+    </message>
+    <message>
+        <source>The .om is on the machine</source>
+        <translation>.om 位于所选机器上</translation>
+    </message>
+    <message>
+        <source>Load</source>
+        <translation>加载</translation>
+    </message>
+    <message>
+        <source>Offline model</source>
+        <translation>离线模型</translation>
+    </message>
+    <message>
+        <source>Model:</source>
+        <translation>模型：</translation>
+    </message>
+    <message>
+        <source>CANN machine:</source>
+        <translation>CANN 机器：</translation>
+    </message>
+    <message>
+        <source>All</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>Several</source>
+        <translation>部分</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Input</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>Dump Path</source>
+        <translation>Dump 路径</translation>
+    </message>
+    <message>
+        <source>Tensor data</source>
+        <translation>张量数据</translation>
+    </message>
+    <message>
+        <source>Statistics</source>
+        <translation>统计信息</translation>
+    </message>
+    <message>
+        <source>Dump single-operator calls (dump_op_switch)</source>
+        <translation>Dump 单算子调用（dump_op_switch）</translation>
+    </message>
+    <message>
+        <source>(not set: the runtime's default)</source>
+        <translation>（未设置：使用运行时的默认值）</translation>
+    </message>
+    <message>
+        <source>op</source>
+        <translation>op</translation>
+    </message>
+    <message>
+        <source>kernel</source>
+        <translation>kernel</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>all</translation>
+    </message>
+    <message>
+        <source>AclConfig File</source>
+        <translation>AclConfig 文件</translation>
+    </message>
+    <message>
+        <source>acl.json (*.json);;All files (*)</source>
+        <translation>acl.json (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Dump</source>
+        <translation>Dump</translation>
+    </message>
+    <message>
+        <source>AclConfig file:</source>
+        <translation>AclConfig 文件：</translation>
+    </message>
+    <message>
+        <source>Model name:</source>
+        <translation>模型名称：</translation>
+    </message>
+    <message>
+        <source>Dump option:</source>
+        <translation>Dump 选项：</translation>
+    </message>
+    <message>
+        <source>Dump mode:</source>
+        <translation>Dump 模式：</translation>
+    </message>
+    <message>
+        <source>Dump path:</source>
+        <translation>Dump 路径：</translation>
+    </message>
+    <message>
+        <source>Dump data:</source>
+        <translation>Dump 数据：</translation>
+    </message>
+    <message>
+        <source>Statistics:</source>
+        <translation>统计信息：</translation>
+    </message>
+    <message>
+        <source>Dump level:</source>
+        <translation>Dump 级别：</translation>
+    </message>
+    <message>
+        <source>Resulting acl.json:</source>
+        <translation>生成的 acl.json：</translation>
+    </message>
+    <message>
+        <source>line {0}, column {1}</source>
+        <translation>第 {0} 行，第 {1} 列</translation>
+    </message>
+    <message>
+        <source>{0} cannot be read ({1}): {2}. Saving will ask before replacing it.</source>
+        <translation>无法读取 {0}（{1}）：{2}。保存时会先询问是否替换。</translation>
+    </message>
+    <message>
+        <source>{0} does not exist yet: it will be created.</source>
+        <translation>{0} 尚不存在：将会创建。</translation>
+    </message>
+    <message>
+        <source>Editing {0}; keys this editor does not manage are kept.</source>
+        <translation>正在编辑 {0}；此编辑器不管理的键会被保留。</translation>
+    </message>
+    <message>
+        <source>Choose the acl.json to write.</source>
+        <translation>请选择要写入的 acl.json。</translation>
+    </message>
+    <message>
+        <source>Read {0} with atc --mode=1</source>
+        <translation>使用 atc --mode=1 读取 {0}</translation>
+    </message>
+    <message>
+        <source>Read {0}</source>
+        <translation>读取 {0}</translation>
+    </message>
+    <message>
+        <source>Reading the model…</source>
+        <translation>正在读取模型…</translation>
+    </message>
+    <message>
+        <source>{0}: {1} ops ({2} dumped by the runtime), from {3}</source>
+        <translation>{0}：{1} 个算子（其中 {2} 个由运行时 Dump），来自 {3}</translation>
+    </message>
+    <message>
+        <source>(load the model to know its name)</source>
+        <translation>（加载模型后才能得知其名称）</translation>
+    </message>
+    <message>
+        <source>Load the offline model: model_name is its om JSON's top-level name.</source>
+        <translation>请加载离线模型：model_name 为其 om JSON 的顶层名称。</translation>
+    </message>
+    <message>
+        <source>Dump option Several: tick the ops to dump in the tree.</source>
+        <translation>Dump 选项为“部分”：请在树中勾选要 Dump 的算子。</translation>
+    </message>
+    <message>
+        <source>Choose the AclConfig file to write.</source>
+        <translation>请选择要写入的 AclConfig 文件。</translation>
+    </message>
+    <message>
+        <source>Not saved: {0} was left unchanged.</source>
+        <translation>未保存：{0} 保持不变。</translation>
+    </message>
+    <message>
+        <source>Not saved: {0}</source>
+        <translation>未保存：{0}</translation>
+    </message>
+    <message>
+        <source> (the unreadable file was kept as {0})</source>
+        <translation> （无法读取的文件已保留为 {0}）</translation>
+    </message>
+    <message>
+        <source>Saved {0}</source>
+        <translation>已保存 {0}</translation>
+    </message>
+    <message>
+        <source>Replace acl.json?</source>
+        <translation>替换 acl.json？</translation>
+    </message>
+    <message>
+        <source>{0} is not valid JSON (line {1}, column {2}).
+
+Replace it with the configuration shown? The current file will be kept as {3}.corrupt.</source>
+        <translation>{0} 不是有效的 JSON（第 {1} 行，第 {2} 列）。
+
+要用所示配置替换它吗？当前文件将保留为 {3}.corrupt。</translation>
+    </message>
+</context>
+<context>
+    <name>DumpDataView</name>
+    <message>
+        <source>Iteration</source>
+        <translation>迭代</translation>
+    </message>
+    <message>
+        <source>Model ID</source>
+        <translation>模型 ID</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Timestamp</source>
+        <translation>时间戳</translation>
+    </message>
+    <message>
+        <source>Data type</source>
+        <translation>数据类型</translation>
+    </message>
+    <message>
+        <source>Shape</source>
+        <translation>Shape</translation>
+    </message>
+    <message>
+        <source>Elements</source>
+        <translation>元素个数</translation>
+    </message>
+    <message>
+        <source>Min</source>
+        <translation>最小值</translation>
+    </message>
+    <message>
+        <source>Max</source>
+        <translation>最大值</translation>
+    </message>
+    <message>
+        <source>Mean</source>
+        <translation>平均值</translation>
+    </message>
+    <message>
+        <source>Std deviation</source>
+        <translation>标准差</translation>
+    </message>
+    <message>
+        <source>Zeros</source>
+        <translation>零值个数</translation>
+    </message>
+    <message>
+        <source>NaN</source>
+        <translation>NaN</translation>
+    </message>
+    <message>
+        <source>+Inf</source>
+        <translation>+Inf</translation>
+    </message>
+    <message>
+        <source>-Inf</source>
+        <translation>-Inf</translation>
+    </message>
+    <message>
+        <source>Convert to .npy…</source>
+        <translation>转换为 .npy…</translation>
+    </message>
+    <message>
+        <source>Convert every dump file below this folder to .npy files</source>
+        <translation>将此文件夹下的所有 Dump 文件转换为 .npy 文件</translation>
+    </message>
+    <message>
+        <source>Reload</source>
+        <translation>重新加载</translation>
+    </message>
+    <message>
+        <source>Op / tensor</source>
+        <translation>算子 / 张量</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Format</source>
+        <translation>格式</translation>
+    </message>
+    <message>
+        <source>Select a tensor to see its statistics.</source>
+        <translation>选择一个张量以查看其统计信息。</translation>
+    </message>
+    <message>
+        <source>Statistic</source>
+        <translation>统计项</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Count</source>
+        <translation>数量</translation>
+    </message>
+    <message>
+        <source>Export .npy…</source>
+        <translation>导出 .npy…</translation>
+    </message>
+    <message>
+        <source>Export .txt…</source>
+        <translation>导出 .txt…</translation>
+    </message>
+    <message>
+        <source>Reading {0}…</source>
+        <translation>正在读取 {0}…</translation>
+    </message>
+    <message>
+        <source>Read dump {0}</source>
+        <translation>读取 Dump {0}</translation>
+    </message>
+    <message>
+        <source>(damaged)</source>
+        <translation>（已损坏）</translation>
+    </message>
+    <message>
+        <source>{0}: {1} dump files</source>
+        <translation>{0}：{1} 个 Dump 文件</translation>
+    </message>
+    <message>
+        <source>{0} damaged (hover them for the reason)</source>
+        <translation>{0} 个已损坏（鼠标悬停可查看原因）</translation>
+    </message>
+    <message>
+        <source>{0} — {1} {2}</source>
+        <translation>{0} — {1} {2}</translation>
+    </message>
+    <message>
+        <source>(reading…)</source>
+        <translation>（读取中…）</translation>
+    </message>
+    <message>
+        <source>Statistics of {0}</source>
+        <translation>{0} 的统计信息</translation>
+    </message>
+    <message>
+        <source>NumPy arrays (*.npy)</source>
+        <translation>NumPy 数组 (*.npy)</translation>
+    </message>
+    <message>
+        <source>Text (*.txt)</source>
+        <translation>文本 (*.txt)</translation>
+    </message>
+    <message>
+        <source>Export Tensor</source>
+        <translation>导出张量</translation>
+    </message>
+    <message>
+        <source>Export {0}</source>
+        <translation>导出 {0}</translation>
+    </message>
+    <message>
+        <source>Saved {0}</source>
+        <translation>已保存 {0}</translation>
+    </message>
+    <message>
+        <source>Convert to .npy: output folder</source>
+        <translation>转换为 .npy：输出目录</translation>
+    </message>
+    <message>
+        <source>Convert {0} to .npy</source>
+        <translation>将 {0} 转换为 .npy</translation>
+    </message>
+    <message>
+        <source>Converted {0} files into {1}: {2} .npy files written</source>
+        <translation>已将 {0} 个文件转换到 {1}：共写入 {2} 个 .npy 文件</translation>
+    </message>
+    <message>
+        <source>{0} failed (see the Output tab)</source>
+        <translation>{0} 失败（请查看“输出”页签）</translation>
+    </message>
+    <message>
+        <source>Dump: {0}</source>
+        <translation>Dump：{0}</translation>
+    </message>
+</context>
+<context>
+    <name>ExecutablePage</name>
+    <message>
+        <source>Executable Properties</source>
+        <translation>可执行文件属性</translation>
+    </message>
+    <message>
+        <source>What to profile and where: the application runs on the CANN machine under msprof.</source>
+        <translation>分析什么、在哪里分析：应用在 CANN 机器上通过 msprof 运行。</translation>
+    </message>
+    <message>
+        <source>Check Host</source>
+        <translation>检查主机</translation>
+    </message>
+    <message>
+        <source>Look for the CANN toolkit and the NPUs on the host again</source>
+        <translation>重新在主机上查找 CANN 工具包和 NPU</translation>
+    </message>
+    <message>
+        <source>Deploy the app project to the host before running</source>
+        <translation>运行前将应用工程部署到主机</translation>
+    </message>
+    <message>
+        <source>Deployment…</source>
+        <translation>部署…</translation>
+    </message>
+    <message>
+        <source>local folder of the application (optional)</source>
+        <translation>应用的本地文件夹（可选）</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>e.g. ./out/main, main.py or run.sh (relative to the working folder)</source>
+        <translation>例如 ./out/main、main.py 或 run.sh（相对于工作目录）</translation>
+    </message>
+    <message>
+        <source>Python interpreter:</source>
+        <translation>Python 解释器：</translation>
+    </message>
+    <message>
+        <source>Note: MindStudio requires absolute paths inside acl Python projects (models, input data): the script runs from the deployed folder on the host.</source>
+        <translation>注意：MindStudio 要求 acl Python 工程中（模型、输入数据）使用绝对路径：脚本在主机上的部署目录中运行。</translation>
+    </message>
+    <message>
+        <source>arguments as in a shell, e.g. --model /opt/m.om --loop 10</source>
+        <translation>与 shell 中相同的参数写法，例如 --model /opt/m.om --loop 10</translation>
+    </message>
+    <message>
+        <source>NAME=value, one per line</source>
+        <translation>NAME=value，每行一个</translation>
+    </message>
+    <message>
+        <source>default: the deployed project (Remote) or the project (Local)</source>
+        <translation>默认：已部署的工程（远端）或工程本身（本地）</translation>
+    </message>
+    <message>
+        <source>filled from the host; e.g. /usr/local/Ascend/ascend-toolkit/latest</source>
+        <translation>从主机自动填入；例如 /usr/local/Ascend/ascend-toolkit/latest</translation>
+    </message>
+    <message>
+        <source>e.g. 0,1 — sets ASCEND_RT_VISIBLE_DEVICES (empty: all)</source>
+        <translation>例如 0,1 — 设置 ASCEND_RT_VISIBLE_DEVICES（留空：全部）</translation>
+    </message>
+    <message>
+        <source>Run mode:</source>
+        <translation>运行模式：</translation>
+    </message>
+    <message>
+        <source>CANN machine:</source>
+        <translation>CANN 机器：</translation>
+    </message>
+    <message>
+        <source>App project path:</source>
+        <translation>应用工程路径：</translation>
+    </message>
+    <message>
+        <source>Project type:</source>
+        <translation>工程类型：</translation>
+    </message>
+    <message>
+        <source>Deployment:</source>
+        <translation>部署：</translation>
+    </message>
+    <message>
+        <source>Executable type:</source>
+        <translation>可执行文件类型：</translation>
+    </message>
+    <message>
+        <source>Executable:</source>
+        <translation>可执行文件：</translation>
+    </message>
+    <message>
+        <source>Arguments:</source>
+        <translation>参数：</translation>
+    </message>
+    <message>
+        <source>Environment:</source>
+        <translation>环境变量：</translation>
+    </message>
+    <message>
+        <source>Working folder:</source>
+        <translation>工作目录：</translation>
+    </message>
+    <message>
+        <source>Toolkit path:</source>
+        <translation>工具包路径：</translation>
+    </message>
+    <message>
+        <source>Devices:</source>
+        <translation>设备：</translation>
+    </message>
+    <message>
+        <source>Arguments: {0}</source>
+        <translation>参数：{0}</translation>
+    </message>
+    <message>
+        <source>Environment</source>
+        <translation>环境变量</translation>
+    </message>
+    <message>
+        <source>Devices</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>(no app project: nothing is deployed)</source>
+        <translation>（无应用工程：不部署任何内容）</translation>
+    </message>
+    <message>
+        <source>{0}: no such folder</source>
+        <translation>{0}：文件夹不存在</translation>
+    </message>
+    <message>
+        <source>(not a workbench project: runs are kept but not listed in a project)</source>
+        <translation>（不是工作台工程：运行记录会保留，但不会列在工程中）</translation>
+    </message>
+    <message>
+        <source>Local mode runs on this machine: nothing is deployed.</source>
+        <translation>本地模式在本机运行：不部署任何内容。</translation>
+    </message>
+    <message>
+        <source>No app project: the executable must already be on the host.</source>
+        <translation>无应用工程：可执行文件必须已位于主机上。</translation>
+    </message>
+    <message>
+        <source>Not deployed: the project must already be on the host.</source>
+        <translation>未部署：工程必须已位于主机上。</translation>
+    </message>
+    <message>
+        <source>New and changed files are copied to the host first: {0}</source>
+        <translation>新增和修改的文件会先复制到主机：{0}</translation>
+    </message>
+    <message>
+        <source>App Project Path</source>
+        <translation>应用工程路径</translation>
+    </message>
+    <message>
+        <source>Executable</source>
+        <translation>可执行文件</translation>
+    </message>
+</context>
+<context>
     <name>FrameTable</name>
     <message>
         <source>Filter rows</source>
@@ -468,6 +2066,172 @@ Tools: {3}</source>
     <message>
         <source>Excel workbook (*.xlsx);;CSV (*.csv)</source>
         <translation>Excel 工作簿 (*.xlsx);;CSV (*.csv)</translation>
+    </message>
+</context>
+<context>
+    <name>ImportResultDialog</name>
+    <message>
+        <source>Import Result</source>
+        <translation>导入结果</translation>
+    </message>
+    <message>
+        <source>On a CANN machine</source>
+        <translation>在 CANN 机器上</translation>
+    </message>
+    <message>
+        <source>On this machine</source>
+        <translation>在本机上</translation>
+    </message>
+    <message>
+        <source>a PROF_* folder, its parent, or a folder of several</source>
+        <translation>PROF_* 文件夹、其上级文件夹，或包含多个结果的文件夹</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>a local folder</source>
+        <translation>本地文件夹</translation>
+    </message>
+    <message>
+        <source>Only what the views need is copied (mindstudio_profiler_output, or summary and timeline, plus the info files); data never exported is exported on the host first. The import is listed with the project's profiling runs.</source>
+        <translation>仅复制视图所需的内容（mindstudio_profiler_output，或 summary 和 timeline，以及 info 文件）；从未导出过的数据会先在主机上导出。导入的结果会与工程的性能分析运行记录列在一起。</translation>
+    </message>
+    <message>
+        <source>Source:</source>
+        <translation>来源：</translation>
+    </message>
+    <message>
+        <source>CANN machine:</source>
+        <translation>CANN 机器：</translation>
+    </message>
+    <message>
+        <source>Folder:</source>
+        <translation>文件夹：</translation>
+    </message>
+    <message>
+        <source>Import into:</source>
+        <translation>导入到：</translation>
+    </message>
+    <message>
+        <source>Import into</source>
+        <translation>导入到</translation>
+    </message>
+    <message>
+        <source>Folder: enter the folder to import.</source>
+        <translation>文件夹：请输入要导入的文件夹。</translation>
+    </message>
+    <message>
+        <source>CANN machine: choose one (Ascend ▸ CANN Machines adds one).</source>
+        <translation>CANN 机器：请选择一台（可通过 昇腾 ▸ CANN 机器 添加）。</translation>
+    </message>
+    <message>
+        <source>Import into: open a project or choose a local folder.</source>
+        <translation>导入到：请打开一个工程或选择一个本地文件夹。</translation>
+    </message>
+    <message>
+        <source>Import {0}</source>
+        <translation>导入 {0}</translation>
+    </message>
+</context>
+<context>
+    <name>InputsPage</name>
+    <message>
+        <source>Inputs</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>The model's inputs and the shapes ATC compiles for. Use -1 for a dynamic axis.</source>
+        <translation>模型的输入，以及 ATC 编译所用的 shape。动态轴请使用 -1。</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Data type</source>
+        <translation>数据类型</translation>
+    </message>
+    <message>
+        <source>Model shape</source>
+        <translation>模型 shape</translation>
+    </message>
+    <message>
+        <source>Shape (--input_shape)</source>
+        <translation>Shape (--input_shape)</translation>
+    </message>
+    <message>
+        <source>Add Input</source>
+        <translation>添加输入</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Reset from Model</source>
+        <translation>从模型重置</translation>
+    </message>
+    <message>
+        <source>Fill the table again with the inputs read from the model</source>
+        <translation>用从模型读取的输入重新填充表格</translation>
+    </message>
+    <message>
+        <source>(not set)</source>
+        <translation>（未设置）</translation>
+    </message>
+    <message>
+        <source>input names separated by ';' (fed as float16)</source>
+        <translation>输入名称，以 ';' 分隔（以 float16 输入）</translation>
+    </message>
+    <message>
+        <source>Input format:</source>
+        <translation>输入格式：</translation>
+    </message>
+    <message>
+        <source>FP16 inputs:</source>
+        <translation>FP16 输入：</translation>
+    </message>
+    <message>
+        <source>Dynamic shapes (choose one)</source>
+        <translation>动态 shape（选择一种）</translation>
+    </message>
+    <message>
+        <source>Dynamic batch sizes</source>
+        <translation>动态 BatchSize</translation>
+    </message>
+    <message>
+        <source>e.g. 1,2,4,8</source>
+        <translation>例如 1,2,4,8</translation>
+    </message>
+    <message>
+        <source>Dynamic image sizes</source>
+        <translation>动态分辨率</translation>
+    </message>
+    <message>
+        <source>height,width;… e.g. 224,224;448,448</source>
+        <translation>高度,宽度;… 例如 224,224;448,448</translation>
+    </message>
+    <message>
+        <source>Dynamic dims</source>
+        <translation>动态维度</translation>
+    </message>
+    <message>
+        <source>one value per -1 axis, gears separated by ';' e.g. 1,224;2,448 (needs input format ND)</source>
+        <translation>每个 -1 轴一个值，各档位以 ';' 分隔，例如 1,224;2,448（需要输入格式为 ND）</translation>
+    </message>
+    <message>
+        <source>The model is not read locally: enter its inputs by hand.</source>
+        <translation>未在本地读取模型：请手动输入其输入信息。</translation>
+    </message>
+    <message>
+        <source>{0}: {1} input(s), {2} output(s), {3} ops.</source>
+        <translation>{0}：{1} 个输入，{2} 个输出，{3} 个算子。</translation>
+    </message>
+    <message>
+        <source>Input(s) {0} keep -1 axes: ATC compiles them as dynamic shapes. Give numbers for a static model, or choose gears below.</source>
+        <translation>输入 {0} 保留了 -1 轴：ATC 会将其编译为动态 shape。如需静态模型请填写具体数值，或在下方选择档位。</translation>
     </message>
 </context>
 <context>
@@ -541,20 +2305,12 @@ Tools: {3}</source>
         <translation>昇腾(&amp;A)</translation>
     </message>
     <message>
-        <source>the ATC model converter wizard is not built yet</source>
-        <translation>ATC 模型转换向导尚未实现</translation>
-    </message>
-    <message>
         <source>Model Converter…</source>
         <translation>模型转换…</translation>
     </message>
     <message>
         <source>Dump Configuration…</source>
         <translation>Dump 配置…</translation>
-    </message>
-    <message>
-        <source>the acl.json dump editor is not built yet</source>
-        <translation>acl.json Dump 配置编辑器尚未实现</translation>
     </message>
     <message>
         <source>System Profiler</source>
@@ -565,16 +2321,8 @@ Tools: {3}</source>
         <translation>新建性能分析…</translation>
     </message>
     <message>
-        <source>the profiling wizard is not built yet</source>
-        <translation>性能分析向导尚未实现</translation>
-    </message>
-    <message>
         <source>Merge Reports…</source>
         <translation>合并报告…</translation>
-    </message>
-    <message>
-        <source>merging reports in the window is not built yet (use 'ascend-workbench report merge')</source>
-        <translation>窗口内合并报告尚未实现（请使用 'ascend-workbench report merge'）</translation>
     </message>
     <message>
         <source>Timeline Color…</source>
@@ -585,16 +2333,8 @@ Tools: {3}</source>
         <translation>基线比较…</translation>
     </message>
     <message>
-        <source>baseline comparison is not built yet</source>
-        <translation>基线比较尚未实现</translation>
-    </message>
-    <message>
         <source>Model Accuracy Analyzer…</source>
         <translation>模型精度分析…</translation>
-    </message>
-    <message>
-        <source>accuracy comparison is not built yet</source>
-        <translation>精度比对尚未实现</translation>
     </message>
     <message>
         <source>CANN Machines…</source>
@@ -607,6 +2347,14 @@ Tools: {3}</source>
     <message>
         <source>Run Configurations…</source>
         <translation>运行配置…</translation>
+    </message>
+    <message>
+        <source>Import Result…</source>
+        <translation>导入结果…</translation>
+    </message>
+    <message>
+        <source>Profiling Runs…</source>
+        <translation>性能分析运行记录…</translation>
     </message>
     <message>
         <source>Open a project first: deployment maps its folders to a host</source>
@@ -643,6 +2391,18 @@ Tools: {3}</source>
     <message>
         <source>Dark</source>
         <translation>深色</translation>
+    </message>
+    <message>
+        <source>Main Toolbar</source>
+        <translation>主工具栏</translation>
+    </message>
+    <message>
+        <source>New Profiling</source>
+        <translation>新建性能分析</translation>
+    </message>
+    <message>
+        <source>Baseline Comparison</source>
+        <translation>基线比较</translation>
     </message>
     <message>
         <source>&amp;Help</source>
@@ -779,12 +2539,327 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
         <translation>{0} 字节</translation>
     </message>
     <message>
+        <source>Open Dump Data</source>
+        <translation>打开 Dump 数据</translation>
+    </message>
+    <message>
+        <source>{0} vs {1}</source>
+        <translation>{0} vs {1}</translation>
+    </message>
+    <message>
         <source>Find next in Output</source>
         <translation>在输出中查找下一个</translation>
     </message>
     <message>
         <source>Find previous in Output</source>
         <translation>在输出中查找上一个</translation>
+    </message>
+</context>
+<context>
+    <name>MergeReportsDialog</name>
+    <message>
+        <source>Merge Reports</source>
+        <translation>合并报告</translation>
+    </message>
+    <message>
+        <source>Replace an existing output of that name</source>
+        <translation>替换已存在的同名输出</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Input directory:</source>
+        <translation>输入目录：</translation>
+    </message>
+    <message>
+        <source>Output directory:</source>
+        <translation>输出目录：</translation>
+    </message>
+    <message>
+        <source>Output name:</source>
+        <translation>输出名称：</translation>
+    </message>
+    <message>
+        <source>Every PROF_* folder of the input directory (up to two levels down) is combined: tables per device, statistics recomputed, timelines merged. The result is saved as &lt;output name&gt;.wbreport and opened.</source>
+        <translation>输入目录中的每个 PROF_* 文件夹（最多向下两级）都会被合并：按设备汇总表格、重新计算统计数据、合并时间线。结果保存为 &lt;输出名称&gt;.wbreport 并自动打开。</translation>
+    </message>
+    <message>
+        <source>Input directory</source>
+        <translation>输入目录</translation>
+    </message>
+    <message>
+        <source>Output directory</source>
+        <translation>输出目录</translation>
+    </message>
+    <message>
+        <source>{0} report(s) to merge</source>
+        <translation>待合并的报告：{0} 份</translation>
+    </message>
+    <message>
+        <source>Output name</source>
+        <translation>输出名称</translation>
+    </message>
+    <message>
+        <source>{0}: required.</source>
+        <translation>{0}：必填。</translation>
+    </message>
+    <message>
+        <source>Merge reports into {0}</source>
+        <translation>将报告合并到 {0}</translation>
+    </message>
+</context>
+<context>
+    <name>ModelActions</name>
+    <message>
+        <source>Convert Model…</source>
+        <translation>模型转换…</translation>
+    </message>
+    <message>
+        <source>Show Model Structure</source>
+        <translation>显示模型结构</translation>
+    </message>
+</context>
+<context>
+    <name>ModelPage</name>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Choose the CANN machine, the model to convert and the target SoC.</source>
+        <translation>选择 CANN 机器、要转换的模型和目标 SoC。</translation>
+    </message>
+    <message>
+        <source>Local file (uploaded to the host)</source>
+        <translation>本地文件（上传到主机）</translation>
+    </message>
+    <message>
+        <source>Path on the host</source>
+        <translation>主机上的路径</translation>
+    </message>
+    <message>
+        <source>e.g. resnet50.onnx, model.pb, deploy.prototxt, net.air</source>
+        <translation>例如 resnet50.onnx、model.pb、deploy.prototxt、net.air</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>From the file name</source>
+        <translation>根据文件名判断</translation>
+    </message>
+    <message>
+        <source>Caffe weights (.caffemodel)</source>
+        <translation>Caffe 权重 (.caffemodel)</translation>
+    </message>
+    <message>
+        <source>the project folder</source>
+        <translation>工程文件夹</translation>
+    </message>
+    <message>
+        <source>e.g. Ascend310P3</source>
+        <translation>例如 Ascend310P3</translation>
+    </message>
+    <message>
+        <source>Detect</source>
+        <translation>检测</translation>
+    </message>
+    <message>
+        <source>Read the NPU type with npu-smi info on the chosen machine</source>
+        <translation>在所选机器上通过 npu-smi info 读取 NPU 型号</translation>
+    </message>
+    <message>
+        <source>CANN machine:</source>
+        <translation>CANN 机器：</translation>
+    </message>
+    <message>
+        <source>Model location:</source>
+        <translation>模型位置：</translation>
+    </message>
+    <message>
+        <source>Model file:</source>
+        <translation>模型文件：</translation>
+    </message>
+    <message>
+        <source>Framework:</source>
+        <translation>框架：</translation>
+    </message>
+    <message>
+        <source>Weight file:</source>
+        <translation>权重文件：</translation>
+    </message>
+    <message>
+        <source>Output name:</source>
+        <translation>输出名称：</translation>
+    </message>
+    <message>
+        <source>Output folder:</source>
+        <translation>输出目录：</translation>
+    </message>
+    <message>
+        <source>SoC version:</source>
+        <translation>SoC 版本：</translation>
+    </message>
+    <message>
+        <source>Demo host (simulated CANN)</source>
+        <translation>演示主机（模拟 CANN）</translation>
+    </message>
+    <message>
+        <source>Simulated: the demo host runs a simulated CANN toolkit on this computer, for trying the workbench. Its .om files do not run on an NPU.</source>
+        <translation>模拟：演示主机在本机上运行模拟的 CANN 工具包，用于试用工作台。它生成的 .om 文件无法在 NPU 上运行。</translation>
+    </message>
+    <message>
+        <source>npu-smi on {0} reports {1}.</source>
+        <translation>{0} 上的 npu-smi 报告为 {1}。</translation>
+    </message>
+    <message>
+        <source>npu-smi on {0} found no NPU; choose the SoC from the list.</source>
+        <translation>{0} 上的 npu-smi 未发现 NPU；请从列表中选择 SoC。</translation>
+    </message>
+    <message>
+        <source>Could not read the NPU type: {0}</source>
+        <translation>无法读取 NPU 型号：{0}</translation>
+    </message>
+    <message>
+        <source>detected: {0} (--framework={1})</source>
+        <translation>已检测：{0}（--framework={1}）</translation>
+    </message>
+    <message>
+        <source>not detected from the file name</source>
+        <translation>无法从文件名检测</translation>
+    </message>
+    <message>
+        <source>the model's file name</source>
+        <translation>模型的文件名</translation>
+    </message>
+    <message>
+        <source>Model File</source>
+        <translation>模型文件</translation>
+    </message>
+    <message>
+        <source>Models ({0});;All files (*)</source>
+        <translation>模型 ({0});;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Weight File</source>
+        <translation>权重文件</translation>
+    </message>
+    <message>
+        <source>Caffe weights (*.caffemodel);;All files (*)</source>
+        <translation>Caffe 权重 (*.caffemodel);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Output Folder</source>
+        <translation>输出目录</translation>
+    </message>
+</context>
+<context>
+    <name>ModelStructureView</name>
+    <message>
+        <source>&lt;b&gt;{0}&lt;/b&gt; — {1} ops, {2} op types&lt;br&gt;&lt;small&gt;{3}&lt;/small&gt;</source>
+        <translation>&lt;b&gt;{0}&lt;/b&gt; — {1} 个算子，{2} 种算子类型&lt;br&gt;&lt;small&gt;{3}&lt;/small&gt;</translation>
+    </message>
+    <message>
+        <source>All op types</source>
+        <translation>所有算子类型</translation>
+    </message>
+    <message>
+        <source>Search ops by name, type, input or shape</source>
+        <translation>按名称、类型、输入或 shape 搜索算子</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Inputs</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>Output shapes</source>
+        <translation>输出 shape</translation>
+    </message>
+    <message>
+        <source>Output dtypes</source>
+        <translation>输出数据类型</translation>
+    </message>
+    <message>
+        <source>Output formats</source>
+        <translation>输出格式</translation>
+    </message>
+    <message>
+        <source>atc --mode=1 on {0}</source>
+        <translation>在 {0} 上执行 atc --mode=1</translation>
+    </message>
+</context>
+<context>
+    <name>NewProfilingWizard</name>
+    <message>
+        <source>New Profiling</source>
+        <translation>新建性能分析</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>Choose a CANN machine (Ascend ▸ CANN Machines adds one).</source>
+        <translation>请选择一台 CANN 机器（可通过 昇腾 ▸ CANN 机器 添加）。</translation>
+    </message>
+    <message>
+        <source>Looking for the CANN toolkit and the NPUs…</source>
+        <translation>正在查找 CANN 工具包和 NPU…</translation>
+    </message>
+    <message>
+        <source>Check host {0}</source>
+        <translation>检查主机 {0}</translation>
+    </message>
+    <message>
+        <source>this machine</source>
+        <translation>本机</translation>
+    </message>
+    <message>
+        <source>CANN {0}</source>
+        <translation>CANN {0}</translation>
+    </message>
+    <message>
+        <source>(version unknown)</source>
+        <translation>（版本未知）</translation>
+    </message>
+    <message>
+        <source>simulated toolkit</source>
+        <translation>模拟工具包</translation>
+    </message>
+    <message>
+        <source>NPUs: {0}</source>
+        <translation>NPU：{0}</translation>
+    </message>
+    <message>
+        <source>No CANN toolkit found.</source>
+        <translation>未找到 CANN 工具包。</translation>
+    </message>
+    <message>
+        <source>Could not check the host: {0}</source>
+        <translation>无法检查主机：{0}</translation>
+    </message>
+    <message>
+        <source>Deployment mappings belong to a workbench project; this app project is not one.</source>
+        <translation>部署映射属于工作台工程；此应用工程不是工作台工程。</translation>
+    </message>
+    <message>
+        <source>Check profiling options</source>
+        <translation>检查性能分析选项</translation>
+    </message>
+    <message>
+        <source>Profile {0} on {1}</source>
+        <translation>在 {1} 上对 {0} 进行性能分析</translation>
     </message>
 </context>
 <context>
@@ -824,6 +2899,159 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
     <message>
         <source>The folder exists: its files are kept and the type was detected from its contents ({0}).</source>
         <translation>该文件夹已存在：其中的文件会保留，工程类型根据内容检测为（{0}）。</translation>
+    </message>
+</context>
+<context>
+    <name>OpTree</name>
+    <message>
+        <source>Search ops by name or type</source>
+        <translation>按名称或类型搜索算子</translation>
+    </message>
+    <message>
+        <source>Op</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Output shape</source>
+        <translation>输出 shape</translation>
+    </message>
+    <message>
+        <source>Enable Dump</source>
+        <translation>启用 Dump</translation>
+    </message>
+    <message>
+        <source>Disable Dump</source>
+        <translation>禁用 Dump</translation>
+    </message>
+    <message>
+        <source>graph</source>
+        <translation>图</translation>
+    </message>
+    <message>
+        <source>{0}: {1} ops have no kernel and are not dumped</source>
+        <translation>{0}：{1} 个算子没有 kernel，不会被 Dump</translation>
+    </message>
+    <message>
+        <source>{0} of {1} ops</source>
+        <translation>{0}/{1} 个算子</translation>
+    </message>
+    <message>
+        <source>Choose Dump Option "Several" to pick ops</source>
+        <translation>将 Dump 选项设为“部分”即可选择算子</translation>
+    </message>
+</context>
+<context>
+    <name>OptionsPage</name>
+    <message>
+        <source>Profiling Options</source>
+        <translation>性能分析选项</translation>
+    </message>
+    <message>
+        <source>What msprof collects. The defaults are msprof's; the command line below follows every change.</source>
+        <translation>msprof 采集的内容。默认值与 msprof 一致；下方的命令行会随每次修改同步更新。</translation>
+    </message>
+    <message>
+        <source>AI Core profiling</source>
+        <translation>AI Core 性能分析</translation>
+    </message>
+    <message>
+        <source> Hz</source>
+        <translation> Hz</translation>
+    </message>
+    <message>
+        <source>Mode:</source>
+        <translation>模式：</translation>
+    </message>
+    <message>
+        <source>Metrics:</source>
+        <translation>指标：</translation>
+    </message>
+    <message>
+        <source>Sampling frequency:</source>
+        <translation>采样频率：</translation>
+    </message>
+    <message>
+        <source>Tasks and API traces</source>
+        <translation>任务与 API 追踪</translation>
+    </message>
+    <message>
+        <source>AscendCL API</source>
+        <translation>AscendCL API</translation>
+    </message>
+    <message>
+        <source>Runtime API</source>
+        <translation>Runtime API</translation>
+    </message>
+    <message>
+        <source>OS Runtime API (needs perf and ltrace on the host)</source>
+        <translation>OS Runtime API（需要主机上安装 perf 和 ltrace）</translation>
+    </message>
+    <message>
+        <source>Graph Engine</source>
+        <translation>Graph Engine</translation>
+    </message>
+    <message>
+        <source>AI CPU</source>
+        <translation>AI CPU</translation>
+    </message>
+    <message>
+        <source>MsprofTX (application markers)</source>
+        <translation>MsprofTX（应用打点）</translation>
+    </message>
+    <message>
+        <source>HCCL (collective communication)</source>
+        <translation>HCCL（集合通信）</translation>
+    </message>
+    <message>
+        <source>Task time:</source>
+        <translation>任务时间：</translation>
+    </message>
+    <message>
+        <source>System sampling</source>
+        <translation>系统采样</translation>
+    </message>
+    <message>
+        <source>Device memory / DDR</source>
+        <translation>设备内存 / DDR</translation>
+    </message>
+    <message>
+        <source>Host disk sampling needs iotop on the host</source>
+        <translation>主机磁盘采样需要主机上安装 iotop</translation>
+    </message>
+    <message>
+        <source>Host:</source>
+        <translation>主机：</translation>
+    </message>
+    <message>
+        <source>Restore Defaults</source>
+        <translation>恢复默认值</translation>
+    </message>
+    <message>
+        <source>msprof command:</source>
+        <translation>msprof 命令：</translation>
+    </message>
+    <message>
+        <source>Metric groups of {0}</source>
+        <translation>{0} 的指标组</translation>
+    </message>
+    <message>
+        <source>Chip not known yet: only the groups every chip has are offered</source>
+        <translation>芯片型号尚未确定：仅提供所有芯片都支持的指标组</translation>
+    </message>
+</context>
+<context>
+    <name>OutNodePicker</name>
+    <message>
+        <source>Output Nodes</source>
+        <translation>输出节点</translation>
+    </message>
+    <message>
+        <source>Search nodes</source>
+        <translation>搜索节点</translation>
     </message>
 </context>
 <context>
@@ -878,6 +3106,315 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
     </message>
 </context>
 <context>
+    <name>PathPicker</name>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Choose a Report</source>
+        <translation>选择报告</translation>
+    </message>
+</context>
+<context>
+    <name>PathRow</name>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+</context>
+<context>
+    <name>Profiler</name>
+    <message>
+        <source>Remote</source>
+        <translation>远端</translation>
+    </message>
+    <message>
+        <source>Local</source>
+        <translation>本地</translation>
+    </message>
+    <message>
+        <source>Binary</source>
+        <translation>二进制</translation>
+    </message>
+    <message>
+        <source>Python script</source>
+        <translation>Python 脚本</translation>
+    </message>
+    <message>
+        <source>Shell script</source>
+        <translation>Shell 脚本</translation>
+    </message>
+    <message>
+        <source>Task-based</source>
+        <translation>Task-based</translation>
+    </message>
+    <message>
+        <source>Sample-based</source>
+        <translation>Sample-based</translation>
+    </message>
+    <message>
+        <source>Level 0 (launch and execution time only)</source>
+        <translation>级别 0（仅下发与执行时间）</translation>
+    </message>
+    <message>
+        <source>Level 1 (adds op information)</source>
+        <translation>级别 1（增加算子信息）</translation>
+    </message>
+    <message>
+        <source>Level 2 (adds op attributes)</source>
+        <translation>级别 2（增加算子属性）</translation>
+    </message>
+    <message>
+        <source>Off</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>Disk</source>
+        <translation>磁盘</translation>
+    </message>
+    <message>
+        <source>Network</source>
+        <translation>网络</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>Warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>提示</translation>
+    </message>
+    <message>
+        <source>Demo host (simulated CANN)</source>
+        <translation>演示主机（模拟 CANN）</translation>
+    </message>
+    <message>
+        <source>{0} (simulated)</source>
+        <translation>{0}（模拟）</translation>
+    </message>
+</context>
+<context>
+    <name>ProfilerTaskDialog</name>
+    <message>
+        <source>Working… (the Output dock shows the progress)</source>
+        <translation>处理中…（进度显示在“输出”窗口中）</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>已取消。</translation>
+    </message>
+</context>
+<context>
+    <name>ProfilingRuns</name>
+    <message>
+        <source>AI Core {0} {1}</source>
+        <translation>AI Core {0} {1}</translation>
+    </message>
+    <message>
+        <source>task time {0}</source>
+        <translation>任务时间 {0}</translation>
+    </message>
+    <message>
+        <source>AscendCL</source>
+        <translation>AscendCL</translation>
+    </message>
+    <message>
+        <source>Runtime API</source>
+        <translation>Runtime API</translation>
+    </message>
+    <message>
+        <source>OS Runtime API</source>
+        <translation>OS Runtime API</translation>
+    </message>
+    <message>
+        <source>Graph Engine</source>
+        <translation>Graph Engine</translation>
+    </message>
+    <message>
+        <source>AI CPU</source>
+        <translation>AI CPU</translation>
+    </message>
+    <message>
+        <source>MsprofTX</source>
+        <translation>MsprofTX</translation>
+    </message>
+    <message>
+        <source>DDR</source>
+        <translation>DDR</translation>
+    </message>
+    <message>
+        <source>HCCL</source>
+        <translation>HCCL</translation>
+    </message>
+    <message>
+        <source>host {0}</source>
+        <translation>主机 {0}</translation>
+    </message>
+</context>
+<context>
+    <name>ProfilingRunsDialog</name>
+    <message>
+        <source>Profiling Runs</source>
+        <translation>性能分析运行记录</translation>
+    </message>
+</context>
+<context>
+    <name>ProfilingRunsPanel</name>
+    <message>
+        <source>Profiling runs</source>
+        <translation>性能分析运行记录</translation>
+    </message>
+    <message>
+        <source>Re-open</source>
+        <translation>重新打开</translation>
+    </message>
+    <message>
+        <source>Re-run</source>
+        <translation>重新运行</translation>
+    </message>
+    <message>
+        <source>Profile again with the same options (a new run is added)</source>
+        <translation>使用相同选项再次进行性能分析（会新增一条运行记录）</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Also delete the data on the host</source>
+        <translation>同时删除主机上的数据</translation>
+    </message>
+    <message>
+        <source>New Profiling…</source>
+        <translation>新建性能分析…</translation>
+    </message>
+    <message>
+        <source>Import Result…</source>
+        <translation>导入结果…</translation>
+    </message>
+    <message>
+        <source>Open a project to see its profiling runs.</source>
+        <translation>打开一个工程以查看其性能分析运行记录。</translation>
+    </message>
+    <message>
+        <source>Profiling runs of {0}: {1}</source>
+        <translation>{0} 的性能分析运行记录：{1}</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>种类</translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <source>Application</source>
+        <translation>应用</translation>
+    </message>
+    <message>
+        <source>Options</source>
+        <translation>选项</translation>
+    </message>
+    <message>
+        <source>CANN</source>
+        <translation>CANN</translation>
+    </message>
+    <message>
+        <source>Report</source>
+        <translation>报告</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>collected</source>
+        <translation>已采集</translation>
+    </message>
+    <message>
+        <source>imported</source>
+        <translation>已导入</translation>
+    </message>
+    <message>
+        <source>this machine</source>
+        <translation>本机</translation>
+    </message>
+    <message>
+        <source>Toolkit</source>
+        <translation>工具包</translation>
+    </message>
+    <message>
+        <source>Command</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <source>On the host</source>
+        <translation>主机上</translation>
+    </message>
+    <message>
+        <source>Local folder</source>
+        <translation>本地文件夹</translation>
+    </message>
+    <message>
+        <source>Profiling run {0}</source>
+        <translation>性能分析运行 {0}</translation>
+    </message>
+    <message>
+        <source>Select a run first.</source>
+        <translation>请先选择一条运行记录。</translation>
+    </message>
+    <message>
+        <source>{0}: the run's data is gone (deleted outside the workbench?)</source>
+        <translation>{0}：该运行的数据已不存在（是否在工作台之外被删除？）</translation>
+    </message>
+    <message>
+        <source>An imported result has no options to re-run; import it again instead.</source>
+        <translation>导入的结果没有可用于重新运行的选项；请重新导入。</translation>
+    </message>
+    <message>
+        <source>Re-run profiling {0} on {1}</source>
+        <translation>在 {1} 上重新运行性能分析 {0}</translation>
+    </message>
+    <message>
+        <source>Delete run {0} here and its data on {1} ({2})?</source>
+        <translation>删除此处的运行记录 {0} 及其在 {1} 上的数据（{2}）？</translation>
+    </message>
+    <message>
+        <source>Delete run {0}? Its local data is removed; the data on the host is kept.</source>
+        <translation>删除运行记录 {0}？其本地数据将被删除；主机上的数据会保留。</translation>
+    </message>
+    <message>
+        <source>Delete Profiling Run</source>
+        <translation>删除性能分析运行记录</translation>
+    </message>
+    <message>
+        <source>Delete profiling run {0}</source>
+        <translation>删除性能分析运行记录 {0}</translation>
+    </message>
+    <message>
+        <source>Deleted run {0}.</source>
+        <translation>已删除运行记录 {0}。</translation>
+    </message>
+</context>
+<context>
     <name>ProjectExplorerPanel</name>
     <message>
         <source>No project open. Use File ▸ New Project or Open Project.</source>
@@ -886,6 +3423,49 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
     <message>
         <source>&lt;b&gt;{0}&lt;/b&gt; — {1}&lt;br&gt;&lt;small&gt;{2}&lt;/small&gt;</source>
         <translation>&lt;b&gt;{0}&lt;/b&gt; — {1}&lt;br&gt;&lt;small&gt;{2}&lt;/small&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>ProjectPage</name>
+    <message>
+        <source>Project Properties</source>
+        <translation>工程属性</translation>
+    </message>
+    <message>
+        <source>Name the profiling project and choose where its results are kept. Every run gets its own folder there and appears in the project's Profiling runs.</source>
+        <translation>为性能分析工程命名，并选择结果的保存位置。每次运行都会在其中拥有单独的文件夹，并显示在工程的性能分析运行记录中。</translation>
+    </message>
+    <message>
+        <source>letters, digits, '.', '_' or '-'</source>
+        <translation>字母、数字、'.'、'_' 或 '-'</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Project name:</source>
+        <translation>工程名称：</translation>
+    </message>
+    <message>
+        <source>Location:</source>
+        <translation>位置：</translation>
+    </message>
+    <message>
+        <source>a folder for the results</source>
+        <translation>存放结果的文件夹</translation>
+    </message>
+    <message>
+        <source>Runs are kept in {0}</source>
+        <translation>运行记录保存在 {0}</translation>
+    </message>
+    <message>
+        <source>Choose a location, or an app project on the next page (results then go under its .ascend-workbench folder).</source>
+        <translation>请选择一个位置，或在下一页选择应用工程（结果将存放在其 .ascend-workbench 文件夹下）。</translation>
+    </message>
+    <message>
+        <source>Location</source>
+        <translation>位置</translation>
     </message>
 </context>
 <context>
@@ -987,16 +3567,8 @@ Trust this key and connect? It will be remembered in Ascend Workbench's known_ho
         <translation>分析摘要</translation>
     </message>
     <message>
-        <source>Baseline comparison of two reports is not built yet.</source>
-        <translation>两份报告的基线比较尚未实现。</translation>
-    </message>
-    <message>
         <source>Baseline Comparison</source>
         <translation>基线比较</translation>
-    </message>
-    <message>
-        <source>Not available yet: baseline comparison is not built yet</source>
-        <translation>暂不可用：基线比较尚未实现</translation>
     </message>
     <message>
         <source>Events of {0} · {1}</source>
@@ -1061,6 +3633,45 @@ Trust this key and connect? It will be remembered in Ascend Workbench's known_ho
     <message>
         <source>Op Info</source>
         <translation>算子信息 (Op Info)</translation>
+    </message>
+</context>
+<context>
+    <name>ResultPanel</name>
+    <message>
+        <source>Why:</source>
+        <translation>原因：</translation>
+    </message>
+    <message>
+        <source>Fix:</source>
+        <translation>解决方法：</translation>
+    </message>
+    <message>
+        <source>Conversion succeeded</source>
+        <translation>转换成功</translation>
+    </message>
+    <message>
+        <source>Took {0} s on {1}.</source>
+        <translation>在 {1} 上耗时 {0} s。</translation>
+    </message>
+    <message>
+        <source>Model:</source>
+        <translation>模型：</translation>
+    </message>
+    <message>
+        <source>Conversion failed</source>
+        <translation>转换失败</translation>
+    </message>
+    <message>
+        <source>atc exited with status {0} on {1}. Every error is listed below.</source>
+        <translation>atc 在 {1} 上以状态码 {0} 退出。所有错误均列在下方。</translation>
+    </message>
+    <message>
+        <source>Warnings</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>Not converted: fix these first</source>
+        <translation>未转换：请先修复以下问题</translation>
     </message>
 </context>
 <context>
@@ -1285,6 +3896,77 @@ Trust this key and connect? It will be remembered in Ascend Workbench's known_ho
     </message>
 </context>
 <context>
+    <name>SummaryPage</name>
+    <message>
+        <source>Summary</source>
+        <translation>摘要</translation>
+    </message>
+    <message>
+        <source>Check the command, then Convert. The log streams into the Output dock.</source>
+        <translation>检查命令后点击“转换”。日志会实时输出到“输出”窗口。</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Copy the atc command line to the clipboard</source>
+        <translation>将 atc 命令行复制到剪贴板</translation>
+    </message>
+    <message>
+        <source>atc command</source>
+        <translation>atc 命令</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>种类</translation>
+    </message>
+    <message>
+        <source>Local file</source>
+        <translation>本地文件</translation>
+    </message>
+    <message>
+        <source>On the host</source>
+        <translation>主机上</translation>
+    </message>
+    <message>
+        <source>Downloaded to</source>
+        <translation>下载到</translation>
+    </message>
+    <message>
+        <source>Files</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>Uploaded:</source>
+        <translation>已上传：</translation>
+    </message>
+    <message>
+        <source>Produced:</source>
+        <translation>已生成：</translation>
+    </message>
+    <message>
+        <source>model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>weight</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>AIPP config</source>
+        <translation>AIPP 配置</translation>
+    </message>
+    <message>
+        <source>(written from the wizard)</source>
+        <translation>（由向导生成）</translation>
+    </message>
+    <message>
+        <source>Starting…</source>
+        <translation>正在启动…</translation>
+    </message>
+</context>
+<context>
     <name>SummaryView</name>
     <message>
         <source>Item</source>
@@ -1477,6 +4159,24 @@ Trust this key and connect? It will be remembered in Ascend Workbench's known_ho
     <message>
         <source>Current: {0}</source>
         <translation>当前：{0}</translation>
+    </message>
+</context>
+<context>
+    <name>_Opener</name>
+    <message>
+        <source>{0} — Structure</source>
+        <translation>{0} — 结构</translation>
+    </message>
+    <message>
+        <source>Model structure of {0}: {1}</source>
+        <translation>{0} 的模型结构：{1}</translation>
+    </message>
+</context>
+<context>
+    <name>opener</name>
+    <message>
+        <source>Model structure of {0}</source>
+        <translation>{0} 的模型结构</translation>
     </message>
 </context>
 </TS>

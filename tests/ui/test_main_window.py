@@ -34,11 +34,14 @@ def test_docks_and_menus(window):
         assert path in entries, path
     assert any(p.startswith("File/Recent Projects") for p in entries) or window.recent_projects_menu is not None
     not_built = [p for p, a in entries.items() if a.property("not_built")]
-    assert "Ascend/Model Converter…" in not_built
     for path in not_built:
         act = entries[path]
         assert not act.isEnabled() and act.toolTip().startswith("Not available yet"), path
     assert not entries["File/Close Project"].isEnabled(), "nothing to close without a project"
+    for path in ("Ascend/Deployment…", "Ascend/Run Configurations…"):
+        assert not entries[path].isEnabled() and entries[path].toolTip().startswith("Open a project first")
+    built = [p for p in entries if p.startswith("Ascend/") and p not in ("Ascend/Deployment…", "Ascend/Run Configurations…")]
+    assert built and all(entries[p].isEnabled() for p in built), "every Ascend feature is built and enabled"
     # every dock can be toggled from View
     view_titles = {a.text() for a in window.view_menu.actions()}
     assert {"Project Explorer", "Properties", "Output", "Tasks"} <= view_titles

@@ -77,6 +77,8 @@ class MainWindow(QMainWindow):
         self.output = OutputPanel(self)
         self.tasks = TasksPanel(self)
         self.explorer.open_requested.connect(self.open_path)
+        self.explorer.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.explorer.view.customContextMenuRequested.connect(self._explorer_menu)
         self.explorer.selection_changed.connect(self._show_file_details)
         self.docks: dict[str, QDockWidget] = {}
         self._add_dock("ProjectExplorerDock", self.tr("Project Explorer"), self.explorer, Qt.DockWidgetArea.LeftDockWidgetArea)
@@ -138,9 +140,8 @@ class MainWindow(QMainWindow):
         ascend = bar.addMenu(self.tr("&Ascend"))
         ascend.setToolTipsVisible(True)
         self.ascend_menu = ascend
-        later = self.tr("the ATC model converter wizard is not built yet")
-        self._action(ascend, self.tr("Model Converter…"), not_built=later)
-        self._action(ascend, self.tr("Dump Configuration…"), not_built=self.tr("the acl.json dump editor is not built yet"))
+        self.act_converter = self._action(ascend, self.tr("Model Converter…"), self.model_converter)
+        self._action(ascend, self.tr("Dump Configuration…"), lambda: self._dump("open_dump_configuration"))
         prof = ascend.addMenu(self.tr("System Profiler"))
         prof.setToolTipsVisible(True)
         self.profiler_menu = prof
@@ -151,7 +152,7 @@ class MainWindow(QMainWindow):
         self._action(prof, self.tr("Profiling Runs…"), lambda: self._profiler("open_profiling_runs"))
         self._action(prof, self.tr("Timeline Color…"), self.timeline_color_dialog)
         self._action(ascend, self.tr("Baseline Comparison…"), self.baseline_comparison_dialog)
-        self._action(ascend, self.tr("Model Accuracy Analyzer…"), not_built=self.tr("accuracy comparison is not built yet"))
+        self._action(ascend, self.tr("Model Accuracy Analyzer…"), lambda: self._dump("open_accuracy_analyzer"))
         ascend.addSeparator()
         self._action(ascend, self.tr("CANN Machines…"), self.cann_machines_dialog)
         self.act_runconfigs = self._action(ascend, self.tr("Run Configurations…"), self.run_configurations_dialog)
@@ -185,6 +186,16 @@ class MainWindow(QMainWindow):
             act.triggered.connect(lambda _c=False, c=code: self.set_theme(c))
             tgroup.addAction(act)
             theme_menu.addAction(act)
+
+        tools = self.addToolBar(self.tr("Main Toolbar"))
+        tools.setObjectName("MainToolbar")
+        tools.addAction(self.act_open_report)
+        tools.addAction(self.act_converter)
+        for text, slot in ((self.tr("New Profiling"), lambda: self._profiler("open_new_profiling")),
+                           (self.tr("Baseline Comparison"), self.baseline_comparison_dialog)):
+            act = QAction(text, self)
+            act.triggered.connect(lambda _c=False, f=slot: f())
+            tools.addAction(act)
 
         help_menu = bar.addMenu(self.tr("&Help"))
         self._action(help_menu, self.tr("Keyboard Shortcuts"), self.show_shortcuts, "Ctrl+/")
@@ -427,6 +438,17 @@ class MainWindow(QMainWindow):
         if kind in REPORT_KINDS:
             self.open_report(p, view)
             return
+        if kind in (artefacts.Artefact.ONNX_MODEL, artefacts.Artefact.OM_MODEL, artefacts.Artefact.OM_JSON):
+            from workbench.ui.converter import open_model_structure
+
+            open_model_structure(self, str(p))
+            return
+        if kind is artefacts.Artefact.ACL_JSON:
+            self._dump("open_dump_configuration", None, str(p))
+            return
+        if kind in (artefacts.Artefact.DUMP_DIR, artefacts.Artefact.DUMP_FILE, artefacts.Artefact.NPY):
+            self._dump("open_dump_data", str(p))
+            return
         if p.is_dir():
             return  # folders expand in the explorer
         self.add_document(TextView(p, self), p.name, str(p))
@@ -468,6 +490,36 @@ class MainWindow(QMainWindow):
         if p.is_file():
             rows.insert(2, (self.tr("Size"), self.tr("{0} bytes").format(f"{st.st_size:,}")))
         self.details.show_properties(p.name, rows)
+
+    # --- converter and dump ---------------------------------------------------------------------------------------
+    def model_converter(self, model_path: str | None = None):
+        from workbench.ui.converter import open_model_converter
+
+        return open_model_converter(self, model_path)
+
+    def _dump(self, entry: str, *args):
+        from workbench.ui import dump
+
+        return getattr(dump, entry)(self, *args)
+
+    def _explorer_menu(self, pos) -> None:
+        """Right-click in the project explorer: open, plus the actions the artefact has."""
+        from workbench.ui.converter.actions import model_actions
+
+        index = self.explorer.view.indexAt(pos)
+        if not index.isValid():
+            return
+        path = self.explorer.model.filePath(index.siblingAtColumn(0))
+        menu = QMenu(self)
+        menu.addAction(self.tr("Open"), lambda: self.open_path(path))
+        for act in model_actions(self, path, menu):
+            menu.addAction(act)
+        kind = artefacts.classify(Path(path))
+        if kind in (artefacts.Artefact.OM_MODEL, artefacts.Artefact.OM_JSON):
+            menu.addAction(self.tr("Dump Configuration…"), lambda: self._dump("open_dump_configuration", path))
+        if kind in (artefacts.Artefact.DUMP_DIR, artefacts.Artefact.DUMP_FILE, artefacts.Artefact.NPY):
+            menu.addAction(self.tr("Open Dump Data"), lambda: self._dump("open_dump_data", path))
+        menu.exec(self.explorer.view.viewport().mapToGlobal(pos))
 
     # --- profiler -----------------------------------------------------------------------------------------------
     def _profiler(self, entry: str):

@@ -1,0 +1,129 @@
+"""What the dump data view shows: a dump folder as a tree of ops, one tensor's stats and histogram.
+
+A model dump lives in ``{dump_path}/{timestamp}/{device_id}/{model_name}/{model_id}/{iteration}/``
+(cann-formats.md §7.1). :func:`scan_dump_folder` reads only the headers of the dump files below a
+folder (any level of that layout, or one file) and names each folder level by its distance from
+the files; damaged files are listed with their error and the others still show.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from workbench.core.dump.convert import export_txt, histogram, iter_dump_files, save_npy, tensor_stats
+from workbench.core.dump.dumpfile import DumpFileError, read_dump
+from workbench.core.tasks import CancelToken, NullProgress, Progress
+
+# Folder levels counted up from the folder holding the dump files (the UI translates them).
+LEVELS = ("Iteration", "Model ID", "Model", "Device", "Timestamp")
+
+
+@dataclass(frozen=True)
+class TensorInfo:
+    kind: str  # "input" | "output"
+    index: int
+    dtype: str
+    format: str
+    shape: tuple[int, ...]
+    original_shape: tuple[int, ...]
+    size: int  # bytes
+
+    @property
+    def label(self) -> str:
+        return f"{self.kind} {self.index}"
+
+
+@dataclass
+class DumpEntry:
+    """One dump file (one op execution) as the tree shows it."""
+
+    path: Path
+    folder: tuple[str, ...]  # folder parts relative to the scanned root
+    op_name: str = ""
+    op_type: str = ""
+    timestamp: int = 0
+    tensors: list[TensorInfo] = field(default_factory=list)
+    error: str = ""
+
+
+@dataclass
+class DumpScan:
+    root: Path
+    entries: list[DumpEntry]
+
+    @property
+    def errors(self) -> list[str]:
+        return [e.error for e in self.entries if e.error]
+
+    def level_name(self, depth_from_files: int) -> str:
+        return LEVELS[depth_from_files] if 0 <= depth_from_files < len(LEVELS) else ""
+
+
+def scan_dump_folder(path: str | os.PathLike[str], *, progress: Progress | None = None,
+                     cancel: CancelToken | None = None) -> DumpScan:
+    """Work function: the dump files below ``path`` (or ``path`` itself), headers only, in dump order."""
+    progress = progress or NullProgress()
+    cancel = cancel or CancelToken()
+    p = Path(path)
+    root = p if p.is_dir() else p.parent
+    files = iter_dump_files([p])
+    entries: list[DumpEntry] = []
+    progress.status(f"Reading {len(files)} dump file headers")
+    for i, f in enumerate(files):
+        cancel.raise_if_cancelled()
+        entry = DumpEntry(path=f, folder=f.parent.relative_to(root).parts)
+        try:
+            d = read_dump(f)
+            entry.op_name = d.op_name or (d.name.op_name if d.name else f.name)
+            entry.op_type = d.op_type
+            entry.timestamp = d.name.timestamp if d.name else d.dump_time
+            entry.tensors = [TensorInfo(t.kind, t.index, t.dtype_name, t.format_name, t.shape, t.original_shape,
+                                        t.size) for t in d.tensors()]
+        except DumpFileError as err:
+            entry.op_name, entry.error = f.name, str(err)
+        entries.append(entry)
+        if i % 64 == 0:
+            progress.fraction((i + 1) / len(files))
+    entries.sort(key=lambda e: (e.folder, e.timestamp, e.op_name))
+    return DumpScan(root, entries)
+
+
+def load_tensor(path: str | os.PathLike[str], kind: str, index: int) -> np.ndarray:
+    """The decoded array of input/output ``index`` of a dump file (errors name file, offset, tensor)."""
+    d = read_dump(path)
+    tensors = d.inputs if kind == "input" else d.outputs
+    if not 0 <= index < len(tensors):
+        raise DumpFileError(path, d.header_length, f"no {kind} {index} (the file has {len(tensors)} {kind}s)")
+    return np.array(tensors[index].array())  # a copy: the file's memory map may close
+
+
+@dataclass
+class TensorSummary:
+    stats: dict[str, float | int | str]
+    counts: np.ndarray
+    edges: np.ndarray
+
+
+def summarise_tensor(path: str | os.PathLike[str], kind: str, index: int, bins: int = 64, *,
+                     progress: Progress | None = None, cancel: CancelToken | None = None) -> TensorSummary:
+    """Work function: stats and histogram of one tensor of a dump file."""
+    arr = load_tensor(path, kind, index)
+    (cancel or CancelToken()).raise_if_cancelled()
+    counts, edges = histogram(arr, bins)
+    return TensorSummary(tensor_stats(arr), counts, edges)
+
+
+def export_tensor(path: str | os.PathLike[str], kind: str, index: int, target: str | os.PathLike[str], *,
+                  progress: Progress | None = None, cancel: CancelToken | None = None) -> Path:
+    """Work function: write one tensor to ``target`` as .npy, or as text for any other suffix."""
+    arr = load_tensor(path, kind, index)
+    (cancel or CancelToken()).raise_if_cancelled()
+    out = Path(target)
+    if out.suffix.lower() == ".npy":
+        save_npy(out, np.ascontiguousarray(arr))
+    else:
+        export_txt(arr, out)
+    return out

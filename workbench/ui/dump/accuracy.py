@@ -1,0 +1,336 @@
+"""Ascend ▸ Model Accuracy Analyzer: NPU dump folder vs ground-truth .npy folder, op by op.
+
+Runs the core comparison locally (numpy, no CANN) or the host's ``msaccucmp.py compare``; either way
+the result is a ``CompareReport`` shown in a sortable table in model order with msaccucmp's columns
+and 6-decimal values. The first output whose cosine similarity is below the threshold is
+highlighted and the seed's advice on what to check next is shown beside it. Exports write
+msaccucmp's result CSV layout, or an .xlsx sheet.
+"""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView, QCheckBox, QComboBox, QDoubleSpinBox, QFileDialog, QFormLayout, QGridLayout, QGroupBox, QHBoxLayout, QLabel,
+    QPushButton, QSplitter, QVBoxLayout, QWidget,
+)
+
+from workbench.core.dump import compare, metrics
+from workbench.core.dump.compare import CompareReport
+from workbench.ui.dump import common
+from workbench.ui.report.table import FrameModel, FrameTable
+
+LOCAL = ""
+# compare.NEXT_STEPS, marked for translation (a test checks they stay the same).
+NEXT_STEPS = (
+    QT_TRANSLATE_NOOP("AccuracyAnalyzer", "Check the input preprocessing: mean/scale, channel order (RGB/BGR), "
+                      "layout (NCHW/NHWC) and AIPP settings must match the framework's."),
+    QT_TRANSLATE_NOOP("AccuracyAnalyzer", "Check quantization: compare against a non-quantized model; calibrate "
+                      "again or skip this layer."),
+    QT_TRANSLATE_NOOP("AccuracyAnalyzer", "Check fusion: the op may be a fused op; compare with the fusion rule "
+                      "(om JSON) or disable the fusion pattern."),
+    QT_TRANSLATE_NOOP("AccuracyAnalyzer", "Check post-processing: output order, data type (float16 overflow) and "
+                      "the decoding of the results."),
+)
+BELOW = QColor(192, 57, 43)
+
+
+class ResultModel(FrameModel):
+    """FrameModel showing floats as msaccucmp prints them (6 decimals, ``NaN``)."""
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole) and index.isValid():
+            value = self.raw(index.row(), index.column())
+            if isinstance(value, (float, np.floating)):
+                return metrics.NAN if math.isnan(value) else metrics.fmt(value)
+        return super().data(index, role)
+
+
+def report_frame(report: CompareReport) -> pd.DataFrame:
+    """The result table: msaccucmp's columns, metric values as floats (so sorting is numeric)."""
+    header = report.header()
+    names = [f"{h}#{i}" for i, h in enumerate(header)]  # unique: msaccucmp repeats DataType
+    rows = []
+    for r in report.csv_rows():
+        cells: list = list(r)
+        cells[0] = int(r[0])
+        for j, alg in enumerate(report.algorithms, start=9):
+            if alg != "StandardDeviation":
+                try:
+                    cells[j] = float(r[j])
+                except ValueError:
+                    cells[j] = math.nan
+        rows.append(cells)
+    return pd.DataFrame(rows, columns=names)
+
+
+class AccuracyAnalyzer(QWidget):
+    def __init__(self, window) -> None:
+        super().__init__(window)
+        self.window_ = window
+        self.report: CompareReport | None = None
+        self.task = None
+        root = Path(window.project.root) if getattr(window, "project", None) is not None else None
+        self.npu = common.PathRow("dir", self.tr("NPU Dump Folder"), parent=self)
+        self.npu.edit.setPlaceholderText(self.tr("the dump files of the offline model (any level of the dump folder)"))
+        if root and (root / "dump").is_dir():
+            self.npu.setText(str(root / "dump"))
+        self.golden = common.PathRow("dir", self.tr("Ground Truth Folder"), parent=self)
+        self.golden.edit.setPlaceholderText(self.tr("{op_name}.{output_index}.{timestamp}.npy files"))
+        self.rule = common.PathRow("open", self.tr("Fusion Rule"), self.tr("om JSON (*.json);;All files (*)"), self)
+        self.rule.edit.setPlaceholderText(self.tr("optional: the om JSON (atc --mode=1) maps fused ops to originals"))
+        self.algs: dict[str, QCheckBox] = {}
+        alg_box = QWidget(self)
+        grid = QGridLayout(alg_box)
+        grid.setContentsMargins(0, 0, 0, 0)
+        for i, name in enumerate(metrics.ALGORITHMS):
+            cb = QCheckBox(name, self)
+            cb.setChecked(name in metrics.DEFAULT_ALGORITHMS)
+            self.algs[name] = cb
+            grid.addWidget(cb, i // 4, i % 4)
+        self.threshold = QDoubleSpinBox(self)
+        self.threshold.setRange(0.0, 1.0)
+        self.threshold.setDecimals(4)
+        self.threshold.setSingleStep(0.01)
+        self.threshold.setValue(compare.DEFAULT_THRESHOLD)
+        self.threshold.valueChanged.connect(self._threshold_changed)
+        self.where = QComboBox(self)
+        self.where.addItem(self.tr("This computer (numpy, no CANN needed)"), LOCAL)
+        for label, name in common.host_items():
+            self.where.addItem(self.tr("{0}: msaccucmp.py").format(label), name)
+        self.on_host = QCheckBox(self.tr("The folders are on the machine"), self)
+        self.where.currentIndexChanged.connect(self._where_changed)
+        self.run_button = QPushButton(self.tr("Compare"), self)
+        self.run_button.setDefault(True)
+        self.run_button.clicked.connect(self.run)
+        self.cancel_button = QPushButton(self.tr("Cancel"), self)
+        self.cancel_button.setEnabled(False)
+        self.cancel_button.clicked.connect(self.cancel)
+        box = QGroupBox(self.tr("Comparison"), self)
+        form = QFormLayout(box)
+        form.addRow(self.tr("NPU dump:"), self.npu)
+        form.addRow(self.tr("Ground truth:"), self.golden)
+        form.addRow(self.tr("Fusion rule:"), self.rule)
+        form.addRow(self.tr("Algorithms:"), alg_box)
+        run_row = QHBoxLayout()
+        run_row.addWidget(QLabel(self.tr("Cosine threshold:"), self))
+        run_row.addWidget(self.threshold)
+        run_row.addSpacing(16)
+        run_row.addWidget(QLabel(self.tr("Run on:"), self))
+        run_row.addWidget(self.where, 1)
+        run_row.addWidget(self.on_host)
+        run_row.addWidget(self.run_button)
+        run_row.addWidget(self.cancel_button)
+        form.addRow(run_row)
+
+        self.table = FrameTable(self.tr("Accuracy comparison"), self)
+        self.table.model = ResultModel(self.table)
+        self.table.view.setModel(self.table.model)
+        self.table.export_button.hide()
+        self.csv_button = QPushButton(self.tr("Export CSV…"), self)
+        self.csv_button.setToolTip(self.tr("msaccucmp's result CSV layout"))
+        self.csv_button.clicked.connect(self.export_csv_dialog)
+        self.xlsx_button = QPushButton(self.tr("Export xlsx…"), self)
+        self.xlsx_button.clicked.connect(self.export_xlsx_dialog)
+        self.table.bar.addWidget(self.csv_button)
+        self.table.bar.addWidget(self.xlsx_button)
+        self.table.row_activated.connect(self._row_activated)
+        self.guidance = QLabel(self)
+        self.guidance.setWordWrap(True)
+        self.guidance.setTextFormat(Qt.TextFormat.RichText)
+        self.guidance.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.guidance.setAlignment(Qt.AlignmentFlag.AlignTop)
+        self.guidance.setMinimumWidth(260)
+        self.details = QLabel(self)
+        self.details.setWordWrap(True)
+        self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.details.setAlignment(Qt.AlignmentFlag.AlignTop)
+        side = QWidget(self)
+        sl = QVBoxLayout(side)
+        sl.setContentsMargins(6, 0, 0, 0)
+        sl.addWidget(self.guidance)
+        sl.addWidget(self.details)
+        sl.addStretch(1)
+        split = QSplitter(Qt.Orientation.Horizontal, self)
+        split.addWidget(self.table)
+        split.addWidget(side)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 1)
+        split.setSizes([900, 320])
+        self.status = QLabel(self)
+        self.status.setWordWrap(True)
+        lay = QVBoxLayout(self)
+        lay.addWidget(box)
+        lay.addWidget(self.status)
+        lay.addWidget(split, 1)
+        self._where_changed()
+        self._set_exports(False)
+        self.guidance.setText(self.tr("Choose the NPU dump and the ground truth, then Compare."))
+
+    # ----- running
+    def algorithms(self) -> list[str]:
+        return [a for a, cb in self.algs.items() if cb.isChecked()]
+
+    def _where_changed(self, *_args) -> None:
+        self.on_host.setEnabled(self.where.currentData() != LOCAL)
+
+    def run(self):
+        npu, golden, rule = self.npu.text(), self.golden.text(), self.rule.text()
+        algs = self.algorithms()
+        remote = self.where.currentData()
+        problem = "" if npu and golden else self.tr("Choose the NPU dump folder and the ground truth folder.")
+        if not problem and not algs:
+            problem = self.tr("Tick at least one algorithm.")
+        if not problem and remote == LOCAL:
+            missing = [p for p in (npu, golden, rule) if p and not Path(p).exists()]
+            problem = self.tr("{0}: no such file or folder").format(missing[0]) if missing else ""
+        if problem:
+            self.status.setText(problem)
+            return None
+        threshold = self.threshold.value()
+        if remote == LOCAL:
+            self.task = self.window_.bridge.start(
+                compare.compare_dirs, npu, golden, fusion_rule=rule or None, algorithms=algs, threshold=threshold,
+                title=self.tr("Accuracy comparison of {0}").format(_short(npu)), kind="accuracy")
+        else:
+            self.task = self.window_.bridge.start(
+                common.compare_on_host, remote, npu, golden, rule, algs, threshold, self.on_host.isChecked(),
+                self.window_.prompter, self.window_.pool,
+                title=self.tr("Accuracy comparison of {0} on {1}").format(_short(npu), remote), kind="accuracy")
+        self.status.setText(self.tr("Comparing…"))
+        self.run_button.setEnabled(False)
+        self.cancel_button.setEnabled(True)
+        self.task.succeeded.connect(self.show_report)
+        self.task.failed.connect(self._failed)
+        self.task.cancelled.connect(self._cancelled)
+        self.task.finished.connect(self._finished)
+        return self.task
+
+    def cancel(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+
+    def _failed(self, message: str, _exc: object) -> None:
+        self.status.setText(message)
+
+    def _cancelled(self) -> None:
+        self.status.setText(self.tr("Cancelled."))
+
+    def _finished(self) -> None:
+        self.task = None
+        self.run_button.setEnabled(True)
+        self.cancel_button.setEnabled(False)
+
+    # ----- results
+    def show_report(self, report: CompareReport) -> None:
+        self.report = report
+        report.threshold = self.threshold.value()
+        frame = report_frame(report)
+        first = report.first_below_threshold
+        highlight = np.array([r is first for r in report.rows], dtype=bool)
+        colors = np.array([BELOW if (r.kind == "output" and r.cosine is not None and r.cosine < report.threshold)
+                           else None for r in report.rows], dtype=object)
+        self.table.set_frame(frame, highlight=highlight, row_colors=colors, headers=report.header())
+        for c in range(frame.shape[1]):  # keep the metric columns in sight
+            self.table.view.setColumnWidth(c, min(self.table.view.columnWidth(c), 200))
+        outputs = sum(r.kind == "output" for r in report.rows)
+        failed = sum(bool(r.reason) and r.cosine is None for r in report.rows)
+        text = self.tr("{0} rows ({1} outputs) compared; {2} without a value (see CompareFailReason).").format(
+            len(report.rows), outputs, failed)
+        if report.warnings:
+            text += "<br>" + "<br>".join(_html(w) for w in report.warnings[:5])
+        self.status.setText(text)
+        self._show_guidance()
+        self._set_exports(True)
+        if first is not None:
+            self.table.view.scrollTo(self.table.model.index(report.rows.index(first), 0),
+                                     QAbstractItemView.ScrollHint.PositionAtCenter)
+
+    def _show_guidance(self) -> None:
+        report = self.report
+        if report is None:
+            return
+        first = report.first_below_threshold
+        if first is None:
+            self.guidance.setText("<b>" + self.tr("Every compared output reaches cosine similarity {0}.").format(
+                f"{report.threshold:g}") + "</b>")
+            return
+        steps = "".join(f"<li>{_html(QCoreApplication.translate('AccuracyAnalyzer', s))}</li>" for s in NEXT_STEPS)
+        self.guidance.setText(
+            "<b>" + self.tr("First op below the threshold:") + "</b><br>"
+            + self.tr("{0} ({1}), output {2}: cosine similarity {3} &lt; {4}").format(
+                _html(first.npu_op), _html(first.op_type), first.tensor, metrics.fmt(first.cosine),
+                f"{report.threshold:g}")
+            + "<br><br><b>" + self.tr("What to check next:") + "</b><ul>" + steps + "</ul>")
+
+    def _threshold_changed(self, value: float) -> None:
+        if self.report is not None:
+            self.report.threshold = value
+            self.show_report(self.report)
+
+    def _row_activated(self, source_row: int) -> None:
+        if self.report is None or not 0 <= source_row < len(self.report.rows):
+            return
+        r = self.report.rows[source_row]
+        parts = [f"<b>{_html(r.tensor_index)}</b>", self.tr("NPU dump: {0}").format(_html(r.npu_file or "-")),
+                 self.tr("Ground truth: {0}").format(_html(r.golden_file or r.ground_truth))]
+        if r.reason:
+            parts.append(self.tr("Reason: {0}").format(_html(r.reason)))
+        self.details.setText("<br>".join(parts))
+
+    # ----- exports
+    def _set_exports(self, on: bool) -> None:
+        self.csv_button.setEnabled(on)
+        self.xlsx_button.setEnabled(on)
+
+    def export_csv_dialog(self) -> None:
+        self._export_dialog("result.csv", self.tr("CSV (*.csv)"), self.export_csv)
+
+    def export_xlsx_dialog(self) -> None:
+        self._export_dialog("result.xlsx", self.tr("Excel workbook (*.xlsx)"), self.export_xlsx)
+
+    def _export_dialog(self, name: str, name_filter: str, write) -> None:
+        start = str(Path(self.npu.text() or Path.home()).parent / name)
+        target, _ = QFileDialog.getSaveFileName(self, self.tr("Export Result"), start, name_filter,
+                                                options=QFileDialog.Option.DontUseNativeDialog)
+        if target:
+            write(target)
+
+    def export_csv(self, path: str) -> None:
+        self._export(compare.write_result_csv, path)
+
+    def export_xlsx(self, path: str) -> None:
+        self._export(compare.write_result_xlsx, path)
+
+    def _export(self, writer, path: str) -> None:
+        try:
+            writer(self.report, path)
+        except OSError as err:
+            self.status.setText(self.tr("Not saved: {0}").format(err))
+            return
+        self.status.setText(self.tr("Saved {0}").format(path))
+
+
+def _short(path: str) -> str:
+    """The last folders of a dump path (its leaf is often just an iteration number)."""
+    return "/".join(Path(path).parts[-3:])
+
+
+def _html(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def open_accuracy_analyzer(window, npu_dir: str | None = None, golden_dir: str | None = None,
+                           fusion_rule: str | None = None) -> AccuracyAnalyzer:
+    """Ascend ▸ Model Accuracy Analyzer…: a document in the main window."""
+    view = AccuracyAnalyzer(window)
+    for row, value in ((view.npu, npu_dir), (view.golden, golden_dir), (view.rule, fusion_rule)):
+        if value:
+            row.setText(str(value))
+    window.add_document(view, QCoreApplication.translate("AccuracyAnalyzer", "Model Accuracy Analyzer"))
+    return view

@@ -1,0 +1,337 @@
+"""Ascend ▸ Dump Configuration: edit the dump section of an acl.json for one offline model.
+
+The model (a local om JSON, or an .om read with ``atc --mode=1`` on a CANN machine) gives the op
+tree and ``model_name`` (the om JSON's top-level ``name``); ``layer`` is written only for Dump
+Option "Several" (the ticked ops). Everything the editor does not manage in the acl.json (other
+sections such as ``profiler``, other models, unknown keys) is kept as it was; the JSON that will be
+written is shown live with the core's warnings (e.g. dump and profiling both on). An existing
+acl.json that is not valid JSON is reported with its line and column and only overwritten when the
+user agrees (the damaged file is kept aside as ``acl.json.corrupt``).
+"""
+from __future__ import annotations
+
+import copy
+import os
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFontDatabase
+from PySide6.QtWidgets import (
+    QButtonGroup, QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QGridLayout, QGroupBox,
+    QHBoxLayout, QLabel, QMessageBox, QPlainTextEdit, QPushButton, QRadioButton, QSplitter, QVBoxLayout, QWidget,
+)
+
+from workbench.core.dump import aclconfig
+from workbench.core.dump.aclconfig import AclConfig, AclConfigError, DumpSettings
+from workbench.core.dump.omjson import OmModel
+from workbench.core.fsutil import backup_aside
+from workbench.ui.dump import common
+from workbench.ui.dump.optree import OpTree
+
+
+class DumpConfigDialog(QDialog):
+    def __init__(self, window, om_path: str | None = None, acl_path: str | None = None) -> None:
+        super().__init__(window)
+        self.window_ = window
+        self.setWindowTitle(self.tr("Dump Configuration"))
+        self.resize(1180, 760)
+        self.model: OmModel | None = None
+        self.cfg = AclConfig({})
+        self.load_error: AclConfigError | None = None
+        self.task = None
+        root = Path(window.project.root) if getattr(window, "project", None) is not None else None
+
+        # --- the model
+        self.model_path = common.PathRow("open", self.tr("Offline Model"),
+                                         self.tr("Offline models (*.om *.json);;All files (*)"), self)
+        self.model_path.edit.setPlaceholderText(self.tr("an .om (read on the CANN machine) or its om JSON"))
+        self.model_path.edit.editingFinished.connect(self.load_model)
+        self.host = QComboBox(self)
+        common.fill_hosts(self.host)
+        self.on_host = QCheckBox(self.tr("The .om is on the machine"), self)
+        self.load_button = QPushButton(self.tr("Load"), self)
+        self.load_button.clicked.connect(self.load_model)
+        self.model_status = QLabel(self)
+        self.model_status.setWordWrap(True)
+        self.tree = OpTree(self)
+        self.tree.checked_changed.connect(self.refresh)
+        model_box = QGroupBox(self.tr("Offline model"), self)
+        mf = QFormLayout(model_box)
+        mf.addRow(self.tr("Model:"), self.model_path)
+        host_row = QHBoxLayout()
+        host_row.addWidget(self.host, 1)
+        host_row.addWidget(self.on_host)
+        host_row.addWidget(self.load_button)
+        mf.addRow(self.tr("CANN machine:"), host_row)
+        mf.addRow(self.model_status)
+        left = QWidget(self)
+        ll = QVBoxLayout(left)
+        ll.setContentsMargins(0, 0, 0, 0)
+        ll.addWidget(model_box)
+        ll.addWidget(self.tree, 1)
+
+        # --- the dump settings
+        self.option_group = QButtonGroup(self)
+        self.options: dict[str, QRadioButton] = {}
+        opt_row = QHBoxLayout()
+        for key, text in (("all", self.tr("All")), ("several", self.tr("Several")), ("none", self.tr("None"))):
+            rb = QRadioButton(text, self)
+            self.options[key] = rb
+            self.option_group.addButton(rb)
+            opt_row.addWidget(rb)
+        opt_row.addStretch(1)
+        self.option_group.buttonToggled.connect(self._option_toggled)
+        self.mode = QComboBox(self)
+        for key, text in zip(aclconfig.DUMP_MODES, (self.tr("Input"), self.tr("Output"), self.tr("All"))):
+            self.mode.addItem(text, key)
+        self.dump_path = common.PathRow("dir", self.tr("Dump Path"), parent=self)
+        self.default_dump_path = str(root / "dump") if root else ""
+        self.data = QComboBox(self)
+        self.data.addItem(self.tr("Tensor data"), "tensor")
+        self.data.addItem(self.tr("Statistics"), "stats")
+        self.stats_box = QWidget(self)
+        grid = QGridLayout(self.stats_box)
+        grid.setContentsMargins(0, 0, 0, 0)
+        self.stats: dict[str, QCheckBox] = {}
+        for i, name in enumerate(aclconfig.DUMP_STATS):
+            cb = QCheckBox(name, self)
+            self.stats[name] = cb
+            grid.addWidget(cb, i // 4, i % 4)
+        self.op_switch = QCheckBox(self.tr("Dump single-operator calls (dump_op_switch)"), self)
+        self.level = QComboBox(self)
+        self.level.addItem(self.tr("(not set: the runtime's default)"), None)
+        for key, text in zip(aclconfig.DUMP_LEVELS, (self.tr("op"), self.tr("kernel"), self.tr("all"))):
+            self.level.addItem(text, key)
+        self.acl_path = common.PathRow("save", self.tr("AclConfig File"), self.tr("acl.json (*.json);;All files (*)"), self)
+        self.acl_path.edit.editingFinished.connect(self.load_acl)
+        self.acl_status = QLabel(self)
+        self.acl_status.setWordWrap(True)
+        self.acl_status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        form_box = QGroupBox(self.tr("Dump"), self)
+        form = QFormLayout(form_box)
+        form.addRow(self.tr("AclConfig file:"), self.acl_path)
+        form.addRow(self.acl_status)
+        self.model_name = QLabel(self)
+        self.model_name.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        form.addRow(self.tr("Model name:"), self.model_name)
+        form.addRow(self.tr("Dump option:"), opt_row)
+        form.addRow(self.tr("Dump mode:"), self.mode)
+        form.addRow(self.tr("Dump path:"), self.dump_path)
+        form.addRow(self.tr("Dump data:"), self.data)
+        form.addRow(self.tr("Statistics:"), self.stats_box)
+        form.addRow("", self.op_switch)
+        form.addRow(self.tr("Dump level:"), self.level)
+        self.issues = QLabel(self)
+        self.issues.setWordWrap(True)
+        self.preview = QPlainTextEdit(self)
+        self.preview.setReadOnly(True)
+        self.preview.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.preview.setTabStopDistance(4 * self.preview.fontMetrics().horizontalAdvance(" "))
+        right = QWidget(self)
+        rl = QVBoxLayout(right)
+        rl.setContentsMargins(0, 0, 0, 0)
+        rl.addWidget(form_box)
+        rl.addWidget(self.issues)
+        rl.addWidget(QLabel(self.tr("Resulting acl.json:"), self))
+        rl.addWidget(self.preview, 1)
+        split = QSplitter(Qt.Orientation.Horizontal, self)
+        split.addWidget(left)
+        split.addWidget(right)
+        split.setSizes([560, 620])
+
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Close, self)
+        self.buttons.button(QDialogButtonBox.StandardButton.Save).clicked.connect(self.save)
+        self.buttons.rejected.connect(self.reject)
+        self.status = QLabel(self)
+        self.status.setWordWrap(True)
+        bottom = QHBoxLayout()
+        bottom.addWidget(self.status, 1)
+        bottom.addWidget(self.buttons)
+        lay = QVBoxLayout(self)
+        lay.addWidget(split, 1)
+        lay.addLayout(bottom)
+
+        for w in (self.mode, self.data, self.level):
+            w.currentIndexChanged.connect(self.refresh)
+        for cb in [*self.stats.values(), self.op_switch]:
+            cb.toggled.connect(self.refresh)
+        self.dump_path.edit.textChanged.connect(self.refresh)
+
+        self.acl_path.setText(acl_path or (str(root / "src" / "acl.json") if root else ""))
+        self.load_acl()
+        if om_path:
+            self.model_path.setText(str(om_path))
+            self.load_model()
+
+    # ----- the acl.json
+    def load_acl(self) -> None:
+        """Read the acl.json (a missing file is a new one) and show its dump settings."""
+        path = self.acl_path.text()
+        self.load_error = None
+        try:
+            self.cfg = AclConfig.load(path) if path else AclConfig({})
+        except AclConfigError as err:
+            self.load_error = err
+            self.cfg = AclConfig({}, path)
+        if self.load_error is not None:
+            where = self.tr("line {0}, column {1}").format(self.load_error.line, self.load_error.column) \
+                if self.load_error.line else ""
+            self.acl_status.setText("<span style='color:#c0392b'>" + self.tr(
+                "{0} cannot be read ({1}): {2}. Saving will ask before replacing it.").format(
+                path, where, _html(str(self.load_error))) + "</span>")
+        elif path and not Path(path).exists():
+            self.acl_status.setText(self.tr("{0} does not exist yet: it will be created.").format(path))
+        else:
+            self.acl_status.setText(self.tr("Editing {0}; keys this editor does not manage are kept.").format(path)
+                                    if path else self.tr("Choose the acl.json to write."))
+        self._show_settings()
+
+    def _show_settings(self) -> None:
+        name = self.model.name if self.model else None
+        s = self.cfg.dump_settings(name)
+        if self.cfg.dump is None:
+            s.option = "all"  # a new dump section: MindStudio's default
+        blockers = [self.option_group, self.mode, self.data, self.level, self.op_switch, self.dump_path.edit,
+                    *self.stats.values()]
+        for w in blockers:
+            w.blockSignals(True)
+        self.options[s.option].setChecked(True)
+        self.mode.setCurrentIndex(max(0, self.mode.findData(s.dump_mode)))
+        self.data.setCurrentIndex(max(0, self.data.findData(s.dump_data)))
+        for key, cb in self.stats.items():
+            cb.setChecked(key in s.dump_stats)
+        self.op_switch.setChecked(s.dump_op_switch == "on")
+        self.level.setCurrentIndex(max(0, self.level.findData(s.dump_level)))
+        self.dump_path.setText(s.dump_path or self.default_dump_path)
+        for w in blockers:
+            w.blockSignals(False)
+        self.tree.set_checkable(s.option == "several")
+        if self.model is not None:
+            self.tree.set_model(self.model, s.layers)
+        self.refresh()
+
+    # ----- the model
+    def load_model(self) -> None:
+        path = self.model_path.text()
+        if not path or self.task is not None:
+            return
+        if path.lower().endswith(".om"):
+            target = str(common.om_json_target(path))
+            self.task = self.window_.bridge.start(
+                common.model_from_om, self.host.currentData(), path, self.on_host.isChecked(), target,
+                self.window_.prompter, self.window_.pool,
+                title=self.tr("Read {0} with atc --mode=1").format(Path(path).name), kind="atc")
+        else:
+            self.task = self.window_.bridge.start(common.read_model, path,
+                                                  title=self.tr("Read {0}").format(Path(path).name), kind="dump")
+        self.model_status.setText(self.tr("Reading the model…"))
+        self.load_button.setEnabled(False)
+        self.task.succeeded.connect(self._model_loaded)
+        self.task.failed.connect(self._model_failed)
+        self.task.finished.connect(self._task_done)
+
+    def _model_loaded(self, model: OmModel) -> None:
+        self.model = model
+        ops = sum(op.dumped for op in model.ops)
+        self.model_status.setText(self.tr("{0}: {1} ops ({2} dumped by the runtime), from {3}").format(
+            model.name, len(model.ops), ops, model.source))
+        self._show_settings()
+
+    def _model_failed(self, message: str, _exc: object) -> None:
+        self.model_status.setText("<span style='color:#c0392b'>" + _html(message) + "</span>")
+
+    def _task_done(self) -> None:
+        self.task = None
+        self.load_button.setEnabled(True)
+
+    # ----- the settings
+    def _option_toggled(self, _button, checked: bool) -> None:
+        if checked:
+            self.tree.set_checkable(self.options["several"].isChecked())
+            self.refresh()
+
+    def settings(self) -> DumpSettings:
+        option = next(k for k, rb in self.options.items() if rb.isChecked())
+        name = self.model.name if self.model else self.cfg.dump_settings().model_name
+        return DumpSettings(option=option, model_name=name,
+                            layers=self.tree.checked() if option == "several" else [],
+                            dump_path=self.dump_path.text(), dump_mode=self.mode.currentData(),
+                            dump_data=self.data.currentData(),
+                            dump_stats=[k for k, cb in self.stats.items() if cb.isChecked()],
+                            dump_op_switch="on" if self.op_switch.isChecked() else "off",
+                            dump_level=self.level.currentData())
+
+    def edited(self) -> AclConfig:
+        """A copy of the loaded document with the dialog's settings applied."""
+        cfg = AclConfig(copy.deepcopy(self.cfg.data), self.cfg.path, self.cfg.indent)
+        s = self.settings()
+        if s.model_name or s.option == "none":
+            cfg.apply_dump(s)
+        return cfg
+
+    def refresh(self, *_args) -> None:
+        self.stats_box.setEnabled(self.data.currentData() == "stats")
+        s = self.settings()
+        self.model_name.setText(s.model_name or self.tr("(load the model to know its name)"))
+        cfg = self.edited()
+        self.preview.setPlainText(cfg.to_text())
+        lines = []
+        if not s.model_name and s.option != "none":
+            lines.append(("error", self.tr("Load the offline model: model_name is its om JSON's top-level name.")))
+        if s.option == "several" and not s.layers:
+            lines.append(("warning", self.tr("Dump option Several: tick the ops to dump in the tree.")))
+        lines += [(i.level, f"{i.field}: {i.message}" if i.field else i.message) for i in cfg.validate(self.model)]
+        colours = {"error": "#c0392b", "warning": "#b9770e"}
+        self.issues.setText("<br>".join(f"<span style='color:{colours.get(level, '#555')}'>"
+                                        f"{self.tr('Error') if level == 'error' else self.tr('Warning')}: "
+                                        f"{_html(text)}</span>" for level, text in lines))
+        self.issues.setVisible(bool(lines))
+
+    # ----- saving
+    def save(self) -> bool:
+        path = self.acl_path.text()
+        if not path:
+            self.status.setText(self.tr("Choose the AclConfig file to write."))
+            return False
+        cfg = self.edited()
+        backup = None
+        if self.load_error is not None and Path(path).exists():
+            if not self.confirm_overwrite(path):
+                self.status.setText(self.tr("Not saved: {0} was left unchanged.").format(path))
+                return False
+            backup = backup_aside(Path(path))
+        try:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            cfg.save(path)
+        except OSError as err:
+            if backup is not None and not Path(path).exists():
+                os.replace(backup, path)
+            self.status.setText(self.tr("Not saved: {0}").format(err))
+            return False
+        self.cfg, self.load_error = cfg, None
+        note = self.tr(" (the unreadable file was kept as {0})").format(backup.name) if backup else ""
+        self.status.setText(self.tr("Saved {0}").format(path) + note)
+        self.acl_status.setText(self.tr("Editing {0}; keys this editor does not manage are kept.").format(path))
+        return True
+
+    def confirm_overwrite(self, path: str) -> bool:
+        err = self.load_error
+        answer = QMessageBox.question(
+            self, self.tr("Replace acl.json?"),
+            self.tr("{0} is not valid JSON (line {1}, column {2}).\n\nReplace it with the configuration shown? "
+                    "The current file will be kept as {3}.corrupt.").format(
+                path, err.line if err else "?", err.column if err else "?", Path(path).name),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+        return answer == QMessageBox.StandardButton.Yes
+
+
+def _html(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def open_dump_configuration(window, om_path: str | None = None, acl_path: str | None = None) -> DumpConfigDialog:
+    """Ascend ▸ Dump Configuration…, and "Dump Configuration…" on an .om / om JSON in the explorer."""
+    dialog = DumpConfigDialog(window, om_path, acl_path)
+    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    dialog.show()
+    return dialog
