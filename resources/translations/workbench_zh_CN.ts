@@ -2069,6 +2069,61 @@ Replace it with the configuration shown? The current file will be kept as {3}.co
     </message>
 </context>
 <context>
+    <name>HostPanel</name>
+    <message>
+        <source>Check</source>
+        <translation>检查</translation>
+    </message>
+    <message>
+        <source>Connect, find the CANN toolkit and list the NPUs</source>
+        <translation>连接主机，查找 CANN 工具包并列出 NPU</translation>
+    </message>
+    <message>
+        <source>Not checked yet.</source>
+        <translation>尚未检查。</translation>
+    </message>
+    <message>
+        <source>Demo host (simulated CANN)</source>
+        <translation>演示主机（模拟 CANN）</translation>
+    </message>
+    <message>
+        <source>Checking {0}…</source>
+        <translation>正在检查 {0}…</translation>
+    </message>
+    <message>
+        <source>Check host {0}</source>
+        <translation>检查主机 {0}</translation>
+    </message>
+    <message>
+        <source>Connection failed: {0}</source>
+        <translation>连接失败：{0}</translation>
+    </message>
+    <message>
+        <source>No CANN toolkit found: {0}</source>
+        <translation>未找到 CANN 工具包：{0}</translation>
+    </message>
+    <message>
+        <source> (simulated)</source>
+        <translation>（模拟）</translation>
+    </message>
+    <message>
+        <source>CANN {0}{1}</source>
+        <translation>CANN {0}{1}</translation>
+    </message>
+    <message>
+        <source>Open a project to keep a device choice.</source>
+        <translation>打开工程后才能保存设备选择。</translation>
+    </message>
+    <message>
+        <source>Runs use ASCEND_RT_VISIBLE_DEVICES={0}</source>
+        <translation>运行时使用 ASCEND_RT_VISIBLE_DEVICES={0}</translation>
+    </message>
+    <message>
+        <source>No NPU ticked: runs see every NPU.</source>
+        <translation>未勾选 NPU：运行时可见全部 NPU。</translation>
+    </message>
+</context>
+<context>
     <name>ImportResultDialog</name>
     <message>
         <source>Import Result</source>
@@ -2347,6 +2402,10 @@ Replace it with the configuration shown? The current file will be kept as {3}.co
     <message>
         <source>Run Configurations…</source>
         <translation>运行配置…</translation>
+    </message>
+    <message>
+        <source>CANN Machine</source>
+        <translation>CANN 机器</translation>
     </message>
     <message>
         <source>Import Result…</source>

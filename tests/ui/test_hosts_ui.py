@@ -84,3 +84,26 @@ def test_edit_validate_and_import(qtbot, window, tmp_path, monkeypatch):
     dialog.reload(select="a310")
     dialog.remove_host()
     assert "a310" not in {h.name for h in HostStore().load()}
+
+
+def test_host_panel_device_picker_feeds_run_configurations(qtbot, window, tmp_path):
+    from PySide6.QtCore import Qt
+
+    from workbench.core.project import open_project
+
+    window.create_project(tmp_path / "proj")
+    panel = window.host_panel
+    assert panel.host.currentData() == "demo"
+    task = panel.check()
+    qtbot.waitUntil(lambda: panel.devices.count() > 0, timeout=60000)
+    assert "(simulated)" in panel.status.text()
+    for row in (0, 3):
+        panel.devices.item(row).setCheckState(Qt.CheckState.Checked)
+    assert panel.selected_devices() == [0, 3]
+    assert "ASCEND_RT_VISIBLE_DEVICES=0,3" in panel.env.text()
+    assert open_project(tmp_path / "proj").extra["devices"] == [0, 3], "the choice is kept in the project"
+    dialog = window.run_configurations_dialog()
+    qtbot.addWidget(dialog)
+    dialog.add_config()
+    assert dialog.configs[-1].devices == [0, 3] and dialog.devices.text() == "0,3"
+    assert task.state.value == "succeeded"

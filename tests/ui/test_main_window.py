@@ -25,7 +25,7 @@ EXPECTED_MENU = [
 
 
 def test_docks_and_menus(window):
-    assert set(window.docks) == {"ProjectExplorerDock", "DetailsDock", "OutputDock", "TasksDock"}
+    assert set(window.docks) == {"ProjectExplorerDock", "DetailsDock", "OutputDock", "TasksDock", "HostDock"}
     assert window.dockWidgetArea(window.docks["ProjectExplorerDock"]) == Qt.DockWidgetArea.LeftDockWidgetArea
     assert window.dockWidgetArea(window.docks["DetailsDock"]) == Qt.DockWidgetArea.RightDockWidgetArea
     assert window.dockWidgetArea(window.docks["OutputDock"]) == Qt.DockWidgetArea.BottomDockWidgetArea
@@ -44,7 +44,7 @@ def test_docks_and_menus(window):
     assert built and all(entries[p].isEnabled() for p in built), "every Ascend feature is built and enabled"
     # every dock can be toggled from View
     view_titles = {a.text() for a in window.view_menu.actions()}
-    assert {"Project Explorer", "Properties", "Output", "Tasks"} <= view_titles
+    assert {"Project Explorer", "Properties", "Output", "Tasks", "CANN Machine"} <= view_titles
 
 
 def test_layout_restored_and_survives_corrupt_state(qtbot, window):

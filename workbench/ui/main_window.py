@@ -85,6 +85,12 @@ class MainWindow(QMainWindow):
         self._add_dock("DetailsDock", self.tr("Properties"), self.details, Qt.DockWidgetArea.RightDockWidgetArea)
         self._add_dock("OutputDock", self.tr("Output"), self.output, Qt.DockWidgetArea.BottomDockWidgetArea)
         self._add_dock("TasksDock", self.tr("Tasks"), self.tasks, Qt.DockWidgetArea.BottomDockWidgetArea)
+        from workbench.ui.hosts.host_panel import HostPanel
+
+        self.host_panel = HostPanel(self, self)
+        self._add_dock("HostDock", self.tr("CANN Machine"), self.host_panel, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.tabifyDockWidget(self.docks["DetailsDock"], self.docks["HostDock"])
+        self.docks["DetailsDock"].raise_()
         self.tabifyDockWidget(self.docks["OutputDock"], self.docks["TasksDock"])
         self.docks["OutputDock"].raise_()
         self.resizeDocks([self.docks["ProjectExplorerDock"], self.docks["DetailsDock"]], [300, 280], Qt.Orientation.Horizontal)

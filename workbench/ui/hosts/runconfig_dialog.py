@@ -169,8 +169,10 @@ class RunConfigurationsDialog(QDialog):
         n = 1
         while f"run{n}" in names:
             n += 1
+        devices = [d for d in self.project.extra.get("devices", []) if isinstance(d, int)]
         self.configs.append(RunConfiguration(name=f"run{n}", executable="./main", mode=REMOTE,
-                                             host=self.host.currentData() or demohost.DEMO_NAME))
+                                             host=self.project.remote.host or self.host.currentData() or demohost.DEMO_NAME,
+                                             devices=devices))
         self._refresh(len(self.configs) - 1)
 
     def remove_config(self) -> None:

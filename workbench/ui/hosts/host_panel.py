@@ -1,0 +1,137 @@
+"""The host panel (a dock): the CANN machine the project works with, its toolkit and NPUs, and a
+device picker. Ticked NPUs become the project's default devices (ASCEND_RT_VISIBLE_DEVICES) for new
+run configurations and profiling runs."""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QComboBox, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget,
+)
+
+from workbench.core.services import demohost
+from workbench.core.services.hosts import HostError
+from workbench.ui.hosts.machines_dialog import _check, _memory_text
+
+
+class HostPanel(QWidget):
+    def __init__(self, window, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("HostPanel")
+        self.window_ = window
+        self.host = QComboBox(self)
+        self.host.currentIndexChanged.connect(self._host_changed)
+        self.check_button = QPushButton(self.tr("Check"), self)
+        self.check_button.setToolTip(self.tr("Connect, find the CANN toolkit and list the NPUs"))
+        self.check_button.clicked.connect(self.check)
+        self.status = QLabel(self.tr("Not checked yet."), self)
+        self.status.setWordWrap(True)
+        self.devices = QListWidget(self)
+        self.devices.itemChanged.connect(self._devices_changed)
+        self.env = QLabel(self)
+        self.env.setWordWrap(True)
+        self.env.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        row = QHBoxLayout()
+        row.addWidget(self.host, 1)
+        row.addWidget(self.check_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(row)
+        layout.addWidget(self.status)
+        layout.addWidget(self.devices, 1)
+        layout.addWidget(self.env)
+        self.reload_hosts()
+        window.project_changed.connect(self._project_changed)
+
+    def reload_hosts(self) -> None:
+        current = self.host.currentData()
+        self.host.blockSignals(True)
+        self.host.clear()
+        try:
+            hosts = demohost.all_hosts()
+        except HostError as exc:
+            hosts = []
+            self.status.setText(str(exc))
+        for h in hosts:
+            label = self.tr("Demo host (simulated CANN)") if h.name == demohost.DEMO_NAME and h.simulated else h.name
+            self.host.addItem(label, h.name)
+        project = self.window_.project
+        wanted = (project.remote.host if project is not None and project.remote.host else None) or current
+        self.host.setCurrentIndex(max(0, self.host.findData(wanted)))
+        self.host.blockSignals(False)
+        self._show_env()
+
+    def _project_changed(self, _project) -> None:
+        self.reload_hosts()
+
+    def _host_changed(self, _i: int) -> None:
+        self.devices.clear()
+        self.status.setText(self.tr("Not checked yet."))
+        project = self.window_.project
+        if project is not None and self.host.currentData():
+            project.remote.host = self.host.currentData()
+            project.save()
+        self._show_env()
+
+    def check(self):
+        name = self.host.currentData()
+        if not name:
+            return None
+        host = demohost.resolve_host(name) if name != demohost.DEMO_NAME else demohost.all_hosts()[0]
+        self.check_button.setEnabled(False)
+        self.status.setText(self.tr("Checking {0}…").format(name))
+        task = self.window_.bridge.start(_check, host, self.window_.prompter,
+                                         title=self.tr("Check host {0}").format(name), kind="host")
+        task.succeeded.connect(self._show_check)
+        task.failed.connect(self._failed)
+        task.finished.connect(self._finished)
+        return task
+
+    def _failed(self, message: str, _exc: object) -> None:
+        self.status.setText(self.tr("Connection failed: {0}").format(message))
+
+    def _finished(self) -> None:
+        self.check_button.setEnabled(True)
+
+    def _show_check(self, result: dict) -> None:
+        if not result.get("toolkit_path"):
+            self.status.setText(self.tr("No CANN toolkit found: {0}").format("; ".join(result.get("errors", []))))
+            return
+        sim = self.tr(" (simulated)") if result.get("simulated") else ""
+        self.status.setText(self.tr("CANN {0}{1}").format(result.get("cann_version") or "?", sim))
+        chosen = set(self.project_devices())
+        self.devices.blockSignals(True)
+        self.devices.clear()
+        for d in result.get("devices", []):
+            item = QListWidgetItem(f"NPU {d.get('id')} · {d.get('soc_version') or d.get('chip')} · "
+                                   f"{d.get('health')} · {_memory_text(d)}")
+            item.setData(Qt.ItemDataRole.UserRole, d.get("id"))
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(Qt.CheckState.Checked if d.get("id") in chosen else Qt.CheckState.Unchecked)
+            self.devices.addItem(item)
+        self.devices.blockSignals(False)
+        self._show_env()
+
+    def selected_devices(self) -> list[int]:
+        return [self.devices.item(i).data(Qt.ItemDataRole.UserRole) for i in range(self.devices.count())
+                if self.devices.item(i).checkState() == Qt.CheckState.Checked]
+
+    def project_devices(self) -> list[int]:
+        project = self.window_.project
+        devices = project.extra.get("devices", []) if project is not None else []
+        return [d for d in devices if isinstance(d, int)]
+
+    def _devices_changed(self, _item) -> None:
+        project = self.window_.project
+        if project is not None:
+            project.extra["devices"] = self.selected_devices()
+            project.save()
+        self._show_env()
+
+    def _show_env(self) -> None:
+        devices = self.project_devices()
+        if self.window_.project is None:
+            self.env.setText(self.tr("Open a project to keep a device choice."))
+        elif devices:
+            self.env.setText(self.tr("Runs use ASCEND_RT_VISIBLE_DEVICES={0}").format(",".join(map(str, devices))))
+        else:
+            self.env.setText(self.tr("No NPU ticked: runs see every NPU."))
