@@ -1310,14 +1310,6 @@ Output: {2}/RUN_ID (RUN_ID: the run's date and time, chosen when it starts)</sou
         <translation>部署 — {0}</translation>
     </message>
     <message>
-        <source>Deployment</source>
-        <translation>部署</translation>
-    </message>
-    <message>
-        <source>Demo host (simulated CANN)</source>
-        <translation>演示主机（模拟 CANN）</translation>
-    </message>
-    <message>
         <source>Local folder</source>
         <translation>本地目录</translation>
     </message>
@@ -1455,13 +1447,6 @@ Output: {2}/RUN_ID (RUN_ID: the run's date and time, chosen when it starts)</sou
     <message>
         <source>Nothing selected</source>
         <translation>未选择任何内容</translation>
-    </message>
-</context>
-<context>
-    <name>DumpCommon</name>
-    <message>
-        <source>Demo host (simulated CANN)</source>
-        <translation>演示主机（模拟 CANN）</translation>
     </message>
 </context>
 <context>
@@ -2069,6 +2054,17 @@ Replace it with the configuration shown? The current file will be kept as {3}.co
     </message>
 </context>
 <context>
+    <name>HostCombo</name>
+    <message>
+        <source>Demo host (simulated CANN)</source>
+        <translation>演示主机（模拟 CANN）</translation>
+    </message>
+    <message>
+        <source>{0} (simulated)</source>
+        <translation>{0}（模拟）</translation>
+    </message>
+</context>
+<context>
     <name>HostPanel</name>
     <message>
         <source>Check</source>
@@ -2081,10 +2077,6 @@ Replace it with the configuration shown? The current file will be kept as {3}.co
     <message>
         <source>Not checked yet.</source>
         <translation>尚未检查。</translation>
-    </message>
-    <message>
-        <source>Demo host (simulated CANN)</source>
-        <translation>演示主机（模拟 CANN）</translation>
     </message>
     <message>
         <source>Checking {0}…</source>
@@ -2763,10 +2755,6 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
         <translation>SoC 版本：</translation>
     </message>
     <message>
-        <source>Demo host (simulated CANN)</source>
-        <translation>演示主机（模拟 CANN）</translation>
-    </message>
-    <message>
         <source>Simulated: the demo host runs a simulated CANN toolkit on this computer, for trying the workbench. Its .om files do not run on an NPU.</source>
         <translation>模拟：演示主机在本机上运行模拟的 CANN 工具包，用于试用工作台。它生成的 .om 文件无法在 NPU 上运行。</translation>
     </message>
@@ -3255,14 +3243,6 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
     <message>
         <source>Note</source>
         <translation>提示</translation>
-    </message>
-    <message>
-        <source>Demo host (simulated CANN)</source>
-        <translation>演示主机（模拟 CANN）</translation>
-    </message>
-    <message>
-        <source>{0} (simulated)</source>
-        <translation>{0}（模拟）</translation>
     </message>
 </context>
 <context>
@@ -3762,10 +3742,6 @@ Trust this key and connect? It will be remembered in Ascend Workbench's known_ho
     <message>
         <source>Local</source>
         <translation>本地</translation>
-    </message>
-    <message>
-        <source>Demo host (simulated CANN)</source>
-        <translation>演示主机（模拟 CANN）</translation>
     </message>
     <message>
         <source>e.g. 0,1 — sets ASCEND_RT_VISIBLE_DEVICES</source>

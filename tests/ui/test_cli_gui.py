@@ -38,10 +38,10 @@ def _image_stats(path):
 def test_screenshot_offscreen(tmp_path, lang, isolated_home):
     out = tmp_path / f"main_{lang}.png"
     env = {"QT_QPA_PLATFORM": "offscreen", "ASCEND_WORKBENCH_HOME": str(isolated_home)}
-    res = _run([sys.executable, "-m", "workbench", "--screenshot", str(out), "--lang", lang, "--size", "1200x800"], env)
+    res = _run([sys.executable, "-m", "workbench", "--screenshot", str(out), "--lang", lang, "--size", "1400x900"], env)
     assert res.returncode == 0, res.stderr
     w, h, ncolors = _image_stats(out)
-    assert (w, h) == (1200, 800)
+    assert (w, h) == (1400, 900)
     assert ncolors > 20, "the picture has real content, not a blank window"
 
 

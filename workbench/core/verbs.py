@@ -29,3 +29,29 @@ VERB_MODULES = (
 
 def register_verb(name: str, help_text: str, add_arguments: AddArguments, handler: Handler) -> None:
     VERBS[name] = (help_text, add_arguments, handler)
+
+
+def run_guarded(run: Handler, args: argparse.Namespace, bad_input: tuple[type[BaseException], ...] = ()) -> int:
+    """Run a verb's body the way every verb must end: a message on stderr, never a traceback.
+
+    ``bad_input`` errors and unreadable files exit 2 ("error: …"); a cancelled job and anything
+    unexpected exit 1.
+    """
+    import sys
+
+    from workbench.core.tasks import Cancelled
+
+    try:
+        return run(args)
+    except bad_input as exc:
+        sys.stderr.write(f"error: {exc}\n")
+        return 2
+    except OSError as exc:
+        sys.stderr.write(f"error: {getattr(exc, 'filename', '') or ''}: {exc.strerror or exc}\n")
+        return 2
+    except Cancelled:
+        sys.stderr.write("cancelled\n")
+        return 1
+    except Exception as exc:  # noqa: BLE001 - the CLI reports, never dumps a traceback
+        sys.stderr.write(f"internal error: {type(exc).__name__}: {exc}\n")
+        return 1

@@ -14,7 +14,7 @@ from typing import Any
 
 from workbench.core.compare.model import DEFAULT_TOLERANCE_PCT, OP_COLUMNS, OVERALL_COLUMNS, METRIC_COLUMNS, records
 from workbench.core.profiling.csvread import ProfilingDataError
-from workbench.core.verbs import register_verb
+from workbench.core.verbs import register_verb, run_guarded
 
 HELP = "compare a profiling report with a baseline: OP, AI Core metric and overall diffs, xlsx, CI regression gate"
 EXIT_REGRESSION = 3
@@ -108,22 +108,7 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def handler(args: argparse.Namespace) -> int:
-    from workbench.core.tasks import Cancelled
-
-    try:
-        return _run(args)
-    except ProfilingDataError as exc:
-        sys.stderr.write(f"error: {exc}\n")
-        return 2
-    except OSError as exc:
-        sys.stderr.write(f"error: {getattr(exc, 'filename', '') or ''}: {exc.strerror or exc}\n")
-        return 2
-    except Cancelled:
-        sys.stderr.write("cancelled\n")
-        return 1
-    except Exception as exc:  # noqa: BLE001 - the CLI reports, never dumps a traceback
-        sys.stderr.write(f"internal error: {type(exc).__name__}: {exc}\n")
-        return 1
+    return run_guarded(_run, args, (ProfilingDataError,))
 
 
 register_verb("compare", HELP, add_arguments, handler)

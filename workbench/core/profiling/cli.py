@@ -14,7 +14,7 @@ from typing import Any
 
 import pandas as pd
 
-from workbench.core.verbs import register_verb
+from workbench.core.verbs import register_verb, run_guarded
 from workbench.core.profiling import stats
 from workbench.core.profiling.csvread import ProfilingDataError
 from workbench.core.tasks import run_inline
@@ -145,23 +145,9 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def handler(args: argparse.Namespace) -> int:
-    from workbench.core.tasks import Cancelled
+    from workbench.core.profiling.timeline import TimelineError
 
-    try:
-        return _run(args)
-    except ProfilingDataError as exc:
-        sys.stderr.write(f"error: {exc}\n")
-        return 2
-    except OSError as exc:
-        sys.stderr.write(f"error: {getattr(exc, 'filename', '') or ''}: {exc.strerror or exc}\n")
-        return 2
-    except Cancelled:
-        sys.stderr.write("cancelled\n")
-        return 1
-    except Exception as exc:  # noqa: BLE001 - the CLI reports, never dumps a traceback
-        timeline_error = type(exc).__name__ == "TimelineError"
-        sys.stderr.write(f"error: {exc}\n" if timeline_error else f"internal error: {type(exc).__name__}: {exc}\n")
-        return 2 if timeline_error else 1
+    return run_guarded(_run, args, (ProfilingDataError, TimelineError))
 
 
 register_verb("report", HELP, add_arguments, handler)

@@ -13,7 +13,6 @@ from PySide6.QtWidgets import (
 from workbench.core.atc import ConversionJob, Issue, detect_framework
 from workbench.core.atc.flags import FRAMEWORKS, SOC_VERSIONS
 from workbench.core.services import demohost
-from workbench.core.services.hosts import HostError
 from workbench.ui.converter.page_base import ConverterPage
 
 MODEL_FILTER = "*.onnx *.pb *.prototxt *.air"
@@ -109,18 +108,9 @@ class ModelPage(ConverterPage):
 
     # --- hosts ------------------------------------------------------------------------------------
     def fill_hosts(self) -> None:
-        current = self.host.currentData()
-        self.host.blockSignals(True)
-        self.host.clear()
-        try:
-            for h in demohost.all_hosts():
-                simulated = h.name == demohost.DEMO_NAME and h.simulated
-                label = self.tr("Demo host (simulated CANN)") if simulated else f"{h.name}  ({h.hostname})"
-                self.host.addItem(label, h.name)
-        except HostError as exc:
-            self.host.addItem(str(exc), "")
-        self.host.setCurrentIndex(max(0, self.host.findData(current)))
-        self.host.blockSignals(False)
+        from workbench.ui.hosts.combo import fill_host_combo
+
+        fill_host_combo(self.host)
         self._update_host_note()
 
     def _update_host_note(self) -> None:

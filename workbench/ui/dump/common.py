@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QComboBox, QFileDialog, QHBoxLayout, QLineEdit, QPushButton, QWidget
 
 from workbench.core import paths
@@ -15,17 +14,18 @@ from workbench.core.services.hosts import HostError
 
 def host_items() -> list[tuple[str, str]]:
     """(label, host name): the demo host first, then the configured CANN machines."""
+    from workbench.ui.hosts.combo import host_label
+
     try:
-        return [(QCoreApplication.translate("DumpCommon", "Demo host (simulated CANN)")
-                 if h.name == demohost.DEMO_NAME and h.simulated else h.name, h.name) for h in demohost.all_hosts()]
+        return [(host_label(h), h.name) for h in demohost.all_hosts()]
     except HostError as exc:
         return [(str(exc), "")]
 
 
 def fill_hosts(combo: QComboBox) -> None:
-    combo.clear()
-    for label, name in host_items():
-        combo.addItem(label, name)
+    from workbench.ui.hosts.combo import fill_host_combo
+
+    fill_host_combo(combo)
 
 
 class PathRow(QWidget):

@@ -12,8 +12,8 @@ from PySide6.QtWidgets import (
     QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
 )
 
-from workbench.core.services import deploy, demohost
-from workbench.core.services.hosts import HostError
+from workbench.core.services import deploy
+from workbench.ui.hosts.combo import fill_host_combo
 
 
 class DeploymentDialog(QDialog):
@@ -26,16 +26,7 @@ class DeploymentDialog(QDialog):
         self.project = project
         self.plan: deploy.Plan | None = None
         self.host = QComboBox(self)
-        try:
-            hosts = demohost.all_hosts()
-        except HostError as exc:
-            hosts = []
-            QMessageBox.warning(self, self.tr("Deployment"), str(exc))
-        for h in hosts:
-            label = self.tr("Demo host (simulated CANN)") if h.name == demohost.DEMO_NAME and h.simulated else h.name
-            self.host.addItem(label, h.name)
-        if project.remote.host:
-            self.host.setCurrentIndex(max(0, self.host.findData(project.remote.host)))
+        fill_host_combo(self.host, project.remote.host or None)
         self.mappings = QTableWidget(0, self.COLS, self)
         self.mappings.setHorizontalHeaderLabels([self.tr("Local folder"), self.tr("Remote folder"),
                                                  self.tr("Excluded (globs, comma-separated)")])

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core.services import demohost
-from workbench.core.services.hosts import HostError
+from workbench.ui.hosts.combo import fill_host_combo
 from workbench.ui.hosts.machines_dialog import _check, _memory_text
 
 
@@ -43,21 +43,8 @@ class HostPanel(QWidget):
         window.project_changed.connect(self._project_changed)
 
     def reload_hosts(self) -> None:
-        current = self.host.currentData()
-        self.host.blockSignals(True)
-        self.host.clear()
-        try:
-            hosts = demohost.all_hosts()
-        except HostError as exc:
-            hosts = []
-            self.status.setText(str(exc))
-        for h in hosts:
-            label = self.tr("Demo host (simulated CANN)") if h.name == demohost.DEMO_NAME and h.simulated else h.name
-            self.host.addItem(label, h.name)
         project = self.window_.project
-        wanted = (project.remote.host if project is not None and project.remote.host else None) or current
-        self.host.setCurrentIndex(max(0, self.host.findData(wanted)))
-        self.host.blockSignals(False)
+        fill_host_combo(self.host, project.remote.host if project is not None and project.remote.host else None)
         self._show_env()
 
     def _project_changed(self, _project) -> None:

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core.services import demohost
-from workbench.core.services.hosts import HostError
+from workbench.ui.hosts.combo import fill_host_combo
 from workbench.core.services.runconfig import (
     LOCAL, REMOTE, RunConfigError, RunConfiguration, load_run_configurations, run_configuration,
     save_run_configurations,
@@ -67,12 +67,7 @@ class RunConfigurationsDialog(QDialog):
         self.mode.addItem(self.tr("Remote"), REMOTE)
         self.mode.addItem(self.tr("Local"), LOCAL)
         self.host = QComboBox(self)
-        try:
-            for h in demohost.all_hosts():
-                label = self.tr("Demo host (simulated CANN)") if h.name == demohost.DEMO_NAME and h.simulated else h.name
-                self.host.addItem(label, h.name)
-        except HostError as exc:
-            self.host.addItem(str(exc), "")
+        fill_host_combo(self.host)
         self.devices = QLineEdit(self)
         self.devices.setPlaceholderText(self.tr("e.g. 0,1 — sets ASCEND_RT_VISIBLE_DEVICES"))
         self.cwd = QLineEdit(self)

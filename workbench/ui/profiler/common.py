@@ -8,8 +8,6 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
 from PySide6.QtWidgets import QComboBox, QMessageBox
 
-from workbench.core.services import demohost
-from workbench.core.services.hosts import HostError
 
 SETTINGS_KEY = "profiler"   # settings.extra[SETTINGS_KEY] = {"last_job": {...}, "toolkits": {host: path}}
 translate = QCoreApplication.translate   # under this name pyside6-lupdate finds the strings
@@ -44,20 +42,9 @@ def issue_level_label(level: str) -> str:
 
 def fill_hosts(combo: QComboBox) -> None:
     """Every CANN machine, the demo host first and labelled as simulated; data = host name."""
-    combo.clear()
-    try:
-        hosts = demohost.all_hosts()
-    except HostError as exc:
-        combo.addItem(str(exc), "")
-        return
-    for h in hosts:
-        if h.name == demohost.DEMO_NAME and h.simulated:
-            label = translate("Profiler", "Demo host (simulated CANN)")
-        elif h.simulated:
-            label = translate("Profiler", "{0} (simulated)").format(h.name)
-        else:
-            label = f"{h.name}  ({h.label})"
-        combo.addItem(label, h.name)
+    from workbench.ui.hosts.combo import fill_host_combo
+
+    fill_host_combo(combo)
 
 
 def remembered(window: Any) -> dict:

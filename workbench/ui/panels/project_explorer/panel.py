@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QDir, QModelIndex, QPersistentModelIndex, Qt, Signal
-from PySide6.QtGui import QIcon
+from PySide6.QtCore import QDir, QModelIndex, Qt, Signal
 from PySide6.QtWidgets import QFileSystemModel, QHeaderView, QLabel, QTreeView, QVBoxLayout, QWidget
 
 from workbench.core.artefacts import Artefact, classify
