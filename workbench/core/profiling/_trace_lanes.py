@@ -120,7 +120,8 @@ def build_lanes(groups: list[str], keys: list[tuple[str, str, str]], procs_by_gr
         proc = procs_by_group[group].get(pid) or Proc()
         tname, tsort = proc.threads.get(tid, ("", None))
         psort = proc.sort_index if proc.sort_index is not None else (1 << 62)
-        order = (psort, groups.index(group), _num_key(pid), tsort if tsort is not None else (1 << 62), _num_key(tid))
+        order = (psort, groups.index(group), _num_key(pid), tsort if tsort is not None else (1 << 62), _num_key(tid),
+                 pid, tid)  # the texts last: the order never depends on how the file was read
         rows.append((order, old, group, pid, tid, proc, tname))
     rows.sort(key=lambda r: r[0])
     lanes, remap = [], np.zeros(max(len(keys), 1), dtype=np.int32)

@@ -2,14 +2,20 @@
 
 Everything here is vectorised over the slices (sorting, depth, parents, flow binding); only
 metadata, ``B``/``E`` pairs and counter samples (all rare) are handled one event at a time.
+Where the compiled ``_fastscan`` is available, nesting, flow binding and the flow name/id tables
+use its one-pass loops (same definitions; ``ASCEND_WORKBENCH_TRACE_FASTSCAN=0`` keeps numpy).
+Name and cat tables come out sorted, so codes never depend on how the files were read.
 """
 from __future__ import annotations
 
+import threading
 from collections import defaultdict
 
 import msgspec
 import numpy as np
 
+from ._trace_fast import _fastscan
+from ._trace_fast import available as _fast  # the compiled helpers, unless switched off
 from ._trace_lanes import Proc, build_lanes, device_of, group_device, packed_pids, read_meta
 from ._trace_part import Part
 from ._trace_store import ArgsStore, ChainStore
@@ -38,6 +44,24 @@ def _sort_slices(lane: np.ndarray, start: np.ndarray, dur: np.ndarray) -> np.nda
     return np.lexsort((-dur, start, lane))
 
 
+def _c(a: np.ndarray, dtype) -> np.ndarray:
+    return np.ascontiguousarray(a, dtype=dtype)
+
+
+def _check_span(e2_max: int, lane: np.ndarray, overflow: bool = False) -> int:
+    """Bits of the doubled time span; raises when lane and time do not fit one int64 key."""
+    bits = max(e2_max, 1).bit_length()
+    lane_bits = max(int(lane.max()), 1).bit_length()
+    if overflow or bits + lane_bits > 62:
+        raise ValueError("trace too long to index")  # > ~70 years at 1 ns with thousands of lanes
+    return bits
+
+
+def _lane_bounds(lane: np.ndarray, top: int) -> np.ndarray:
+    """bounds[k]:bounds[k + 1] is the index range of lane k in the sorted ``lane`` column."""
+    return np.searchsorted(lane, np.arange(top + 2, dtype=lane.dtype))
+
+
 def _depth_parent(lane: np.ndarray, start: np.ndarray, dur: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Nesting depth and parent index of sorted slices (vectorised, per lane).
 
@@ -48,21 +72,26 @@ def _depth_parent(lane: np.ndarray, start: np.ndarray, dur: np.ndarray) -> tuple
     n = len(start)
     if n == 0:
         return np.zeros(0, np.int16), np.zeros(0, np.int32)
-    lane_start = np.searchsorted(lane, lane, side="left")
+    if _fast():  # one pass with a heap of open ends, same definition
+        depth = np.empty(n, dtype=np.int32)
+        parent = np.empty(n, dtype=np.int32)
+        top, e2_max, overflow = _fastscan.nest(_c(lane, np.int32), _c(start, np.int64), _c(dur, np.int64), depth,
+                                               parent)
+        _check_span(e2_max, lane, overflow)
+        return (depth.astype(np.int16) if top < 32767 else depth), parent
+    lane_start = _lane_bounds(lane, int(lane.max()))[lane]
     lo = int(start.min())
     s2 = (start - lo) * 2
     e2 = (start - lo + dur) * 2 + (dur == 0)
-    bits = max(int(e2.max()), 1).bit_length()
-    lane_bits = max(int(lane.max()), 1).bit_length()
-    if bits + lane_bits > 62:
-        raise ValueError("trace too long to index")  # > ~70 years at 1 ns with thousands of lanes
+    bits = _check_span(int(e2.max()), lane)
     lane64 = lane.astype(np.int64) << bits
     ends = np.sort(lane64 | e2)
     ended = np.searchsorted(ends, lane64 | s2, side="right") - lane_start
     depth = (np.arange(n) - lane_start) - ended
     np.maximum(depth, 0, out=depth)
     parent = np.full(n, -1, dtype=np.int32)
-    by_level = np.argsort(depth, kind="stable")
+    depth = depth.astype(np.int16 if depth.max(initial=0) < 32767 else np.int32)
+    by_level = np.argsort(depth, kind="stable")  # radix sort for 16-bit keys
     levels = depth[by_level]
     bounds = np.searchsorted(levels, np.arange(int(depth.max()) + 2))
     for d in range(1, int(depth.max()) + 1):
@@ -70,7 +99,7 @@ def _depth_parent(lane: np.ndarray, start: np.ndarray, dur: np.ndarray) -> tuple
         here = by_level[bounds[d]:bounds[d + 1]]
         pos = np.searchsorted(up, here) - 1
         parent[here] = np.where(pos >= 0, up[np.maximum(pos, 0)], -1)
-    return depth.astype(np.int16 if depth.max(initial=0) < 32767 else np.int32), parent
+    return depth, parent
 
 
 def bind_points(lane: np.ndarray, start: np.ndarray, end: np.ndarray, parent: np.ndarray,
@@ -82,8 +111,12 @@ def bind_points(lane: np.ndarray, start: np.ndarray, end: np.ndarray, parent: np
     out = np.full(m, -1, dtype=np.int64)
     if m == 0 or len(start) == 0:
         return out
-    lane_lo = np.searchsorted(lane, p_lane, side="left")
-    lane_hi = np.searchsorted(lane, p_lane, side="right")
+    if _fast():  # the same searches and climbs, one point at a time
+        _fastscan.bind(_c(lane, np.int32), _c(start, np.int64), _c(end, np.int64), _c(parent, np.int32),
+                       _c(p_lane, np.int32), _c(p_ts, np.int64), _c(enclosing, np.bool_), out)
+        return out
+    bounds = _lane_bounds(lane, max(int(lane.max()), int(p_lane.max())))
+    lane_lo, lane_hi = bounds[p_lane], bounds[p_lane + 1]
     # index of the last slice (in lane order) starting at or before ts: starts are sorted per lane
     j = np.empty(m, dtype=np.int64)
     for ln in np.unique(p_lane).tolist():
@@ -154,27 +187,96 @@ def _pair_flows(keys: tuple[np.ndarray, ...], kind: np.ndarray, ts: np.ndarray) 
     return s[o], d[o], unpaired
 
 
+class _Background:
+    """``fn(*args)`` on another thread; :meth:`result` waits for it (and re-raises its error)."""
+
+    def __init__(self, fn, *args) -> None:
+        self._out: list = []
+        self._thread = threading.Thread(target=self._run, args=(fn, args), name="timeline-merge", daemon=True)
+        self._thread.start()
+
+    def _run(self, fn, args) -> None:
+        try:
+            self._out.append((True, fn(*args)))
+        except BaseException as e:  # noqa: BLE001 - handed to the caller by result()
+            self._out.append((False, e))
+
+    def result(self):
+        self._thread.join()
+        ok, value = self._out[0]
+        if not ok:
+            raise value
+        return value
+
+
 def _src_names(src: np.ndarray, kind: np.ndarray, snames: list[str]) -> tuple[np.ndarray, list[str]]:
-    """(codes, table) of the names of the flows' start events."""
+    """(codes, table) of the names of the flows' start events, numbered in order of first use."""
     rank = np.cumsum(kind == 0) - 1  # position of each flow start among the starts
+    at = rank[src].astype(np.int64)
+    if _fast():
+        codes = np.empty(len(at), dtype=np.int32)
+        return codes, _fastscan.first_codes(snames, at, codes)
     table: dict[str, int] = {}
-    codes = np.fromiter((table.setdefault(snames[r], len(table)) for r in rank[src].tolist()),
+    codes = np.fromiter((table.setdefault(snames[r], len(table)) for r in at.tolist()),
                         dtype=np.int32, count=len(src))
     return codes, list(table)
 
 
-def _shifted(a: np.ndarray, by: int) -> np.ndarray:
-    if by:
-        a += by
-    return a
+def _flow_id_texts(codes: np.ndarray, nums: np.ndarray, texts: list[str]) -> np.ndarray:
+    """Flow ids as UTF-8 bytes (``S`` as wide as the longest): ``texts[code]``, or the decimal
+    text of ``num`` where code is -1."""
+    if not len(codes):
+        return np.zeros(0, "S1")
+    numeric = codes < 0
+    if _fast():
+        raw, w = _fastscan.decimal_texts(np.ascontiguousarray(nums[numeric], dtype=np.int64))
+        digits = np.frombuffer(raw, dtype=f"S{w}")
+    else:
+        digits = nums[numeric].astype("S20")  # the exact decimal text of each int64
+    if numeric.all() and _fast():
+        return digits
+    table = np.array([t.encode("utf-8") for t in texts] or [b""], dtype=bytes)
+    named = table[codes[~numeric]]
+    width = max([1] + [int(np.char.str_len(a).max()) for a in (digits, named) if len(a)])
+    out = np.zeros(len(codes), dtype=f"S{width}")
+    out[numeric] = digits
+    out[~numeric] = named
+    return out
 
 
-def _recode(codes: np.ndarray, local: dict[str, int], table: dict[str, int]) -> np.ndarray:
-    """Part-local text codes (-1 = none) as codes into the global ``table``."""
-    if not local:
-        return codes
-    remap = _remap(table, local)
-    return np.where(codes >= 0, remap[np.maximum(codes, 0)], -1).astype(np.int32)
+def _join(pieces: list, dtype) -> np.ndarray:
+    """One array from chunk pieces, each an array or ``(codes, table, k)``: ``table[codes + k]``,
+    or ``codes + k`` without a table. Each piece is released as soon as it is copied (peak memory:
+    the result plus what is left of the pieces). A single plain piece is returned as it is."""
+    if len(pieces) == 1 and isinstance(pieces[0], np.ndarray):
+        return pieces[0].astype(dtype, copy=False)
+    total = sum(len(p[0] if isinstance(p, tuple) else p) for p in pieces)
+    out = np.empty(total, dtype=dtype)
+    at = 0
+    pieces.reverse()
+    while pieces:
+        p = pieces.pop()
+        if isinstance(p, tuple):
+            codes, table, k = p
+            n = len(codes)
+            if table is None:
+                np.add(codes, k, out=out[at:at + n], casting="unsafe")
+            else:
+                np.take(table, codes + k if k else codes, out=out[at:at + n])
+        else:
+            n = len(p)
+            out[at:at + n] = p
+        at += n
+        del p
+    return out
+
+
+def _sorted_table(table: dict[str, int]) -> tuple[list[str], np.ndarray]:
+    """The strings of ``table`` sorted, and old code -> new code."""
+    texts = sorted(table)
+    perm = np.zeros(max(len(texts), 1), dtype=np.int32)
+    perm[[table[t] for t in texts]] = np.arange(len(texts), dtype=np.int32)
+    return texts, perm
 
 
 def _remap(table: dict[str, int], local: dict[str, int]) -> np.ndarray:
@@ -207,17 +309,19 @@ def merge_parts(parts: list[tuple[str, Part]], default_device: int | None = 0) -
         lane_map = np.zeros(max(len(part.lanes), 1), dtype=np.int32)
         for (pid, tid), i in part.lanes.items():
             lane_map[i] = lane_keys.setdefault((group, pid, tid), len(lane_keys))
-        cols = part.columns()
-        part._cols = None  # the merged columns replace the part's: let them go as soon as used
-        xs.append([lane_map[cols["x_lane"]], cols["x_ts"], cols["x_dur"], name_map[cols["x_name"]],
-                   cat_map[cols["x_cat"]], _shifted(cols["x_aoff"], base), cols["x_alen"]])
+        ch = part.take_chunks()
+        id_map = np.concatenate([[-1], _remap(id_texts, part.id_texts)]).astype(np.int32)  # code + 1 -> code
+        xs.append([[(c, lane_map, 0) for c in ch["x_lane"]], ch["x_ts"], ch["x_dur"],
+                   [(c, name_map, 0) for c in ch["x_name"]], [(c, cat_map, 0) for c in ch["x_cat"]],
+                   [(c, None, base) for c in ch["x_aoff"]], ch["x_alen"]])
         snames.extend(part.f_sname)
         part.f_sname = []
-        fl.append([cols["f_kind"], lane_map[cols["f_lane"]], cols["f_ts"], cols["f_enc"],
-                   np.zeros(0), cat_map[cols["f_cat"]],
-                   np.full(len(cols["f_ts"]), groups.index(group), dtype=np.int32),
-                   cols["f_idnum"], _recode(cols["f_idcode"], part.id_texts, id_texts)])
-        del cols
+        n_flows = sum(len(c) for c in ch["f_ts"])
+        fl.append([ch["f_kind"], [(c, lane_map, 0) for c in ch["f_lane"]], ch["f_ts"], ch["f_enc"], [],
+                   [(c, cat_map, 0) for c in ch["f_cat"]],
+                   [np.full(n_flows, groups.index(group), dtype=np.int32)], ch["f_idnum"],
+                   [(c, id_map, 1) for c in ch["f_idcode"]]])
+        del ch
         for lane, ts, ph, nm, ct, raw in part.be:
             be_rows.append((int(lane_map[lane]), ts, ph, int(name_map[nm]), int(cat_map[ct]), raw))
         for lane, ts, nm, ct in part.instants:
@@ -227,15 +331,20 @@ def merge_parts(parts: list[tuple[str, Part]], default_device: int | None = 0) -
         stores.append(part.store)
         base += part.store.size
 
+    # name and cat tables in sorted order: codes then do not depend on how the file was read
+    # (the new codes are folded into each part's code table before the columns are joined)
+    name_list, name_perm = _sorted_table(names)
+    cat_names, cat_perm = _sorted_table(cats)
+    for cols, perms in [(a, ((3, name_perm), (4, cat_perm))) for a in xs] + [(a, ((5, cat_perm),)) for a in fl]:
+        for k, perm in perms:
+            cols[k] = [(c, perm[table], shift) for c, table, shift in cols[k]]
+
     def cat(k: int, arrays: list, dtype) -> np.ndarray:
-        """Column k of every part, joined (no copy for a single part); the parts' pieces are dropped."""
-        pieces = [a[k] for a in arrays]
+        """Column k of every part, joined; the parts' pieces are dropped."""
+        pieces = [p for a in arrays for p in a[k]]
         for a in arrays:
             a[k] = None
-        if not pieces:
-            return np.zeros(0, dtype)
-        out = pieces[0] if len(pieces) == 1 else np.concatenate(pieces)
-        return out.astype(dtype, copy=False)
+        return _join(pieces, dtype)
 
     x_lane, x_ts, x_dur = cat(0, xs, np.int32), cat(1, xs, np.int64), cat(2, xs, np.int64)
     x_name, x_cat, x_aoff, x_alen = cat(3, xs, np.int32), cat(4, xs, np.int32), cat(5, xs, np.int64), cat(6, xs, np.int64)
@@ -252,8 +361,8 @@ def merge_parts(parts: list[tuple[str, Part]], default_device: int | None = 0) -
             x_lane = np.concatenate([x_lane, b[0].astype(np.int32)])
             x_ts = np.concatenate([x_ts, b[1].astype(np.int64)])
             x_dur = np.concatenate([x_dur, b[2].astype(np.int64)])
-            x_name = np.concatenate([x_name, b[3].astype(np.int32)])
-            x_cat = np.concatenate([x_cat, b[4].astype(np.int32)])
+            x_name = np.concatenate([x_name, name_perm[b[3].astype(np.int64)]])
+            x_cat = np.concatenate([x_cat, cat_perm[b[4].astype(np.int64)]])
             x_aoff = np.concatenate([x_aoff, b[5].astype(np.int64)])
             x_alen = np.concatenate([x_alen, b[6].astype(np.int64)])
     extra.finish()
@@ -274,6 +383,10 @@ def merge_parts(parts: list[tuple[str, Part]], default_device: int | None = 0) -
     lanes, lane_remap = build_lanes(groups, list(lane_keys), procs_by_group, packed, default_device)
     x_lane = lane_remap[x_lane] if len(x_lane) else x_lane
     f_lane = lane_remap[f_lane] if len(f_lane) else f_lane
+
+    # flows pair within a pid group (one folder): two ranks' files reuse the same ids. numpy
+    # sorts release the GIL, so pairing runs beside the slice sort on a second core.
+    flow_side = _Background(_pair_flows, (f_group, f_cat, f_idcode, f_idnum), f_kind, f_ts)
 
     x_ts -= origin  # in place: these columns are ours
     order = _sort_slices(x_lane, x_ts, x_dur)
@@ -297,27 +410,22 @@ def merge_parts(parts: list[tuple[str, Part]], default_device: int | None = 0) -
     span = int(end.max() - start.min()) if event_count else 0
 
     # flows
-    cat_names = list(cats)
-    # flows pair within a pid group (one folder): two ranks' files reuse the same ids
-    src, dst, unpaired = _pair_flows((f_group, f_cat, f_idcode, f_idnum), f_kind, f_ts)
+    src, dst, unpaired = flow_side.result()
+    flow_id_arr = _flow_id_texts(f_idcode[src], f_idnum[src], list(id_texts))
+    flow_names = _src_names(src, f_kind, snames)
     if unpaired:
         warnings.append(f"{unpaired} flow events without a partner (same cat and id) were ignored")
     f_rel = f_ts - origin
     bound = bind_points(lane_a, start, end, parent, f_lane, f_rel, f_enc | (f_kind != 2))
-    texts = list(id_texts)
-    flow_id_arr = np.array([(texts[c] if c >= 0 else str(v)).encode("utf-8")
-                            for c, v in zip(f_idcode[src].tolist(), f_idnum[src].tolist())], dtype=bytes) \
-        if len(src) else np.zeros(0, "S1")
-    name_list = list(names)
     flows = Flows(cat=CodeColumn(f_cat[src], cat_names), id=BytesColumn(flow_id_arr),
-                  name=CodeColumn(*_src_names(src, f_kind, snames)), src_slice=bound[src], dst_slice=bound[dst],
+                  name=CodeColumn(*flow_names), src_slice=bound[src], dst_slice=bound[dst],
                   src_ns=f_rel[src], dst_ns=f_rel[dst], src_lane=f_lane[src], dst_lane=f_lane[dst])
 
     if inst_rows:
         ia = np.array(inst_rows, dtype=np.int64)
         io = np.lexsort((ia[:, 1], lane_remap[ia[:, 0]]))
         instants = Instants(lane_remap[ia[io, 0]].astype(np.int32), ia[io, 1] - origin,
-                            ia[io, 2].astype(np.int32), ia[io, 3].astype(np.int32))
+                            name_perm[ia[io, 2]], cat_perm[ia[io, 3]])
     else:
         z = np.zeros(0, np.int32)
         instants = Instants(z, np.zeros(0, np.int64), z, z)

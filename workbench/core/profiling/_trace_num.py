@@ -10,12 +10,13 @@ nested slices stay nested. Odd texts (exponents, >18 digits) take an exact ``Dec
 from __future__ import annotations
 
 from collections.abc import Sequence
-from decimal import ROUND_FLOOR, Decimal, InvalidOperation
+from decimal import ROUND_FLOOR, Decimal, InvalidOperation, localcontext
 
 import numpy as np
 
 _INT64_MAX = np.int64(2**63 - 1)
 _POW10 = np.array([10**k for k in range(19)], dtype=np.int64)
+_MAX_US = Decimal(2**63) / 1000 + 1  # beyond: not an int64 of ns (checked before the exact maths)
 
 
 class NumberError(ValueError):
@@ -35,9 +36,11 @@ def _slow_one(index: int, text: bytes) -> int:
         value = Decimal(t.decode("ascii"))
     except (InvalidOperation, UnicodeDecodeError, ValueError):
         raise NumberError(index, text) from None
-    if not value.is_finite():
+    if not value.is_finite() or abs(value) > _MAX_US:
         raise NumberError(index, text)
-    ns = int((value * 1000 + Decimal("0.5")).to_integral_value(rounding=ROUND_FLOOR))
+    with localcontext() as ctx:
+        ctx.prec = len(t) + 8  # exact: the default 28 digits would round long texts first
+        ns = int((value * 1000 + Decimal("0.5")).to_integral_value(rounding=ROUND_FLOOR))
     if not -(2**63) <= ns < 2**63:
         raise NumberError(index, text)
     return ns

@@ -26,6 +26,8 @@ _INT64_MIN, _INT64_MAX = np.int64(-(2**63)), np.int64(2**63 - 1)
 _FLOW_KIND = np.full(256, 255, dtype=np.uint8)
 _FLOW_KIND[[ord("s"), ord("t"), ord("f")]] = [0, 1, 2]
 INSTANT_PHASES = ("i", "I", "R")
+_COLUMNS = ("x_lane", "x_ts", "x_dur", "x_name", "x_cat", "x_alen", "x_aoff", "f_kind", "f_lane", "f_ts", "f_enc",
+            "f_cat", "f_idnum", "f_idcode")
 
 
 def raw_text(raw: bytes) -> str:
@@ -151,12 +153,13 @@ class Part:
         """Sink for :func:`_trace_scan.scan_events`."""
         n = len(events)
         self.events += n
-        phs = "".join(map(_PH, events))
-        if len(phs) == n and phs.isascii():
+        ph_list = list(map(_PH, events))
+        phs = "".join(ph_list)
+        # one ASCII character each (n characters and none empty: "XX" next to "" must not pass)
+        if len(phs) == n and phs.isascii() and "" not in ph_list:
             codes = np.frombuffer(phs.encode("ascii"), dtype=np.uint8)
         else:
-            codes = np.array([ord(p[0]) if len(p) == 1 and p.isascii() else 0 for p in map(_PH, events)],
-                             dtype=np.uint8)
+            codes = np.array([ord(p[0]) if len(p) == 1 and p.isascii() else 0 for p in ph_list], dtype=np.uint8)
         is_x = codes == ord("X")
         x_idx = np.flatnonzero(is_x)
         if len(x_idx):
@@ -294,6 +297,16 @@ class Part:
             self.ignored[ph] = self.ignored.get(ph, 0) + 1
 
     # -- output ---------------------------------------------------------------------------------
+    def take_chunks(self) -> dict[str, list[np.ndarray]]:
+        """The per-chunk pieces of every column (or the joined columns as single pieces); the part
+        lets go of them, so whoever joins them can free each piece once copied."""
+        out = {k: [v] for k, v in self._cols.items()} if self._cols is not None else \
+            {k: getattr(self, k) for k in _COLUMNS}
+        self._cols = None
+        for k in _COLUMNS:
+            setattr(self, k, [])
+        return out
+
     def columns(self) -> dict[str, np.ndarray]:
         """Concatenate the chunk columns (and free the per-chunk pieces); idempotent."""
         if self._cols is not None:

@@ -75,6 +75,9 @@ class ScanError(Exception):
         self.offset = offset
         self.event = event
 
+    def __reduce__(self):  # picklable: a worker process hands it back to the parent
+        return type(self), (self.message, self.offset, self.event)
+
 
 class FieldError(Exception):
     """Raised by a sink: event ``index`` (within the chunk) has a bad field."""
@@ -83,6 +86,9 @@ class FieldError(Exception):
         super().__init__(message)
         self.index = index
         self.message = message
+
+    def __reduce__(self):
+        return type(self), (self.index, self.message)
 
 
 class SplitError(Exception):
@@ -308,6 +314,8 @@ def _raise_if_genuine(e: Exception, r: _Reader, cut: int, count: int) -> None:
     if isinstance(e, msgspec.ValidationError) and mi is not None and _well_formed(r.buf[:cut]):
         idx = int(mi.group(1))
         where = _event_start(r.buf, idx)
+        # msgspec numbers events within the decoded piece: name the event by its number in the file
+        msg = msg[:mi.start()] + f"at `$[{count + idx}]" + msg[mi.end():]
         raise ScanError(f"unexpected trace event field: {msg}", r.offset + where, count + idx)
 
 
@@ -359,7 +367,7 @@ def _final_piece(r: _Reader, count: int, sink: Sink, is_range: bool) -> ScanEnd:
             events = _decode(buf[:cut])
         except (msgspec.DecodeError, msgspec.ValidationError) as e:
             _raise_if_genuine(e, r, cut, count)
-            raise ScanError(f"malformed trace event: {e}", r.offset, count) from None
+            raise _locate_bad_event(r.buf[:cut], r.offset, count, e) from None
         _deliver(r, events, count, sink)
         return ScanEnd(len(events))
     if ends and buf.rstrip().endswith((b"]", b"}")):
@@ -396,6 +404,25 @@ def _final_piece(r: _Reader, count: int, sink: Sink, is_range: bool) -> ScanEnd:
         loaded += len(events)
         count += len(events)
     return ScanEnd(loaded, ("after", count, None))
+
+
+def _locate_bad_event(piece: bytes, offset: int, count: int, e: Exception) -> ScanError:
+    """The error for the first event of ``piece`` that fails on its own (msgspec named no byte,
+    e.g. for invalid UTF-8), so the position does not depend on where the piece started."""
+    try:
+        raws = _STRUCTURE.decode(b"[" + piece + b"]")
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        raws = []
+    pos = 0
+    for k, raw in enumerate(raws):
+        text = bytes(raw)
+        at = piece.find(text, pos)
+        try:
+            _decode(text)
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            return ScanError(f"malformed trace event: {e}", offset + max(at, 0), count + k)
+        pos = max(at, pos) + len(text)
+    return ScanError(f"malformed trace event: {e}", offset, count)
 
 
 def iter_lines_offsets(f: BinaryIO, offset: int) -> tuple[int, int]:
