@@ -63,7 +63,9 @@ def bench_one(app, path: Path) -> dict:
             first_paint = time.perf_counter() - t0
             break
         if not window.bridge.running() and not isinstance(doc, ReportDocument) and time.perf_counter() - t0 > 5:
-            raise RuntimeError(f"{path}: the report did not open (see the Output dock)")
+            out = window.output
+            log = "\n".join(out.tabs.widget(i).toPlainText()[-600:] for i in range(out.tabs.count()))
+            raise RuntimeError(f"{path}: the report did not open:\n{log}")
         time.sleep(0.001)
     load_done = first_paint
     for _ in range(10):
