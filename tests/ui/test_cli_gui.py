@@ -73,3 +73,11 @@ def test_screenshot_opens_a_given_project(tmp_path, isolated_home):
     os.environ["ASCEND_WORKBENCH_HOME"] = str(isolated_home)
     saved, _ = settings.load()
     assert saved.last_project == str((tmp_path / "proj").resolve())
+
+
+def test_no_display_says_how_to_start(isolated_home):
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    env["ASCEND_WORKBENCH_HOME"] = str(isolated_home)
+    res = subprocess.run([sys.executable, "-m", "workbench"], capture_output=True, text=True, timeout=60, env=env)
+    assert res.returncode == 2
+    assert "no display found" in res.stderr and "xvfb-run" in res.stderr

@@ -8,14 +8,20 @@ import time
 from pathlib import Path
 
 
-def _prepare_environment(args: argparse.Namespace) -> None:
+def _prepare_environment(args: argparse.Namespace) -> bool:
+    """Pick the Qt platform; False when a window is wanted but there is no screen to show it on."""
     headless = not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY")
-    if (args.screenshot or headless) and "QT_QPA_PLATFORM" not in os.environ and sys.platform.startswith("linux"):
-        # No screen: render offscreen (screenshots still work, a window cannot appear).
-        os.environ["QT_QPA_PLATFORM"] = "offscreen"
-        if not args.screenshot:
-            print("ascend-workbench: no display found (DISPLAY is not set); running offscreen. "
-                  "Start it from a desktop session, or under Xvfb (xvfb-run ascend-workbench).", file=sys.stderr)
+    if not sys.platform.startswith("linux") or "QT_QPA_PLATFORM" in os.environ:
+        return True
+    if args.screenshot:
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"  # screenshots need no screen
+        return True
+    if headless:
+        print("ascend-workbench: no display found (DISPLAY is not set), so the window cannot open. "
+              "Start it from a desktop session, under Xvfb (xvfb-run -a ascend-workbench), or render it "
+              "with --screenshot out.png.", file=sys.stderr)
+        return False
+    return True
 
 
 def create_app(language: str | None = None, argv: list[str] | None = None):
@@ -120,7 +126,8 @@ def take_screenshot(args: argparse.Namespace) -> int:
 
 
 def run_gui(args: argparse.Namespace) -> int:
-    _prepare_environment(args)
+    if not _prepare_environment(args):
+        return 2
     if args.screenshot:
         return take_screenshot(args)
     app, settings, problems = create_app(args.lang)
