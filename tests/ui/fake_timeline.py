@@ -6,17 +6,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-
-@dataclass
-class Lane:
-    index: int
-    pid: str
-    tid: str
-    process_name: str
-    thread_name: str
-    device: int | None
-    sort_index: int
-    is_stream: bool
+from workbench.core.profiling.timeline import Counter, Lane  # the engine's own lane and counter types
 
 
 @dataclass
@@ -28,15 +18,6 @@ class Flows:
     dst_slice: np.ndarray
     src_ns: np.ndarray
     dst_ns: np.ndarray
-
-
-@dataclass
-class Counter:
-    process_name: str
-    name: str
-    device: int | None
-    ts_ns: np.ndarray
-    series: dict
 
 
 @dataclass
