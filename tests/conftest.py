@@ -57,3 +57,17 @@ def samples() -> Path:
     if not SAMPLES.is_dir():
         pytest.fail(f"real CANN samples not found at {SAMPLES} (expected ../shared/samples beside the repo)")
     return SAMPLES
+
+
+@pytest.fixture
+def fake_path(tmp_path: Path) -> tuple[Path, Path]:
+    """Two PATH folders for preflight tests: one holding only bash (the run wrapper needs it), one
+    also holding stand-in perf and ltrace."""
+    bare, full = tmp_path / "bin-bare", tmp_path / "bin-full"
+    for folder in (bare, full):
+        folder.mkdir()
+        os.symlink("/bin/bash", folder / "bash")
+    for tool in ("perf", "ltrace"):
+        (full / tool).write_text("#!/bin/bash\nexit 0\n")
+        (full / tool).chmod(0o755)
+    return bare, full

@@ -111,19 +111,6 @@ def test_options_map_to_the_exact_msprof_command(qtbot, wizard, tmp_path):
     shot(w, "4-checks")
 
 
-@pytest.fixture
-def fake_path(tmp_path):
-    """A PATH holding bash only, and a second one also holding perf and ltrace (as the core tests)."""
-    bare, full = tmp_path / "bin-bare", tmp_path / "bin-full"
-    for folder in (bare, full):
-        folder.mkdir()
-        os.symlink("/bin/bash", folder / "bash")
-    for tool in ("perf", "ltrace"):
-        (full / tool).write_text("#!/bin/bash\nexit 0\n")
-        (full / tool).chmod(0o755)
-    return bare, full
-
-
 def test_missing_os_runtime_tools_block_the_start(qtbot, wizard, fake_path):
     bare, full = fake_path
     w = wizard

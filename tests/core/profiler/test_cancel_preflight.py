@@ -2,7 +2,6 @@
 missing perf/ltrace/iotop, chip metric groups, devices, Python script warnings."""
 from __future__ import annotations
 
-import os
 import sys
 import threading
 import time
@@ -69,19 +68,6 @@ def test_cancel_leaves_no_msprof_or_app_process(sim_toolkits, ssh_transport, ssh
         left = _processes(ssh_transport, app.name)
     assert left == []
     assert not (tmp_path / "results").exists()
-
-
-@pytest.fixture
-def fake_path(tmp_path):
-    """A PATH holding bash only (the wrapper needs it), and a second one also holding perf and ltrace."""
-    bare, full = tmp_path / "bin-bare", tmp_path / "bin-full"
-    for folder in (bare, full):
-        folder.mkdir()
-        os.symlink("/bin/bash", folder / "bash")
-    for tool in ("perf", "ltrace"):
-        (full / tool).write_text("#!/bin/bash\nexit 0\n")
-        (full / tool).chmod(0o755)
-    return bare, full
 
 
 def test_missing_os_runtime_dependencies_are_reported_before_starting(sim_toolkits, ssh_transport, ssh_host,
