@@ -1538,6 +1538,213 @@ static PyObject *bind(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* ---------------------------------------------------------------------------------------------
+ * arg_values(buffer, off, len, keys, outs) -> (uniques, slow_rows): picks a few top-level keys
+ * out of many small JSON objects (the args of device tasks) without building Python objects.
+ * Row r is the object at buffer[off[r]:off[r]+len[r]] (len 0: no args). For key k, outs[k][r]
+ * (int32) is the code of the value's raw JSON text in uniques[k] (in order of first occurrence),
+ * or -1 when the object lacks the key; a repeated key keeps the last value, as a JSON decoder
+ * does. Rows that are not plain objects, or whose keys are escaped, go to slow_rows (their codes
+ * stay -1) for Python to decode exactly. Optional ``ints``: a tuple holding, per key, None or an
+ * int64 array; where given, a value that is a canonical integer, as a JSON number or a string of
+ * digits, is written there with code -2 instead of being interned (task ids: many distinct
+ * values). Runs without the GIL. */
+#define MAX_PICK 8
+static PyObject *arg_values(PyObject *self, PyObject *args)
+{
+    Py_buffer in, ob, lb, outs[MAX_PICK], ibuf[MAX_PICK];
+    PyObject *keys, *outl, *intl = Py_None, *uniques = NULL, *slow = NULL;
+    int has_int[MAX_PICK] = {0};
+    Interner tab[MAX_PICK];
+    const char *kp[MAX_PICK];
+    Py_ssize_t kn[MAX_PICK];
+    int nk = 0, nbuf = 0, ntab = 0, oom = 0;
+    Py_ssize_t rows = 0, *slow_rows = NULL, n_slow = 0;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*y*y*OO|O:arg_values", &in, &ob, &lb, &keys, &outl, &intl))
+        return NULL;
+    if (!PyTuple_Check(keys) || !PyTuple_Check(outl) || PyTuple_GET_SIZE(keys) != PyTuple_GET_SIZE(outl) ||
+        PyTuple_GET_SIZE(keys) > MAX_PICK || ob.len % 8 || lb.len != ob.len ||
+        (intl != Py_None && (!PyTuple_Check(intl) || PyTuple_GET_SIZE(intl) != PyTuple_GET_SIZE(keys)))) {
+        PyErr_SetString(PyExc_ValueError, "arg_values: bad arguments");
+        goto fail;
+    }
+    nk = (int)PyTuple_GET_SIZE(keys);
+    rows = ob.len / 8;
+    for (int k = 0; k < nk; k++) {
+        PyObject *key = PyTuple_GET_ITEM(keys, k);
+        if (!PyBytes_Check(key)) {
+            PyErr_SetString(PyExc_TypeError, "arg_values: keys must be bytes");
+            goto fail;
+        }
+        kp[k] = PyBytes_AS_STRING(key);
+        kn[k] = PyBytes_GET_SIZE(key);
+        if (PyObject_GetBuffer(PyTuple_GET_ITEM(outl, k), &outs[k], PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) < 0)
+            goto fail;
+        nbuf = k + 1;
+        if (outs[k].len != rows * 4) {
+            PyErr_SetString(PyExc_ValueError, "arg_values: an output array has the wrong size");
+            goto fail;
+        }
+        if (intl != Py_None && PyTuple_GET_ITEM(intl, k) != Py_None) {
+            if (PyObject_GetBuffer(PyTuple_GET_ITEM(intl, k), &ibuf[k], PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) < 0)
+                goto fail;
+            has_int[k] = 1;
+            if (ibuf[k].len != rows * 8) {
+                PyErr_SetString(PyExc_ValueError, "arg_values: an int array has the wrong size");
+                goto fail;
+            }
+        }
+    }
+    for (int k = 0; k < nk; k++) {
+        if (interner_init(&tab[k]) < 0) {
+            ntab = k + 1;
+            PyErr_NoMemory();
+            goto fail;
+        }
+        ntab = k + 1;
+    }
+    slow_rows = (Py_ssize_t *)malloc(sizeof(Py_ssize_t) * (rows ? rows : 1));
+    if (!slow_rows) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    const unsigned char *b = (const unsigned char *)in.buf;
+    const int64_t *off = (const int64_t *)ob.buf, *len = (const int64_t *)lb.buf;
+    int bounds_bad = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t r = 0; r < rows && !oom && !bounds_bad; r++) {
+        for (int k = 0; k < nk; k++)
+            ((int32_t *)outs[k].buf)[r] = -1;
+        if (len[r] <= 0)
+            continue;
+        if (off[r] < 0 || off[r] + len[r] > in.len) {
+            bounds_bad = 1;
+            break;
+        }
+        const unsigned char *p = b + off[r];
+        Py_ssize_t n = (Py_ssize_t)len[r], i = ws(p, 0, n);
+        int32_t got[MAX_PICK];
+        int64_t ival[MAX_PICK];
+        int ok = 0, fl;
+        for (int k = 0; k < nk; k++)
+            got[k] = -1;
+        if (i >= n || p[i] != '{')
+            goto row_done;
+        i = ws(p, i + 1, n);
+        if (i < n && p[i] == '}') {
+            ok = ws(p, i + 1, n) == n;
+            goto row_done;
+        }
+        for (;;) {
+            if (i >= n || p[i] != '"')
+                goto row_done;
+            Py_ssize_t ks = i + 1, ke = scan_str(p, ks, n, &fl);
+            if (ke < 0 || (fl & F_ESC))
+                goto row_done;
+            i = ws(p, ke, n);
+            if (i >= n || p[i] != ':')
+                goto row_done;
+            Py_ssize_t vs = ws(p, i + 1, n), ve = skip_value(p, vs, n, 1);
+            if (ve < 0)
+                goto row_done;
+            Py_ssize_t klen = ke - 1 - ks;
+            for (int k = 0; k < nk; k++) {
+                if (klen == kn[k] && memcmp(p + ks, kp[k], (size_t)klen) == 0) {
+                    if (has_int[k] && ((p[vs] != '"' && canonical_i64(p + vs, ve - vs, &ival[k])) ||
+                                       (p[vs] == '"' && p[vs + 1] != '-' &&
+                                        canonical_i64(p + vs + 1, ve - vs - 2, &ival[k])))) {
+                        got[k] = -2;
+                        continue;
+                    }
+                    got[k] = intern(&tab[k], p + vs, (size_t)(ve - vs));
+                    if (got[k] < 0)
+                        oom = 1;
+                }
+            }
+            i = ws(p, ve, n);
+            if (i >= n)
+                goto row_done;
+            if (p[i] == '}') {
+                ok = ws(p, i + 1, n) == n;
+                break;
+            }
+            if (p[i] != ',')
+                goto row_done;
+            i = ws(p, i + 1, n);
+        }
+    row_done:
+        if (ok) {
+            for (int k = 0; k < nk; k++) {
+                ((int32_t *)outs[k].buf)[r] = got[k];
+                if (got[k] == -2)
+                    ((int64_t *)ibuf[k].buf)[r] = ival[k];
+            }
+        } else {
+            slow_rows[n_slow++] = r;
+        }
+    }
+    Py_END_ALLOW_THREADS
+    if (oom) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    if (bounds_bad) {
+        PyErr_SetString(PyExc_ValueError, "arg_values: an (offset, length) lies outside the buffer");
+        goto fail;
+    }
+    uniques = PyList_New(nk);
+    slow = PyList_New(n_slow);
+    if (!uniques || !slow)
+        goto fail;
+    for (Py_ssize_t j = 0; j < n_slow; j++) {
+        PyObject *v = PyLong_FromSsize_t(slow_rows[j]);
+        if (!v)
+            goto fail;
+        PyList_SET_ITEM(slow, j, v);
+    }
+    for (int k = 0; k < nk; k++) {
+        Interner *t = &tab[k];
+        PyObject *lst = PyList_New((Py_ssize_t)t->n);
+        if (!lst)
+            goto fail;
+        PyList_SET_ITEM(uniques, k, lst);
+        for (size_t e = 0; e < t->n; e++) {
+            PyObject *v = PyBytes_FromStringAndSize(t->keys + t->ent[e].off, (Py_ssize_t)t->ent[e].len);
+            if (!v)
+                goto fail;
+            PyList_SET_ITEM(lst, (Py_ssize_t)e, v);
+        }
+    }
+    for (int k = 0; k < ntab; k++)
+        interner_free(&tab[k]);
+    for (int k = 0; k < nbuf; k++) {
+        PyBuffer_Release(&outs[k]);
+        if (has_int[k])
+            PyBuffer_Release(&ibuf[k]);
+    }
+    free(slow_rows);
+    PyBuffer_Release(&in);
+    PyBuffer_Release(&ob);
+    PyBuffer_Release(&lb);
+    return Py_BuildValue("(NN)", uniques, slow);
+fail:
+    Py_XDECREF(uniques);
+    Py_XDECREF(slow);
+    for (int k = 0; k < ntab; k++)
+        interner_free(&tab[k]);
+    for (int k = 0; k < nbuf; k++) {
+        PyBuffer_Release(&outs[k]);
+        if (has_int[k])
+            PyBuffer_Release(&ibuf[k]);
+    }
+    free(slow_rows);
+    PyBuffer_Release(&in);
+    PyBuffer_Release(&ob);
+    PyBuffer_Release(&lb);
+    return NULL;
+}
+
 static PyMethodDef module_methods[] = {
     {"first_codes", first_codes, METH_VARARGS,
      "first_codes(items: list[str], index: int64 buffer, out: int32 buffer) -> uniques\n\n"
@@ -1550,6 +1757,9 @@ static PyMethodDef module_methods[] = {
      "(see _trace_merge._depth_parent)."},
     {"bind", bind, METH_VARARGS,
      "bind(lane, start, end, parent, p_lane, p_ts, enclosing, out) (see _trace_merge.bind_points)."},
+    {"arg_values", arg_values, METH_VARARGS,
+     "arg_values(buffer, off: int64, len: int64, keys: tuple[bytes], outs: tuple[int32]) -> (uniques, slow_rows)\n"
+     "(see the comment above the function)."},
     {"decimal_texts", decimal_texts, METH_O,
      "decimal_texts(values: int64 buffer) -> (bytes, width): the values' decimal texts as the buffer\n"
      "of a numpy 'S<width>' array (width of the longest text, at least 1)."},

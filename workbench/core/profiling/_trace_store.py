@@ -102,6 +102,21 @@ class ArgsStore:
         return self._blobs[0][offset:offset + length] if len(self._blobs) == 1 else b"".join(self._blobs)[
             offset:offset + length]
 
+    def buffers(self) -> list[tuple[int, object]]:
+        """[(global offset, buffer)] covering the store, without copying: the map of a spilled
+        store, the array of a cached one, the blob of a small one (joined once if several)."""
+        if self._size == 0:
+            return []
+        if self._array is not None:
+            return [(0, self._array)]
+        if self._map is not None:
+            return [(0, self._map)]
+        if self._file is not None:  # not finished: read it back once
+            return [(0, self.get(0, self._size))]
+        if len(self._blobs) > 1:
+            self._blobs = [b"".join(self._blobs)]
+        return [(0, self._blobs[0])]
+
     def as_array(self) -> np.ndarray:
         """The whole store as a uint8 array (a copy unless already an array)."""
         if self._array is not None:
@@ -129,6 +144,9 @@ class ChainStore(ArgsStore):
             return b""
         k = int(np.searchsorted(self.bases, offset, side="right")) - 1
         return self._stores[k].get(offset - self.bases[k], length)
+
+    def buffers(self) -> list[tuple[int, object]]:
+        return [(base + at, buf) for base, s in zip(self.bases, self._stores) for at, buf in s.buffers()]
 
     def as_array(self) -> np.ndarray:
         return np.concatenate([s.as_array() for s in self._stores]) if self._stores else np.zeros(0, np.uint8)

@@ -32,9 +32,6 @@ if TYPE_CHECKING:
 
 KINDS = ("msprof", "msprof-legacy", "torch_npu", "timeline", "workbench", "cluster")
 MAIN_TABLES = ("ops", "op_statistic", "api_statistic", "ai_core_metrics")
-# Device tasks whose args (task type / id) are decoded when the OPs table is built from the
-# timeline; beyond this many only the arrays are used.
-ARGS_LIMIT = 2_000_000
 # Timeline processes whose threads are streams of device tasks (CANN 7/8 and CANN 5/6 names).
 HARDWARE_PROCESSES = ("Ascend Hardware", "Task Scheduler")
 
@@ -325,82 +322,71 @@ def ops_from_timeline(tl: Timeline) -> pd.DataFrame:
     idx = np.flatnonzero(np.isin(lane, np.fromiter(hw, dtype=np.int64)))
     if idx.size == 0:
         return pd.DataFrame()
-    names = np.asarray(tl.names, dtype=object)
+    # per lane: its device and stream (-1 = none), looked up for every task at once
+    lane_device = np.full(max(hw) + 1, -1, dtype=np.int64)
+    lane_stream = np.full(max(hw) + 1, -1, dtype=np.int64)
+    for i, ln in hw.items():
+        lane_device[i] = -1 if ln.device is None else ln.device
+        if ln.is_stream or str(ln.thread_name).startswith("Stream"):
+            lane_stream[i] = int(ln.tid)
     lanes = lane[idx]
-    device = np.array([hw[int(i)].device if hw[int(i)].device is not None else -1 for i in lanes], dtype=np.int64)
-    stream = np.array([int(hw[int(i)].tid) if hw[int(i)].is_stream or str(hw[int(i)].thread_name).startswith("Stream")
-                       else -1 for i in lanes], dtype=np.int64)
+    device, stream = lane_device[lanes], lane_stream[lanes]
+    name_id = np.asarray(tl.name_id)[idx]
     frame = pd.DataFrame({
         "device": pd.arrays.IntegerArray(device, device < 0),
         "stream_id": pd.arrays.IntegerArray(stream, stream < 0),
-        "name": pd.Categorical(names[np.asarray(tl.name_id)[idx]]),
+        "name": pd.Categorical.from_codes(*_dense_codes(name_id, tl.names)),
         "start_ns": pd.array(np.asarray(tl.start_ns)[idx].astype(np.int64) + int(tl.origin_ns), dtype="Int64"),
         "duration_us": np.asarray(tl.dur_ns)[idx].astype(np.float64) / 1000.0,
     })
-    if idx.size <= ARGS_LIMIT:
-        _add_task_args(frame, tl, idx)
+    _add_task_args(frame, tl, idx)
     return frame
 
 
-class _TaskArgs(msgspec.Struct):
-    """The args of a device task that the OPs table needs (others are skipped by the decoder)."""
-
-    task_type: Any = msgspec.field(name="Task Type", default=None)
-    task_id: Any = msgspec.field(name="Task Id", default=None)
-    op_type: Any = msgspec.field(name="OP Type", default=None)
-
-
-def _task_args(tl: Timeline, idx: np.ndarray) -> list[_TaskArgs]:
-    """Decode the args of slices ``idx`` in one msgspec call over their raw JSON."""
-    store = getattr(tl, "_store", None)
-    offsets, lengths = getattr(tl, "args_off", None), getattr(tl, "args_len", None)
-    if store is None or offsets is None or lengths is None:
-        return [msgspec.convert(tl.args(int(i)) or {}, _TaskArgs, strict=False) for i in idx]
-    off = np.asarray(offsets)[idx].astype(np.int64)
-    length = np.asarray(lengths)[idx].astype(np.int64)
-    raws = _raw_slices(store, off, length)
-    try:
-        return msgspec.json.decode(b"[" + b",".join(raws) + b"]", type=list[_TaskArgs])
-    except msgspec.DecodeError:  # a non-object args somewhere: go one by one
-        return [msgspec.convert(tl.args(int(i)) or {}, _TaskArgs, strict=False) for i in idx]
-
-
-def _raw_slices(store: Any, off: np.ndarray, length: np.ndarray) -> list[bytes]:
-    """The raw args bytes at (off, length): one read per underlying store, then plain slicing
-    (per-event reads of a chained store cost a search each)."""
-    bases = np.asarray(getattr(store, "bases", [0]), dtype=np.int64)
-    part = np.searchsorted(bases, off, side="right") - 1
-    raws: list[bytes] = [b"{}"] * len(off)
-    for k in np.unique(part).tolist():
-        sel = np.flatnonzero((part == k) & (length > 0))
-        if not len(sel):
-            continue
-        lo = int(off[sel].min())
-        hi = int((off[sel] + length[sel]).max())
-        blob = store.get(lo, hi - lo)
-        if len(blob) != hi - lo:  # not one contiguous range: read them one by one
-            for i in sel.tolist():
-                raws[i] = store.get(int(off[i]), int(length[i])) or b"{}"
-            continue
-        for i, o, n in zip(sel.tolist(), (off[sel] - lo).tolist(), length[sel].tolist()):
-            raws[i] = blob[o:o + n]
-    return raws
+def _dense_codes(codes: np.ndarray, labels: list[str]) -> tuple[np.ndarray, list[str]]:
+    """(codes, categories) of the labels that occur, categories sorted (as pd.Categorical does)."""
+    used = np.unique(codes)
+    cats = sorted({labels[int(i)] for i in used})
+    at = {c: n for n, c in enumerate(cats)}
+    remap = np.full(len(labels), -1, dtype=np.int32)
+    for i in used.tolist():
+        remap[i] = at[labels[i]]
+    return remap[codes], cats
 
 
 def _add_task_args(frame: pd.DataFrame, tl: Timeline, idx: np.ndarray) -> None:
     """Task type / id (and OP type where present) from each hardware event's args."""
-    decoded = _task_args(tl, idx)
-    task_id = np.zeros(idx.size, dtype=np.int64)
-    has_id = np.zeros(idx.size, dtype=bool)
-    for n, a in enumerate(decoded):
-        tid = a.task_id
-        if isinstance(tid, int) or (isinstance(tid, str) and tid.isdigit()):
-            task_id[n], has_id[n] = int(tid), True
-    frame.insert(2, "task_id", pd.arrays.IntegerArray(task_id, ~has_id))
-    op_type = [None if a.op_type is None else str(a.op_type) for a in decoded]
-    if any(t is not None for t in op_type):
-        frame.insert(4, "type", pd.Categorical(op_type))
-    frame["task_type"] = pd.Categorical([None if a.task_type is None else str(a.task_type) for a in decoded])
+    from workbench.core.profiling._trace_args import pick
+
+    got = pick(tl, idx, ("Task Type", "Task Id", "OP Type"), int_keys=("Task Id",))
+    # Task Id: an int, or a string of digits; anything else is missing
+    ids = got.values(1)
+    lut = np.zeros(len(ids) + 2, dtype=np.int64)   # [-2] and [-1] stay "missing" here
+    ok = np.zeros(len(ids) + 2, dtype=bool)
+    for n, v in enumerate(ids):
+        if isinstance(v, bool):
+            continue
+        if isinstance(v, int) or (isinstance(v, str) and v.isdigit()):
+            if -2**63 <= int(v) < 2**63:  # beyond int64: missing, never a wrapped number
+                lut[n], ok[n] = int(v), True
+    codes = got.codes[1]
+    numeric = codes == -2
+    task_id = np.where(numeric, got.ints[1], lut[codes])
+    frame.insert(2, "task_id", pd.arrays.IntegerArray(task_id, ~(ok[codes] | numeric)))
+    op_codes, op_cats = _text_categories(got, 2)
+    if (op_codes >= 0).any():
+        frame.insert(4, "type", pd.Categorical.from_codes(op_codes, op_cats))
+    tt_codes, tt_cats = _text_categories(got, 0)
+    frame["task_type"] = pd.Categorical.from_codes(tt_codes, tt_cats)
+
+
+def _text_categories(got: Any, k: int) -> tuple[np.ndarray, list[str]]:
+    """Codes/categories of key ``k``'s values as text (None = missing), categories sorted."""
+    texts = [None if v is None else str(v) for v in got.values(k)]
+    cats = sorted({t for t in texts if t is not None})
+    at = {c: n for n, c in enumerate(cats)}
+    lut = np.array([-1 if t is None else at[t] for t in texts] + [-1], dtype=np.int32)
+    return lut[got.codes[k]], cats
 
 
 def open_report(path: str | Path, progress: Progress | None = None, cancel: CancelToken | None = None,
