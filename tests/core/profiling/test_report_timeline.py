@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -215,3 +216,34 @@ def test_folder_of_two_torch_ranks_is_one_cluster_report(capsys, tmp_path):
     assert hw_lanes
     i = int(np.flatnonzero(np.isin(np.asarray(tl.lane), hw_lanes))[0])
     assert "Task Id" in tl.args(i)
+
+
+def test_big_flow_name_table_is_kept_in_arrays_and_round_trips(tmp_path, samples, monkeypatch):
+    """A flow-name table longer than BIG_TABLE is written as blob + offsets (not a JSON list) in
+    saved reports and caches, and reads back to the same names."""
+    from workbench.core.profiling import timeline as tl_mod
+
+    source = tmp_path / "trace_view.json"
+    shutil.copyfile(samples / "torch_npu-trace_view" / "trace_view.json", source)
+    original = open_report(source, use_cache=False)
+    names = list(original.timeline.flows.name)
+    assert len(set(names)) > 2
+    monkeypatch.setattr(tl_mod, "BIG_TABLE", 2)
+    meta, arrays = original.timeline.to_arrays()
+    assert meta["flow_names"] is None and meta["version"] == 2
+    blob, off = arrays["flow_name_blob"], arrays["flow_name_off"]
+    assert [bytes(blob[a:b]).decode() for a, b in zip(off[:-1], off[1:])] == \
+        sorted(set(names), key=names.index)
+    open_report(source, use_cache=True)   # writes the cache
+    for other in (open_report(save_report(original, tmp_path / "tv.wbreport")), open_report(source, use_cache=True)):
+        assert isinstance(other.timeline.flows.name.table, tl_mod.TextTable)
+        assert list(other.timeline.flows.name) == names
+        assert other.timeline.flows.name[len(names) - 1] == names[-1]
+        again, again_arrays = other.timeline.to_arrays()   # a reopened big table is written back as is
+        assert again["flow_names"] is None
+        assert np.array_equal(again_arrays["flow_name_blob"], blob)
+    # a version-1 meta (the table as a JSON list) is still read
+    monkeypatch.setattr(tl_mod, "BIG_TABLE", 10**9)
+    meta1, arrays1 = original.timeline.to_arrays()
+    meta1["version"] = 1
+    assert list(tl_mod.Timeline.from_arrays(meta1, arrays1).flows.name) == names

@@ -1125,7 +1125,9 @@ static PyObject *first_codes(PyObject *self, PyObject *args)
     Py_buffer idx, out;
     size_t mask = 1023, nkeys = 0, keys_cap = 1024;
     Slot *slots = NULL;
-    Key *keys = NULL;
+    Key *keys = NULL, *item_keys = NULL;
+    Py_ssize_t *first = NULL;
+    int failed = 0;
     (void)self;
     if (!PyArg_ParseTuple(args, "O!y*w*:first_codes", &PyList_Type, &items, &idx, &out))
         return NULL;
@@ -1134,23 +1136,17 @@ static PyObject *first_codes(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "first_codes: output too small");
         goto done;
     }
+    /* with the GIL: each item's UTF-8 (cached by the str object, which the list keeps alive) */
+    item_keys = (Key *)malloc((m ? m : 1) * sizeof(Key));
     slots = (Slot *)malloc((mask + 1) * sizeof(Slot));
     keys = (Key *)malloc(keys_cap * sizeof(Key));
-    uniq = PyList_New(0);
-    if (!slots || !keys || !uniq) {
-        if (!PyErr_Occurred())
-            PyErr_NoMemory();
+    first = (Py_ssize_t *)malloc(keys_cap * sizeof(Py_ssize_t));
+    if (!item_keys || !slots || !keys || !first) {
+        PyErr_NoMemory();
         goto fail;
     }
-    memset(slots, 0xff, (mask + 1) * sizeof(Slot));
-    const int64_t *ix = (const int64_t *)idx.buf;
-    int32_t *o = (int32_t *)out.buf;
-    for (Py_ssize_t k = 0; k < n; k++) {
-        if (ix[k] < 0 || ix[k] >= m) {
-            PyErr_SetString(PyExc_IndexError, "first_codes: index out of range");
-            goto fail;
-        }
-        PyObject *v = PyList_GET_ITEM(items, ix[k]);
+    for (Py_ssize_t k = 0; k < m; k++) {
+        PyObject *v = PyList_GET_ITEM(items, k);
         Py_ssize_t len;
         const char *u = PyUnicode_Check(v) ? PyUnicode_AsUTF8AndSize(v, &len) : NULL;
         if (!u) {
@@ -1158,46 +1154,79 @@ static PyObject *first_codes(PyObject *self, PyObject *args)
                 PyErr_SetString(PyExc_TypeError, "first_codes: items must be str");
             goto fail;
         }
-        uint64_t h = hash_bytes((const unsigned char *)u, (size_t)len);
+        item_keys[k].p = u;
+        item_keys[k].len = len;
+    }
+    memset(slots, 0xff, (mask + 1) * sizeof(Slot));
+    const int64_t *ix = (const int64_t *)idx.buf;
+    int32_t *o = (int32_t *)out.buf;
+    /* without the GIL: number the strings in order of first use (1 = bad index, 2 = no memory) */
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t k = 0; k < n && !failed; k++) {
+        if (ix[k] < 0 || ix[k] >= m) {
+            failed = 1;
+            break;
+        }
+        const Key *it = &item_keys[ix[k]];
+        uint64_t h = hash_bytes((const unsigned char *)it->p, (size_t)it->len);
         uint32_t tag = (uint32_t)(h >> 32);
         size_t at = h & mask;
         uint32_t code = UINT32_MAX;
         while (slots[at].code != UINT32_MAX) {
             const Key *key = &keys[slots[at].code];
-            if (slots[at].tag == tag && key->len == len && memcmp(key->p, u, len) == 0) {
+            if (slots[at].tag == tag && key->len == it->len && memcmp(key->p, it->p, it->len) == 0) {
                 code = slots[at].code;
                 break;
             }
             at = (at + 1) & mask;
         }
         if (code == UINT32_MAX) {  /* a new string */
-            if (nkeys >= 0x7fffffff || PyList_Append(uniq, v) < 0) {
-                if (!PyErr_Occurred())
-                    PyErr_NoMemory();
-                goto fail;
+            if (nkeys >= 0x7fffffff) {
+                failed = 2;
+                break;
             }
             if (nkeys == keys_cap) {
                 Key *grown = (Key *)realloc(keys, keys_cap * 2 * sizeof(Key));
-                if (!grown) {
-                    PyErr_NoMemory();
-                    goto fail;
+                if (grown)
+                    keys = grown;
+                Py_ssize_t *fgrown = grown ? (Py_ssize_t *)realloc(first, keys_cap * 2 * sizeof(Py_ssize_t)) : NULL;
+                if (!grown || !fgrown) {
+                    failed = 2;
+                    break;
                 }
-                keys = grown;
+                first = fgrown;
                 keys_cap *= 2;
             }
             code = (uint32_t)nkeys;
-            keys[nkeys].p = u;
-            keys[nkeys].len = len;
+            keys[nkeys] = *it;
             keys[nkeys].h = h;
+            first[nkeys] = (Py_ssize_t)ix[k];
             nkeys++;
             slots[at].code = code;
             slots[at].tag = tag;
             if (nkeys * 2 > mask + 1 && slots_grow(&slots, &mask, keys, nkeys) < 0) {
-                PyErr_NoMemory();
-                goto fail;
+                failed = 2;
+                break;
             }
         }
         o[k] = (int32_t)code;
+    }
+    Py_END_ALLOW_THREADS
+    if (failed == 1) {
+        PyErr_SetString(PyExc_IndexError, "first_codes: index out of range");
+        goto fail;
+    }
+    if (failed) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    uniq = PyList_New((Py_ssize_t)nkeys);
+    if (!uniq)
+        goto fail;
+    for (size_t k = 0; k < nkeys; k++) {
+        PyObject *v = PyList_GET_ITEM(items, first[k]);
+        Py_INCREF(v);
+        PyList_SET_ITEM(uniq, (Py_ssize_t)k, v);
     }
     goto done;
 fail:
@@ -1205,6 +1234,8 @@ fail:
 done:
     free(slots);
     free(keys);
+    free(item_keys);
+    free(first);
     PyBuffer_Release(&idx);
     PyBuffer_Release(&out);
     return uniq;

@@ -22,7 +22,7 @@ from workbench.core.profiling import columnar
 from workbench.core.profiling.detect import Layout
 from workbench.core.profiling.report import Report
 
-CACHE_VERSION = 1
+CACHE_VERSION = 2  # 2: timeline meta version 2 (big flow-name tables in arrays)
 AUTO_CACHE_BYTES = 32 * 1024 * 1024
 META = "report.json"
 

@@ -21,7 +21,7 @@ from workbench.core.profiling.report import Report
 from workbench.core.tasks import CancelToken, NullProgress, Progress
 
 FORMAT_NAME = "ascend-workbench-report"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: timeline meta version 2 (see docs/report-format.md)
 META_MEMBER = "report.json"
 
 

@@ -34,7 +34,9 @@ from ._trace_store import ArgsStore
 
 __all__ = ["Counter", "Flows", "Instants", "Lane", "Timeline", "TimelineError", "load_timeline", "merge_timelines"]
 
-META_VERSION = 1
+META_VERSION = 2   # 2: a big flow-name table is kept in arrays (flow_name_blob/off), not in the JSON
+READ_META_VERSIONS = (1, 2)
+BIG_TABLE = 4096   # flow-name tables longer than this go to arrays
 
 
 class TimelineError(Exception):
@@ -83,6 +85,36 @@ class CodeColumn(Sequence):
     def __iter__(self) -> Iterator[str]:
         table = self.table
         return (table[c] for c in self.codes.tolist())
+
+
+class TextTable(Sequence):
+    """Read-only table of strings held as one UTF-8 blob + offsets, decoded on access: a cached
+    trace's million flow names cost nothing until one is shown."""
+
+    def __init__(self, blob: np.ndarray, offsets: np.ndarray) -> None:
+        self.blob, self.offsets = blob, offsets
+
+    @classmethod
+    def of(cls, texts: Sequence[str]) -> TextTable:
+        if isinstance(texts, TextTable):
+            return texts
+        encoded = [t.encode("utf-8") for t in texts]
+        offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
+        np.cumsum(np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded)), out=offsets[1:])
+        return cls(np.frombuffer(b"".join(encoded), dtype=np.uint8), offsets)
+
+    def __len__(self) -> int:
+        return len(self.offsets) - 1
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        a, b = int(self.offsets[i]), int(self.offsets[i + 1])
+        return self.blob[a:b].tobytes().decode("utf-8")
 
 
 class BytesColumn(Sequence):
@@ -207,6 +239,10 @@ class Timeline:
         fl = self.flows
         flow_cats = _table_of(fl.cat)
         flow_names = _table_of(fl.name)
+        if len(flow_names[0]) > BIG_TABLE:  # a JSON list of a million names costs seconds to write and read
+            texts = TextTable.of(flow_names[0])
+            arrays.update({"flow_name_blob": texts.blob, "flow_name_off": texts.offsets})
+            flow_names = (None, flow_names[1])
         arrays.update({
             "flow_cat": flow_cats[1], "flow_name": flow_names[1], "flow_id": _bytes_of(fl.id),
             "flow_src_slice": fl.src_slice, "flow_dst_slice": fl.dst_slice,
@@ -234,9 +270,12 @@ class Timeline:
     @classmethod
     def from_arrays(cls, meta: dict, arrays: dict[str, np.ndarray]) -> Timeline:
         """Rebuild from :meth:`to_arrays` output (arrays may be read-only memory maps)."""
-        if meta.get("version") != META_VERSION:
+        if meta.get("version") not in READ_META_VERSIONS:
             raise TimelineError(f"timeline data version {meta.get('version')!r} is not supported "
-                                f"(expected {META_VERSION})")
+                                f"(this workbench reads versions {', '.join(map(str, READ_META_VERSIONS))})")
+        flow_names = meta["flow_names"]
+        if flow_names is None:
+            flow_names = TextTable(arrays["flow_name_blob"], arrays["flow_name_off"])
         counters = []
         for k, c in enumerate(meta["counters"]):
             series = {key: arrays[f"counter{k}_s{j}"] for j, key in enumerate(c["series"])}
@@ -244,7 +283,7 @@ class Timeline:
         blob = arrays.get("args_blob")
         store = ArgsStore.from_array(blob) if blob is not None else ArgsStore.from_array(np.zeros(0, np.uint8))
         flows = Flows(CodeColumn(arrays["flow_cat"], meta["flow_cats"]), BytesColumn(arrays["flow_id"]),
-                      CodeColumn(arrays["flow_name"], meta["flow_names"]),
+                      CodeColumn(arrays["flow_name"], flow_names),
                       arrays["flow_src_slice"], arrays["flow_dst_slice"], arrays["flow_src_ns"],
                       arrays["flow_dst_ns"], arrays["flow_src_lane"], arrays["flow_dst_lane"])
         return cls(
@@ -270,9 +309,10 @@ class _LaneRec(msgspec.Struct):
     is_stream: bool
 
 
-def _table_of(column: Sequence[str]) -> tuple[list[str], np.ndarray]:
+def _table_of(column: Sequence[str]) -> tuple[Sequence[str], np.ndarray]:
     if isinstance(column, CodeColumn):
-        return list(column.table), column.codes
+        table = column.table
+        return (table if isinstance(table, TextTable) else list(table)), column.codes
     table: dict[str, int] = {}
     codes = np.fromiter((table.setdefault(s, len(table)) for s in column), dtype=np.int32, count=len(column))
     return list(table), codes
