@@ -3,8 +3,9 @@
     python benchmarks/bench_timeline_view.py [--data DIR] [--sizes 1000000,5000000] [--form msprof]
 
 For each size it (1) opens the generated trace as a report through the same task bridge the window
-uses, measuring the longest gap between 5 ms GUI timer ticks during the load (GUI-thread stall)
-and the time to first paint of the document; (2) renders the timeline offscreen at full view and at
+uses, measuring the longest gap between 5 ms GUI timer ticks during the load (GUI-thread stall),
+the time to the first painted timeline (the preview of a big uncached trace, else the document)
+and the time until the document is ready; (2) renders the timeline offscreen at full view and at
 1 %, 0.01 % and 0.0001 % of the span, reporting the SlicesItem paint time per frame (median and max
 over 20 frames each). Goals: frames ≤ 16 ms, first paint before the load finishes, no stall > 100 ms.
 """
@@ -34,6 +35,7 @@ def bench_one(app, path: Path) -> dict:
     from workbench.core import settings as core_settings
     from workbench.ui.app import build_window
     from workbench.ui.report.document import ReportDocument
+    from workbench.ui.report.loading import ReportLoadingPage
 
     settings = core_settings.Settings(open_demo_when_unconfigured=False)
     window = build_window(settings, [], [], restore=False, demo=False)
@@ -59,15 +61,17 @@ def bench_one(app, path: Path) -> dict:
     while True:
         app.processEvents()
         doc = window.documents.currentWidget()
-        if isinstance(doc, ReportDocument):
+        if first_paint is None and ((isinstance(doc, ReportLoadingPage) and doc.preview_view is not None
+                                     and doc.preview_view.item.frame_ms) or isinstance(doc, ReportDocument)):
             first_paint = time.perf_counter() - t0
+        if isinstance(doc, ReportDocument) and doc.ready:
             break
         if not window.bridge.running() and not isinstance(doc, ReportDocument) and time.perf_counter() - t0 > 5:
             out = window.output
             log = "\n".join(out.tabs.widget(i).toPlainText()[-600:] for i in range(out.tabs.count()))
             raise RuntimeError(f"{path}: the report did not open:\n{log}")
         time.sleep(0.001)
-    load_done = first_paint
+    load_done = time.perf_counter() - t0
     for _ in range(10):
         app.processEvents()
     timer.stop()
@@ -86,7 +90,8 @@ def bench_one(app, path: Path) -> dict:
         frames[label] = (statistics.median(times), max(times))
     window._quitting = True
     window.close()
-    return {"events": tv.timeline.event_count, "open_s": load_done, "max_gui_stall_ms": max(gaps[2:] or [0.0]),
+    return {"events": tv.timeline.event_count, "open_s": load_done, "first_paint_s": first_paint,
+            "max_gui_stall_ms": max(gaps[2:] or [0.0]),
             "frames": frames}
 
 
@@ -113,8 +118,9 @@ def main() -> int:
             if label.startswith("cold") and cache.exists():
                 shutil.rmtree(cache) if cache.is_dir() else cache.unlink()
             r = bench_one(app, path)
-            print(f"{path.name} {label}: {r['events']:,} events, {size_mb:.0f} MB; open to first paint "
-                  f"{r['open_s']:.2f} s; longest GUI stall {r['max_gui_stall_ms']:.0f} ms")
+            print(f"{path.name} {label}: {r['events']:,} events, {size_mb:.0f} MB; first timeline paint "
+                  f"{r['first_paint_s']:.2f} s; document ready {r['open_s']:.2f} s; "
+                  f"longest GUI stall {r['max_gui_stall_ms']:.0f} ms")
         for label, (med, worst) in r["frames"].items():
             print(f"  frame at {label:>8} of span: median {med:.1f} ms, max {worst:.1f} ms")
     return 0

@@ -3650,8 +3650,16 @@ Trust this key and connect? It will be remembered in Ascend Workbench's known_ho
         <translation>打开报告 {0}</translation>
     </message>
     <message>
+        <source>Cache {0} for fast re-opening</source>
+        <translation>缓存 {0} 以便快速重新打开</translation>
+    </message>
+    <message>
         <source>Open Report</source>
         <translation>打开报告</translation>
+    </message>
+    <message>
+        <source>Opening {0} was cancelled</source>
+        <translation>已取消打开 {0}</translation>
     </message>
     <message>
         <source>ACL API</source>
@@ -3672,6 +3680,41 @@ Trust this key and connect? It will be remembered in Ascend Workbench's known_ho
     <message>
         <source>Op Info</source>
         <translation>算子信息 (Op Info)</translation>
+    </message>
+</context>
+<context>
+    <name>ReportLoadingPage</name>
+    <message>
+        <source>Opening {0}</source>
+        <translation>正在打开 {0}</translation>
+    </message>
+    <message>
+        <source>Starting…</source>
+        <translation>正在启动…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Reading {0}</source>
+        <translation>正在读取 {0}</translation>
+    </message>
+    <message>
+        <source>Building the timeline</source>
+        <translation>正在构建时间线</translation>
+    </message>
+    <message>
+        <source>Laying out the timeline</source>
+        <translation>正在布局时间线</translation>
+    </message>
+    <message>
+        <source>Preview: the first {0} of {1} ({2} events). The whole report replaces it when loading finishes ({3:.0f} % read).</source>
+        <translation>预览：{1} 中的前 {0}（{2} 个事件）。加载完成后将替换为完整报告（已读取 {3:.0f} %）。</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
     </message>
 </context>
 <context>

@@ -109,7 +109,8 @@ def test_report_baseline_subview(qtbot, window, pair):
 
     base, cur, expected = pair
     window.open_path(cur)
-    qtbot.waitUntil(lambda: isinstance(window.documents.currentWidget(), ReportDocument), timeout=30000)
+    qtbot.waitUntil(lambda: isinstance(window.documents.currentWidget(), ReportDocument)
+                    and window.documents.currentWidget().ready, timeout=30000)
     doc = window.documents.currentWidget()
     doc.show_view("baseline")
     doc.baseline.path.setText(str(base))

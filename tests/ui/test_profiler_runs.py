@@ -37,7 +37,7 @@ def reports(window) -> list[ReportDocument]:
 
 
 def wait_report(qtbot, window, before: int) -> ReportDocument:
-    qtbot.waitUntil(lambda: len(reports(window)) > before, timeout=60000)
+    qtbot.waitUntil(lambda: len(reports(window)) > before and reports(window)[-1].ready, timeout=60000)
     return reports(window)[-1]
 
 

@@ -3,6 +3,8 @@ colour rule, export — numbers checked against independent computations."""
 from __future__ import annotations
 
 import json
+import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -11,6 +13,7 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import QMessageBox
 
 from workbench.core.demo import sample_reports
+from workbench.core.tasks import TaskState
 from workbench.ui.report.document import ReportDocument
 from workbench.ui.report.slices_item import RULE_INDEX
 
@@ -18,7 +21,8 @@ from workbench.ui.report.slices_item import RULE_INDEX
 def open_doc(qtbot, window, path) -> ReportDocument:
     before = window.documents.count()
     window.open_path(path)
-    qtbot.waitUntil(lambda: isinstance(window.documents.currentWidget(), ReportDocument), timeout=30000)
+    qtbot.waitUntil(lambda: isinstance(window.documents.currentWidget(), ReportDocument)
+                    and window.documents.currentWidget().ready, timeout=30000)
     assert window.documents.count() >= before
     return window.documents.currentWidget()
 
@@ -206,3 +210,97 @@ def test_summary_view(qtbot, window, msprof_sample):
             totals[r["OP Type"]] = totals.get(r["OP Type"], 0.0) + float(r["Total Time(us)"])
     top = sorted(totals.items(), key=lambda kv: -kv[1])[:10]
     assert [n for n, _ in doc.summary.top_ops] == [n for n, _ in top]
+
+
+def _big_trace(tmp_path, n: int = 60_000):
+    from workbench.simtoolkit.profdata import write_big_timeline
+
+    path = tmp_path / "msprof_20260101000000.json"
+    write_big_timeline(path, "msprof", n)
+    return path
+
+
+def test_big_report_shows_a_preview_first_then_the_document_in_the_same_tab(qtbot, window, tmp_path, monkeypatch):
+    """A big uncached trace: the tab appears at once with progress and a preview timeline of the
+    file's first bytes; the finished document replaces it in the same tab, at the range the user
+    was looking at in the preview."""
+    from workbench.core.profiling import views
+    from workbench.ui.report.loading import ReportLoadingPage
+
+    path = _big_trace(tmp_path)
+    size = path.stat().st_size
+    monkeypatch.setattr(views, "PREVIEW_MIN_BYTES", 1 << 20)
+    monkeypatch.setattr(views, "PREVIEW_BYTES", size // 4)
+    from workbench.core.profiling import cache
+    from workbench.core.profiling.detect import detect
+
+    monkeypatch.setattr(cache, "AUTO_CACHE_BYTES", 1)
+    gate = threading.Event()
+    from workbench.core.profiling import report as report_mod
+
+    real = report_mod.open_report
+
+    def slow_open(*a, **k):  # hold the full load until the test has looked at the preview
+        gate.wait(30)
+        return real(*a, **k)
+
+    monkeypatch.setattr(report_mod, "open_report", slow_open)
+    window.open_path(path)
+    page = window.documents.currentWidget()
+    assert isinstance(page, ReportLoadingPage)           # the tab is there before any loading happened
+    index = window.documents.currentIndex()
+    qtbot.waitUntil(lambda: page.preview_view is not None, timeout=30000)
+    preview = page.preview.timeline
+    assert 0 < preview.event_count < 60_000 and page.preview.preview_bytes == size // 4
+    assert "Preview" in page.banner.text() and page.banner.isVisible()
+    assert any("ends inside event" in w for w in preview.warnings)
+    t0, t1 = page.preview_view.x_range()
+    page.preview_view.set_x_range(t0 + (t1 - t0) * 0.25, t0 + (t1 - t0) * 0.5)   # the user zooms in
+    looked = page.preview_view.x_range()
+    gate.set()
+    qtbot.waitUntil(lambda: isinstance(window.documents.widget(index), ReportDocument)
+                    and window.documents.widget(index).ready, timeout=60000)
+    doc = window.documents.widget(index)
+    assert window.documents.currentWidget() is doc
+    assert doc.report.timeline.event_count > preview.event_count
+    shift = preview.origin_ns - doc.report.timeline.origin_ns
+    got = doc.timeline_view.x_range()
+    assert abs(got[0] - (looked[0] + shift)) < 1e-3 * (looked[1] - looked[0])
+    assert abs(got[1] - (looked[1] + shift)) < 1e-3 * (looked[1] - looked[0])
+    assert all(not isinstance(window.documents.widget(i), ReportLoadingPage) for i in range(window.documents.count()))
+    # the cache is written by a task of its own once the document is on screen
+    assert doc.report.pending_cache is not None or cache.present(detect(path))
+    qtbot.waitUntil(lambda: not window.bridge.running(), timeout=60000)
+    assert cache.present(detect(path))
+
+
+def test_cancel_and_closing_a_loading_tab_stop_the_load(qtbot, window, tmp_path, monkeypatch):
+    from workbench.core.profiling import report as report_mod
+    from workbench.ui.report.loading import ReportLoadingPage
+
+    path = _big_trace(tmp_path, 20_000)
+    started = threading.Event()
+
+    def wait_for_cancel(*a, cancel=None, **k):
+        started.set()
+        while True:
+            cancel.raise_if_cancelled()
+            time.sleep(0.01)
+
+    monkeypatch.setattr(report_mod, "open_report", wait_for_cancel)
+    for how in ("button", "close tab"):
+        window.open_path(path)
+        page = window.documents.currentWidget()
+        assert isinstance(page, ReportLoadingPage)
+        task = page.task
+        qtbot.waitUntil(started.is_set, timeout=10000)
+        started.clear()
+        if how == "button":
+            qtbot.mouseClick(page.cancel_button, Qt.MouseButton.LeftButton)
+        else:
+            window.close_document(window.documents.indexOf(page))
+        qtbot.waitUntil(lambda: task.state.finished, timeout=10000)
+        qtbot.waitUntil(lambda: not any(isinstance(window.documents.widget(i), ReportLoadingPage)
+                                        for i in range(window.documents.count())), timeout=10000)
+        assert task.state is TaskState.CANCELLED
+    assert not window.bridge.running()

@@ -51,6 +51,10 @@ def build_window(settings, problems: list[str], open_paths: list[str], *, restor
 
     from workbench.ui.main_window import MainWindow
 
+    # pyqtgraph (timeline, charts) takes ~0.3 s to import in one piece: do it before the window
+    # shows, not in the middle of the first report load (a GUI-thread stall there)
+    import pyqtgraph  # noqa: F401
+
     window = MainWindow(settings)
     window._screenshot_mode = screenshot
     if restore:

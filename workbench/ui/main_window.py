@@ -423,8 +423,18 @@ class MainWindow(QMainWindow):
         self.documents.setCurrentIndex(index)
         return index
 
+    def show_slice_details(self, title: str, rows) -> None:
+        """A timeline slice was selected (rows) or unselected (no rows): the Details dock follows."""
+        if rows:
+            self.details.show_properties(title, rows)
+        else:
+            self.details.clear()
+
     def close_document(self, index: int) -> None:
         widget = self.documents.widget(index)
+        closing = getattr(widget, "closing", None)
+        if callable(closing):  # e.g. a report still loading: cancel it
+            closing()
         self.documents.removeTab(index)
         if widget is not self.welcome:
             widget.deleteLater()
@@ -568,7 +578,7 @@ class MainWindow(QMainWindow):
                 if report is None:
                     continue
                 doc = ReportDocument(report, self.settings, self)
-                doc.slice_details.connect(lambda t, rows: self.details.show_properties(t, rows) if rows else self.details.clear())
+                doc.slice_details.connect(self.show_slice_details)
                 self.add_document(doc, Path(side.source).name, str(side.source))
             index = locate_slice(doc.report, first)
             if index is not None and doc.timeline_view is not None:

@@ -40,3 +40,72 @@ def test_work_functions_on_the_task_runner(prof8, prof_legacy, tmp_path):
         assert (tmp_path / "m.wbreport").is_file() and (tmp_path / "m.xlsx").is_file()
     finally:
         runner.shutdown()
+
+
+def _big(tmp_path, n=30_000):
+    from workbench.simtoolkit.profdata import write_big_timeline
+
+    path = tmp_path / "trace_view.json"
+    write_big_timeline(path, "torch_npu", n)
+    return path
+
+
+def test_open_for_view_previews_then_leaves_the_cache_for_later(tmp_path, monkeypatch):
+    """The view's work function sends a preview of a big uncached trace first, returns without
+    writing the cache (the document shows sooner), and write_cache writes it afterwards; the next
+    open uses the cache and sends no preview."""
+    from workbench.core.profiling import cache, views
+    from workbench.core.profiling.detect import detect
+
+    path = _big(tmp_path)
+    size = path.stat().st_size
+    monkeypatch.setattr(cache, "AUTO_CACHE_BYTES", 1)
+    monkeypatch.setattr(views, "PREVIEW_MIN_BYTES", size // 2)
+    monkeypatch.setattr(views, "PREVIEW_BYTES", size // 5)
+    progress = RecordingProgress()
+    report, prepared = views.open_for_view(path, progress=progress, cancel=CancelToken())
+    partials = [v for k, v in progress.events if k == "partial"]
+    assert len(partials) == 1 and partials[0][0] == "preview"
+    pv = partials[0][1]
+    assert pv.preview_bytes == size // 5 and pv.source_bytes == size and pv.path == str(path)
+    assert 0 < pv.timeline.event_count < report.timeline.event_count
+    assert pv.layout is not None and len(pv.name_colors) == len(pv.timeline.names)
+    assert "Preview: the first" in str(pv)
+    # the preview's slices are the full report's first slices, at the same absolute times
+    full_abs = set((report.timeline.start_ns.astype("int64") + report.timeline.origin_ns).tolist())
+    assert set((pv.timeline.start_ns.astype("int64") + pv.timeline.origin_ns).tolist()) <= full_abs
+    layout = detect(path)
+    assert report.pending_cache is not None and not cache.present(layout)
+    place = views.write_cache(report, progress=RecordingProgress(), cancel=CancelToken())
+    assert place is not None and cache.present(layout) and report.pending_cache is None
+    assert views.write_cache(report) is None   # nothing pending any more
+    progress = RecordingProgress()
+    again, _ = views.open_for_view(path, progress=progress)
+    assert "cache" in again.info and not [v for k, v in progress.events if k == "partial"]
+    assert again.pending_cache is None and again.timeline.event_count == report.timeline.event_count
+
+
+def test_small_or_tables_only_sources_get_no_preview(tmp_path, prof8, monkeypatch):
+    from workbench.core.profiling import views
+
+    path = _big(tmp_path, 2_000)
+    monkeypatch.setattr(views, "PREVIEW_MIN_BYTES", path.stat().st_size + 1)
+    assert views.preview(path) is None
+    monkeypatch.setattr(views, "PREVIEW_MIN_BYTES", 1)
+    assert views.preview(tmp_path / "missing.json") is None
+    assert views.preview(prof8) is None or views.preview(prof8).timeline.event_count > 0
+
+
+def test_cancelled_cache_write_leaves_nothing(tmp_path, monkeypatch):
+    from workbench.core.profiling import cache, views
+    from workbench.core.profiling.detect import detect
+
+    path = _big(tmp_path, 3_000)
+    monkeypatch.setattr(cache, "AUTO_CACHE_BYTES", 1)
+    report, _ = views.open_for_view(path)
+    token = CancelToken()
+    token.cancel()
+    with pytest.raises(Cancelled):
+        views.write_cache(report, cancel=token)
+    assert not cache.present(detect(path))
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")], "a half cache was left behind"

@@ -72,6 +72,22 @@ def _writable(folder: Path) -> bool:
     return bool(mode & 0o222) and os.access(folder, os.W_OK)
 
 
+def present(layout: Layout) -> bool:
+    """Is there a cache matching the current source files (its arrays not read)?"""
+    try:
+        key = source_key(layout)
+    except OSError:
+        return False
+    for place in locations(layout):
+        try:
+            meta = json.loads((place / META).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if meta.get("cache_version") == CACHE_VERSION and meta.get("source_key") == key:
+            return True
+    return False
+
+
 def load(layout: Layout) -> Report | None:
     """The cached report if a cache matching the current source files exists, else None."""
     from workbench.core.profiling.saved import report_from_store
@@ -98,8 +114,9 @@ def load(layout: Layout) -> Report | None:
     return None
 
 
-def store(layout: Layout, report: Report) -> Path | None:
-    """Write the cache in the first writable place; None when no place is writable."""
+def store(layout: Layout, report: Report, cancel=None) -> Path | None:
+    """Write the cache in the first writable place; None when no place is writable. Cancelled,
+    it leaves nothing behind."""
     from workbench.core.profiling.saved import report_to_store
 
     key = source_key(layout)
@@ -112,7 +129,7 @@ def store(layout: Layout, report: Report) -> Path | None:
         except OSError:
             continue
         try:
-            meta = report_to_store(report, columnar.DirStore(tmp))
+            meta = report_to_store(report, columnar.DirStore(tmp), cancel)
             meta["cache_version"] = CACHE_VERSION
             meta["source_key"] = key
             (tmp / META).write_text(json.dumps(meta, ensure_ascii=False, default=str), encoding="utf-8")
@@ -124,4 +141,7 @@ def store(layout: Layout, report: Report) -> Path | None:
             with contextlib.suppress(OSError):
                 shutil.rmtree(tmp, ignore_errors=True)
             continue
+        except BaseException:  # cancelled: no half cache
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
     return None

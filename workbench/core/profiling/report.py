@@ -52,6 +52,8 @@ class Report:
     pmu_split: bool = False
     start_ns: int | None = None     # absolute epoch ns of the first task / event
     end_ns: int | None = None
+    # the layout whose cache is still to be written (open_report(cache_later=True)); see views.write_cache
+    pending_cache: Any = field(default=None, repr=False, compare=False)
 
     # --- convenience -----------------------------------------------------------------------
     def table(self, name: str) -> pd.DataFrame:
@@ -390,11 +392,13 @@ def _text_categories(got: Any, k: int) -> tuple[np.ndarray, list[str]]:
 
 
 def open_report(path: str | Path, progress: Progress | None = None, cancel: CancelToken | None = None,
-                use_cache: bool | None = None) -> Report:
+                use_cache: bool | None = None, cache_later: bool = False) -> Report:
     """Open any supported profiling output (work function: progress/cancel).
 
     ``use_cache``: True always reads/writes the columnar cache, False never, None (default) only
     for sources bigger than :data:`workbench.core.profiling.cache.AUTO_CACHE_BYTES`.
+    ``cache_later``: do not write the cache now (it takes about as long as the load); leave it in
+    ``report.pending_cache`` for :func:`workbench.core.profiling.views.write_cache`.
     """
     progress = progress or NullProgress()
     cancel = cancel or CancelToken()
@@ -411,5 +415,8 @@ def open_report(path: str | Path, progress: Progress | None = None, cancel: Canc
             return cached
     report = _Builder(layout, progress, cancel).build()
     if cache.wanted(layout, use_cache):
-        cache.store(layout, report)
+        if cache_later:
+            report.pending_cache = layout
+        else:
+            cache.store(layout, report)
     return report

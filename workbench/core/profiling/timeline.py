@@ -330,7 +330,7 @@ PARALLEL_MIN_BYTES = 64 << 20
 
 def load_timeline(paths: str | os.PathLike | Sequence[str | os.PathLike], progress=None,
                   cancel: CancelToken | None = None, *, workers: int | None = None,
-                  block: int = 1 << 20, default_device: int = 0) -> Timeline:
+                  block: int = 1 << 20, default_device: int = 0, max_bytes: int | None = None) -> Timeline:
     """Read one or more Chrome-trace JSON files into one :class:`Timeline` (a work function).
 
     Several files (several devices, or the ``msprof_*.json`` slices of one run) are merged.
@@ -344,6 +344,8 @@ def load_timeline(paths: str | os.PathLike | Sequence[str | os.PathLike], progre
     4 x ``block`` at a time.
     ``default_device``: device of device-side processes whose pid/labels carry no device id
     (torch_npu writes one trace per device; the caller knows which from profiler_info).
+    ``max_bytes``: read only the first that many bytes of each file (a preview while the whole
+    file loads): the events complete within them, with the usual "truncated" warning.
     """
     progress = progress or NullProgress()
     cancel = cancel or CancelToken()
@@ -353,7 +355,8 @@ def load_timeline(paths: str | os.PathLike | Sequence[str | os.PathLike], progre
     sizes = []
     for p in files:
         try:
-            sizes.append(p.stat().st_size)
+            size = p.stat().st_size
+            sizes.append(size if max_bytes is None else min(size, max_bytes))
         except OSError as e:
             raise TimelineError(f"{p}: cannot read the timeline: {e.strerror or e}") from None
     total = max(sum(sizes), 1)

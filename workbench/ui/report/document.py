@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QComboBox, QLabel, QMessageBox, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
 from workbench.core.profiling import timeline_ops, views
@@ -26,12 +26,19 @@ def tr_note(note: str) -> str:
 
 
 class ReportDocument(QWidget):
-    slice_details = Signal(str, object)   # title, [(name, value)]
+    """``staged``: build the frame and the timeline now and fill the data pane (statistics, AI Core
+    metrics, first Event View) in later event-loop turns, so no single step holds the GUI thread
+    long; ``ready`` turns true (and ``filled`` fires) when everything is in place."""
 
-    def __init__(self, report, settings=None, parent: QWidget | None = None, prepared=None) -> None:
+    slice_details = Signal(str, object)   # title, [(name, value)]
+    filled = Signal()
+
+    def __init__(self, report, settings=None, parent: QWidget | None = None, prepared=None,
+                 staged: bool = False) -> None:
         super().__init__(parent)
         self.setObjectName("ReportDocument")
         self.report = report
+        self.ready = False
         prepared = prepared or views.PreparedView()
         self.settings = settings
         self.timeline_view = None
@@ -99,13 +106,40 @@ class ReportDocument(QWidget):
             banner.setStyleSheet("background:#fff3cd;color:#664d03;padding:4px;")
             layout.addWidget(banner)
         layout.addWidget(self.tabs)
-        self.show_statistics(views.STATISTICS[3] if len(report.op_statistic) else views.STATISTICS[0])
-        self._fill_aicore()
-        if self.timeline_view is not None:
-            if prepared.first_events is not None:
-                self.show_lane_events(prepared.first_lane, prepared.first_events)
-            else:
-                self.show_lane_events(next((i for i, ln in enumerate(tl.lanes) if ln.is_stream), 0))
+        self._prepared = prepared
+        self._steps = [self._fill_statistics, self._fill_aicore, self._fill_first_events]
+        if staged:
+            QTimer.singleShot(0, self._next_step)
+        else:
+            while self._steps:
+                self._steps.pop(0)()
+            self._set_ready()
+
+    def _next_step(self) -> None:
+        if self._steps:
+            self._steps.pop(0)()
+        if self._steps:
+            QTimer.singleShot(0, self._next_step)
+        else:
+            self._set_ready()
+
+    def _set_ready(self) -> None:
+        self.ready = True
+        self._prepared = None
+        self.filled.emit()
+
+    def _fill_statistics(self) -> None:
+        self.show_statistics(views.STATISTICS[3] if len(self.report.op_statistic) else views.STATISTICS[0])
+
+    def _fill_first_events(self) -> None:
+        if self.timeline_view is None:
+            return
+        prepared = self._prepared
+        if prepared is not None and prepared.first_events is not None:
+            self.show_lane_events(prepared.first_lane, prepared.first_events)
+        else:
+            tl = self.report.timeline
+            self.show_lane_events(next((i for i, ln in enumerate(tl.lanes) if ln.is_stream), 0))
 
     @property
     def summary(self) -> SummaryView:
@@ -201,25 +235,88 @@ class ReportDocument(QWidget):
 
 
 def open_report(window, path: Path, view: str | None = None) -> None:
-    """Load ``path`` as a task; on success add a ReportDocument tab to ``window``."""
+    """Load ``path`` as a task. A loading page takes the document tab at once (progress, Cancel,
+    and a preview of a big trace's start); the ReportDocument replaces it when the load is done."""
+    from workbench.ui.report.loading import ReportLoadingPage
+
     title = QCoreApplication.translate("ReportDocument", "Open report {0}").format(path.name)
     task = window.bridge.start(views.open_for_view, path, title=title, kind="report")
+    page = ReportLoadingPage(path, task, window)
+    window.add_document(page, path.name, str(path))
+    _ReportOpener(window, path, view, task, page)
 
-    def done(result) -> None:
+
+class _ReportOpener(QObject):
+    """Follows one report-loading task: feeds the loading page, swaps in the document, cleans up."""
+
+    def __init__(self, window, path: Path, view: str | None, task, page) -> None:
+        super().__init__(page)
+        self.window, self.path, self.view, self.task, self.page = window, path, view, task, page
+        task.status_changed.connect(page.set_status)
+        task.progress_changed.connect(page.set_fraction)
+        task.partial_result.connect(page.partial)
+        task.succeeded.connect(self.done)
+        task.failed.connect(self.failed)
+        task.cancelled.connect(self.cancelled)
+        # the document's modules load while the report does, one per event-loop turn
+        self._imports = ["workbench.ui.report.timeline", "workbench.ui.report.summary", "workbench.core.compare",
+                         "workbench.ui.compare.dialog"]
+        QTimer.singleShot(0, self._import_next)
+
+    def _import_next(self) -> None:
+        if self._imports:
+            __import__(self._imports.pop(0), fromlist=["__name__"])  # the builtin: PySide6 hooks it (feature check)
+            QTimer.singleShot(0, self._import_next)
+
+    def _page_index(self) -> int:
+        return self.window.documents.indexOf(self.page)
+
+    def done(self, result) -> None:
+        window = self.window
         report, prepared = result
-        doc = ReportDocument(report, window.settings, window, prepared)
-        doc.slice_details.connect(lambda t, rows: window.details.show_properties(t, rows) if rows else window.details.clear())
-        if view:
-            doc.show_view(view)
-        window.add_document(doc, path.name, str(path))
+        screenshot = getattr(window, "_screenshot_mode", False)
+        doc = ReportDocument(report, window.settings, window, prepared, staged=not screenshot)
+        doc.slice_details.connect(window.show_slice_details)
+        if self.view:
+            doc.show_view(self.view)
         rule = getattr(window, "timeline_color_rule", None)
         if rule is not None and doc.timeline_view is not None:
             doc.timeline_view.set_color_rule(rule())
+        shown = self.page.preview_range()   # keep where the user looked in the preview
+        if shown is not None and doc.timeline_view is not None:
+            t0, t1 = shown
+            shift = float(self.page.preview.timeline.origin_ns - report.timeline.origin_ns)
+            doc.timeline_view.set_x_range(t0 + shift, t1 + shift, remember=False)
+        index = self._page_index()
+        if index < 0:  # the user closed the loading tab: open the report anyway, as asked
+            window.add_document(doc, self.path.name, str(self.path))
+        else:
+            current = window.documents.currentIndex() == index
+            window.documents.insertTab(index, doc, self.path.name)
+            window.documents.setTabToolTip(index, str(self.path))
+            window.documents.removeTab(index + 1)
+            if current:
+                window.documents.setCurrentIndex(index)
+        self.page.deleteLater()
+        if report.pending_cache is not None:  # written now that the report is on screen
+            window.bridge.start(views.write_cache, report, kind="cache",
+                                title=QCoreApplication.translate("ReportDocument", "Cache {0} for fast re-opening")
+                                .format(self.path.name))
 
-    def failed(message: str, _exc) -> None:
-        window.statusBar().showMessage(message)
-        if not getattr(window, "_screenshot_mode", False):
-            QMessageBox.warning(window, QCoreApplication.translate("ReportDocument", "Open Report"), message)
+    def _drop_page(self) -> None:
+        index = self._page_index()
+        if index >= 0:
+            self.window.close_document(index)
+        else:
+            self.page.deleteLater()
 
-    task.succeeded.connect(done)
-    task.failed.connect(failed)
+    def failed(self, message: str, _exc) -> None:
+        self._drop_page()
+        self.window.statusBar().showMessage(message)
+        if not getattr(self.window, "_screenshot_mode", False):
+            QMessageBox.warning(self.window, QCoreApplication.translate("ReportDocument", "Open Report"), message)
+
+    def cancelled(self) -> None:
+        self._drop_page()
+        self.window.statusBar().showMessage(
+            QCoreApplication.translate("ReportDocument", "Opening {0} was cancelled").format(self.path.name))
