@@ -54,7 +54,15 @@ def build_window(settings, problems: list[str], open_paths: list[str], *, restor
     # pyqtgraph (timeline, charts) takes ~0.3 s to import in one piece: do it before the window
     # shows, not in the middle of the first report load (a GUI-thread stall there)
     import pyqtgraph  # noqa: F401
+    import workbench.ui.report.document  # noqa: F401 - and the report views, for the same reason
+    import workbench.ui.compare.dialog  # noqa: F401
+    import workbench.ui.report.timeline  # noqa: F401
 
+    # Everything imported so far lives as long as the app: keep it out of the collector's full
+    # passes (a gen-2 pass over it otherwise costs tens of ms on the GUI thread at random times).
+    import gc
+
+    gc.freeze()
     window = MainWindow(settings)
     window._screenshot_mode = screenshot
     if restore:

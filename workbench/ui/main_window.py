@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 
 from workbench.core import artefacts, settings as core_settings, uistate
 from workbench.core import project as core_project
+from workbench.core.profiling import timeline_ops
 from workbench.ui import icons
 from workbench.ui.bridge import QtTask, TaskBridge
 from workbench.ui.dialogs.about import ShortcutsDialog, about_text
@@ -622,11 +623,9 @@ class MainWindow(QMainWindow):
     # --- timeline colours ---------------------------------------------------------------------------------------
     def timeline_color_rule(self):
         """The persisted Timeline Color rule, or None when colours follow slice names."""
-        from workbench.core.profiling.timeline_ops import ColorRule
-
         if not self.settings.timeline_color_rule:
             return None
-        return ColorRule(self.settings.timeline_color_a, self.settings.timeline_color_b)
+        return timeline_ops.ColorRule(self.settings.timeline_color_a, self.settings.timeline_color_b)
 
     def apply_timeline_colors(self) -> None:
         from workbench.ui.report.document import ReportDocument

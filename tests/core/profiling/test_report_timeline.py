@@ -247,3 +247,16 @@ def test_big_flow_name_table_is_kept_in_arrays_and_round_trips(tmp_path, samples
     meta1, arrays1 = original.timeline.to_arrays()
     meta1["version"] = 1
     assert list(tl_mod.Timeline.from_arrays(meta1, arrays1).flows.name) == names
+
+
+@pytest.mark.parametrize("texts", [["HostToDevice1", "", "x" * 300, "HostToDevice2"], ["a", "中文", "", "é\n"], []],
+                         ids=["ascii", "utf8", "empty"])
+def test_text_table_holds_any_names(texts):
+    from workbench.core.profiling.timeline import TextTable
+
+    table = TextTable.of(texts)
+    assert len(table) == len(texts) and list(table) == texts and table[:] == texts
+    if texts:
+        assert table[-1] == texts[-1]
+    with pytest.raises(IndexError):
+        table[len(texts)]

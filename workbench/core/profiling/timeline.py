@@ -98,6 +98,11 @@ class TextTable(Sequence):
     def of(cls, texts: Sequence[str]) -> TextTable:
         if isinstance(texts, TextTable):
             return texts
+        joined = "".join(texts)
+        if joined.isascii():  # the usual case, in a few C calls (no per-name bytecode holding the GIL)
+            offsets = np.zeros(len(texts) + 1, dtype=np.int64)
+            np.cumsum(np.fromiter(map(len, texts), dtype=np.int64, count=len(texts)), out=offsets[1:])
+            return cls(np.frombuffer(joined.encode("ascii"), dtype=np.uint8), offsets)
         encoded = [t.encode("utf-8") for t in texts]
         offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
         np.cumsum(np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded)), out=offsets[1:])

@@ -258,15 +258,6 @@ class _ReportOpener(QObject):
         task.succeeded.connect(self.done)
         task.failed.connect(self.failed)
         task.cancelled.connect(self.cancelled)
-        # the document's modules load while the report does, one per event-loop turn
-        self._imports = ["workbench.ui.report.timeline", "workbench.ui.report.summary", "workbench.core.compare",
-                         "workbench.ui.compare.dialog"]
-        QTimer.singleShot(0, self._import_next)
-
-    def _import_next(self) -> None:
-        if self._imports:
-            __import__(self._imports.pop(0), fromlist=["__name__"])  # the builtin: PySide6 hooks it (feature check)
-            QTimer.singleShot(0, self._import_next)
 
     def _page_index(self) -> int:
         return self.window.documents.indexOf(self.page)
@@ -282,6 +273,12 @@ class _ReportOpener(QObject):
         rule = getattr(window, "timeline_color_rule", None)
         if rule is not None and doc.timeline_view is not None:
             doc.timeline_view.set_color_rule(rule())
+        self.doc, self.report = doc, report
+        # shown in the next event-loop turn: building and laying out the tab are two steps
+        QTimer.singleShot(0, self._swap_in)
+
+    def _swap_in(self) -> None:
+        window, doc, report = self.window, self.doc, self.report
         shown = self.page.preview_range()   # keep where the user looked in the preview
         if shown is not None and doc.timeline_view is not None:
             t0, t1 = shown
@@ -297,11 +294,18 @@ class _ReportOpener(QObject):
             window.documents.removeTab(index + 1)
             if current:
                 window.documents.setCurrentIndex(index)
+        self.setParent(doc)  # outlives the page (deleted now), for the cache step below
         self.page.deleteLater()
-        if report.pending_cache is not None:  # written now that the report is on screen
-            window.bridge.start(views.write_cache, report, kind="cache",
-                                title=QCoreApplication.translate("ReportDocument", "Cache {0} for fast re-opening")
-                                .format(self.path.name))
+        if report.pending_cache is not None:  # written once the document is complete on screen
+            if doc.ready:
+                self.write_cache()
+            else:
+                doc.filled.connect(self.write_cache)
+
+    def write_cache(self) -> None:
+        self.window.bridge.start(views.write_cache, self.report, kind="cache",
+                                 title=QCoreApplication.translate("ReportDocument", "Cache {0} for fast re-opening")
+                                 .format(self.path.name))
 
     def _drop_page(self) -> None:
         index = self._page_index()

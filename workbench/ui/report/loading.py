@@ -85,7 +85,7 @@ class ReportLoadingPage(QWidget):
     def _update_banner(self) -> None:
         if self.preview is None:
             return
-        pct = self.bar.value() / 10 if self.bar.maximum() else 0.0
+        pct = self.bar.value() // 10 if self.bar.maximum() else 0  # whole percent, as the bar shows
         self.banner.setText(self.tr(
             "Preview: the first {0} of {1} ({2} events). The whole report replaces it when loading "
             "finishes ({3:.0f} % read).").format(_mb(self.preview.preview_bytes), _mb(self.preview.source_bytes),
