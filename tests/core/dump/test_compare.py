@@ -119,3 +119,29 @@ def test_cli_accuracy_compare_json(model_run, tmp_path, samples):
     r = _cli("accuracy", "compare", "--npu", str(tmp_path / "nope"), "--golden", str(root), "--out", "x.csv",
              cwd=tmp_path)
     assert r.returncode == 2 and "nope: not a folder" in r.stderr
+
+
+@pytest.mark.parametrize("workers", [2, 3])
+def test_threaded_comparison_equals_one_thread(model_run, monkeypatch, workers):
+    """Tensors compared on several threads give the very rows (order, values, reasons) and the
+    same progress sequence as one thread."""
+    from workbench.core.dump import compare as compare_mod
+    from workbench.core.tasks import RecordingProgress
+
+    root, model, _ = model_run
+    runs = []
+    for n in (1, workers):
+        monkeypatch.setattr(compare_mod, "WORKERS", n)
+        progress = RecordingProgress()
+        report = compare_dirs(root / "npu", root / "golden", fusion_rule=model, algorithms="all", progress=progress)
+        runs.append((report, progress.events))
+    (one, ev_one), (many, ev_many) = runs
+    assert len(one.rows) > 20
+    assert [r.to_json() for r in many.rows] == [r.to_json() for r in one.rows]
+    assert any(r.reason for r in one.rows) and any(r.values["CosineSimilarity"] != "NaN" for r in one.rows)
+    assert ev_many == ev_one
+    partials = [v for k, v in ev_one if k == "partial"]
+    # one per dumped op (ops without tensors too), in report order, each after its rows
+    assert len(partials) == len(set(partials))
+    with_rows = list(dict.fromkeys(r.npu_op for r in one.rows))
+    assert [p for p in partials if p in set(with_rows)] == with_rows

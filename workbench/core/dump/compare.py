@@ -19,7 +19,9 @@ import csv
 import math
 import os
 import re
+from collections import deque
 from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,6 +36,7 @@ from workbench.core.fsutil import atomic_open
 from workbench.core.tasks import CancelToken, NullProgress, Progress
 
 NAN = metrics.NAN
+WORKERS = max(1, min(2, os.cpu_count() or 1))  # comparison threads (memory bandwidth bound beyond 2)
 DEFAULT_THRESHOLD = 0.99
 # The seed's advice once the first op below the threshold is found (the UI translates it).
 NEXT_STEPS = (
@@ -274,6 +277,45 @@ def _op_name(d: DumpFile) -> str:
     return d.op_name or (d.name.op_name if d.name else Path(d.path).name)
 
 
+def _rows(dumps: list[DumpFile], matcher: _Matcher, model: OmModel | None, algs: list[str]):
+    """(row, job or None, op name when it is the op's last row else None), in report order; a job
+    is the arguments of :func:`_run` (rows without one already say why they have no values)."""
+    for op_index, d in enumerate(dumps):
+        name = _op_name(d)
+        originals = matcher.originals(name)
+        om_op = model.op(name) if model else None
+        work: list[tuple[DumpTensor, str | None, int]] = [(t, name, t.index) for t in d.outputs]
+        if om_op is not None:
+            for t in d.inputs:
+                src = om_op.inputs[t.index] if t.index < len(om_op.inputs) else ""
+                src_op, _, src_idx = src.rpartition(":")
+                work.append((t, src_op or None, int(src_idx) if src_idx.lstrip("-").isdigit() else 0))
+        work.sort(key=lambda w: w[0].kind != "input")
+        if not work:
+            yield None, None, name
+        for k, (t, src_name, src_index) in enumerate(work):
+            row = CompareRow(index=op_index, op_type=d.op_type, npu_op=name, npu_dtype=NAN, ground_truth="*",
+                             golden_dtype=NAN, kind=t.kind, tensor=t.index, shape=_shape_str(t.shape),
+                             values=dict.fromkeys(algs, NAN), npu_file=d.path)
+            gname, _gidx, gpath = (src_name, src_index, None) if src_name is None else \
+                matcher.find(src_name, src_index, t if t.kind == "output" else None)
+            job = None
+            if gpath is None:
+                row.reason = f'[{name}] There is no right dump file for the op "{name}".'
+            else:
+                row.ground_truth = ",".join(originals) if originals and t.kind == "output" else gname
+                row.golden_file = str(gpath)
+                job = (t, gpath, algs, d.path)
+            yield row, job, (name if k == len(work) - 1 else None)
+
+
+def _run(row: CompareRow, t: DumpTensor, gpath: Path, algs: list[str], dump_path: str) -> None:
+    try:
+        _compare_tensor(row, t, gpath, algs)
+    except (DataTypeError, ValueError, OSError) as err:
+        row.reason = f"{gpath if isinstance(err, OSError) else dump_path}: {err}"
+
+
 def compare_dirs(npu_dir: str | os.PathLike[str], golden_dir: str | os.PathLike[str], *,
                  fusion_rule: str | os.PathLike[str] | OmModel | None = None, algorithms: str | list[str] | None = None,
                  threshold: float = DEFAULT_THRESHOLD, progress: Progress | None = None,
@@ -303,34 +345,28 @@ def compare_dirs(npu_dir: str | os.PathLike[str], golden_dir: str | os.PathLike[
     matcher = _Matcher(golden, model)
     total = sum(len(d.outputs) + (len(d.inputs) if model else 0) for d in dumps) or 1
     done = 0
-    for op_index, d in enumerate(dumps):
-        name = _op_name(d)
-        originals = matcher.originals(name)
-        om_op = model.op(name) if model else None
-        work: list[tuple[DumpTensor, str | None, int]] = [(t, name, t.index) for t in d.outputs]
-        if om_op is not None:
-            for t in d.inputs:
-                src = om_op.inputs[t.index] if t.index < len(om_op.inputs) else ""
-                src_op, _, src_idx = src.rpartition(":")
-                work.append((t, src_op or None, int(src_idx) if src_idx.lstrip("-").isdigit() else 0))
-        for t, src_name, src_index in sorted(work, key=lambda w: w[0].kind != "input"):
+    # Tensors are compared on WORKERS threads (numpy releases the GIL in its loops); rows are
+    # collected in order, with a few in flight so memory stays bounded.
+    with ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="compare") as pool:
+        pending: deque = deque()
+
+        def finish(entry) -> None:
+            nonlocal done
+            row, future, op_done = entry
+            if future is not None:
+                future.result()
+            if row is not None:
+                report.rows.append(row)
+                done += 1
+                progress.fraction(done / total)
+            if op_done is not None:
+                progress.partial(op_done)
+
+        for row, job, op_done in _rows(dumps, matcher, model, algs):
             cancel.raise_if_cancelled()
-            row = CompareRow(index=op_index, op_type=d.op_type, npu_op=name, npu_dtype=NAN, ground_truth="*",
-                             golden_dtype=NAN, kind=t.kind, tensor=t.index, shape=_shape_str(t.shape),
-                             values=dict.fromkeys(algs, NAN), npu_file=d.path)
-            gname, _gidx, gpath = (src_name, src_index, None) if src_name is None else \
-                matcher.find(src_name, src_index, t if t.kind == "output" else None)
-            if gpath is None:
-                row.reason = f'[{name}] There is no right dump file for the op "{name}".'
-            else:
-                row.ground_truth = ",".join(originals) if originals and t.kind == "output" else gname
-                row.golden_file = str(gpath)
-                try:
-                    _compare_tensor(row, t, gpath, algs)
-                except (DataTypeError, ValueError, OSError) as err:
-                    row.reason = f"{gpath if isinstance(err, OSError) else d.path}: {err}"
-            report.rows.append(row)
-            done += 1
-            progress.fraction(done / total)
-        progress.partial(name)
+            pending.append((row, pool.submit(_run, row, *job) if job else None, op_done))
+            while len(pending) > 2 * WORKERS:
+                finish(pending.popleft())
+        while pending:
+            finish(pending.popleft())
     return report
