@@ -10,14 +10,15 @@ import sys
 from collections.abc import Sequence
 
 from workbench import __version__
-from workbench.core.verbs import VERB_MODULES, VERBS, register_verb  # noqa: F401 - re-exported
+from workbench.core.verbs import VERB_HOMES, VERB_MODULES, VERBS, register_verb  # noqa: F401 - re-exported
 
 
-def _load_verbs() -> None:
-    """Import the modules that register headless verbs (each is Qt-free)."""
+def _load_verbs(only: str | None = None) -> None:
+    """Import the modules that register headless verbs (each is Qt-free): the one that registers
+    ``only``, or all of them."""
     import importlib
 
-    for module in VERB_MODULES:
+    for module in [VERB_HOMES[only]] if only in VERB_HOMES else VERB_MODULES:
         try:
             importlib.import_module(module)
         except ModuleNotFoundError as exc:
@@ -46,7 +47,7 @@ def _gui_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    _load_verbs()
+    _load_verbs(argv[0] if argv else None)
     if argv and argv[0] in VERBS:
         help_text, add_arguments, handler = VERBS[argv[0]]
         parser = argparse.ArgumentParser(prog=f"ascend-workbench {argv[0]}", description=help_text)

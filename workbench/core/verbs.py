@@ -26,6 +26,21 @@ VERB_MODULES = (
     "workbench.core.profiler.cli",
 )
 
+# Which module registers each verb: ``ascend-workbench <verb>`` imports only that one (a CLI call
+# then pays for what it uses, not for paramiko + pandas + every other verb). A test keeps this in
+# step with what the modules register.
+VERB_HOMES = {
+    "report": "workbench.core.profiling.cli",
+    "host": "workbench.core.services.cli", "remote": "workbench.core.services.cli",
+    "deploy": "workbench.core.services.cli",
+    "sim": "workbench.simtoolkit.cli",
+    "dump-config": "workbench.core.dump.cli", "dump": "workbench.core.dump.cli",
+    "accuracy": "workbench.core.dump.cli",
+    "compare": "workbench.core.compare.cli",
+    "convert": "workbench.core.atc.cli", "model": "workbench.core.atc.cli",
+    "profile": "workbench.core.profiler.cli",
+}
+
 
 def register_verb(name: str, help_text: str, add_arguments: AddArguments, handler: Handler) -> None:
     VERBS[name] = (help_text, add_arguments, handler)
