@@ -129,10 +129,15 @@ def test_sshd_killed_mid_transfer_then_reconnect(ssh_transport, sshd_server, tmp
         assert not (tmp_path / "copy.bin").exists()          # never a half file under the final name
         if direction == "get":
             assert not _parts(tmp_path)                      # the local temp file is removed
+        else:  # the remote one could not be removed: it is remembered
+            assert [Path(p) for p in ssh_transport.orphan_parts] == _parts(tmp_path)
     finally:
         sshd_server.start()
+    (tmp_path / ".wbpart-0a1b2c3d-other.bin").write_bytes(b"not ours to remove: not from this connection")
     getattr(ssh_transport, direction)(src, target)
     assert (tmp_path / "copy.bin").read_bytes() == data
+    # the next transfer over the connection removed the part the dropped upload left, and only it
+    assert _parts(tmp_path) == [tmp_path / ".wbpart-0a1b2c3d-other.bin"] and not ssh_transport.orphan_parts
 
 
 def test_short_reads_from_a_capped_server_still_assemble(ssh_transport, tmp_path, monkeypatch):

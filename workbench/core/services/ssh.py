@@ -95,6 +95,9 @@ class SshTransport:
         self._transport: paramiko.Transport | None = None
         self._jump: SshTransport | None = None
         self._sftp: paramiko.SFTPClient | None = None
+        # temporary upload files (.wbpart-*) left on the host when the connection dropped mid
+        # transfer: removed by the next transfer over this host's connection
+        self.orphan_parts: list[str] = []
         self.user = host.user or _default_user()
         self.label = f"{host.name} ({self.user}@{host.hostname}:{host.port})"
 
@@ -414,8 +417,10 @@ class SshTransport:
                     fh.write(data)
                 rename_over(s, tmp, path)
             except BaseException:
-                with contextlib.suppress(Exception):
+                try:
                     s.remove(tmp)
+                except Exception:  # noqa: BLE001 - the connection is gone: removed later
+                    self.orphan_parts.append(tmp)
                 raise
         self._fs(f"writing {path}", go)
 

@@ -2,7 +2,9 @@
 
 Every file is written as ``.wbpart-<random>-<name>`` beside its target, its size is checked, its
 mtime and mode copied, and only then is it renamed over the target: an interrupted transfer
-(cancel, dropped connection, full disk) never leaves a half file under the final name.
+(cancel, dropped connection, full disk) never leaves a half file under the final name. A remote
+temporary file that could not be removed because the connection dropped is remembered by the
+transport and removed by its next transfer.
 
 Throughput notes (measured, see benchmarks/bench_transfer.py): paramiko's own helpers stall —
 ``SFTPFile.prefetch`` runs a second thread that races the reader (a capped prefetch busy-waits;
@@ -165,6 +167,7 @@ def upload(tr: SshTransport, local: str | os.PathLike[str], remote: str, *, prog
     if not src.exists():
         raise FileNotFoundError(f"{src}: no such file or folder to upload")
     sftp = tr.sftp()
+    remove_orphan_parts(tr, sftp)
     try:
         if _remote_is_dir(sftp, remote) and files is None:
             remote = posix_join(remote, src.name)
@@ -212,10 +215,36 @@ def _put_file(sftp: paramiko.SFTPClient, source: Path, target: str, size: int, m
         sftp.utime(tmp, (st.st_atime, st.st_mtime))
         rename_over(sftp, tmp, target)
     except BaseException:
-        with contextlib.suppress(Exception):
-            if tr.connected:
-                sftp.remove(tmp)
+        orphans = getattr(tr, "orphan_parts", None)
+        try:
+            if not tr.connected:
+                raise ConnectionError("connection lost")
+            sftp.remove(tmp)
+        except FileNotFoundError:
+            pass
+        except Exception:  # noqa: BLE001 - the connection is gone: the next transfer removes it
+            if orphans is not None:
+                orphans.append(tmp)
         raise
+
+
+def remove_orphan_parts(tr: SshTransport, sftp: paramiko.SFTPClient) -> list[str]:
+    """Remove the temporary files an earlier upload over ``tr`` could not remove because its
+    connection dropped (only those: files this workbench named ``.wbpart-<random>-…``). Returns
+    the ones removed."""
+    orphans = getattr(tr, "orphan_parts", None)
+    removed: list[str] = []
+    while orphans:
+        path = orphans.pop()
+        try:
+            sftp.remove(path)
+            removed.append(path)
+        except FileNotFoundError:
+            pass
+        except _NET_ERRORS:
+            orphans.append(path)
+            break
+    return removed
 
 
 # ------------------------------------------------------------------------------------------------
@@ -226,6 +255,7 @@ def download(tr: SshTransport, remote: str, local: str | os.PathLike[str], *, pr
              cancel: CancelToken, files: list[str] | None = None) -> int:
     """Copy a remote file or folder to ``local``; returns the bytes received."""
     sftp = tr.sftp()
+    remove_orphan_parts(tr, sftp)
     dst = Path(local)
     try:
         try:
