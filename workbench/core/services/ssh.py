@@ -599,7 +599,11 @@ def transport_for(host: Host, prompter: Prompter | None = None, pool: Connection
     from workbench.core.services.transport import LocalTransport
 
     if host.hostname == LOCAL_HOSTNAME:
-        return LocalTransport(label=host.name)
+        # the simulated demo host keeps its work folders (atc, accuracy, profiling output) in the
+        # workbench's data folder, not in the user's real home
+        from workbench.core import paths
+
+        return LocalTransport(label=host.name, home=paths.data_dir() / "demo-host" if host.simulated else None)
     if pool is not None:
         return pool.get(host)
     return SshTransport(host, prompter)

@@ -257,8 +257,9 @@ class LocalTransport:
 
     is_local = True
 
-    def __init__(self, label: str = "local") -> None:
+    def __init__(self, label: str = "local", home: str | os.PathLike[str] | None = None) -> None:
         self.label = label
+        self._home = Path(home) if home is not None else None  # the simulated demo host's own "home"
 
     # --- commands ---------------------------------------------------------------------------
     def run(self, argv: Sequence[str], *, cwd: str | None = None, env: Mapping[str, str] | None = None,
@@ -356,7 +357,10 @@ class LocalTransport:
         os.utime(path, (mtime, mtime))
 
     def home(self) -> str:
-        return str(Path.home())
+        if self._home is None:
+            return str(Path.home())
+        self._home.mkdir(parents=True, exist_ok=True)
+        return str(self._home)
 
     def put(self, local: str | os.PathLike[str], remote: str, *, progress: Progress | None = None,
             cancel: CancelToken | None = None) -> int:
