@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import enum
 import itertools
+import os
 import threading
 import time
 import traceback
@@ -232,6 +233,15 @@ class TaskHandle:
         self._emit(state.value, value)
 
 
+def _lower_priority(step: int) -> None:
+    """Make the calling thread ``step`` nicer (Linux: nice is per thread); ignored where unsupported."""
+    try:
+        tid = threading.get_native_id()
+        os.setpriority(os.PRIO_PROCESS, tid, min(19, os.getpriority(os.PRIO_PROCESS, tid) + step))
+    except (AttributeError, OSError):
+        pass
+
+
 class TaskRunner:
     """Runs work functions on a pool of worker threads.
 
@@ -239,8 +249,13 @@ class TaskRunner:
     older one ("latest request wins"). ``shutdown()`` cancels everything and joins the threads.
     """
 
-    def __init__(self, max_workers: int = 4, name: str = "wb-task") -> None:
-        self._pool = ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix=name)
+    def __init__(self, max_workers: int = 4, name: str = "wb-task", background_nice: int = 0) -> None:
+        """``background_nice``: raise the OS nice value of the worker threads (and of the threads
+        they start, which inherit it on Linux) by this much, so that a GUI thread on a machine
+        with few cores is scheduled first while heavy work runs (0: leave it)."""
+        self._pool = ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix=name,
+                                        initializer=_lower_priority if background_nice > 0 else None,
+                                        initargs=(background_nice,) if background_nice > 0 else ())
         self._lock = threading.Lock()
         self._by_key: dict[str, TaskHandle] = {}
         self._active: dict[int, TaskHandle] = {}

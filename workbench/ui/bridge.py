@@ -72,7 +72,9 @@ class TaskBridge(QObject):
 
     def __init__(self, max_workers: int = 4, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.runner = TaskRunner(max_workers=max_workers)
+        # work runs a little nicer than the GUI thread: on a 2-core machine a 1 GB load's scanner
+        # threads would otherwise take the cores the GUI needs to stay responsive
+        self.runner = TaskRunner(max_workers=max_workers, background_nice=5)
         self._tasks: dict[int, QtTask] = {}
 
     def start(self, fn: Callable[..., Any], *args: Any, title: str, kind: str = "job",

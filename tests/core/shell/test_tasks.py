@@ -145,3 +145,40 @@ def test_run_inline_records():
     progress = RecordingProgress()
     assert run_inline(counting_job, 3, progress=progress) == 6
     assert ("partial", 2) in progress.events
+
+
+def test_background_workers_run_nicer_than_the_caller():
+    """With ``background_nice`` the worker threads (and threads they start) get a higher nice
+    value than the submitting thread, so a GUI thread wins the CPU on a small machine."""
+    import os
+    import sys
+    import threading
+
+    if not sys.platform.startswith("linux"):
+        pytest.skip("per-thread nice is a Linux feature")
+    mine = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    if mine >= 19:
+        pytest.skip("already as nice as it gets")
+
+    def nice_of_worker_and_child(progress, cancel):
+        got = {}
+
+        def child():
+            got["child"] = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+        t = threading.Thread(target=child)
+        t.start()
+        t.join()
+        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id()), got["child"]
+
+    runner = TaskRunner(max_workers=1, background_nice=5)
+    plain = TaskRunner(max_workers=1)
+    try:
+        handle = runner.submit(nice_of_worker_and_child, title="nice")
+        assert handle.wait(10)
+        assert handle.result == (min(19, mine + 5), min(19, mine + 5))
+        other = plain.submit(nice_of_worker_and_child, title="plain")
+        assert other.wait(10) and other.result == (mine, mine)
+    finally:
+        runner.shutdown()
+        plain.shutdown()
+    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == mine   # the caller is untouched
