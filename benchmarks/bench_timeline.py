@@ -17,6 +17,8 @@ are reused while their size matches. Every case runs in a fresh subprocess so it
 - ``reopen``  : ``ascend-workbench report info PATH --json`` twice (the cache beside the file is
   removed first): the first run writes the cache, the second reads it. Wall time of each CLI
   process, interpreter start included; "s" is the second run, "cpu s" column shows the first.
+- ``reopen-in``: open_report(path) in a running process (imports done) while the cache exists
+  (run after ``reopen``, or it writes the cache first, untimed): what re-opening costs in the GUI.
 
 Targets (issue 3): load >= 265 MB/s on the 0.25 GB and 1 GB files, peak RSS <= 1.0x file size;
 re-open <= 0.5 s for the 1 GB source.
@@ -46,8 +48,8 @@ def _case(kind: str, path: str) -> dict:
     import msgspec
 
     from workbench.core.profiling.timeline import load_timeline
-    if kind == "report":
-        from workbench.core.profiling.report import open_report
+    if kind in ("report", "reopen-in"):
+        from workbench.core.profiling.report import open_report  # noqa: F401 - imported before timing
 
     t0 = time.perf_counter()
     c0 = time.process_time()
@@ -74,6 +76,16 @@ def _case(kind: str, path: str) -> dict:
                 raise SystemExit(proc.stderr.strip().splitlines()[-1:] or "report info failed")
             info = json.loads(proc.stdout)
         out.update(events=info["event_count"], flows=info["flow_count"], first_s=runs[0], second_s=runs[1])
+    elif kind == "reopen-in":
+        from workbench.core.profiling.report import open_report as _open
+
+        _open(path, use_cache=True)  # make sure the cache exists (untimed)
+        t0 = time.perf_counter()
+        c0 = time.process_time()
+        rep = _open(path, use_cache=True)
+        if "cache" not in rep.info:
+            raise SystemExit("the cache was not used")
+        out.update(events=rep.timeline.event_count, flows=rep.timeline.flow_count)
     elif kind == "msgspec":
         class Event(msgspec.Struct, gc=False):
             ph: str
@@ -135,7 +147,7 @@ def main() -> int:
     ap.add_argument("--events", default="1000000,5000000")
     ap.add_argument("--forms", default="msprof,torch_npu")
     ap.add_argument("--dir", default="/tmp/wb-bench-timeline")
-    ap.add_argument("--cases", default="loader,loader1,python,msgspec,report,reopen")
+    ap.add_argument("--cases", default="loader,loader1,python,msgspec,report,reopen,reopen-in")
     a = ap.parse_args()
     out_dir = Path(a.dir)
     out_dir.mkdir(parents=True, exist_ok=True)
