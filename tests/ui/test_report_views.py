@@ -305,3 +305,25 @@ def test_cancel_and_closing_a_loading_tab_stop_the_load(qtbot, window, tmp_path,
                                         for i in range(window.documents.count())), timeout=10000)
         assert task.state is TaskState.CANCELLED
     assert not window.bridge.running()
+
+
+def test_a_trace_opens_as_a_report_whatever_it_is_called(qtbot, window, samples, tmp_path, monkeypatch):
+    """Double-click / drop / Open Report on a timeline JSON named anything opens the timeline (not
+    the text view); Open Report on a file that is no report shows the engine's message."""
+    import shutil
+
+    from PySide6.QtWidgets import QFileDialog
+
+    renamed = tmp_path / "my run.json"
+    shutil.copyfile(samples / "torch_npu-trace_view" / "trace_view.json", renamed)
+    doc = open_doc(qtbot, window, renamed)
+    assert doc.timeline_view is not None and doc.report.timeline.event_count > 0
+    other = tmp_path / "notes.json"
+    other.write_text('{"hello": 1}')
+    warnings = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: warnings.append(a[2]))
+    monkeypatch.setattr(QFileDialog, "exec", lambda self: 1)
+    monkeypatch.setattr(QFileDialog, "selectedFiles", lambda self: [str(other)])
+    window.open_report_dialog()
+    qtbot.waitUntil(lambda: bool(warnings), timeout=20000)
+    assert "notes.json" in warnings[0]

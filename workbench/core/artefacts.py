@@ -123,3 +123,19 @@ def classify(path: Path) -> Artefact | None:
     if DUMP_NAME.match(name):
         return Artefact.DUMP_FILE
     return None
+
+
+def looks_like_trace(path: Path, probe: int = 65536) -> bool:
+    """Is ``path`` a Chrome-trace timeline JSON whatever its name (a top-level event array, or an
+    object with ``traceEvents``)? Reads only its first ``probe`` bytes; for opening a file the
+    name does not identify (``classify`` stays name-based)."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(probe)
+    except OSError:
+        return False
+    text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    if text.startswith(b"["):
+        body = text[1:].lstrip()
+        return body.startswith(b"{") and b'"ph"' in text
+    return text.startswith(b"{") and b'"traceEvents"' in text

@@ -452,7 +452,7 @@ class MainWindow(QMainWindow):
             self.open_project(p)
             return
         kind = artefacts.classify(p)
-        if kind in REPORT_KINDS:
+        if kind in REPORT_KINDS or (kind is None and p.suffix.lower() == ".json" and artefacts.looks_like_trace(p)):
             self.open_report(p, view)
             return
         if kind in (artefacts.Artefact.ONNX_MODEL, artefacts.Artefact.OM_MODEL, artefacts.Artefact.OM_JSON):
@@ -485,7 +485,13 @@ class MainWindow(QMainWindow):
         # A report is a folder (PROF_*, *_ascend_pt) or a file: allow both.
         dialog.setFileMode(QFileDialog.FileMode.AnyFile)
         if dialog.exec() and dialog.selectedFiles():
-            self.open_path(dialog.selectedFiles()[0])
+            chosen = Path(dialog.selectedFiles()[0])
+            # the user asked for a report: open it as one whatever it is called (the engine says
+            # what it looked for if it is not one); a project folder still opens as a project
+            if chosen.is_dir() and (chosen / core_project.PROJECT_DIR / core_project.PROJECT_FILE).exists():
+                self.open_path(chosen)
+            else:
+                self.open_report(chosen)
 
     # --- details ---------------------------------------------------------------------------------------------------
     def _show_file_details(self, path: str) -> None:

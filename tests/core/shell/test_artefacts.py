@@ -38,3 +38,23 @@ def test_real_samples(samples):
     assert classify(samples / "torch_npu-trace_view" / "trace_view.json") is Artefact.TRACE_VIEW
     assert classify(samples / "torch_npu-kernel_details-pipe" / "kernel_details.csv") is Artefact.OP_SUMMARY
     assert classify(samples / "atc-om2json-large" / "test.om.json") is Artefact.OM_JSON
+
+
+def test_a_trace_is_recognised_by_content_whatever_its_name(tmp_path, samples):
+    import shutil
+
+    from workbench.core.artefacts import classify, looks_like_trace
+
+    renamed = tmp_path / "resnet50 run 3.json"
+    shutil.copyfile(samples / "torch_npu-trace_view" / "trace_view.json", renamed)
+    assert classify(renamed) is None and looks_like_trace(renamed)
+    obj = tmp_path / "b.json"
+    obj.write_text('\ufeff {"displayTimeUnit": "ns", "traceEvents": [{"ph": "X"}]}', encoding="utf-8")
+    assert looks_like_trace(obj)
+    for name, text in (("numbers.json", "[1, 2, 3]"), ("config.json", '{"dump": {"dump_path": "x"}}'),
+                       ("objs.json", '[{"name": "not a trace"}]'), ("empty.json", "")):
+        (tmp_path / name).write_text(text)
+        assert not looks_like_trace(tmp_path / name), name
+    (tmp_path / "bin.json").write_bytes(b"\x00\x01\x02[")
+    assert not looks_like_trace(tmp_path / "bin.json")
+    assert not looks_like_trace(tmp_path / "missing.json")
