@@ -6,6 +6,7 @@ cache, not process memory) for big ones, or as a numpy array when reopened from 
 """
 from __future__ import annotations
 
+import io
 import mmap
 import os
 import tempfile
@@ -13,6 +14,7 @@ import tempfile
 import numpy as np
 
 SPILL_BYTES = 8 << 20  # spill once this much args text has been collected
+CHUNK = 8 << 20        # piece size when a store is copied through this process
 
 
 class ArgsStore:
@@ -117,6 +119,47 @@ class ArgsStore:
             self._blobs = [b"".join(self._blobs)]
         return [(0, self._blobs[0])]
 
+    def write_to(self, fh) -> int:
+        """Write the whole store to the binary file ``fh``; returns the bytes written. A spilled
+        store is copied file to file by the kernel where it can be (its pages never become this
+        process's memory), else in 8 MB pieces."""
+        if self._size == 0:
+            return 0
+        if self._file is not None:
+            self._file.flush()
+            fh.flush()
+            src = self._file.fileno()
+            try:
+                dst = fh.fileno()
+            except (AttributeError, OSError, io.UnsupportedOperation):
+                dst = None
+            done = 0
+            if dst is not None and hasattr(os, "sendfile"):
+                try:
+                    while done < self._size:
+                        sent = os.sendfile(dst, src, done, self._size - done)
+                        if sent <= 0:
+                            break
+                        done += sent
+                except OSError:
+                    pass
+                if done == self._size:
+                    return done
+            while done < self._size:
+                piece = os.pread(src, min(CHUNK, self._size - done), done)
+                if not piece:
+                    raise OSError(f"the trace's args store ended at byte {done} of {self._size}")
+                fh.write(piece)
+                done += len(piece)
+            return done
+        if self._array is not None:
+            for a in range(0, self._size, CHUNK):
+                fh.write(memoryview(self._array[a:a + CHUNK]))
+            return self._size
+        for blob in self._blobs:
+            fh.write(blob)
+        return self._size
+
     def as_array(self) -> np.ndarray:
         """The whole store as a uint8 array (a copy unless already an array)."""
         if self._array is not None:
@@ -148,8 +191,33 @@ class ChainStore(ArgsStore):
     def buffers(self) -> list[tuple[int, object]]:
         return [(base + at, buf) for base, s in zip(self.bases, self._stores) for at, buf in s.buffers()]
 
+    def write_to(self, fh) -> int:
+        return sum(s.write_to(fh) for s in self._stores)
+
     def as_array(self) -> np.ndarray:
         return np.concatenate([s.as_array() for s in self._stores]) if self._stores else np.zeros(0, np.uint8)
 
     def finish(self) -> None:
         pass
+
+
+class BlobView:
+    """A store seen as one uint8 array for writing (cache, saved report) without building it:
+    writers call :meth:`write_to`; ``np.asarray`` still gives the array where one is needed."""
+
+    dtype = np.dtype(np.uint8)
+
+    def __init__(self, store: ArgsStore) -> None:
+        self.store = store
+        self.shape = (store.size,)
+        self.nbytes = store.size
+
+    def __len__(self) -> int:
+        return self.store.size
+
+    def __array__(self, dtype=None, copy=None) -> np.ndarray:  # noqa: ARG002 - numpy protocol
+        arr = self.store.as_array()
+        return arr if dtype is None else arr.astype(dtype)
+
+    def write_to(self, fh) -> int:
+        return self.store.write_to(fh)

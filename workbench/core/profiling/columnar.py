@@ -33,6 +33,10 @@ class DirStore:
     def put(self, name: str, array: np.ndarray) -> None:
         path = self.root / f"{name}.npy"
         path.parent.mkdir(parents=True, exist_ok=True)
+        if hasattr(array, "write_to"):  # a big blob written piecewise (see _trace_store.BlobView)
+            with open(path, "wb") as fh:
+                _write_blob(fh, array)
+            return
         np.save(path, np.ascontiguousarray(array), allow_pickle=False)
 
     def get(self, name: str) -> np.ndarray:
@@ -51,6 +55,10 @@ class ZipStore:
         self.label = label
 
     def put(self, name: str, array: np.ndarray) -> None:
+        if hasattr(array, "write_to"):  # streamed into the member, never joined in memory
+            with self.archive.open(f"{name}.npy", "w", force_zip64=True) as fh:
+                _write_blob(fh, array)
+            return
         buf = io.BytesIO()
         np.save(buf, np.ascontiguousarray(array), allow_pickle=False)
         self.archive.writestr(f"{name}.npy", buf.getvalue())
@@ -61,6 +69,15 @@ class ZipStore:
             return np.load(io.BytesIO(data), allow_pickle=False)
         except (KeyError, OSError, ValueError, zipfile.BadZipFile) as exc:
             raise ProfilingDataError(f"{self.label}: member {name}.npy missing or damaged ({exc})") from exc
+
+
+def _write_blob(fh, blob) -> None:
+    """A 1-D uint8 ``.npy`` whose data ``blob.write_to(fh)`` writes (same bytes as np.save)."""
+    np.lib.format.write_array_header_1_0(fh, {"descr": np.lib.format.dtype_to_descr(np.dtype(np.uint8)),
+                                              "fortran_order": False, "shape": (len(blob),)})
+    written = blob.write_to(fh)
+    if written != len(blob):
+        raise OSError(f"wrote {written} bytes of a {len(blob)}-byte array")
 
 
 def put_frame(store: ArrayStore, prefix: str, frame: pd.DataFrame) -> dict[str, Any]:
@@ -124,7 +141,7 @@ def get_frame(store: ArrayStore, prefix: str, meta: dict[str, Any]) -> pd.DataFr
 
 def put_arrays(store: ArrayStore, prefix: str, arrays: dict[str, np.ndarray]) -> list[str]:
     for name, array in arrays.items():
-        store.put(f"{prefix}/{name}", np.asarray(array))
+        store.put(f"{prefix}/{name}", array if hasattr(array, "write_to") else np.asarray(array))
     return list(arrays)
 
 

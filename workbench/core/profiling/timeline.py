@@ -31,7 +31,7 @@ from ._trace_fast import read_file as read_fast
 from ._trace_merge import merge_parts
 from ._trace_part import Part
 from ._trace_scan import ScanEnd, ScanError, iter_lines_offsets, locate_events, scan_events
-from ._trace_store import ArgsStore
+from ._trace_store import ArgsStore, BlobView
 
 __all__ = ["Counter", "Flows", "Instants", "Lane", "Timeline", "TimelineError", "load_timeline", "merge_timelines"]
 
@@ -239,7 +239,7 @@ class Timeline:
         """
         arrays: dict[str, np.ndarray] = {k: getattr(self, k) for k in _SLICE_ARRAYS}
         if embed_args:
-            arrays["args_blob"] = self._store.as_array()
+            arrays["args_blob"] = BlobView(self._store)  # written piecewise, never joined in memory
         else:
             arrays["args_len"] = np.zeros(len(self.args_len), dtype=np.int64)
         fl = self.flows
