@@ -4215,8 +4215,8 @@ Trust this key and connect? It will be remembered in Ascend Workbench's known_ho
         <translation>时间线颜色（API 耗时占比）：绿色 &lt; {0}% ≤ 黄色 &lt; {1}% ≤ 红色</translation>
     </message>
     <message>
-        <source>Colours: stable by slice name; grey = merged slices narrower than a pixel</source>
-        <translation>颜色：按切片名称固定；灰色 = 合并后不足一个像素的切片</translation>
+        <source>Colours: stable by slice name; pale = slices narrower than a pixel, merged, in the colour of the longest</source>
+        <translation>颜色：按切片名称固定；浅色 = 不足一个像素的切片合并显示，取其中最长切片的颜色</translation>
     </message>
     <message>
         <source>{0} matches</source>

@@ -46,3 +46,50 @@ def test_two_hundred_thousand_slices_paint_with_lod(qtbot):
     drawn = sum(len(d.slices) + len(d.merged_start) for d in draws)
     assert drawn < 10_000 < len(tl.lane), "at full view sub-pixel slices are merged, not drawn one by one"
     assert full > 0 and not image.isNull()
+
+
+def test_merged_runs_are_drawn_pale_in_the_colour_of_their_longest_slice(qtbot):
+    """At full view a row of many sub-pixel slices is drawn pale in its longest slice's colour,
+    never in one flat grey that hides which operator dominates."""
+    import numpy as np
+
+    from workbench.ui.report.slices_item import MERGED_INDEX, PALE
+    from workbench.ui.report.timeline import TimelineView
+
+    tl = make_timeline(70_000)
+    view = TimelineView(tl)
+    qtbot.addWidget(view)
+    view.resize(1400, 600)
+    view.show()
+    view.reset_zoom()
+    image = view.plot.grab().toImage()
+    assert not image.isNull()
+    item = view.item
+    t0, t1 = view.x_range()
+    px = (t1 - t0) / 1000
+    pale_used, grey_used = set(), 0
+    for r in view.rows:
+        if r.kind != "slices":
+            continue
+        draw = view.layout_.query(r.row, int(t0), int(t1), px)
+        assert len(draw.merged_rep) == len(draw.merged_start)
+        if len(draw.merged_rep):
+            colours = item.color_of_name[np.asarray(tl.name_id)[draw.merged_rep]]
+            pale_used |= set((PALE + colours).tolist())
+            grey_used += int((colours == MERGED_INDEX).sum())
+    assert pale_used and grey_used == 0
+    # and that is what reaches the screen: pale pixels, no merged-grey ones
+    from PySide6.QtGui import QImage
+
+    img = image.convertToFormat(QImage.Format.Format_ARGB32)
+    ptr = img.constBits()
+    pixels = np.frombuffer(ptr, dtype=np.uint32, count=img.width() * img.height())
+    shown = set(np.unique(pixels).tolist())
+    assert {int(item.table[k + 1]) for k in pale_used} & shown
+    assert int(item.table[MERGED_INDEX + 1]) not in shown
+    # a pale colour is its colour mixed with white: lighter in every channel, same hue order
+    for k in pale_used:
+        base, pale = int(item.table[k - PALE + 1]), int(item.table[k + 1])
+        for shift in (16, 8, 0):
+            b, p = (base >> shift) & 0xFF, (pale >> shift) & 0xFF
+            assert b <= p <= 255 and (b == 255 or p > b)

@@ -63,6 +63,23 @@ def test_query_draws_or_merges_every_visible_slice():
                 for ms, me in zip(draw.merged_start, draw.merged_end):
                     covered |= (s >= ms) & (e <= me)
                 assert covered.all(), (budget, px, r)
+                # each merged run is one pixel-sized time bucket, drawn as its longest slice (the
+                # first of equals): the slice lies inside the run and no slice grouped with it
+                # (same bucket; narrower than a pixel and visible on the budget path) is longer
+                assert len(draw.merged_rep) == len(draw.merged_start)
+                row_idx = layout.row_slices(r)
+                rs = tl.start_ns[row_idx]
+                re_ = rs + tl.dur_ns[row_idx]
+                width = px if budget == 10**9 else 1 << max(0, int(px - 1).bit_length())
+                bucket = np.floor(rs / width)
+                for ms, me, rep in zip(draw.merged_start, draw.merged_end, draw.merged_rep):
+                    rep_s, rep_e = int(tl.start_ns[rep]), int(tl.start_ns[rep] + tl.dur_ns[rep])
+                    assert ms <= rep_s and rep_e <= me and rep in set(row_idx.tolist())
+                    grouped = bucket == np.floor(ms / width)
+                    if budget == 10**9:
+                        grouped &= ((re_ - rs) < max(1, px)) & (re_ > t0) & (rs < t1)
+                    assert tl.dur_ns[rep] == tl.dur_ns[row_idx[grouped]].max()
+                    assert me == re_[grouped].max() and ms == rs[grouped].min()
                 # merged runs never exceed what the frame can show
                 assert len(draw.merged_start) <= (t1 - t0 + 4000) / px + 2
 

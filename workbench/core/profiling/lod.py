@@ -5,9 +5,10 @@ slice that partially overlaps another at the same depth (concurrent AI Core task
 OS-runtime calls) moves to an extra row of its lane, so nothing is drawn on top of something else.
 
 ``query(row, t0, t1, ns_per_px)`` returns what to draw for one row in a visible time range:
-slices wider than a pixel individually, and everything smaller merged into intervals whose gaps
-are under a pixel (precomputed per power-of-two gap and cached), so the work per frame is bounded
-by the pixels on screen, not by the number of events.
+slices wider than a pixel individually, and everything smaller grouped into pixel-sized time
+buckets, each drawn as its longest slice (Perfetto's quantised slices; for big rows precomputed
+per power-of-two bucket size and cached), so the work per frame is bounded by the pixels on
+screen, not by the number of events.
 """
 from __future__ import annotations
 
@@ -27,6 +28,31 @@ class RowDraw:
     slices: np.ndarray                      # slice indices drawn one by one (wider than a pixel)
     merged_start: np.ndarray                # int64 ns: merged runs of sub-pixel slices
     merged_end: np.ndarray
+    # per merged run, the slice that stands for it (its longest; as Perfetto colours a bucket by
+    # its biggest slice), so a merged run can be drawn in that slice's colour
+    merged_rep: np.ndarray = field(default_factory=lambda: np.empty(0, dtype=np.int64))
+
+
+def _runs(start: np.ndarray, end: np.ndarray, idx: np.ndarray, bucket: float
+          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Slices (sorted by start) grouped by the time bucket their start falls in (width ``bucket``
+    ns, on a grid from the timeline origin, so a bucket is at most about a pixel): per occupied
+    bucket, (first start, latest end, the index of its longest slice — the first of equals). Like
+    Perfetto's quantised slices: each pixel shows the slice that dominates it."""
+    key = np.floor_divide(start, bucket) if isinstance(bucket, int) else np.floor(start / bucket)
+    brk = key[1:] != key[:-1]
+    breaks = np.flatnonzero(brk) + 1
+    first = np.concatenate(([0], breaks))
+    run_end = np.maximum.reduceat(end, first)
+    # longest per bucket (first of equals), in O(n): the bucket's max duration, then the first
+    # position holding it
+    dur = end - start
+    longest = np.maximum.reduceat(dur, first)
+    counts = np.diff(np.concatenate((first, [len(start)])))
+    pos = np.arange(len(start), dtype=np.int64)
+    pos[dur != np.repeat(longest, counts)] = len(start)
+    heads = np.minimum.reduceat(pos, first)
+    return start[first], run_end, idx[heads]
 
 
 @dataclass
@@ -35,7 +61,8 @@ class _RowData:
     start: np.ndarray      # their starts (int64 ns)
     end: np.ndarray        # their ends
     max_dur: int
-    merged: dict[int, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
+    # bucket size exponent -> (bucket starts, ends, longest slice, running max of the ends)
+    merged: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = field(default_factory=dict)
 
 
 def _assign_levels(lane: np.ndarray, start: np.ndarray, end: np.ndarray, depth: np.ndarray) -> np.ndarray:
@@ -118,21 +145,20 @@ class TimelineLayout:
         mask = d.end[sel] > t0
         return d.idx[sel][mask]
 
-    def merged(self, row: int, gap_ns: int) -> tuple[np.ndarray, np.ndarray]:
-        """The row's slices merged into runs where gaps are < ``gap_ns`` (a power of two,
-        cached per row)."""
-        k = max(0, int(gap_ns).bit_length() - 1)
+    def merged(self, row: int, gap_ns: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The row's slices grouped into time buckets of the smallest power of two ≥ ``gap_ns``
+        (cached per row and size): bucket starts, ends and each bucket's longest slice."""
+        return self._buckets(row, gap_ns)[:3]
+
+    def _buckets(self, row: int, gap_ns: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        k = max(0, int(gap_ns - 1).bit_length()) if gap_ns > 1 else 0
         d = self._data[row]
         if k not in d.merged:
-            g = 1 << k
             if len(d.start) == 0:
-                d.merged[k] = (d.start, d.end)
+                d.merged[k] = (d.start, d.end, d.idx, d.end)
             else:
-                run_end = np.maximum.accumulate(d.end)
-                breaks = np.flatnonzero(d.start[1:] - run_end[:-1] >= g) + 1
-                first = np.concatenate(([0], breaks))
-                last = np.concatenate((breaks - 1, [len(d.start) - 1]))
-                d.merged[k] = (d.start[first], run_end[last])
+                ms, me, rep = _runs(d.start, d.end, d.idx, 1 << k)
+                d.merged[k] = (ms, me, rep, np.maximum.accumulate(me))
         return d.merged[k]
 
     def query(self, row: int, t0: int, t1: int, ns_per_px: float, budget: int = 20000) -> RowDraw:
@@ -142,7 +168,7 @@ class TimelineLayout:
         hi = int(np.searchsorted(d.start, t1, side="left"))
         empty = np.empty(0, dtype=np.int64)
         if lo >= hi:
-            return RowDraw(d.idx[:0], empty, empty)
+            return RowDraw(d.idx[:0], empty, empty, empty)
         px = max(1.0, float(ns_per_px))
         if hi - lo <= budget:
             sel = slice(lo, hi)
@@ -150,19 +176,15 @@ class TimelineLayout:
             keep = e > t0
             s, e, idx = s[keep], e[keep], idx[keep]
             wide = (e - s) >= px
-            small_s, small_e = s[~wide], e[~wide]
-            if len(small_s):
-                run_end = np.maximum.accumulate(small_e)
-                breaks = np.flatnonzero(small_s[1:] - run_end[:-1] >= px) + 1
-                first = np.concatenate(([0], breaks))
-                last = np.concatenate((breaks - 1, [len(small_s) - 1]))
-                return RowDraw(idx[wide], small_s[first], run_end[last])
-            return RowDraw(idx[wide], empty, empty)
-        # Too many candidates: draw merged runs at the largest power of two under a pixel.
-        ms, me = self.merged(row, int(px))
-        a = int(np.searchsorted(me, t0, side="right"))
+            if (~wide).any():
+                ms, me, rep = _runs(s[~wide], e[~wide], idx[~wide], px)
+                return RowDraw(idx[wide], ms, me, rep)
+            return RowDraw(idx[wide], empty, empty, empty)
+        # Too many candidates: draw the row's buckets at the power of two just above a pixel.
+        ms, me, rep, run_max = self._buckets(row, int(np.ceil(px)))
+        a = int(np.searchsorted(run_max, t0, side="right"))
         b = int(np.searchsorted(ms, t1, side="left"))
-        return RowDraw(d.idx[:0], ms[a:b], me[a:b])
+        return RowDraw(d.idx[:0], ms[a:b], me[a:b], rep[a:b])
 
     def slice_at(self, row: int, t: int) -> int | None:
         """The slice of ``row`` covering time ``t`` (the innermost/last started), or None."""

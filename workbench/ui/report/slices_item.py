@@ -1,5 +1,8 @@
 """The pyqtgraph item that paints timeline rows: slices, merged sub-pixel runs and counters.
 
+A run of slices narrower than a pixel is drawn pale in the colour of its longest slice (Perfetto
+colours such a bucket by its biggest slice; pale tells it apart from one real slice).
+
 Painting works in device pixels: every frame rasterises each visible row into one pixel line
 (core ``lod.raster_line``: vectorised, O(visible intervals + width)), stacks the lines into a
 QImage and draws it once, then adds names on slices wide enough to hold them, the selection
@@ -19,6 +22,17 @@ from workbench.ui.report.palette import MERGED, PALETTE, RULE_COLORS, argb_table
 
 MERGED_INDEX = len(PALETTE)            # value in the raster line (before +1)
 RULE_INDEX = {name: len(PALETTE) + 1 + k for k, name in enumerate(("green", "yellow", "red"))}
+PALE = len(PALETTE) + 4                # colour k drawn pale (merged sub-pixel slices) is PALE + k
+PALE_MIX = 0.45                        # share of white in a pale colour
+
+
+def _with_pale(table: np.ndarray) -> np.ndarray:
+    """The ARGB table followed by a pale copy of each colour (index 0 stays transparent)."""
+    rgb = table[1:]
+    channels = [((rgb >> shift) & 0xFF).astype(np.float64) for shift in (16, 8, 0)]
+    pale = [np.round(c + (255.0 - c) * PALE_MIX).astype(np.uint32) for c in channels]
+    pale_argb = (np.uint32(0xFF) << np.uint32(24)) | (pale[0] << np.uint32(16)) | (pale[1] << np.uint32(8)) | pale[2]
+    return np.concatenate((table, pale_argb.astype(np.uint32)))
 
 
 @dataclass
@@ -42,7 +56,7 @@ class SlicesItem(pg.GraphicsObject):
         self.rows: list[DisplayRow] = []
         self.span_ns = max(1, int(getattr(timeline, "span_ns", 0) or 1))
         self.color_of_name = np.zeros(len(timeline.names), dtype=np.int32)   # palette index per name id
-        self.table = argb_table([MERGED, RULE_COLORS["green"], RULE_COLORS["yellow"], RULE_COLORS["red"]])
+        self.table = _with_pale(argb_table([MERGED, RULE_COLORS["green"], RULE_COLORS["yellow"], RULE_COLORS["red"]]))
         self.selected: int | None = None
         self.highlight: set[int] = set()
         self.flows: list[tuple[int, int, int, int]] = []   # (src_ns, src_y, dst_ns, dst_y)
@@ -102,7 +116,11 @@ class SlicesItem(pg.GraphicsObject):
             c_ind = self.color_of_name[np.asarray(self.timeline.name_id)[idx]]
             starts = np.concatenate((s_ind, draw.merged_start))
             ends = np.concatenate((e_ind, draw.merged_end))
-            colors = np.concatenate((c_ind, np.full(len(draw.merged_start), MERGED_INDEX, dtype=np.int32)))
+            if len(draw.merged_rep) == len(draw.merged_start):  # pale, in the colour of the run's longest slice
+                c_merged = PALE + self.color_of_name[np.asarray(self.timeline.name_id)[draw.merged_rep]]
+            else:
+                c_merged = np.full(len(draw.merged_start), MERGED_INDEX, dtype=np.int32)
+            colors = np.concatenate((c_ind, c_merged.astype(np.int32)))
             order = np.argsort(starts, kind="stable")
             line = raster_line(starts[order], ends[order], colors[order], x0, ns_per_px, width)
             image[top:bottom, :] = self.table[line][None, :]

@@ -322,7 +322,7 @@ class TimelineView(QWidget):
             self.legend.setText(self.tr("Timeline Color (API share of time): green < {0}% ≤ yellow < {1}% ≤ red").format(
                 f"{rule.a_pct:.2f}", f"{rule.b_pct:.2f}"))
         else:
-            self.legend.setText(self.tr("Colours: stable by slice name; grey = merged slices narrower than a pixel"))
+            self.legend.setText(self.tr("Colours: stable by slice name; pale = slices narrower than a pixel, merged, in the colour of the longest"))
         self.item.set_colors(colors)
 
     # --- zoom and navigation ---------------------------------------------------------------------------
