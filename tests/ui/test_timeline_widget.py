@@ -30,7 +30,8 @@ def test_pin_hide_show_all_and_counters(qtbot):
     assert view.item.flows, "the selected slice's flow to the device is drawn"
 
 
-def test_two_hundred_thousand_slices_paint_with_lod(qtbot):
+def _big_view(qtbot):
+    """A TimelineView over 70 000 synthetic events per lane, shown at full view."""
     from workbench.ui.report.timeline import TimelineView
 
     tl = make_timeline(70_000)
@@ -39,6 +40,11 @@ def test_two_hundred_thousand_slices_paint_with_lod(qtbot):
     view.resize(1400, 600)
     view.show()
     view.reset_zoom()
+    return tl, view
+
+
+def test_two_hundred_thousand_slices_paint_with_lod(qtbot):
+    tl, view = _big_view(qtbot)
     image = view.plot.grab().toImage()  # forces a real paint of the slices item
     full = view.item.frame_ms
     t0, t1 = view.x_range()
@@ -54,14 +60,8 @@ def test_merged_runs_are_drawn_pale_in_the_colour_of_their_longest_slice(qtbot):
     import numpy as np
 
     from workbench.ui.report.slices_item import MERGED_INDEX, PALE
-    from workbench.ui.report.timeline import TimelineView
 
-    tl = make_timeline(70_000)
-    view = TimelineView(tl)
-    qtbot.addWidget(view)
-    view.resize(1400, 600)
-    view.show()
-    view.reset_zoom()
+    tl, view = _big_view(qtbot)
     image = view.plot.grab().toImage()
     assert not image.isNull()
     item = view.item
