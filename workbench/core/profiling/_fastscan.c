@@ -1008,25 +1008,53 @@ static PyObject *collect(PyObject *self, PyObject *args)
         memcpy(out, b + aoff[j], alen[j]);
         out += alen[j];
     }
-    /* names of the flow starts: str, or (offset, length) for Python to JSON-decode */
+    /* names of the flow starts: str, or (offset, length) for Python to JSON-decode. Repeated
+     * names (torch_npu: a handful of names over hundreds of thousands of flows) share one str
+     * through a small direct-mapped cache, instead of one object per flow. */
+    enum { NCACHE = 64 };
+    PyObject *cache_obj[NCACHE] = {NULL};
+    const unsigned char *cache_p[NCACHE];
+    Py_ssize_t cache_n[NCACHE];
+    int64_t cache_fl[NCACHE];
     for (Py_ssize_t j = 0; j < ns; j++) {
         const int64_t *r = sn + 3 * j;
         PyObject *v = NULL;
+        const unsigned char *p = b + r[0];
+        size_t slot = (size_t)(hash_bytes(p, (size_t)r[1]) & (NCACHE - 1));
+        if ((r[2] == 0 || r[2] == F_NONASCII) && cache_obj[slot] && cache_n[slot] == r[1] &&
+            cache_fl[slot] == r[2] && memcmp(cache_p[slot], p, (size_t)r[1]) == 0) {
+            v = cache_obj[slot];
+            Py_INCREF(v);
+            PyList_SET_ITEM(names, j, v);
+            continue;
+        }
         if (r[2] == 0) {
-            v = PyUnicode_FromStringAndSize((const char *)b + r[0], r[1]);
+            v = PyUnicode_FromStringAndSize((const char *)p, r[1]);
         } else if (r[2] == F_NONASCII) {
-            v = PyUnicode_DecodeUTF8((const char *)b + r[0], r[1], "strict");
+            v = PyUnicode_DecodeUTF8((const char *)p, r[1], "strict");
             if (!v && PyErr_ExceptionMatches(PyExc_UnicodeDecodeError))
                 PyErr_Clear();
+        }
+        if (v) {
+            Py_INCREF(v);
+            Py_XSETREF(cache_obj[slot], v);
+            cache_p[slot] = p;
+            cache_n[slot] = r[1];
+            cache_fl[slot] = r[2];
         }
         if (!v && !PyErr_Occurred()) {
             v = Py_BuildValue("(nn)", (Py_ssize_t)r[0], (Py_ssize_t)r[1]);
             odd++;
         }
-        if (!v)
+        if (!v) {
+            for (int c = 0; c < NCACHE; c++)
+                Py_XDECREF(cache_obj[c]);
             goto fail;
+        }
         PyList_SET_ITEM(names, j, v);
     }
+    for (int c = 0; c < NCACHE; c++)
+        Py_XDECREF(cache_obj[c]);
     out_release(&o);
     PyBuffer_Release(&in);
     return Py_BuildValue("(NNn)", blob, names, odd);
