@@ -8,14 +8,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from fake_timeline import make_timeline  # noqa: E402
 
 
-def test_pin_hide_show_all_and_counters(qtbot):
+def _view(qtbot, events: int, width: int, height: int):
+    """A shown TimelineView over a synthetic timeline of ``events`` events per lane."""
     from workbench.ui.report.timeline import TimelineView
 
-    tl = make_timeline(500)
+    tl = make_timeline(events)
     view = TimelineView(tl)
     qtbot.addWidget(view)
-    view.resize(1200, 500)
+    view.resize(width, height)
     view.show()
+    return tl, view
+
+
+def test_pin_hide_show_all_and_counters(qtbot):
+    tl, view = _view(qtbot, 500, 1200, 500)
     first_lanes = [r.lane for r in view.rows if r.kind == "slices"]
     assert first_lanes[0] == 0
     view.toggle_pin(2)
@@ -32,13 +38,7 @@ def test_pin_hide_show_all_and_counters(qtbot):
 
 def _big_view(qtbot):
     """A TimelineView over 70 000 synthetic events per lane, shown at full view."""
-    from workbench.ui.report.timeline import TimelineView
-
-    tl = make_timeline(70_000)
-    view = TimelineView(tl)
-    qtbot.addWidget(view)
-    view.resize(1400, 600)
-    view.show()
+    tl, view = _view(qtbot, 70_000, 1400, 600)
     view.reset_zoom()
     return tl, view
 

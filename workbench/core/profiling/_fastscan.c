@@ -1612,7 +1612,7 @@ static PyObject *bind(PyObject *self, PyObject *args)
 static PyObject *arg_values(PyObject *self, PyObject *args)
 {
     Py_buffer in, ob, lb, outs[MAX_PICK], ibuf[MAX_PICK];
-    PyObject *keys, *outl, *intl = Py_None, *uniques = NULL, *slow = NULL;
+    PyObject *keys, *outl, *intl = Py_None, *uniques = NULL, *slow = NULL, *result = NULL;
     int has_int[MAX_PICK] = {0};
     Interner tab[MAX_PICK];
     const char *kp[MAX_PICK];
@@ -1775,19 +1775,8 @@ static PyObject *arg_values(PyObject *self, PyObject *args)
             PyList_SET_ITEM(lst, (Py_ssize_t)e, v);
         }
     }
-    for (int k = 0; k < ntab; k++)
-        interner_free(&tab[k]);
-    for (int k = 0; k < nbuf; k++) {
-        PyBuffer_Release(&outs[k]);
-        if (has_int[k])
-            PyBuffer_Release(&ibuf[k]);
-    }
-    free(slow_rows);
-    PyBuffer_Release(&in);
-    PyBuffer_Release(&ob);
-    PyBuffer_Release(&lb);
-    return Py_BuildValue("(NN)", uniques, slow);
-fail:
+    result = Py_BuildValue("(OO)", uniques, slow);
+fail:  /* and success: one cleanup */
     Py_XDECREF(uniques);
     Py_XDECREF(slow);
     for (int k = 0; k < ntab; k++)
@@ -1801,7 +1790,7 @@ fail:
     PyBuffer_Release(&in);
     PyBuffer_Release(&ob);
     PyBuffer_Release(&lb);
-    return NULL;
+    return result;
 }
 
 static PyMethodDef module_methods[] = {

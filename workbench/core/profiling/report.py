@@ -337,7 +337,7 @@ def ops_from_timeline(tl: Timeline) -> pd.DataFrame:
     frame = pd.DataFrame({
         "device": pd.arrays.IntegerArray(device, device < 0),
         "stream_id": pd.arrays.IntegerArray(stream, stream < 0),
-        "name": pd.Categorical.from_codes(*_dense_codes(name_id, tl.names)),
+        "name": _categorical(name_id, tl.names),
         "start_ns": pd.array(np.asarray(tl.start_ns)[idx].astype(np.int64) + int(tl.origin_ns), dtype="Int64"),
         "duration_us": np.asarray(tl.dur_ns)[idx].astype(np.float64) / 1000.0,
     })
@@ -345,15 +345,15 @@ def ops_from_timeline(tl: Timeline) -> pd.DataFrame:
     return frame
 
 
-def _dense_codes(codes: np.ndarray, labels: list[str]) -> tuple[np.ndarray, list[str]]:
-    """(codes, categories) of the labels that occur, categories sorted (as pd.Categorical does)."""
-    used = np.unique(codes)
-    cats = sorted({labels[int(i)] for i in used})
+def _categorical(codes: np.ndarray, labels: list) -> pd.Categorical:
+    """``labels[codes]`` as a pd.Categorical without a Python object per row: code -1 or a None
+    label is missing; categories are the labels that occur, sorted (as pd.Categorical sorts)."""
+    codes = np.asarray(codes)
+    used = np.unique(codes[codes >= 0]).tolist()
+    cats = sorted({labels[i] for i in used if labels[i] is not None})
     at = {c: n for n, c in enumerate(cats)}
-    remap = np.full(len(labels), -1, dtype=np.int32)
-    for i in used.tolist():
-        remap[i] = at[labels[i]]
-    return remap[codes], cats
+    lut = np.array([-1 if t is None else at.get(t, -1) for t in labels] + [-1], dtype=np.int32)
+    return pd.Categorical.from_codes(lut[codes], cats)
 
 
 def _add_task_args(frame: pd.DataFrame, tl: Timeline, idx: np.ndarray) -> None:
@@ -375,20 +375,15 @@ def _add_task_args(frame: pd.DataFrame, tl: Timeline, idx: np.ndarray) -> None:
     numeric = codes == -2
     task_id = np.where(numeric, got.ints[1], lut[codes])
     frame.insert(2, "task_id", pd.arrays.IntegerArray(task_id, ~(ok[codes] | numeric)))
-    op_codes, op_cats = _text_categories(got, 2)
-    if (op_codes >= 0).any():
-        frame.insert(4, "type", pd.Categorical.from_codes(op_codes, op_cats))
-    tt_codes, tt_cats = _text_categories(got, 0)
-    frame["task_type"] = pd.Categorical.from_codes(tt_codes, tt_cats)
+    op_type = _categorical(got.codes[2], _texts(got.values(2)))
+    if (op_type.codes >= 0).any():
+        frame.insert(4, "type", op_type)
+    frame["task_type"] = _categorical(got.codes[0], _texts(got.values(0)))
 
 
-def _text_categories(got: Any, k: int) -> tuple[np.ndarray, list[str]]:
-    """Codes/categories of key ``k``'s values as text (None = missing), categories sorted."""
-    texts = [None if v is None else str(v) for v in got.values(k)]
-    cats = sorted({t for t in texts if t is not None})
-    at = {c: n for n, c in enumerate(cats)}
-    lut = np.array([-1 if t is None else at[t] for t in texts] + [-1], dtype=np.int32)
-    return lut[got.codes[k]], cats
+def _texts(values: list) -> list[str | None]:
+    """Decoded args values as the table shows them: text, None where absent."""
+    return [None if v is None else str(v) for v in values]
 
 
 def open_report(path: str | Path, progress: Progress | None = None, cancel: CancelToken | None = None,

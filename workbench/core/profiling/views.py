@@ -112,6 +112,11 @@ class PreparedView:
     first_events: pd.DataFrame | None = None
 
 
+def first_lane(tl) -> int:
+    """The lane the Event View shows first: the first device stream, else the first lane."""
+    return next((i for i, ln in enumerate(tl.lanes) if ln.is_stream), 0)
+
+
 def prepare(report, progress=None, cancel=None) -> PreparedView:
     """Layout, colours and the first Event View table for ``report`` (a work-function step)."""
     from workbench.core.profiling.lod import TimelineLayout
@@ -126,7 +131,7 @@ def prepare(report, progress=None, cancel=None) -> PreparedView:
     if cancel is not None:
         cancel.raise_if_cancelled()
     out.name_colors = name_palette(tl.names)
-    out.first_lane = next((i for i, ln in enumerate(tl.lanes) if ln.is_stream), 0)
+    out.first_lane = first_lane(tl)
     out.first_events = lane_events(tl, out.first_lane, report.ops)
     return out
 

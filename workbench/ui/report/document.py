@@ -138,8 +138,7 @@ class ReportDocument(QWidget):
         if prepared is not None and prepared.first_events is not None:
             self.show_lane_events(prepared.first_lane, prepared.first_events)
         else:
-            tl = self.report.timeline
-            self.show_lane_events(next((i for i, ln in enumerate(tl.lanes) if ln.is_stream), 0))
+            self.show_lane_events(views.first_lane(self.report.timeline))
 
     @property
     def summary(self) -> SummaryView:
@@ -285,15 +284,15 @@ class _ReportOpener(QObject):
             shift = float(self.page.preview.timeline.origin_ns - report.timeline.origin_ns)
             doc.timeline_view.set_x_range(t0 + shift, t1 + shift, remember=False)
         index = self._page_index()
-        if index < 0:  # the user closed the loading tab: open the report anyway, as asked
-            window.add_document(doc, self.path.name, str(self.path))
-        else:
-            current = window.documents.currentIndex() == index
-            window.documents.insertTab(index, doc, self.path.name)
-            window.documents.setTabToolTip(index, str(self.path))
-            window.documents.removeTab(index + 1)
-            if current:
-                window.documents.setCurrentIndex(index)
+        if index < 0:  # the user closed the loading tab as the load finished: they do not want it
+            doc.deleteLater()
+            return
+        current = window.documents.currentIndex() == index
+        window.documents.insertTab(index, doc, self.path.name)
+        window.documents.setTabToolTip(index, str(self.path))
+        window.documents.removeTab(index + 1)
+        if current:
+            window.documents.setCurrentIndex(index)
         self.setParent(doc)  # outlives the page (deleted now), for the cache step below
         self.page.deleteLater()
         if report.pending_cache is not None:  # written once the document is complete on screen
