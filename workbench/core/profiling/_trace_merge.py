@@ -288,7 +288,7 @@ def _remap(table: dict[str, int], local: dict[str, int]) -> np.ndarray:
 
 def merge_parts(parts: list[tuple[str, Part]], default_device: int | None = 0) -> dict:
     """Columns and tables for :class:`timeline.Timeline` from parts tagged with a pid group."""
-    from .timeline import BytesColumn, CodeColumn, Counter, Flows, Instants  # noqa: PLC0415
+    from .timeline import BytesColumn, CodeColumn, Flows, Instants  # noqa: PLC0415
 
     warnings: list[str] = []
     names: dict[str, int] = {}

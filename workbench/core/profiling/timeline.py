@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import os
 import sys
-import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
