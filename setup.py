@@ -11,6 +11,6 @@ setup(
     package_dir={"workbench.resources": "resources"},
     # The timeline loader's compiled scanner (plain CPython C API). Optional: without a compiler
     # the install still succeeds and the loader uses its pure-Python path.
-    ext_modules=[Extension("workbench.core.profiling._fastscan", ["workbench/core/profiling/_fastscan.c"],
+    ext_modules=[Extension("workbench.core.profiling.timeline._fastscan", ["workbench/core/profiling/timeline/_fastscan.c"],
                            optional=True)],
 )

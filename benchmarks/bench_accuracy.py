@@ -1,4 +1,4 @@
-"""Accuracy comparison throughput (issue 8 target: >= 0.5 GB/s of tensor data) and parity with msaccucmp.
+"""Accuracy comparison throughput (target: >= 0.5 GB/s of tensor data) and parity with msaccucmp.
 
 Usage: ``python benchmarks/bench_accuracy.py [--mb 400] [--msaccucmp DIR]``
 

@@ -96,7 +96,7 @@ def timed(label: str, fn, *args, **kwargs):
 
 def ours_in_process(base: Path, current: Path) -> tuple[float, object]:
     from workbench.core.compare import compare_reports
-    from workbench.core.profiling.report import open_report
+    from workbench.core.profiling.build import open_report
 
     b, _ = timed("ours: open base (1 kernel_details.csv)", open_report, base, use_cache=False)
     c, _ = timed("ours: open current", open_report, current, use_cache=False)

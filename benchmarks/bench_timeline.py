@@ -20,7 +20,7 @@ are reused while their size matches. Every case runs in a fresh subprocess so it
 - ``reopen-in``: open_report(path) in a running process (imports done) while the cache exists
   (run after ``reopen``, or it writes the cache first, untimed): what re-opening costs in the GUI.
 
-Targets (issue 3): load >= 265 MB/s on the 0.25 GB and 1 GB files, peak RSS <= 1.0x file size;
+Targets: load >= 265 MB/s on the 0.25 GB and 1 GB files, peak RSS <= 1.0x file size;
 re-open <= 0.5 s for the 1 GB source.
 The loader's counts are checked against the generator's (complete X events, s/f flow pairs).
 """
@@ -49,7 +49,7 @@ def _case(kind: str, path: str) -> dict:
 
     from workbench.core.profiling.timeline import load_timeline
     if kind in ("report", "reopen-in"):
-        from workbench.core.profiling.report import open_report  # noqa: F401 - imported before timing
+        from workbench.core.profiling.build import open_report  # noqa: F401 - imported before timing
 
     t0 = time.perf_counter()
     c0 = time.process_time()
@@ -77,7 +77,7 @@ def _case(kind: str, path: str) -> dict:
             info = json.loads(proc.stdout)
         out.update(events=info["event_count"], flows=info["flow_count"], first_s=runs[0], second_s=runs[1])
     elif kind == "reopen-in":
-        from workbench.core.profiling.report import open_report as _open
+        from workbench.core.profiling.build import open_report as _open
 
         _open(path, use_cache=True)  # make sure the cache exists (untimed)
         t0 = time.perf_counter()

@@ -1,4 +1,4 @@
-"""Timeline view benchmark (issue 4): frame times, first paint, GUI-thread stalls while loading.
+"""Timeline view benchmark: frame times, first paint, GUI-thread stalls while loading.
 
     python benchmarks/bench_timeline_view.py [--data DIR] [--sizes 1000000,5000000] [--form msprof]
 

@@ -27,6 +27,15 @@ SHARED = Path(os.environ.get("ASCEND_WORKBENCH_SHARED", ROOT.parent / "shared"))
 SAMPLES = SHARED / "samples"
 
 
+@pytest.fixture(autouse=True, scope="session")
+def wired() -> None:
+    """The composition root the CLI and the GUI run (``workbench.wiring``): the demo host gets its
+    simulated toolkit and ``sim`` is listed as a verb. Core does not know the simulated toolkit."""
+    from workbench import wiring
+
+    wiring.install()
+
+
 @pytest.fixture(autouse=True)
 def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Every test gets its own config/state/cache dirs: never the real user's."""

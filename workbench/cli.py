@@ -9,7 +9,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from workbench import __version__
+from workbench import __version__, wiring
 from workbench.core.verbs import VERB_HOMES, VERB_MODULES, VERBS, register_verb  # noqa: F401 - re-exported
 
 
@@ -47,6 +47,7 @@ def _gui_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    wiring.install()  # the simulated toolkit: the demo host and the `sim` verb
     _load_verbs(argv[0] if argv else None)
     if argv and argv[0] in VERBS:
         help_text, add_arguments, handler = VERBS[argv[0]]

@@ -527,6 +527,14 @@ op_debug_level=1</translation>
 <context>
     <name>App</name>
     <message>
+        <source>No application could open the log folder {0}</source>
+        <translation>没有可打开日志文件夹 {0} 的应用程序</translation>
+    </message>
+    <message>
+        <source>Cannot create the log folder {0}: {1}</source>
+        <translation>无法创建日志文件夹 {0}：{1}</translation>
+    </message>
+    <message>
         <source>Start-up problems</source>
         <translation>启动时的问题</translation>
     </message>
@@ -608,6 +616,25 @@ op_debug_level=1</translation>
     <message>
         <source>NumPy array</source>
         <translation>NumPy 数组</translation>
+    </message>
+</context>
+<context>
+    <name>ArtefactAction</name>
+    <message>
+        <source>Convert Model…</source>
+        <translation>模型转换…</translation>
+    </message>
+    <message>
+        <source>Show Model Structure</source>
+        <translation>显示模型结构</translation>
+    </message>
+    <message>
+        <source>Dump Configuration…</source>
+        <translation>Dump 配置…</translation>
+    </message>
+    <message>
+        <source>Open Dump Data</source>
+        <translation>打开 Dump 数据</translation>
     </message>
 </context>
 <context>
@@ -2464,6 +2491,10 @@ Replace it with the configuration shown? The current file will be kept as {3}.co
         <translation>键盘快捷键</translation>
     </message>
     <message>
+        <source>Open Log Folder</source>
+        <translation>打开日志文件夹</translation>
+    </message>
+    <message>
         <source>About Ascend Workbench</source>
         <translation>关于 Ascend Workbench</translation>
     </message>
@@ -2590,10 +2621,6 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
         <translation>{0} 字节</translation>
     </message>
     <message>
-        <source>Open Dump Data</source>
-        <translation>打开 Dump 数据</translation>
-    </message>
-    <message>
         <source>{0} vs {1}</source>
         <translation>{0} vs {1}</translation>
     </message>
@@ -2659,17 +2686,6 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
     <message>
         <source>Merge reports into {0}</source>
         <translation>将报告合并到 {0}</translation>
-    </message>
-</context>
-<context>
-    <name>ModelActions</name>
-    <message>
-        <source>Convert Model…</source>
-        <translation>模型转换…</translation>
-    </message>
-    <message>
-        <source>Show Model Structure</source>
-        <translation>显示模型结构</translation>
     </message>
 </context>
 <context>
@@ -3462,6 +3478,10 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
     <message>
         <source>&lt;b&gt;{0}&lt;/b&gt; — {1}&lt;br&gt;&lt;small&gt;{2}&lt;/small&gt;</source>
         <translation>&lt;b&gt;{0}&lt;/b&gt; — {1}&lt;br&gt;&lt;small&gt;{2}&lt;/small&gt;</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>打开</translation>
     </message>
 </context>
 <context>

@@ -8,6 +8,16 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import pytest  # noqa: E402
 
 
+@pytest.fixture(autouse=True)
+def close_log_file():
+    """create_app() points the log file at this test's home (core.logs): close it afterwards, so
+    no test writes into another's log."""
+    yield
+    from workbench.core.logs import stop_logging
+
+    stop_logging()
+
+
 @pytest.fixture
 def window(qtbot):
     """A main window with default settings, no demo, closed (and its threads joined) after the test."""

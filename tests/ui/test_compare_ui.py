@@ -44,7 +44,7 @@ def pair(tmp_path, samples):
 def compare(qtbot, window, base, cur) -> CompareView:
     from workbench.ui.compare.dialog import start_comparison
 
-    task = start_comparison(window, str(base), str(cur))
+    task = start_comparison(window.context, str(base), str(cur))
     qtbot.waitUntil(lambda: isinstance(window.documents.currentWidget(), CompareView), timeout=30000)
     assert task.state.value == "succeeded"
     return window.documents.currentWidget()

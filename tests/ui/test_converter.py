@@ -42,7 +42,7 @@ def start(qtbot, window, tmp_path, model_name="smallcnn.onnx"):
     root.mkdir()
     window.create_project(root)
     model = small_cnn(root / model_name)
-    wizard = open_model_converter(window, str(model))
+    wizard = open_model_converter(window.context, window, str(model))
     qtbot.waitUntil(lambda: ready(wizard) and wizard.model_info is not None, timeout=20000)
     return wizard, model
 
@@ -103,7 +103,7 @@ def test_onnx_model_converts_and_the_om_lands_in_the_project(qtbot, window, tmp_
     # The values are remembered per project: a new wizard starts from them.
     assert last_job(open_project(window.project.root)).soc_version == SOC
     wizard.close()
-    again = open_model_converter(window)
+    again = open_model_converter(window.context, window)
     qtbot.waitUntil(lambda: ready(again) and again.model_info is not None, timeout=20000)
     assert again.model_page.soc.currentText() == SOC
     assert again.inputs_page.rows() == [("images", "1,3,32,32")]
@@ -204,14 +204,14 @@ def test_model_structure_document_lists_the_ops(qtbot, window, tmp_path, suffix)
     model = small_cnn(root / "smallcnn.onnx")
     path = model
     if suffix == ".om":
-        wizard = open_model_converter(window, str(model))
+        wizard = open_model_converter(window.context, window, str(model))
         qtbot.waitUntil(lambda: ready(wizard) and wizard.model_info is not None, timeout=20000)
         wizard.model_page.soc.setEditText(SOC)
         assert wizard.convert() is not None
         qtbot.waitUntil(lambda: wizard.task is None, timeout=30000)
         path = root / "smallcnn.om"
         assert path.is_file()
-    task = open_model_structure(window, path, host="demo")
+    task = open_model_structure(window.context, path, host="demo")
     assert task is not None
     qtbot.waitUntil(lambda: isinstance(window.documents.currentWidget(), ModelStructureView), timeout=30000)
     view = window.documents.currentWidget()
@@ -263,7 +263,7 @@ def test_model_on_the_host_is_not_uploaded(qtbot, window, tmp_path):
 def test_without_a_project_the_om_lands_beside_the_model(qtbot, window, tmp_path):
     model = small_cnn(tmp_path / "loose.onnx")
     assert window.project is None
-    wizard = open_model_converter(window, str(model))
+    wizard = open_model_converter(window.context, window, str(model))
     qtbot.waitUntil(lambda: ready(wizard) and wizard.model_info is not None, timeout=20000)
     wizard.model_page.soc.setEditText(SOC)
     wizard.model_page.output.setText("loose_b1")
@@ -276,17 +276,17 @@ def test_without_a_project_the_om_lands_beside_the_model(qtbot, window, tmp_path
 
 
 def test_explorer_actions_open_the_wizard_and_the_structure(qtbot, window, tmp_path):
-    from PySide6.QtWidgets import QMenu
-
-    from workbench.ui.converter.actions import model_actions
     from workbench.ui.converter.structure_view import ModelStructureView
     from workbench.ui.converter.wizard import ConverterWizard
 
+    def model_actions(path):   # the explorer's context menu after its "Open"
+        return window.explorer.menu_for(path).actions()[1:]
+
     model = small_cnn(tmp_path / "m.onnx")
     (tmp_path / "notes.txt").write_text("x")
-    menu = QMenu(window)
-    assert model_actions(window, tmp_path / "notes.txt", menu) == []
-    convert, structure = model_actions(window, model, menu)
+    assert model_actions(tmp_path / "notes.txt") == []
+    convert, structure = model_actions(model)
+    assert (convert.text(), structure.text()) == ("Convert Model…", "Show Model Structure")
     convert.trigger()
     wizard = next(w for w in window.findChildren(ConverterWizard) if w.isVisible())
     qtbot.waitUntil(lambda: ready(wizard) and wizard.model_info is not None, timeout=20000)

@@ -150,7 +150,7 @@ def test_screenshots_of_every_page(qtbot, window, tmp_path):
     from workbench.ui.converter import open_model_structure
     from workbench.ui.converter.structure_view import ModelStructureView
 
-    task = open_model_structure(window, wizard.last_result.om_path, host="demo")
+    task = open_model_structure(window.context, wizard.last_result.om_path, host="demo")
     assert task is not None and ready(wizard)
     qtbot.waitUntil(lambda: isinstance(window.documents.currentWidget(), ModelStructureView), timeout=30000)
     wizard.hide()

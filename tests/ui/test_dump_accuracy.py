@@ -55,7 +55,7 @@ def _run(view, qtbot):
 
 def test_local_comparison_table_highlight_and_exports(window, qtbot, samples, data, tmp_path):
     npu, golden, files = data
-    view = open_accuracy_analyzer(window, str(npu), str(golden), str(samples / MODEL))
+    view = open_accuracy_analyzer(window.context, str(npu), str(golden), str(samples / MODEL))
     assert [a for a, cb in view.algs.items() if cb.isChecked()] == [
         "CosineSimilarity", "MaxAbsoluteError", "AccumulatedRelativeError", "RelativeEuclideanDistance",
         "MeanAbsoluteError", "RootMeanSquareError", "MaxRelativeError", "MeanRelativeError"]
@@ -113,7 +113,7 @@ def test_local_comparison_table_highlight_and_exports(window, qtbot, samples, da
 
 def test_remote_comparison_on_the_demo_host(window, qtbot, samples, data):
     npu, golden, _files = data
-    view = open_accuracy_analyzer(window, str(npu), str(golden), str(samples / MODEL))
+    view = open_accuracy_analyzer(window.context, str(npu), str(golden), str(samples / MODEL))
     view.where.setCurrentIndex(view.where.findData("demo"))
     assert view.on_host.isEnabled()
     report = _run(view, qtbot)
@@ -124,7 +124,7 @@ def test_remote_comparison_on_the_demo_host(window, qtbot, samples, data):
 
 
 def test_bad_input_and_translations(window, tmp_path):
-    view = open_accuracy_analyzer(window)
+    view = open_accuracy_analyzer(window.context)
     assert view.run() is None and "Choose the NPU dump folder" in view.status.text()
     view.npu.setText(str(tmp_path / "missing"))
     view.golden.setText(str(tmp_path))

@@ -15,7 +15,7 @@ MODEL = "atc-om2json-310-cann5.1/model.json"
 
 
 def _open(window, qtbot, samples, acl):
-    dialog = open_dump_configuration(window, str(samples / MODEL), str(acl))
+    dialog = open_dump_configuration(window.context, window, str(samples / MODEL), str(acl))
     qtbot.waitUntil(lambda: dialog.model is not None and dialog.task is None, timeout=20000)
     return dialog
 
@@ -126,7 +126,7 @@ def test_om_is_read_with_atc_on_the_demo_host(window, qtbot, samples, tmp_path):
     doc = _model_doc(samples)
     om = tmp_path / "net.om"
     write_om(om, doc, [])
-    dialog = open_dump_configuration(window, str(om), str(tmp_path / "acl.json"))
+    dialog = open_dump_configuration(window.context, window, str(om), str(tmp_path / "acl.json"))
     assert dialog.host.currentData() == "demo"
     qtbot.waitUntil(lambda: dialog.task is None, timeout=60000)
     assert dialog.model is not None, dialog.model_status.text()

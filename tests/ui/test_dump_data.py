@@ -39,7 +39,7 @@ def _expected_output(samples, file: Path) -> np.ndarray:
 
 
 def _open(window, qtbot, path):
-    view = open_dump_data(window, path)
+    view = open_dump_data(window.context, path)
     qtbot.waitUntil(lambda: view.scan is not None, timeout=20000)
     return view
 

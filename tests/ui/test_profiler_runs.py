@@ -15,7 +15,7 @@ import pytest
 from PySide6.QtWidgets import QDialogButtonBox
 
 from workbench.core.profiler.history import list_runs
-from workbench.core.profiling.report import open_report
+from workbench.core.profiling.build import open_report
 from workbench.core.project import create_project, open_project
 from workbench.simtoolkit.profdata.msprof import write_msprof_prof
 from workbench.simtoolkit.profdata.workload import resnet50_workload
@@ -63,7 +63,7 @@ def project(window, tmp_path):
 
 
 def test_profile_a_python_app_end_to_end_then_runs_view(qtbot, window, project):
-    w = open_new_profiling(window)
+    w = open_new_profiling(window.context, window)
     qtbot.waitUntil(lambda: w.probe is not None, timeout=60000)
     assert w.exec_page.project_path.text() == str(project)       # the open project is the app project
     assert w.exec_page.project_type.text().startswith("Ascend App")
@@ -92,13 +92,13 @@ def test_profile_a_python_app_end_to_end_then_runs_view(qtbot, window, project):
     assert run.options["executable"] == "main.py" and run.options["args"] == ["x1"]
     remote_dir = Path(run.remote_dir)
     assert remote_dir.is_dir()                                         # the demo host's copy
-    again = open_new_profiling(window)                                 # the options are remembered
+    again = open_new_profiling(window.context, window)                 # the options are remembered
     qtbot.addWidget(again)
     qtbot.waitUntil(lambda: again.probe is not None, timeout=60000)
     assert again.job().to_dict() | {"project_type": ""} == {**run.options, "project_type": ""}
     again.reject()
 
-    dialog = open_profiling_runs(window)
+    dialog = open_profiling_runs(window.context, window)
     qtbot.addWidget(dialog)
     panel = dialog.panel
     assert [r.id for r in panel.runs] == [run.id]
@@ -138,7 +138,7 @@ def _prof(parent: Path, device: int, index: int) -> Path:
 def test_merge_two_prof_folders_opens_the_result(qtbot, window, tmp_path):
     a = _prof(tmp_path / "in" / "rank0", 0, 1)
     b = _prof(tmp_path / "in" / "rank1", 1, 2)
-    dialog = open_merge_reports(window)
+    dialog = open_merge_reports(window.context, window)
     qtbot.addWidget(dialog)
     dialog.input_dir.setText(str(tmp_path / "in"))
     dialog.show_inputs()
@@ -153,7 +153,7 @@ def test_merge_two_prof_folders_opens_the_result(qtbot, window, tmp_path):
     assert doc.report.devices == [0, 1]
     assert len(doc.report.ops) == len(open_report(a).ops) + len(open_report(b).ops)
     # a second merge under the same name is refused unless overwriting is ticked
-    again = open_merge_reports(window)
+    again = open_merge_reports(window.context, window)
     qtbot.addWidget(again)
     again.input_dir.setText(str(tmp_path / "in"))
     again.output_dir.setText(str(tmp_path / "out"))
@@ -165,7 +165,7 @@ def test_merge_two_prof_folders_opens_the_result(qtbot, window, tmp_path):
 
 def test_import_a_local_prof_folder_into_the_project(qtbot, window, project, tmp_path):
     prof = _prof(tmp_path / "elsewhere", 0, 1)
-    dialog = open_import_result(window)
+    dialog = open_import_result(window.context, window)
     qtbot.addWidget(dialog)
     dialog.on_local.setChecked(True)
     assert not dialog.host.isEnabled()

@@ -33,7 +33,7 @@ def shot(widget, name: str) -> None:
 
 @pytest.fixture
 def wizard(qtbot, window, tmp_path):
-    w = open_new_profiling(window)
+    w = open_new_profiling(window.context, window)
     w.project_page.location.setText(str(tmp_path / "results"))     # no project open: results go here
     qtbot.waitUntil(lambda: w.probe is not None, timeout=60000)
     yield w

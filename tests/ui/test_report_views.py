@@ -231,12 +231,12 @@ def test_big_report_shows_a_preview_first_then_the_document_in_the_same_tab(qtbo
     size = path.stat().st_size
     monkeypatch.setattr(views, "PREVIEW_MIN_BYTES", 1 << 20)
     monkeypatch.setattr(views, "PREVIEW_BYTES", size // 4)
-    from workbench.core.profiling import cache
+    from workbench.core.profiling.storage import cache
     from workbench.core.profiling.detect import detect
 
     monkeypatch.setattr(cache, "AUTO_CACHE_BYTES", 1)
     gate = threading.Event()
-    from workbench.core.profiling import report as report_mod
+    from workbench.core.profiling import build as report_mod
 
     real = report_mod.open_report
 
@@ -276,7 +276,7 @@ def test_big_report_shows_a_preview_first_then_the_document_in_the_same_tab(qtbo
 
 
 def test_cancel_and_closing_a_loading_tab_stop_the_load(qtbot, window, tmp_path, monkeypatch):
-    from workbench.core.profiling import report as report_mod
+    from workbench.core.profiling import build as report_mod
     from workbench.ui.report.loading import ReportLoadingPage
 
     path = _big_trace(tmp_path, 20_000)

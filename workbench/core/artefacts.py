@@ -1,13 +1,29 @@
-"""Recognise Ascend artefacts in a project folder: models, configs, profiling data, dumps.
+"""Recognise Ascend artefacts and decide how each is opened: the one registry of what the
+workbench can open.
 
-``classify(path)`` looks at the name first and at a few bytes of content only where the name is
-ambiguous (AIPP configs, dump folders), so the project explorer can classify thousands of files
-quickly.
+Every kind of artefact has exactly one :class:`Kind` in :data:`KINDS`: its label (a source string
+the UI translates), how it is identified, what *Open* does with it and the extra actions of its
+context menu, as plain ids (:data:`ACTION_LABELS`); ``workbench.ui.openers`` maps each id to the
+UI callable that performs it. Adding a format = one :class:`Kind` here + one UI opener there.
+
+Identification has three steps, cheapest first:
+
+1. ``name``: the file or folder name alone (no I/O). Kinds are mutually exclusive by name except
+   where :data:`KINDS`' order decides (a ``PROF_*_ascend_pt`` folder is a PROF folder).
+2. ``content``: a few bytes (or a folder's first entries) where the name is ambiguous (AIPP
+   configs, dump folders). With 1. this is :func:`classify`, what the project explorer shows, so
+   it can classify thousands of files quickly.
+3. ``on_open``: a content check for a file whose name says nothing at all (a Chrome-trace JSON of
+   any name, an om JSON called ``*.json``). Too broad for the explorer (every ``*.json`` would be
+   read); :func:`recognise` uses it when a single file is opened or right-clicked.
 """
 from __future__ import annotations
 
 import enum
+import os
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 
@@ -32,53 +48,44 @@ class Artefact(enum.Enum):
     NPY = "npy"
 
 
-# What each artefact is called in the UI (translated there; these are the source strings).
-LABELS: dict[Artefact, str] = {
-    Artefact.ONNX_MODEL: "ONNX model",
-    Artefact.TF_MODEL: "TensorFlow model",
-    Artefact.CAFFE_MODEL: "Caffe model",
-    Artefact.CAFFE_WEIGHTS: "Caffe weights",
-    Artefact.AIR_MODEL: "AIR model",
-    Artefact.OM_MODEL: "Offline model (.om)",
-    Artefact.OM_JSON: "Model structure (om JSON)",
-    Artefact.ACL_JSON: "AscendCL config (acl.json)",
-    Artefact.AIPP_CONFIG: "AIPP config",
-    Artefact.PROF_DIR: "Profiling data (PROF)",
-    Artefact.MSPROF_TIMELINE: "msprof timeline",
-    Artefact.TRACE_VIEW: "torch_npu timeline",
-    Artefact.PROFILER_OUTPUT: "Framework profiling output",
-    Artefact.OP_SUMMARY: "Operator summary CSV",
-    Artefact.SAVED_REPORT: "Workbench report",
-    Artefact.DUMP_DIR: "Dump data folder",
-    Artefact.DUMP_FILE: "Dump file",
-    Artefact.NPY: "NumPy array",
+# --- actions: plain ids; the UI maps each to its opener (workbench.ui.openers.OPENERS) -----------
+OPEN_PROJECT = "open_project"          # not a kind's action: a project folder opens as the project
+OPEN_REPORT = "open_report"            # the report document (timeline, statistics, ...)
+OPEN_TEXT = "open_text"                # the text / hex view (also any file no kind claims)
+CONVERT_MODEL = "convert_model"        # the Model Converter wizard with this model
+SHOW_MODEL_STRUCTURE = "show_model_structure"  # the model's op list
+DUMP_CONFIGURATION = "dump_configuration"      # the Dump Configuration dialog for this model
+EDIT_DUMP_CONFIG = "edit_dump_config"  # the Dump Configuration dialog editing this acl.json
+OPEN_DUMP_DATA = "open_dump_data"      # the dump data view
+
+# What a kind's context actions are called in the explorer's menu (translated in the UI; these
+# are the source strings). Open actions are all "Open" there.
+ACTION_LABELS: dict[str, str] = {
+    CONVERT_MODEL: "Convert Model…",
+    SHOW_MODEL_STRUCTURE: "Show Model Structure",
+    DUMP_CONFIGURATION: "Dump Configuration…",
+    OPEN_DUMP_DATA: "Open Dump Data",
 }
 
 SAVED_REPORT_SUFFIX = ".wbreport"
 
-_SUFFIXES = {
-    ".onnx": Artefact.ONNX_MODEL,
-    ".pb": Artefact.TF_MODEL,
-    ".prototxt": Artefact.CAFFE_MODEL,
-    ".caffemodel": Artefact.CAFFE_WEIGHTS,
-    ".air": Artefact.AIR_MODEL,
-    ".om": Artefact.OM_MODEL,
-    ".npy": Artefact.NPY,
-    SAVED_REPORT_SUFFIX: Artefact.SAVED_REPORT,
-}
 # {op_type}.{op_name}.{task_id}.{stream_id}.{timestamp}: the last three are integers.
 DUMP_NAME = re.compile(r"^[A-Za-z0-9_]+\.[^/]+\.\d+\.\d+\.\d{10,}$")
 _OP_SUMMARY = re.compile(r"^(op_summary(_\d+)*(_\d{14})?|kernel_details)\.csv$")
 _MSPROF_JSON = re.compile(r"^msprof(_\d+)*(_\d{14})?\.json$")
 
 
-def _is_aipp(path: Path) -> bool:
+# --- content checks ---------------------------------------------------------------------------
+def _head(path: Path, size: int) -> bytes:
     try:
-        with path.open("rb") as fh:
-            head = fh.read(4096)
+        with open(path, "rb") as fh:
+            return fh.read(size)
     except OSError:
-        return False
-    return b"aipp_op" in head
+        return b""
+
+
+def _is_aipp(path: Path) -> bool:
+    return b"aipp_op" in _head(path, 4096)
 
 
 def _looks_like_dump_dir(path: Path) -> bool:
@@ -93,49 +100,165 @@ def _looks_like_dump_dir(path: Path) -> bool:
     return False
 
 
-def classify(path: Path) -> Artefact | None:
-    """What kind of Ascend artefact ``path`` is, or None for an ordinary file or folder."""
-    name = path.name
-    lower = name.lower()
-    if path.is_dir():
-        if name.startswith("PROF_"):
-            return Artefact.PROF_DIR
-        if name == "ASCEND_PROFILER_OUTPUT" or lower.endswith(("_ascend_pt", "_ascend_ms")):
-            return Artefact.PROFILER_OUTPUT
-        if _looks_like_dump_dir(path):
-            return Artefact.DUMP_DIR
-        return None
-    suffix = path.suffix.lower()
-    if suffix in _SUFFIXES:
-        return _SUFFIXES[suffix]
-    if lower == "acl.json":
-        return Artefact.ACL_JSON
-    if lower == "trace_view.json":
-        return Artefact.TRACE_VIEW
-    if _MSPROF_JSON.match(lower):
-        return Artefact.MSPROF_TIMELINE
-    if _OP_SUMMARY.match(lower):
-        return Artefact.OP_SUMMARY
-    if lower.endswith((".om.json",)) or (suffix == ".json" and lower.startswith("model")):
-        return Artefact.OM_JSON if lower.endswith(".om.json") else None
-    if suffix in (".cfg", ".config", ".conf", ".txt") and "aipp" in lower or (suffix in (".cfg", ".config") and _is_aipp(path)):
-        return Artefact.AIPP_CONFIG
-    if DUMP_NAME.match(name):
-        return Artefact.DUMP_FILE
-    return None
-
-
 def looks_like_trace(path: Path, probe: int = 65536) -> bool:
     """Is ``path`` a Chrome-trace timeline JSON whatever its name (a top-level event array, or an
     object with ``traceEvents``)? Reads only its first ``probe`` bytes; for opening a file the
     name does not identify (``classify`` stays name-based)."""
-    try:
-        with open(path, "rb") as fh:
-            head = fh.read(probe)
-    except OSError:
-        return False
-    text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    text = _head(path, probe).lstrip(b"\xef\xbb\xbf \t\r\n")
     if text.startswith(b"["):
         body = text[1:].lstrip()
         return body.startswith(b"{") and b'"ph"' in text
     return text.startswith(b"{") and b'"traceEvents"' in text
+
+
+def looks_like_om_json(path: Path, probe: int = 262144) -> bool:
+    """Is ``path`` the JSON of an offline model (``atc --mode=1``: an object with ``graph`` and
+    its ``op`` list) whatever its name? Reads only its first ``probe`` bytes."""
+    text = _head(path, probe).lstrip(b"\xef\xbb\xbf \t\r\n")
+    return text.startswith(b"{") and b'"graph"' in text and b'"op"' in text and b'"traceEvents"' not in text
+
+
+def _json_file(check: Callable[[Path], bool]) -> Callable[[Path], bool]:
+    """``check`` for a ``*.json`` file only (other names are never read)."""
+    return lambda p: p.suffix.lower() == ".json" and check(p)
+
+
+# --- the registry -----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Kind:
+    """One kind of artefact: how it is identified, what it is called, how it is opened."""
+
+    artefact: Artefact
+    label: str                                     # source string; the UI translates it ("Artefact")
+    name: Callable[[str], bool]                    # by its name alone (no I/O)
+    open: str                                      # action id of Open / double-click / Enter
+    actions: tuple[str, ...] = ()                  # context-menu action ids (after Open), in order
+    folder: bool = False                           # a folder kind (else a file kind)
+    content: Callable[[Path], bool] | None = None  # a content check where the name is ambiguous
+    on_open: Callable[[Path], bool] | None = None  # a content check for any name, on open only
+
+    def identify(self, path: Path, *, on_open: bool = False) -> bool:
+        """Is ``path`` of this kind? By name, then by content where the name is ambiguous;
+        with ``on_open`` also by the open-time content check (a single file being opened)."""
+        if path.is_dir() != self.folder:
+            return False
+        if self.name(path.name) or (self.content is not None and self.content(path)):
+            return True
+        return on_open and self.on_open is not None and self.on_open(path)
+
+
+def _suffix(suffix: str) -> Callable[[str], bool]:
+    """The name's suffix (as ``Path.suffix``: a dot file such as ``.om`` has none) is ``suffix``."""
+    return lambda name: os.path.splitext(name)[1].lower() == suffix
+
+
+def _named(*names: str) -> Callable[[str], bool]:
+    return lambda name: name.lower() in names
+
+
+def _never(_name: str) -> bool:
+    return False
+
+
+def _aipp_name(name: str) -> bool:
+    return os.path.splitext(name)[1].lower() in (".cfg", ".config", ".conf", ".txt") and "aipp" in name.lower()
+
+
+def _aipp_content(path: Path) -> bool:
+    return path.suffix.lower() in (".cfg", ".config") and _is_aipp(path)
+
+
+# In precedence order (classify returns the first kind that matches).
+KINDS: tuple[Kind, ...] = (
+    # folders
+    Kind(Artefact.PROF_DIR, "Profiling data (PROF)", lambda n: n.startswith("PROF_"), OPEN_REPORT, folder=True),
+    Kind(Artefact.PROFILER_OUTPUT, "Framework profiling output",
+         lambda n: n == "ASCEND_PROFILER_OUTPUT" or n.lower().endswith(("_ascend_pt", "_ascend_ms")),
+         OPEN_REPORT, folder=True),
+    Kind(Artefact.DUMP_DIR, "Dump data folder", _never, OPEN_DUMP_DATA, (OPEN_DUMP_DATA,), folder=True,
+         content=_looks_like_dump_dir),
+    # files
+    Kind(Artefact.ONNX_MODEL, "ONNX model", _suffix(".onnx"), SHOW_MODEL_STRUCTURE,
+         (CONVERT_MODEL, SHOW_MODEL_STRUCTURE)),
+    Kind(Artefact.TF_MODEL, "TensorFlow model", _suffix(".pb"), OPEN_TEXT, (CONVERT_MODEL,)),
+    Kind(Artefact.CAFFE_MODEL, "Caffe model", _suffix(".prototxt"), OPEN_TEXT, (CONVERT_MODEL,)),
+    Kind(Artefact.CAFFE_WEIGHTS, "Caffe weights", _suffix(".caffemodel"), OPEN_TEXT),
+    Kind(Artefact.AIR_MODEL, "AIR model", _suffix(".air"), OPEN_TEXT, (CONVERT_MODEL,)),
+    Kind(Artefact.OM_MODEL, "Offline model (.om)", _suffix(".om"), SHOW_MODEL_STRUCTURE,
+         (SHOW_MODEL_STRUCTURE, DUMP_CONFIGURATION)),
+    Kind(Artefact.NPY, "NumPy array", _suffix(".npy"), OPEN_DUMP_DATA, (OPEN_DUMP_DATA,)),
+    Kind(Artefact.SAVED_REPORT, "Workbench report", _suffix(SAVED_REPORT_SUFFIX), OPEN_REPORT),
+    Kind(Artefact.ACL_JSON, "AscendCL config (acl.json)", _named("acl.json"), EDIT_DUMP_CONFIG),
+    # a Chrome trace of any name opens as a timeline report (torch_npu's or msprof's)
+    Kind(Artefact.TRACE_VIEW, "torch_npu timeline", _named("trace_view.json"), OPEN_REPORT,
+         on_open=_json_file(looks_like_trace)),
+    Kind(Artefact.MSPROF_TIMELINE, "msprof timeline", lambda n: bool(_MSPROF_JSON.match(n.lower())), OPEN_REPORT),
+    Kind(Artefact.OP_SUMMARY, "Operator summary CSV", lambda n: bool(_OP_SUMMARY.match(n.lower())), OPEN_REPORT),
+    Kind(Artefact.OM_JSON, "Model structure (om JSON)", lambda n: n.lower().endswith(".om.json"), SHOW_MODEL_STRUCTURE,
+         (SHOW_MODEL_STRUCTURE, DUMP_CONFIGURATION), on_open=_json_file(looks_like_om_json)),
+    Kind(Artefact.AIPP_CONFIG, "AIPP config", _aipp_name, OPEN_TEXT, content=_aipp_content),
+    Kind(Artefact.DUMP_FILE, "Dump file", lambda n: bool(DUMP_NAME.match(n)), OPEN_DUMP_DATA, (OPEN_DUMP_DATA,)),
+)
+
+BY_ARTEFACT: dict[Artefact, Kind] = {k.artefact: k for k in KINDS}
+
+# What each artefact is called in the UI (translated there; these are the source strings).
+LABELS: dict[Artefact, str] = {k.artefact: k.label for k in KINDS}
+
+
+def _first(path: Path, on_open: bool) -> Kind | None:
+    folder = path.is_dir()
+    kinds = [k for k in KINDS if k.folder == folder]
+    name = path.name
+    for kind in kinds:                      # names first: no I/O
+        if kind.name(name):
+            return kind
+    for kind in kinds:                      # then content, where the name is ambiguous
+        if kind.content is not None and kind.content(path):
+            return kind
+    if on_open:                             # a single file being opened: any name
+        for kind in kinds:
+            if kind.on_open is not None and kind.on_open(path):
+                return kind
+    return None
+
+
+def classify(path: Path) -> Artefact | None:
+    """What kind of Ascend artefact ``path`` is, or None for an ordinary file or folder (by name,
+    and by a little content where the name is ambiguous: what the project explorer shows)."""
+    kind = _first(Path(path), on_open=False)
+    return kind.artefact if kind is not None else None
+
+
+def recognise(path: Path) -> Kind | None:
+    """The kind of ``path`` when it is opened or right-clicked: :func:`classify`, and for a name
+    that says nothing, the open-time content checks (a renamed timeline, an om JSON ``*.json``)."""
+    return _first(Path(path), on_open=True)
+
+
+def is_project_folder(path: Path) -> bool:
+    from workbench.core.project import PROJECT_DIR, PROJECT_FILE
+
+    return path.is_dir() and (path / PROJECT_DIR / PROJECT_FILE).exists()
+
+
+def open_action(path: Path, *, as_report: bool = False) -> str | None:
+    """The action id that opens ``path``: :data:`OPEN_PROJECT` for a project folder, else the
+    kind's open action, else :data:`OPEN_TEXT` for a file and None for a folder (it expands).
+    ``as_report`` (the user chose File ▸ Open Report…): everything but a project opens as a
+    report, whatever it is called; the engine says what it looked for if it is not one."""
+    path = Path(path)
+    if is_project_folder(path):
+        return OPEN_PROJECT
+    if as_report:
+        return OPEN_REPORT
+    kind = recognise(path)
+    if kind is not None:
+        return kind.open
+    return None if path.is_dir() else OPEN_TEXT
+
+
+def context_actions(path: Path) -> tuple[str, ...]:
+    """The extra actions of ``path``'s context menu (after Open), as ids."""
+    kind = recognise(Path(path))
+    return kind.actions if kind is not None else ()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import enum
 import itertools
+import logging
 import os
 import threading
 import time
@@ -18,6 +19,8 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+log = logging.getLogger(__name__)
 
 
 class Cancelled(Exception):
@@ -42,7 +45,7 @@ class CancelToken:
             try:
                 cb()
             except Exception:  # noqa: BLE001 - a failing kill hook must not hide the cancel
-                traceback.print_exc()
+                log.exception("cancel callback %r failed", cb)
 
     @property
     def cancelled(self) -> bool:
@@ -104,6 +107,26 @@ class RecordingProgress:
     def partial(self, item: Any) -> None:
         with self._lock:
             self.events.append(("partial", item))
+
+
+class ScaledProgress:
+    """Forwards a sub-task's 0..1 fractions into [lo, hi] of the whole job.
+
+    Status texts and partial items pass through unchanged; a fraction of ``None``
+    (indeterminate) is passed on as ``None``.
+    """
+
+    def __init__(self, progress: Progress, lo: float, hi: float) -> None:
+        self.progress, self.lo, self.hi = progress, lo, hi
+
+    def status(self, text: str) -> None:
+        self.progress.status(text)
+
+    def fraction(self, value: float | None) -> None:
+        self.progress.fraction(None if value is None else self.lo + (self.hi - self.lo) * value)
+
+    def partial(self, item: Any) -> None:
+        self.progress.partial(item)
 
 
 class TaskState(enum.Enum):
@@ -176,7 +199,8 @@ class TaskHandle:
                 try:
                     listener(event)
                 except Exception:  # noqa: BLE001 - a broken listener must not kill the job
-                    traceback.print_exc()
+                    log.exception("listener %r of task %d (%s) failed on its %r event",
+                                  listener, self.task_id, self.title, kind)
 
     # --- Progress protocol (called from the work function) ----------------------------------
     def status(self, text: str) -> None:

@@ -2,12 +2,14 @@
 
 A module that offers a verb calls ``register_verb(name, help, add_arguments, handler)`` at import
 time; ``workbench.cli`` imports the modules listed in ``VERB_MODULES`` and dispatches. Core
-modules import this registry, never ``workbench.cli`` (which can start the GUI).
+modules import this registry, never ``workbench.cli`` (which can start the GUI). Modules outside
+core (the simulated toolkit's ``sim``) are added by the composition root, ``workbench.wiring``,
+with :func:`add_verb_module`.
 """
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 AddArguments = Callable[[argparse.ArgumentParser], None]
 Handler = Callable[[argparse.Namespace], int]
@@ -15,16 +17,15 @@ Handler = Callable[[argparse.Namespace], int]
 # verb name -> (help text, function adding the sub-parser's arguments, handler(args) -> exit code)
 VERBS: dict[str, tuple[str, AddArguments, Handler]] = {}
 
-# Modules that register verbs when imported (each must be Qt-free).
-VERB_MODULES = (
+# Modules that register verbs when imported (each must be Qt-free); add_verb_module adds more.
+VERB_MODULES = [
     "workbench.core.profiling.cli",
     "workbench.core.services.cli",
-    "workbench.simtoolkit.cli",
     "workbench.core.dump.cli",
     "workbench.core.compare.cli",
     "workbench.core.atc.cli",
     "workbench.core.profiler.cli",
-)
+]
 
 # Which module registers each verb: ``ascend-workbench <verb>`` imports only that one (a CLI call
 # then pays for what it uses, not for paramiko + pandas + every other verb). A test keeps this in
@@ -33,7 +34,6 @@ VERB_HOMES = {
     "report": "workbench.core.profiling.cli",
     "host": "workbench.core.services.cli", "remote": "workbench.core.services.cli",
     "deploy": "workbench.core.services.cli",
-    "sim": "workbench.simtoolkit.cli",
     "dump-config": "workbench.core.dump.cli", "dump": "workbench.core.dump.cli",
     "accuracy": "workbench.core.dump.cli",
     "compare": "workbench.core.compare.cli",
@@ -44,6 +44,14 @@ VERB_HOMES = {
 
 def register_verb(name: str, help_text: str, add_arguments: AddArguments, handler: Handler) -> None:
     VERBS[name] = (help_text, add_arguments, handler)
+
+
+def add_verb_module(module: str, verbs: Iterable[str]) -> None:
+    """List ``module`` (Qt-free, registering ``verbs`` when imported) beside core's verb modules."""
+    if module not in VERB_MODULES:
+        VERB_MODULES.append(module)
+    for name in verbs:
+        VERB_HOMES[name] = module
 
 
 def run_guarded(run: Handler, args: argparse.Namespace, bad_input: tuple[type[BaseException], ...] = ()) -> int:
@@ -68,5 +76,18 @@ def run_guarded(run: Handler, args: argparse.Namespace, bad_input: tuple[type[Ba
         sys.stderr.write("cancelled\n")
         return 1
     except Exception as exc:  # noqa: BLE001 - the CLI reports, never dumps a traceback
-        sys.stderr.write(f"internal error: {type(exc).__name__}: {exc}\n")
+        # One line on stderr; the traceback goes to the log file (made only now: a CLI run that
+        # goes well never touches the log folder).
+        import logging
+
+        from workbench.core.logs import log_dir, setup_logging
+
+        line = f"internal error: {type(exc).__name__}: {exc}"
+        log_path = setup_logging("cli")
+        if log_path is not None:
+            logging.getLogger(__name__).error("internal error in %s", getattr(run, "__qualname__", run),
+                                              exc_info=exc)
+            sys.stderr.write(f"{line} (details in {log_path})\n")
+        else:
+            sys.stderr.write(f"{line} (no details: cannot write a log file in {log_dir()})\n")
         return 1

@@ -2,10 +2,16 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
 import time
 from pathlib import Path
+
+from workbench import __version__, wiring
+
+log = logging.getLogger(__name__)
+qt_log = logging.getLogger("workbench.qt")  # Qt's own messages (qWarning & co.), see install_logging
 
 
 def _prepare_environment(args: argparse.Namespace) -> bool:
@@ -26,6 +32,8 @@ def _prepare_environment(args: argparse.Namespace) -> bool:
 
 def create_app(language: str | None = None, argv: list[str] | None = None):
     """Create (or reuse) the QApplication with theme and translators; returns (app, settings, problems)."""
+    install_logging()  # first: Qt's messages from creating the QApplication go to the log too
+    wiring.install()  # the simulated toolkit: the demo host, `sim`
     from PySide6.QtWidgets import QApplication
 
     from workbench.core import settings as core_settings
@@ -36,12 +44,69 @@ def create_app(language: str | None = None, argv: list[str] | None = None):
     app = QApplication.instance() or QApplication(argv or [sys.argv[0]])
     app.setApplicationName("Ascend Workbench")
     app.setOrganizationName("ascend-workbench")
-    app.setApplicationVersion(__import__("workbench").__version__)
+    app.setApplicationVersion(__version__)
     apply_theme(settings.theme)
     lang = i18n.effective_language(language or settings.language)
     app._wb_translators = i18n.install_translators(app, lang)  # keep alive
     app._wb_language = lang
     return app, settings, problems
+
+
+def install_logging() -> Path | None:
+    """GUI start: the log file (state folder, ``gui.log``), Qt's messages forwarded into it
+    (``workbench.qt`` logger) and uncaught exceptions, e.g. in slots, logged too. Safe to call
+    again (each test does); returns the log file, or None when it cannot be written."""
+    from PySide6.QtCore import qInstallMessageHandler
+
+    from workbench.core.logs import setup_logging
+
+    path = setup_logging("gui")
+    global _previous_qt_handler
+    previous = qInstallMessageHandler(_qt_message_handler)
+    if previous is not _qt_message_handler:  # not already ours: chain to it (e.g. pytest-qt's)
+        _previous_qt_handler = previous
+    if not getattr(sys.excepthook, "_workbench_logs", False):
+        sys.excepthook = _logging_excepthook(sys.excepthook)
+    from PySide6 import __version__ as pyside_version
+
+    log.info("Ascend Workbench %s starting: PySide6 %s, Python %s, %s", __version__,
+             pyside_version, sys.version.split()[0], sys.platform)
+    return path
+
+
+_previous_qt_handler = None  # the message handler ours replaced; None: Qt's default (stderr)
+
+
+def _qt_message_handler(msg_type, context, message: str) -> None:
+    """Forward a Qt message to the ``workbench.qt`` logger, then to the handler that was there
+    before (or to stderr, as Qt's default handler would)."""
+    from PySide6.QtCore import QtMsgType
+
+    level = {QtMsgType.QtDebugMsg: logging.DEBUG, QtMsgType.QtInfoMsg: logging.INFO,
+             QtMsgType.QtWarningMsg: logging.WARNING, QtMsgType.QtCriticalMsg: logging.ERROR,
+             QtMsgType.QtFatalMsg: logging.CRITICAL}.get(msg_type, logging.WARNING)
+    category = context.category if context is not None else None
+    text = f"{category}: {message}" if category and category != "default" else message
+    if qt_log.isEnabledFor(level):
+        where = f" ({context.file}:{context.line})" if context is not None and context.file else ""
+        qt_log.log(level, "%s%s", text, where)
+    previous = _previous_qt_handler
+    if previous is not None:
+        previous(msg_type, context, message)
+    elif sys.stderr is not None:  # a windowed (frozen) app may have no stderr
+        sys.stderr.write(text + "\n")
+
+
+def _logging_excepthook(previous):
+    """An excepthook that logs an uncaught exception (PySide calls it for one raised in a slot)
+    and then hands it to ``previous`` (by default: the traceback printed on stderr)."""
+    def hook(exc_type, exc, tb):
+        if not issubclass(exc_type, KeyboardInterrupt):
+            log.critical("uncaught exception", exc_info=(exc_type, exc, tb))
+        previous(exc_type, exc, tb)
+
+    hook._workbench_logs = True
+    return hook
 
 
 def build_window(settings, problems: list[str], open_paths: list[str], *, restore: bool = True,
@@ -90,6 +155,7 @@ def open_demo(window) -> None:
     try:
         project, reports = demo.ensure_demo_project()
     except Exception as exc:  # noqa: BLE001 - the app must start even if the demo cannot be made
+        log.warning("demo project not created", exc_info=True)
         window.output.add_text_tab(QCoreApplication.translate("App", "Start-up problems"),
                                   QCoreApplication.translate("App", "Demo project not created: {0}").format(exc))
         return

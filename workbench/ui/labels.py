@@ -30,6 +30,14 @@ ARTEFACT_LABELS = (
     QT_TRANSLATE_NOOP("Artefact", "NumPy array"),
 )
 
+# The explorer's context-menu actions of each artefact kind (core artefacts.ACTION_LABELS).
+ACTION_LABELS = (
+    QT_TRANSLATE_NOOP("ArtefactAction", "Convert Model…"),
+    QT_TRANSLATE_NOOP("ArtefactAction", "Show Model Structure"),
+    QT_TRANSLATE_NOOP("ArtefactAction", "Dump Configuration…"),
+    QT_TRANSLATE_NOOP("ArtefactAction", "Open Dump Data"),
+)
+
 PROJECT_TYPE_LABELS = (
     QT_TRANSLATE_NOOP("ProjectType", "Ascend App"),
     QT_TRANSLATE_NOOP("ProjectType", "Ascend Operator"),
@@ -70,6 +78,11 @@ SUMMARY_LABELS = (
 
 def artefact_label(kind: artefacts.Artefact) -> str:
     return QCoreApplication.translate("Artefact", artefacts.LABELS[kind])
+
+
+def action_label(action: str) -> str:
+    """The translated context-menu label of a core artefact action id."""
+    return QCoreApplication.translate("ArtefactAction", artefacts.ACTION_LABELS[action])
 
 
 def project_type_label(ptype: str) -> str:

@@ -22,19 +22,14 @@ from workbench.core import project as core_project
 from workbench.core.profiling import timeline_ops
 from workbench.ui import icons
 from workbench.ui.bridge import QtTask, TaskBridge
+from workbench.ui.context import AppContext, AppEvents
 from workbench.ui.dialogs.about import ShortcutsDialog, about_text
 from workbench.ui.dialogs.new_project import NewProjectDialog
-from workbench.ui.documents.text_view import TextView
 from workbench.ui.labels import artefact_label
 from workbench.ui.panels.details.panel import DetailsPanel
 from workbench.ui.panels.output.panel import OutputPanel
 from workbench.ui.panels.project_explorer.panel import ProjectExplorerPanel
 from workbench.ui.panels.tasks.panel import TasksPanel
-
-REPORT_KINDS = {
-    artefacts.Artefact.PROF_DIR, artefacts.Artefact.PROFILER_OUTPUT, artefacts.Artefact.MSPROF_TIMELINE,
-    artefacts.Artefact.TRACE_VIEW, artefacts.Artefact.OP_SUMMARY, artefacts.Artefact.SAVED_REPORT,
-}
 
 
 class MainWindow(QMainWindow):
@@ -56,6 +51,9 @@ class MainWindow(QMainWindow):
         self.pool = ConnectionPool(self.prompter)
         self._quitting = False
         self._screenshot_mode = False
+        self.app_events = AppEvents(self)
+        self.project_changed.connect(self.app_events.project_changed)
+        self.context = self._build_context()
 
         self.documents = QTabWidget(self)
         self.documents.setObjectName("Documents")
@@ -78,8 +76,7 @@ class MainWindow(QMainWindow):
         self.output = OutputPanel(self)
         self.tasks = TasksPanel(self)
         self.explorer.open_requested.connect(self.open_path)
-        self.explorer.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
-        self.explorer.view.customContextMenuRequested.connect(self._explorer_menu)
+        self.explorer.action_requested.connect(self.run_action)
         self.explorer.selection_changed.connect(self._show_file_details)
         self.docks: dict[str, QDockWidget] = {}
         self._add_dock("ProjectExplorerDock", self.tr("Project Explorer"), self.explorer, Qt.DockWidgetArea.LeftDockWidgetArea)
@@ -88,7 +85,7 @@ class MainWindow(QMainWindow):
         self._add_dock("TasksDock", self.tr("Tasks"), self.tasks, Qt.DockWidgetArea.BottomDockWidgetArea)
         from workbench.ui.hosts.host_panel import HostPanel
 
-        self.host_panel = HostPanel(self, self)
+        self.host_panel = HostPanel(self.context, self)
         self._add_dock("HostDock", self.tr("CANN Machine"), self.host_panel, Qt.DockWidgetArea.RightDockWidgetArea)
         self.tabifyDockWidget(self.docks["DetailsDock"], self.docks["HostDock"])
         self.docks["DetailsDock"].raise_()
@@ -103,6 +100,40 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(self.tr("Ready"))
         self._project_watch = QFileSystemWatcher(self)
         self._project_watch.fileChanged.connect(self._project_file_changed)
+
+    # --- the application context (what dialogs get instead of this window) -----------------------------
+    def _build_context(self) -> AppContext:
+        return AppContext(
+            bridge=self.bridge, pool=self.pool, prompter=self.prompter, settings=self.settings,
+            save_settings=self.save_settings, current_project=self._current_project, events=self.app_events,
+            host_transport=self.host_transport, add_document=self.add_document, open_report=self.open_report,
+            show_status=self.show_status, warn=self.warn_later, show_properties=self._show_properties,
+            open_reports=self.open_reports, show_comparison=self.show_comparison,
+            comparison_failed=self.report_task_failed, open_comparison_row=self.open_comparison_row)
+
+    def _current_project(self) -> core_project.Project | None:
+        return self.project
+
+    def show_status(self, text: str, timeout_ms: int = 0) -> None:
+        self.statusBar().showMessage(text, timeout_ms)
+
+    def warn_later(self, title: str, message: str) -> None:
+        """A warning box that does not block the event loop (none for screenshots or when quitting)."""
+        if self._screenshot_mode or self._quitting:
+            return
+        box = QMessageBox(QMessageBox.Icon.Warning, title, message, QMessageBox.StandardButton.Ok, self)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()
+
+    def _show_properties(self, title: str, rows) -> None:
+        self.details.show_properties(title, rows)
+
+    def open_reports(self) -> list:
+        """The reports open as documents."""
+        from workbench.ui.report.document import ReportDocument
+
+        docs = [self.documents.widget(i) for i in range(self.documents.count())]
+        return [d.report for d in docs if isinstance(d, ReportDocument)]
 
     # --- docks and menus --------------------------------------------------------------------------
     def _add_dock(self, name: str, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> None:
@@ -148,18 +179,18 @@ class MainWindow(QMainWindow):
         ascend.setToolTipsVisible(True)
         self.ascend_menu = ascend
         self.act_converter = self._action(ascend, self.tr("Model Converter…"), self.model_converter)
-        self._action(ascend, self.tr("Dump Configuration…"), lambda: self._dump("open_dump_configuration"))
+        self._action(ascend, self.tr("Dump Configuration…"), self.dump_configuration_dialog)
         prof = ascend.addMenu(self.tr("System Profiler"))
         prof.setToolTipsVisible(True)
         self.profiler_menu = prof
-        self._action(prof, self.tr("New Profiling…"), lambda: self._profiler("open_new_profiling"))
+        self._action(prof, self.tr("New Profiling…"), self.new_profiling_wizard)
         self._action(prof, self.tr("Open Report…"), self.open_report_dialog)
-        self._action(prof, self.tr("Import Result…"), lambda: self._profiler("open_import_result"))
-        self._action(prof, self.tr("Merge Reports…"), lambda: self._profiler("open_merge_reports"))
-        self._action(prof, self.tr("Profiling Runs…"), lambda: self._profiler("open_profiling_runs"))
+        self._action(prof, self.tr("Import Result…"), self.import_result_dialog)
+        self._action(prof, self.tr("Merge Reports…"), self.merge_reports_dialog)
+        self._action(prof, self.tr("Profiling Runs…"), self.profiling_runs_dialog)
         self._action(prof, self.tr("Timeline Color…"), self.timeline_color_dialog)
         self._action(ascend, self.tr("Baseline Comparison…"), self.baseline_comparison_dialog)
-        self._action(ascend, self.tr("Model Accuracy Analyzer…"), lambda: self._dump("open_accuracy_analyzer"))
+        self._action(ascend, self.tr("Model Accuracy Analyzer…"), self.accuracy_analyzer)
         ascend.addSeparator()
         self._action(ascend, self.tr("CANN Machines…"), self.cann_machines_dialog)
         self.act_runconfigs = self._action(ascend, self.tr("Run Configurations…"), self.run_configurations_dialog)
@@ -198,7 +229,7 @@ class MainWindow(QMainWindow):
         tools.setObjectName("MainToolbar")
         tools.addAction(self.act_open_report)
         tools.addAction(self.act_converter)
-        for text, slot in ((self.tr("New Profiling"), lambda: self._profiler("open_new_profiling")),
+        for text, slot in ((self.tr("New Profiling"), self.new_profiling_wizard),
                            (self.tr("Baseline Comparison"), self.baseline_comparison_dialog)):
             act = QAction(text, self)
             act.triggered.connect(lambda _c=False, f=slot: f())
@@ -206,6 +237,10 @@ class MainWindow(QMainWindow):
 
         help_menu = bar.addMenu(self.tr("&Help"))
         self._action(help_menu, self.tr("Keyboard Shortcuts"), self.show_shortcuts, "Ctrl+/")
+        from workbench.ui.logfolder import open_log_folder
+
+        self.act_open_log_folder = self._action(help_menu, self.tr("Open Log Folder"), lambda: open_log_folder(self))
+        self.act_open_log_folder.setObjectName("OpenLogFolderAction")
         self._action(help_menu, self.tr("About Ascend Workbench"), self.show_about)
 
     def menu_entries(self) -> dict[str, QAction]:
@@ -448,34 +483,26 @@ class MainWindow(QMainWindow):
             self.save_settings()
             QMessageBox.warning(self, self.tr("Open"), self.tr("{0}: no such file or folder").format(p))
             return
-        if p.is_dir() and (p / core_project.PROJECT_DIR / core_project.PROJECT_FILE).exists():
-            self.open_project(p)
-            return
-        kind = artefacts.classify(p)
-        if kind in REPORT_KINDS or (kind is None and p.suffix.lower() == ".json" and artefacts.looks_like_trace(p)):
-            self.open_report(p, view)
-            return
-        if kind in (artefacts.Artefact.ONNX_MODEL, artefacts.Artefact.OM_MODEL, artefacts.Artefact.OM_JSON):
-            from workbench.ui.converter import open_model_structure
+        self.run_action(artefacts.open_action(p), str(p), view)
 
-            open_model_structure(self, str(p))
+    def run_action(self, action: str | None, path: str, view: str | None = None) -> None:
+        """Do one of core ``artefacts``' action ids on ``path`` (Open, the explorer's context menu)
+        with its opener in ``workbench.ui.openers``; None (a plain folder) does nothing: it expands."""
+        from workbench.ui import openers
+
+        if action is None:
             return
-        if kind is artefacts.Artefact.ACL_JSON:
-            self._dump("open_dump_configuration", None, str(p))
+        if action == artefacts.OPEN_PROJECT:
+            self.open_project(path)
             return
-        if kind in (artefacts.Artefact.DUMP_DIR, artefacts.Artefact.DUMP_FILE, artefacts.Artefact.NPY):
-            self._dump("open_dump_data", str(p))
-            return
-        if p.is_dir():
-            return  # folders expand in the explorer
-        self.add_document(TextView(p, self), p.name, str(p))
+        openers.run(action, self.context, self, path, view)
 
     def open_report(self, path: str | Path, view: str | None = None) -> None:
-        from workbench.ui.documents import report_view
+        from workbench.ui.report.document import open_report as open_document
 
         self.settings.add_recent("reports", str(path))
         self.save_settings()
-        report_view.open_report(self, Path(path), view)
+        open_document(self, Path(path), view)
 
     def open_report_dialog(self) -> None:
         dialog = QFileDialog(self, self.tr("Open Report"), str(Path.home()))
@@ -488,10 +515,7 @@ class MainWindow(QMainWindow):
             chosen = Path(dialog.selectedFiles()[0])
             # the user asked for a report: open it as one whatever it is called (the engine says
             # what it looked for if it is not one); a project folder still opens as a project
-            if chosen.is_dir() and (chosen / core_project.PROJECT_DIR / core_project.PROJECT_FILE).exists():
-                self.open_path(chosen)
-            else:
-                self.open_report(chosen)
+            self.run_action(artefacts.open_action(chosen, as_report=True), str(chosen))
 
     # --- details ---------------------------------------------------------------------------------------------------
     def _show_file_details(self, path: str) -> None:
@@ -518,43 +542,44 @@ class MainWindow(QMainWindow):
     def model_converter(self, model_path: str | None = None):
         from workbench.ui.converter import open_model_converter
 
-        return open_model_converter(self, model_path)
+        return open_model_converter(self.context, self, model_path)
 
-    def _dump(self, entry: str, *args):
-        from workbench.ui import dump
+    def dump_configuration_dialog(self):
+        from workbench.ui.dump import open_dump_configuration
 
-        return getattr(dump, entry)(self, *args)
+        return open_dump_configuration(self.context, self)
 
-    def _explorer_menu(self, pos) -> None:
-        """Right-click in the project explorer: open, plus the actions the artefact has."""
-        from workbench.ui.converter.actions import model_actions
+    def accuracy_analyzer(self):
+        from workbench.ui.dump import open_accuracy_analyzer
 
-        index = self.explorer.view.indexAt(pos)
-        if not index.isValid():
-            return
-        path = self.explorer.model.filePath(index.siblingAtColumn(0))
-        menu = QMenu(self)
-        menu.addAction(self.tr("Open"), lambda: self.open_path(path))
-        for act in model_actions(self, path, menu):
-            menu.addAction(act)
-        kind = artefacts.classify(Path(path))
-        if kind in (artefacts.Artefact.OM_MODEL, artefacts.Artefact.OM_JSON):
-            menu.addAction(self.tr("Dump Configuration…"), lambda: self._dump("open_dump_configuration", path))
-        if kind in (artefacts.Artefact.DUMP_DIR, artefacts.Artefact.DUMP_FILE, artefacts.Artefact.NPY):
-            menu.addAction(self.tr("Open Dump Data"), lambda: self._dump("open_dump_data", path))
-        menu.exec(self.explorer.view.viewport().mapToGlobal(pos))
+        return open_accuracy_analyzer(self.context)
 
     # --- profiler -----------------------------------------------------------------------------------------------
-    def _profiler(self, entry: str):
-        from workbench.ui import profiler
+    def new_profiling_wizard(self):
+        from workbench.ui.profiler import open_new_profiling
 
-        return getattr(profiler, entry)(self)
+        return open_new_profiling(self.context, self)
+
+    def import_result_dialog(self):
+        from workbench.ui.profiler import open_import_result
+
+        return open_import_result(self.context, self)
+
+    def merge_reports_dialog(self):
+        from workbench.ui.profiler import open_merge_reports
+
+        return open_merge_reports(self.context, self)
+
+    def profiling_runs_dialog(self):
+        from workbench.ui.profiler import open_profiling_runs
+
+        return open_profiling_runs(self.context, self)
 
     # --- comparison ---------------------------------------------------------------------------------------------
     def baseline_comparison_dialog(self):
         from workbench.ui.compare.dialog import open_compare_dialog
 
-        return open_compare_dialog(self)
+        return open_compare_dialog(self.context, self)
 
     def show_comparison(self, comparison) -> None:
         from workbench.ui.compare.view import CompareView
@@ -584,7 +609,7 @@ class MainWindow(QMainWindow):
                 report = comparison.base_report if side is comparison.base else comparison.current_report
                 if report is None:
                     continue
-                doc = ReportDocument(report, self.settings, self)
+                doc = ReportDocument(report, self.settings, self, context=self.context)
                 doc.slice_details.connect(self.show_slice_details)
                 self.add_document(doc, Path(side.source).name, str(side.source))
             index = locate_slice(doc.report, first)
@@ -606,7 +631,7 @@ class MainWindow(QMainWindow):
 
         if self.project is None:
             return None
-        dialog = DeploymentDialog(self, self.project)
+        dialog = DeploymentDialog(self.context, self.project, self)
         dialog.open()
         return dialog
 
@@ -615,14 +640,14 @@ class MainWindow(QMainWindow):
 
         if self.project is None:
             return None
-        dialog = RunConfigurationsDialog(self, self.project)
+        dialog = RunConfigurationsDialog(self.context, self.project, self)
         dialog.open()
         return dialog
 
     def cann_machines_dialog(self):
         from workbench.ui.hosts.machines_dialog import CannMachinesDialog
 
-        dialog = CannMachinesDialog(self.bridge, self.prompter, parent=self)
+        dialog = CannMachinesDialog(self.context, parent=self)
         dialog.open()
         return dialog
 

@@ -10,7 +10,8 @@ import pytest
 from cmphelpers import ARITH, number, pct, read, scaled_copy, totals
 
 from workbench.core.compare import CompareError, compare_paths, compare_reports
-from workbench.core.profiling.report import Report, open_report
+from workbench.core.profiling.build import open_report
+from workbench.core.profiling.report import Report
 from workbench.core.tasks import run_inline
 
 

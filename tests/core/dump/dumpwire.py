@@ -1,7 +1,7 @@
 """Dump file bytes built by hand for the tests: a minimal protobuf wire encoder + struct.
 
 Independent of workbench.core.dump (which decodes with the protobuf runtime): field numbers are
-the documented AclDumpMsg.proto ones (cann-formats.md §7.1).
+the documented AclDumpMsg.proto ones (docs/cann-formats.md §7.1).
 """
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ EPS = np.finfo(float).eps
 
 
 def reference(x, y):
-    """Textbook formulas of cann-formats.md §7.3, written in float64 plain Python."""
+    """Textbook formulas of docs/cann-formats.md §7.3, written in float64 plain Python."""
     x, y = [float(v) for v in x], [float(v) for v in y]
     n = len(x)
     nx, ny = math.sqrt(sum(v * v for v in x)), math.sqrt(sum(v * v for v in y))

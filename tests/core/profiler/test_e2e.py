@@ -15,7 +15,7 @@ from workbench.core.profiler.history import delete_run, list_runs, rerun
 from workbench.core.profiler.options import ProfilingJob
 from workbench.core.profiler.run import profile, run_profiling
 from workbench.core.profiling import stats
-from workbench.core.profiling.report import open_report
+from workbench.core.profiling.build import open_report
 from workbench.core.project import create_project, open_project
 from workbench.core.tasks import RecordingProgress
 

@@ -11,7 +11,7 @@ from workbench.core.profiler.fetch import FetchError
 from workbench.core.profiler.history import delete_run, list_runs
 from workbench.core.profiler.importer import import_result
 from workbench.core.profiler.mergejob import MergeError, merge_reports_to
-from workbench.core.profiling.report import open_report
+from workbench.core.profiling.build import open_report
 from workbench.core.project import create_project
 from workbench.core.services.toolkit import detect_toolkit
 from workbench.core.tasks import RecordingProgress

@@ -1,5 +1,5 @@
 """Options -> the exact msprof command line, per CANN version (expected lines written by hand
-from cann-formats.md §1.1), and every generated line accepted by msprof's option parser."""
+from docs/cann-formats.md §1.1), and every generated line accepted by msprof's option parser."""
 from __future__ import annotations
 
 import shlex

@@ -6,7 +6,7 @@ import math
 import pytest
 from profhelpers import kd_path, read_rows, write_csv
 
-from workbench.core.profiling.report import open_report
+from workbench.core.profiling.build import open_report
 
 
 def _f(value: str) -> float:

@@ -12,12 +12,21 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from profhelpers import (api_from_trace, complete_events, op_stats, paired_flows, process_names, read_rows,
-                         trace_events, us_to_ns, x_span_ns)
+from profhelpers import (
+    api_from_trace,
+    complete_events,
+    op_stats,
+    paired_flows,
+    process_names,
+    read_rows,
+    trace_events,
+    us_to_ns,
+    x_span_ns,
+)
 
 from workbench.cli import main
-from workbench.core.profiling.report import open_report
-from workbench.core.profiling.saved import save_report
+from workbench.core.profiling.build import open_report
+from workbench.core.profiling.storage.saved import save_report
 
 pytest.importorskip("workbench.core.profiling.timeline", reason="timeline reader not there yet")
 profdata = pytest.importorskip("workbench.simtoolkit.profdata")
@@ -103,7 +112,7 @@ def check_against_summaries(capsys, root: Path, ops_csv: Path, api_csvs: list[tu
             assert mine.count == count, key
             assert math.isclose(mine.total_us, total, rel_tol=1e-6, abs_tol=2e-3), key
     # OP statistics from the timeline's device tasks equal those from the OPs CSV.
-    from workbench.core.profiling.report import ops_from_timeline
+    from workbench.core.profiling.build import ops_from_timeline
 
     timeline_stats = stats.op_statistics(ops_from_timeline(report.timeline), "name")
     csv_stats = op_stats(ops_rows, "name")
@@ -221,7 +230,7 @@ def test_folder_of_two_torch_ranks_is_one_cluster_report(capsys, tmp_path):
 def test_big_flow_name_table_is_kept_in_arrays_and_round_trips(tmp_path, samples, monkeypatch):
     """A flow-name table longer than BIG_TABLE is written as blob + offsets (not a JSON list) in
     saved reports and caches, and reads back to the same names."""
-    from workbench.core.profiling import timeline as tl_mod
+    from workbench.core.profiling.timeline import model as tl_mod
 
     source = tmp_path / "trace_view.json"
     shutil.copyfile(samples / "torch_npu-trace_view" / "trace_view.json", source)

@@ -3,11 +3,17 @@ from __future__ import annotations
 
 import pytest
 
+from workbench.core.profiling.build import open_report
 from workbench.core.profiling.export import export_report
 from workbench.core.profiling.merge import merge_reports
-from workbench.core.profiling.report import open_report
-from workbench.core.profiling.saved import save_report
-from workbench.core.tasks import CancelToken, Cancelled, RecordingProgress, TaskRunner, TaskState
+from workbench.core.profiling.storage.saved import save_report
+from workbench.core.tasks import (
+    Cancelled,
+    CancelToken,
+    RecordingProgress,
+    TaskRunner,
+    TaskState,
+)
 
 
 def test_open_report_reports_progress(prof8):
@@ -54,8 +60,9 @@ def test_open_for_view_previews_then_leaves_the_cache_for_later(tmp_path, monkey
     """The view's work function sends a preview of a big uncached trace first, returns without
     writing the cache (the document shows sooner), and write_cache writes it afterwards; the next
     open uses the cache and sends no preview."""
-    from workbench.core.profiling import cache, views
+    from workbench.core.profiling import views
     from workbench.core.profiling.detect import detect
+    from workbench.core.profiling.storage import cache
 
     path = _big(tmp_path)
     size = path.stat().st_size
@@ -97,8 +104,9 @@ def test_small_or_tables_only_sources_get_no_preview(tmp_path, prof8, monkeypatc
 
 
 def test_cancelled_cache_write_leaves_nothing(tmp_path, monkeypatch):
-    from workbench.core.profiling import cache, views
+    from workbench.core.profiling import views
     from workbench.core.profiling.detect import detect
+    from workbench.core.profiling.storage import cache
 
     path = _big(tmp_path, 3_000)
     monkeypatch.setattr(cache, "AUTO_CACHE_BYTES", 1)

@@ -1,5 +1,5 @@
 """AIPP (``--insert_op_conf``) configuration: a model of the file, its reader, its writer and the
-documented constraints (cann-formats.md §6.4, anchors.md §1.3).
+documented constraints (docs/cann-formats.md §6.4; the checks MindStudio's AIPP page makes).
 
 The file is protobuf text: one ``aipp_op { … }`` block per model input it preprocesses
 (``related_input_rank``), e.g. the real sample ``aipp_op{ aipp_mode:static input_format :

@@ -1,6 +1,6 @@
 """What ATC's messages mean and how to fix them, and the parser of atc's console output.
 
-The catalog covers the error codes of cann-formats.md §6.3 plus the cases developers keep hitting
+The catalog covers the error codes of docs/cann-formats.md §6.3 plus the cases developers keep hitting
 on the Ascend forums: E19005 from a damaged / mismatched protobuf file, E10016 for an input or
 out-node name the model does not have, EZ3003 for an op no kernel supports, MaxPool placed on AI
 CPU in NHWC, and ``source: not found`` when set_env.sh is run by dash. Lines without a code are

@@ -1,7 +1,7 @@
 """ATC's flag catalog, console lines and error-message templates: pure data shared by the
 converter (``workbench.core.atc``) and the simulated ``atc`` (``workbench.simtoolkit.atc``).
 
-Everything here comes from cann-formats.md §6.1–6.3 (the ``DEFINE_*`` flag definitions, the real
+Everything here comes from docs/cann-formats.md §6.1–6.3 (the ``DEFINE_*`` flag definitions, the real
 console lines and the GE error catalog). Messages use the bracketed form (``Value [x] for
 parameter [--log]``) that older releases print and the simulator prints for every release.
 

@@ -23,7 +23,7 @@ from workbench.core.atc.modelinfo import ModelInputs
 from workbench.core.atc.validate import Issue, errors, validate
 from workbench.core.services.toolkit import ToolkitInfo, detect_toolkit, read_npu_smi
 from workbench.core.services.transport import Transport
-from workbench.core.tasks import CancelToken, NullProgress, Progress
+from workbench.core.tasks import CancelToken, NullProgress, Progress, ScaledProgress
 
 REMOTE_SUBDIR = "atc"                         # under the project's remote folder
 DEFAULT_REMOTE_BASE = "ascend-workbench/atc"  # under the login folder when the project has none
@@ -58,22 +58,6 @@ class ConversionResult:
                 "warnings": [w.to_json() for w in self.warnings], "errors": [e.to_json() for e in self.errors],
                 "host": self.host, "remote_dir": self.remote_dir, "exit_status": self.exit_status,
                 "started": self.started, "duration_s": round(self.duration_s, 3)}
-
-
-class _Span:
-    """Maps a sub-step's 0..1 fractions onto [start, end] of the whole task."""
-
-    def __init__(self, progress: Progress, start: float, end: float) -> None:
-        self.p, self.start, self.end = progress, start, end
-
-    def status(self, text: str) -> None:
-        self.p.status(text)
-
-    def fraction(self, value: float | None) -> None:
-        self.p.fraction(None if value is None else self.start + (self.end - self.start) * value)
-
-    def partial(self, item: Any) -> None:
-        self.p.partial(item)
 
 
 def remote_workdir(job: ConversionJob, transport: Transport, project: Any = None) -> str:
@@ -135,8 +119,8 @@ def run_conversion(job: ConversionJob, transport: Transport, toolkit: ToolkitInf
         if up.local is None:
             transport.write_text(up.remote, up.text or "")
         else:
-            transport.put(up.local, up.remote, progress=_Span(progress, 0.4 * n / len(uploads),
-                                                             0.4 * (n + 1) / len(uploads)), cancel=cancel)
+            transport.put(up.local, up.remote, progress=ScaledProgress(progress, 0.4 * n / len(uploads),
+                                                                      0.4 * (n + 1) / len(uploads)), cancel=cancel)
     produced = files_produced(job, remote_dir, str(out_dir))[0]
     if transport.exists(produced.remote):
         transport.remove(produced.remote)   # never download a stale .om from an earlier run
@@ -154,7 +138,7 @@ def run_conversion(job: ConversionJob, transport: Transport, toolkit: ToolkitInf
         else:
             progress.status(f"Downloading {posixpath.basename(produced.remote)}")
             out_dir.mkdir(parents=True, exist_ok=True)
-            transport.get(produced.remote, str(local_om), progress=_Span(progress, 0.9, 1.0), cancel=cancel)
+            transport.get(produced.remote, str(local_om), progress=ScaledProgress(progress, 0.9, 1.0), cancel=cancel)
             om_path = str(local_om)
     result = ConversionResult(outcome.ok, command_line(job), job.host or transport.label, remote_dir, produced.remote,
                               om_path, run.exit_status, outcome.warnings, outcome.errors, run.stdout + run.stderr,

@@ -13,7 +13,7 @@ import sys
 from typing import Any
 
 from workbench.core.compare.model import DEFAULT_TOLERANCE_PCT, OP_COLUMNS, OVERALL_COLUMNS, METRIC_COLUMNS, records
-from workbench.core.profiling.csvread import ProfilingDataError
+from workbench.core.profiling.errors import ProfilingDataError
 from workbench.core.verbs import register_verb, run_guarded
 
 HELP = "compare a profiling report with a baseline: OP, AI Core metric and overall diffs, xlsx, CI regression gate"

@@ -11,9 +11,10 @@ from workbench.core.compare import facts
 from workbench.core.compare.model import BY, DEFAULT_TOLERANCE_PCT, CompareError, Comparison, Side
 from workbench.core.compare.opdiff import OP_KEEP, duration_ns
 from workbench.core.compare.overall import metric_rows, overall_rows
-from workbench.core.profiling.csvread import ProfilingDataError
-from workbench.core.profiling.report import Report, _ScaledProgress, open_report
-from workbench.core.tasks import CancelToken, NullProgress, Progress
+from workbench.core.profiling.errors import ProfilingDataError
+from workbench.core.profiling.build import open_report
+from workbench.core.profiling.report import Report
+from workbench.core.tasks import CancelToken, NullProgress, Progress, ScaledProgress
 
 
 def _side(role: str, report: Report, devices: list[int], ops: pd.DataFrame) -> Side:
@@ -89,7 +90,7 @@ def compare_paths(base: str | Path, current: str | Path, *, by: str = "type",
     reports = []
     for n, (role, path) in enumerate((("base", base), ("current", current))):
         progress.status(f"Opening {role} report {Path(path).name}")
-        reports.append(open_side(role, path, _ScaledProgress(progress, 0.45 * n, 0.45 * (n + 1)), cancel, use_cache))
+        reports.append(open_side(role, path, ScaledProgress(progress, 0.45 * n, 0.45 * (n + 1)), cancel, use_cache))
     cancel.raise_if_cancelled()
     progress.status("Comparing")
     result = compare_reports(reports[0], reports[1], by=by, tolerance_pct=tolerance_pct, pairs=pairs)

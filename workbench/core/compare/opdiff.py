@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from workbench.core.compare.model import INSTANCE_COLUMNS, OP_COLUMNS, Comparison, percent, statuses
+from workbench.core.compare.rows import INSTANCE_COLUMNS, OP_COLUMNS, percent, sort_regressions_first, statuses
 
 NO_START = np.iinfo(np.int64).max
 # The OPs table columns the comparison keeps per side (the rest stay in the report).
@@ -140,7 +140,7 @@ def op_rows(base: pd.DataFrame, current: pd.DataFrame, by: str, tolerance_pct: f
         "base_min_us": b.min_us, "current_min_us": c.min_us, "base_max_us": b.max_us, "current_max_us": c.max_us,
         "base_first_ns": _first(b.first_ns), "current_first_ns": _first(c.first_ns),
     }, columns=OP_COLUMNS)
-    return Comparison.sort_regressions_first(frame[seen].reset_index(drop=True))
+    return sort_regressions_first(frame[seen].reset_index(drop=True))
 
 
 def _first(first: np.ndarray) -> pd.arrays.IntegerArray:

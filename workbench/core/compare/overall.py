@@ -11,7 +11,7 @@ from workbench.core.profiling.report import Report
 from workbench.core.profiling.stats import AICORE_ID_COLUMNS
 
 TOTAL = "Total device time"
-# Task types summed into each time row (cann-formats.md §2.1 Task Type values).
+# Task types summed into each time row (docs/cann-formats.md §2.1 Task Type values).
 TASK_GROUPS = (
     ("AI Core time", ("AI_CORE", "AI_VECTOR_CORE", "MIX_AIC", "MIX_AIV")),
     ("AI CPU time", ("AI_CPU",)),

@@ -14,7 +14,7 @@ import pandas as pd
 
 from workbench.core import fsutil
 from workbench.core.compare.model import BETTER, LABELS, WORSE, CompareError, Comparison
-from workbench.core.profiling.export import EXCEL_MAX_ROWS, _cell
+from workbench.core.profiling.export import EXCEL_MAX_ROWS, cell_value
 from workbench.core.tasks import CancelToken, NullProgress, Progress
 
 SHEETS = ("Overall", "OpType", "OpName", "AICoreMetrics", "Warnings")
@@ -88,7 +88,7 @@ def _table(book: Any, title: str, frame: pd.DataFrame, spec: list[tuple[str, str
         if n % 65536 == 0:
             cancel.raise_if_cancelled()
         tone = _tone(values[status_index])
-        sheet.append([styles.cell(_cell(v), kind, tone) for v, (_, kind) in zip(values, spec)])
+        sheet.append([styles.cell(cell_value(v), kind, tone) for v, (_, kind) in zip(values, spec)])
     return sheet
 
 
@@ -125,7 +125,7 @@ def write_xlsx(comparison: Comparison, out: str | Path, progress: Progress | Non
     styles = _Styles(sheet)
     sheet.append(styles.header(["Report", "Base", "Current"]))
     for label, base, current in _facts(comparison):
-        sheet.append([label, _cell(base), _cell(current)])
+        sheet.append([label, cell_value(base), cell_value(current)])
     for n, (title, by, label) in enumerate((("OpType", "type", "OP Type"), ("OpName", "name", "Op Name"))):
         progress.fraction(0.1 + 0.4 * n)
         _table(book, title, comparison.op_rows(by), OP_SHEET, notes, cancel, label)

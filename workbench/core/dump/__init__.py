@@ -1,4 +1,4 @@
-"""Dump configuration and accuracy comparison, Qt-free (issue 8).
+"""Dump configuration and accuracy comparison, Qt-free.
 
 - :mod:`aclconfig` — the acl.json document model (read, edit the dump section, validate, write).
 - :mod:`omjson` — the offline model's op tree from ``atc --mode=1`` JSON (also the fusion rule).

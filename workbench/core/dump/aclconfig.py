@@ -1,6 +1,6 @@
 """The acl.json document: read, edit the dump section, validate, show as JSON text, write atomically.
 
-Schema (cann-formats.md §5): ``{"dump": {"dump_list": [{"model_name": m, "layer": [...]}, …],
+Schema (docs/cann-formats.md §5): ``{"dump": {"dump_list": [{"model_name": m, "layer": [...]}, …],
 "dump_path": dir, "dump_mode": "input"|"output"|"all", "dump_op_switch": "on"|"off",
 "dump_data": "tensor"|"stats", "dump_stats": [...], "dump_level": "op"|"kernel"|"all", …}}``
 beside other sections (``profiler``, …). The editor changes only the keys it manages; every other

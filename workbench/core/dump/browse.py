@@ -1,7 +1,7 @@
 """What the dump data view shows: a dump folder as a tree of ops, one tensor's stats and histogram.
 
 A model dump lives in ``{dump_path}/{timestamp}/{device_id}/{model_name}/{model_id}/{iteration}/``
-(cann-formats.md §7.1). :func:`scan_dump_folder` reads only the headers of the dump files below a
+(docs/cann-formats.md §7.1). :func:`scan_dump_folder` reads only the headers of the dump files below a
 folder (any level of that layout, or one file) and names each folder level by its distance from
 the files; damaged files are listed with their error and the others still show.
 """

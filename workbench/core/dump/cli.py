@@ -1,4 +1,4 @@
-"""Verbs ``dump-config``, ``dump convert`` and ``accuracy compare`` (Qt-free, issue 8).
+"""Verbs ``dump-config``, ``dump convert`` and ``accuracy compare`` (Qt-free).
 
 - ``dump-config --model-json FILE (--all | --ops A,B,…) [--mode M] [--path DIR] [--data tensor|stats]
   [--out acl.json]`` edits the acl.json in place keeping every other key; prints the warnings.

@@ -9,7 +9,7 @@ producing op's ground truth) and rows follow the model's op order; without one t
 dump timestamps. Device layouts are converted back first (:mod:`formats`). A missing file or a
 shape mismatch gives a row of ``NaN`` with the reason, as msaccucmp does; the run goes on.
 
-Result CSV (cann-formats.md §7.3): ``Index,OpType,NPUDump,DataType,Address,GroundTruth,DataType,
+Result CSV (docs/cann-formats.md §7.3): ``Index,OpType,NPUDump,DataType,Address,GroundTruth,DataType,
 TensorIndex,Shape,<algorithms>,CompareFailReason`` (the ground truth side is CPU data, so its
 Address column is left out, as msaccucmp does); values are 6-decimal strings.
 """

@@ -1,6 +1,6 @@
 """Dump files -> .npy (what ``msaccucmp.py convert`` does), plus tensor stats/histogram/.txt export.
 
-Output names (cann-formats.md §7.2): ``{dumpfile}.{input|output}.{index}.npy`` for the tensor as
+Output names (docs/cann-formats.md §7.2): ``{dumpfile}.{input|output}.{index}.npy`` for the tensor as
 dumped, and ``{dumpfile}.{input|output}.{index}.{FORMAT}.npy`` beside it when the device layout
 converts back to the original one (NC1HWC0 -> NCHW, FRACTAL_Z / FRACTAL_NZ -> NCHW / ND, see
 :mod:`formats`); buffers go to ``{dumpfile}.{type}buffer.{index}.bin``. A name of 255 characters

@@ -1,7 +1,7 @@
 """Dump data types and formats: enum numbers, names, and raw bytes <-> numpy arrays.
 
 Numbers are those of ``toolkit.dumpdata.OutputDataType`` / ``OutputFormat`` (AclDumpMsg.proto,
-cann-formats.md §7.1; 32..36 from msaccucmp's constants). Decoding rules:
+docs/cann-formats.md §7.1; 32..36 from msaccucmp's constants). Decoding rules:
 
 - plain types read little-endian; bool bytes are "non-zero = True"; ``DT_UNDEFINED`` is read as
   int8 bytes (as msaccucmp does);

@@ -1,4 +1,4 @@
-"""Read and write CANN dump files without CANN (cann-formats.md §7.1).
+"""Read and write CANN dump files without CANN (docs/cann-formats.md §7.1).
 
 A dump file named ``{op_type}.{op_name}.{task_id}.{stream_id}.{timestamp}`` is a little-endian
 ``uint64`` header length N, N bytes of a protobuf ``toolkit.dumpdata.DumpData`` message (tensor

@@ -1,4 +1,4 @@
-"""Vector comparison metrics, exactly as msaccucmp computes them (cann-formats.md §7.3).
+"""Vector comparison metrics, exactly as msaccucmp computes them (docs/cann-formats.md §7.3).
 
 Both sides are flattened and cast to float32 first (msaccucmp's algorithm manager does the same,
 so results agree to the last printed digit); every value is a ``'{:.6f}'`` string, failures are

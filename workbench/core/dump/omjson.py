@@ -1,4 +1,4 @@
-"""The offline model's op tree from ``atc --mode=1`` JSON (cann-formats.md §6.5).
+"""The offline model's op tree from ``atc --mode=1`` JSON (docs/cann-formats.md §6.5).
 
 Top level: ``name`` (what acl.json ``model_name`` must equal), ``graph`` (a list; ``graph[i].op``
 in model order), ``attr`` (typed ``{"key", "value": {"s"|"i"|"b"|"list": …}}``). Each op has

@@ -1,4 +1,4 @@
-"""System Profiler (issue 9), Qt-free: collect profiling data on a host with msprof, bring it back,
+"""System Profiler, Qt-free: collect profiling data on a host with msprof, bring it back,
 open it; Import Result; Merge Reports.
 
 Modules (import them directly; this package imports nothing so the simulated toolkit, which
@@ -13,5 +13,6 @@ reads :mod:`.chips`, stays fast to start):
 - :mod:`.history`   the project's runs: list, re-run, delete
 - :mod:`.importer`  Import Result
 - :mod:`.mergejob`  Merge Reports
+- :mod:`.actions`   the wizard's and the runs panel's work functions over a host name (probe, check, run...)
 - :mod:`.cli`       the ``profile`` verb
 """

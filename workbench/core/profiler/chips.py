@@ -1,7 +1,7 @@
 """Which AI Core metric groups (``--aic-metrics``) a chip supports: pure data shared by the
 System Profiler (what the wizard offers) and the simulated toolkit's data generator.
 
-Source: cann-formats.md §1.1 (hiascend aclprofAicoreMetrics / ProfilingAicoreMetrics pages,
+Source: docs/cann-formats.md §1.1 (hiascend aclprofAicoreMetrics / ProfilingAicoreMetrics pages,
 Ascend/msprof ai_core_metrics_manager.py): six groups exist on every chip; ``L2Cache`` only on
 Atlas A2/A3 and Atlas 200I/500 A2, ``MemoryAccess`` only on A2/A3, ``PipelineExecuteUtilization``
 only on Atlas 200I/500 A2. A2/A3 are the "chip v4" products whose op_summary splits PMU columns

@@ -1,6 +1,6 @@
 """The exact ``msprof`` command line for a job and a CANN version, and the export step (§1.1, §1.2).
 
-Flag names and values are msprof's (cann-formats.md §1.1). Every switch the wizard shows is
+Flag names and values are msprof's (docs/cann-formats.md §1.1). Every switch the wizard shows is
 written out explicitly (``--ascendcl=on --runtime-api=off …``) so the command shown is the whole
 truth whatever msprof's defaults are. Version rules:
 

@@ -1,6 +1,6 @@
 """PROF_* folders on a host: find them, export them when needed, download only what the views need.
 
-What the views need (cann-formats.md §1.3; what :mod:`workbench.core.profiling.detect` reads):
+What the views need (docs/cann-formats.md §1.3; what :mod:`workbench.core.profiling.detect` reads):
 
 * CANN 7/8: ``PROF_*/mindstudio_profiler_output/`` (the raw ``host/data`` and ``device_N/data``
   can be gigabytes and are never read);
@@ -21,10 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from workbench.core.profiler.command import MODERN_OUTPUT, MSPROF_PY, export_commands
-from workbench.core.services.deploy import _Scaled as Scaled
 from workbench.core.services.toolkit import ToolkitInfo
 from workbench.core.services.transport import Transport, TransportError, posix_join
-from workbench.core.tasks import CancelToken, Progress
+from workbench.core.tasks import CancelToken, Progress, ScaledProgress
 
 HOST_INFO = ("info.json", "start_info", "end_info")
 DEVICE_INFO = re.compile(r"^(info\.json|start_info|end_info)(\.\d+)?$|^sample\.json$")
@@ -140,7 +139,7 @@ def download_pieces(transport: Transport, jobs: list[tuple[str, list[Piece], Pat
             target.parent.mkdir(parents=True, exist_ok=True)
             progress.status(f"Downloading {posixpath.basename(prof)}/{piece.rel}")
             transport.get(posix_join(prof, piece.rel), target,
-                          progress=Scaled(progress, done / total, piece.size / total), cancel=cancel)
+                          progress=ScaledProgress(progress, done / total, (done + piece.size) / total), cancel=cancel)
             done += piece.size
     progress.fraction(1.0)
 

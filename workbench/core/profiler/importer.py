@@ -18,10 +18,9 @@ from workbench.core.profiler.fetch import FetchError, find_prof_dirs, prepare_pr
 from workbench.core.profiler.options import ProfilingJob
 from workbench.core.profiler.run import IMPORTED, ProfilingRun, finish_run, new_run_id, results_root
 from workbench.core.project import Project
-from workbench.core.services.deploy import _Scaled as Scaled
 from workbench.core.services.toolkit import ToolkitInfo
 from workbench.core.services.transport import LocalTransport, Transport
-from workbench.core.tasks import CancelToken, NullProgress, Progress
+from workbench.core.tasks import CancelToken, NullProgress, Progress, ScaledProgress
 
 
 def import_result(source: str | os.PathLike[str], *, transport: Transport | None = None,
@@ -56,7 +55,7 @@ def import_result(source: str | os.PathLike[str], *, transport: Transport | None
     run_id = new_run_id()
     local_dir = results / run_id
     progress.status(f"Copying {src} to {local_dir}")
-    staged_download(transport, prepared, local_dir, progress=Scaled(progress, 0, 0.95), cancel=cancel)
+    staged_download(transport, prepared, local_dir, progress=ScaledProgress(progress, 0, 0.95), cancel=cancel)
     run = ProfilingRun(id=run_id, kind=IMPORTED, time=_dt.datetime.now().astimezone().isoformat(timespec="seconds"),
                        host=host or ("local" if transport.is_local else transport.label),
                        cann_version=toolkit.version if toolkit else None, toolkit=toolkit.root if toolkit else "",

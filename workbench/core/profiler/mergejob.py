@@ -14,9 +14,8 @@ from pathlib import Path
 
 from workbench.core.artefacts import SAVED_REPORT_SUFFIX
 from workbench.core.profiler.fetch import find_prof_dirs
-from workbench.core.services.deploy import _Scaled as Scaled
 from workbench.core.services.transport import LocalTransport
-from workbench.core.tasks import CancelToken, NullProgress, Progress
+from workbench.core.tasks import CancelToken, NullProgress, Progress, ScaledProgress
 
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$")
 
@@ -41,7 +40,7 @@ def merge_reports_to(input_dir: str | os.PathLike[str], output_dir: str | os.Pat
                      cancel: CancelToken | None = None) -> Path:
     """Work function: merge the input directory's reports into ``<output_dir>/<output_name>.wbreport``."""
     from workbench.core.profiling.merge import merge_reports
-    from workbench.core.profiling.saved import save_report
+    from workbench.core.profiling.storage.saved import save_report
 
     progress = progress or NullProgress()
     cancel = cancel or CancelToken()
@@ -55,6 +54,6 @@ def merge_reports_to(input_dir: str | os.PathLike[str], output_dir: str | os.Pat
         raise MergeError(f"Output {out}: already exists; choose another name or allow overwriting")
     inputs = merge_inputs(input_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    merged = merge_reports(inputs, progress=Scaled(progress, 0, 0.8), cancel=cancel)
+    merged = merge_reports(inputs, progress=ScaledProgress(progress, 0, 0.8), cancel=cancel)
     cancel.raise_if_cancelled()
-    return save_report(merged, out, progress=Scaled(progress, 0.8, 0.2), cancel=cancel)
+    return save_report(merged, out, progress=ScaledProgress(progress, 0.8, 1.0), cancel=cancel)

@@ -1,9 +1,9 @@
 """The System Profiler job: every field of MindStudio's New Profiling wizard, with its defaults.
 
-Pages (anchors.md §1.7): *Project Properties* (name, location: where results are kept, one
+Pages (as MindStudio's System Profiler wizard has them): *Project Properties* (name, location: where results are kept, one
 folder per run), *Executable Properties* (run mode, host, deployment, app project path and its
 detected type, executable with arguments and environment variables, toolkit path, devices) and
-*Profiling Options*. Defaults are msprof's own (cann-formats.md §1.1), which MindStudio's
+*Profiling Options*. Defaults are msprof's own (docs/cann-formats.md §1.1), which MindStudio's
 "defaults OK" page uses: AscendCL on, Runtime API off, task time on (l1), AI Core on, task-based,
 PipeUtilization, sampling at 100 Hz, AI CPU / MsprofTX / device memory / host sampling / HCCL off.
 

@@ -29,11 +29,10 @@ from workbench.core.profiler.fetch import FetchError, find_prof_dirs, prepare_pr
 from workbench.core.profiler.options import LOCAL, ProfilingJob
 from workbench.core.profiler.preflight import Issue, preflight
 from workbench.core.project import PROJECT_DIR, PROJECT_FILE, Project, detect_type, open_project
-from workbench.core.services.deploy import _Scaled as Scaled
 from workbench.core.services.deploy import Mapping, compute_plan, project_mappings, sync
 from workbench.core.services.toolkit import ToolkitInfo, detect_toolkit
 from workbench.core.services.transport import RunResult, Transport, TransportError, posix_join
-from workbench.core.tasks import Cancelled, CancelToken, NullProgress, Progress
+from workbench.core.tasks import Cancelled, CancelToken, NullProgress, Progress, ScaledProgress
 
 REMOTE_BASE = ".ascend-workbench/msprof-output"   # under the remote project folder
 HOME_BASE = "ascend-workbench/msprof-output"      # under the login folder when there is no project
@@ -292,9 +291,9 @@ def profile(job: ProfilingJob, transport: Transport, toolkit: ToolkitInfo | None
     started = _dt.datetime.now().astimezone().isoformat(timespec="seconds")
     if where.mappings:
         progress.status(f"Deploying {where.project_root} to {transport.label}")
-        plan = compute_plan(transport, where.mappings, where.project_root or ".", progress=Scaled(progress, 0, 0.05),
-                            cancel=cancel)
-        sync(transport, plan, progress=Scaled(progress, 0.05, 0.15), cancel=cancel)
+        plan = compute_plan(transport, where.mappings, where.project_root or ".",
+                            progress=ScaledProgress(progress, 0, 0.05), cancel=cancel)
+        sync(transport, plan, progress=ScaledProgress(progress, 0.05, 0.2), cancel=cancel)
     remote_dir = posix_join(where.remote_base, run_id)
     if bad_path_chars(remote_dir):
         raise ProfilerError(f"{remote_dir}: msprof refuses output paths holding {bad_path_chars(remote_dir)!r}; "
@@ -311,7 +310,7 @@ def profile(job: ProfilingJob, transport: Transport, toolkit: ToolkitInfo | None
                  posixpath.basename(prof)) for prof in profs]
     local_dir = results / run_id
     progress.status(f"Downloading the results to {local_dir}")
-    staged_download(transport, prepared, local_dir, progress=Scaled(progress, 0.2, 0.8), cancel=cancel)
+    staged_download(transport, prepared, local_dir, progress=ScaledProgress(progress, 0.2, 1.0), cancel=cancel)
     run = ProfilingRun(id=run_id, kind=COLLECTED, time=started, host=job.host if job.run_mode != LOCAL else "local",
                        cann_version=toolkit.version, toolkit=toolkit.root, options=job.to_dict(), command=argv,
                        remote_dir=remote_dir, prof_dirs=profs, exit_status=result.exit_status)

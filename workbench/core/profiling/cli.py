@@ -14,10 +14,10 @@ from typing import Any
 
 import pandas as pd
 
-from workbench.core.verbs import register_verb, run_guarded
 from workbench.core.profiling import stats
-from workbench.core.profiling.csvread import ProfilingDataError
+from workbench.core.profiling.errors import ProfilingDataError
 from workbench.core.tasks import run_inline
+from workbench.core.verbs import register_verb, run_guarded
 
 HELP = "read msprof / torch_npu profiling output: summary, OP and API statistics, export, save, merge"
 
@@ -70,7 +70,7 @@ def _records(frame: pd.DataFrame, columns: list[str]) -> list[dict[str, Any]]:
 
 
 def _open(args: argparse.Namespace):
-    from workbench.core.profiling.report import open_report
+    from workbench.core.profiling.build import open_report
 
     use_cache = {"auto": None, "on": True, "off": False}[args.cache]
     return run_inline(open_report, args.path, use_cache=use_cache)
@@ -112,7 +112,7 @@ def _run(args: argparse.Namespace) -> int:
     action = args.action
     if action == "merge":
         from workbench.core.profiling.merge import merge_reports
-        from workbench.core.profiling.saved import save_report
+        from workbench.core.profiling.storage.saved import save_report
 
         merged = run_inline(merge_reports, args.paths)
         out = run_inline(save_report, merged, args.out)
@@ -137,7 +137,7 @@ def _run(args: argparse.Namespace) -> int:
         out = run_inline(export_report, report, args.out, table=args.table)
         _emit({"out": str(out), "tables": [args.table] if args.table else list(report.tables)}, True)
     elif action == "save":
-        from workbench.core.profiling.saved import save_report
+        from workbench.core.profiling.storage.saved import save_report
 
         out = run_inline(save_report, report, args.out)
         _emit({"out": str(out), "tables": {n: len(f) for n, f in report.tables.items()}}, True)

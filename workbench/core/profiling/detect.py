@@ -1,6 +1,6 @@
 """Find out what a path holds: which profiling layout, which files, which devices.
 
-Layouts (cann-formats.md §1.3, §4):
+Layouts (docs/cann-formats.md §1.3, §4):
 - CANN 7/8 ``PROF_*/mindstudio_profiler_output/{name}_{timestamp}.csv|json``            -> msprof
 - CANN 5/6 ``PROF_*/device_N/summary/{name}_{dev}_{model}_{iter}.csv`` + ``timeline/``,
   host data in ``PROF_*/host/summary``                                                 -> msprof-legacy
@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from workbench.core.artefacts import SAVED_REPORT_SUFFIX
-from workbench.core.profiling.csvread import ProfilingDataError
+from workbench.core.profiling.errors import ProfilingDataError
 
 _NAME = re.compile(r"^(?P<name>[A-Za-z][A-Za-z0-9_]*?)(_\d+)*(_slice_\d+)?\.(?P<ext>csv|json)$")
 OPS_NAMES = ("op_summary", "kernel_details")

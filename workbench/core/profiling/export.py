@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from workbench.core import fsutil
-from workbench.core.profiling.csvread import ProfilingDataError
+from workbench.core.profiling.errors import ProfilingDataError
 from workbench.core.profiling.report import Report
 from workbench.core.tasks import CancelToken, NullProgress, Progress
 
@@ -23,7 +23,7 @@ EXCEL_MAX_ROWS = 1_048_575  # one header row + data
 FORMATS = (".xlsx", ".csv", ".json")
 
 
-def _cell(value: Any) -> Any:
+def cell_value(value: Any) -> Any:
     """A plain Python value (None for missing); ints above 2^53 as text for spreadsheets."""
     if value is None or value is pd.NA:
         return None
@@ -40,7 +40,7 @@ def _rows(frame: pd.DataFrame):
     columns = [frame[c].astype(object) if isinstance(frame[c].dtype, pd.CategoricalDtype) else frame[c]
                for c in frame.columns]
     for values in zip(*[c.tolist() for c in columns]):
-        yield [_cell(v) for v in values]
+        yield [cell_value(v) for v in values]
 
 
 def export_report(report: Report, out: str | Path, table: str | None = None,

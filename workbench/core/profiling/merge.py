@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from workbench.core.profiling import report as reportmod
-from workbench.core.profiling.csvread import ProfilingDataError
-from workbench.core.profiling.report import Report, concat_frames, open_report
+from workbench.core.profiling import build
+from workbench.core.profiling.build import open_report
+from workbench.core.profiling.errors import ProfilingDataError
+from workbench.core.profiling.report import Report, concat_frames
 from workbench.core.tasks import CancelToken, NullProgress, Progress
 
 # Tables recomputed after merging (a per-source copy would double count nothing, but the
@@ -62,7 +63,7 @@ def merge_opened(reports: Sequence[Report]) -> Report:
         sources = {r.table_sources.get(name, "file") for r in reports if name in r.tables}
         merged.table_sources[name] = sources.pop() if len(sources) == 1 else "merged"
     merged.devices = sorted({d for r in reports for d in r.devices})
-    merged.timeline = reportmod.combine_timelines([r.timeline for r in reports if r.timeline is not None],
+    merged.timeline = build.combine_timelines([r.timeline for r in reports if r.timeline is not None],
                                                   merged.warnings)
     return merged.finish()
 

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from workbench.core.profiling.tables import OPS
+
 if TYPE_CHECKING:
     from workbench.core.profiling.timeline import Timeline
 
@@ -240,8 +242,6 @@ def detect_pmu_group(columns: list[str]) -> tuple[str | None, bool]:
 def pmu_columns(columns: list[str], frame: pd.DataFrame | None = None) -> list[str]:
     """The PMU metric columns: the numeric columns of the OPs table beyond the canonical ones
     (op_summary / kernel_details put every PMU counter after ``Context ID``)."""
-    from workbench.core.profiling.tables import OPS
-
     canonical = {c.key for c in OPS} | {"source"}
     known = set(PMU_COMMON).union(*PMU_GROUPS.values())
     out = []
@@ -255,7 +255,7 @@ def pmu_columns(columns: list[str], frame: pd.DataFrame | None = None) -> list[s
 
 
 def memory_bound(frame: pd.DataFrame) -> np.ndarray:
-    """``mte2_ratio / max(mac_ratio, vec_ratio)`` per row (cann-formats.md §2.1).
+    """``mte2_ratio / max(mac_ratio, vec_ratio)`` per row (docs/cann-formats.md §2.1).
 
     On split chips the cube (``aic_``) and vector (``aiv_``) ratios are pooled: the largest
     mte2 ratio over the largest mac/vec ratio. Missing or zero denominators give NaN.

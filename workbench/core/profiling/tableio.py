@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from workbench.core.profiling.csvread import ProfilingDataError
+from workbench.core.profiling.errors import ProfilingDataError
 
 
 def write_table(frame: pd.DataFrame, path: str | Path, sheet: str = "table") -> Path:

@@ -19,7 +19,7 @@ SUMMARY_LABELS = ("Profiling info", "Source", "Kind", "Size", "Devices", "Elapse
                   "Bandwidth", "DDR/HBM read and write", "AI Core utilization", "Sample-based AI Core data",
                   "Warnings")
 
-# msprof switches that collect each kind of data (cann-formats.md §1.1)
+# msprof switches that collect each kind of data (docs/cann-formats.md §1.1)
 COLLECT_HINT = {
     "ACL API": "msprof --ascendcl=on",
     "Runtime API": "msprof --runtime-api=on",
@@ -164,10 +164,10 @@ def preview(path, cancel=None) -> Preview | None:
     reports why)."""
     from pathlib import Path
 
-    from workbench.core.profiling import cache
-    from workbench.core.profiling.csvread import ProfilingDataError
     from workbench.core.profiling.detect import detect
+    from workbench.core.profiling.errors import ProfilingDataError
     from workbench.core.profiling.lod import TimelineLayout
+    from workbench.core.profiling.storage import cache
     from workbench.core.profiling.timeline import TimelineError, load_timeline
 
     try:
@@ -190,7 +190,7 @@ def preview(path, cancel=None) -> Preview | None:
 def open_for_view(path, progress=None, cancel=None):
     """Work function behind the report document: open the report and prepare its views. A big
     uncached source first sends ``("preview", Preview)`` as a partial result."""
-    from workbench.core.profiling.report import open_report
+    from workbench.core.profiling.build import open_report
 
     early = preview(path, cancel)
     if early is not None and progress is not None:
@@ -202,7 +202,7 @@ def open_for_view(path, progress=None, cancel=None):
 def write_cache(report, progress=None, cancel=None) -> str | None:
     """Work function: write the cache that :func:`open_for_view` left pending (the report is
     already on screen). Returns where it went, or None (nothing pending, or no writable place)."""
-    from workbench.core.profiling import cache
+    from workbench.core.profiling.storage import cache
 
     layout, report.pending_cache = report.pending_cache, None
     if layout is None:

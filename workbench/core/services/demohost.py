@@ -1,23 +1,45 @@
 """The demo host: "Demo host (simulated CANN)", always available, never stored in hosts.json.
 
-It is this machine (``hostname == "local"``, so ``transport_for`` gives a LocalTransport) with the
-simulated toolkit installed under the user data folder by ``workbench.simtoolkit.demo``. Every
-command line, wizard and CLI verb accepts ``demo`` as a host name.
+It is this machine (``hostname == "local"``, so ``transport_for`` gives a LocalTransport) with a
+simulated toolkit installed under the user data folder. Every command line, wizard and CLI verb
+accepts ``demo`` as a host name.
+
+Core does not know the simulated toolkit: the program's composition root (``workbench.wiring``,
+run by ``workbench.cli`` and the GUI start) installs the function that puts the demo toolkit in
+place with :func:`set_demo_toolkit_provider`.
 """
 from __future__ import annotations
 
-from workbench.core.services.hosts import Host, HostStore
-from workbench.core.services.ssh import LOCAL_HOSTNAME
+import os
+from collections.abc import Callable
+
+from workbench.core.services.hosts import LOCAL_HOSTNAME, Host, HostError, HostStore
 
 DEMO_NAME = "demo"
 DEMO_LABEL = "Demo host (simulated CANN)"
 
+# Installs (or refreshes) the demo host's toolkit and returns its root; None until wired.
+DemoToolkitProvider = Callable[[], str | os.PathLike[str]]
+_demo_toolkit_provider: DemoToolkitProvider | None = None
+
+
+def set_demo_toolkit_provider(provider: DemoToolkitProvider | None) -> None:
+    """Install what gives the demo host its toolkit (``workbench.wiring`` does, at program start)."""
+    global _demo_toolkit_provider
+    _demo_toolkit_provider = provider
+
+
+def demo_toolkit_provider() -> DemoToolkitProvider | None:
+    return _demo_toolkit_provider
+
 
 def demo_host() -> Host:
     """The demo host, its simulated toolkit installed (or refreshed) on first use."""
-    from workbench.simtoolkit.demo import ensure_demo_toolkit
-
-    return Host(name=DEMO_NAME, hostname=LOCAL_HOSTNAME, toolkit=str(ensure_demo_toolkit()), simulated=True)
+    provider = _demo_toolkit_provider
+    if provider is None:
+        raise HostError(f"{DEMO_NAME}: the demo host is not available: this program was started without "
+                        "the simulated toolkit (workbench.wiring.install() was not called)")
+    return Host(name=DEMO_NAME, hostname=LOCAL_HOSTNAME, toolkit=str(provider()), simulated=True)
 
 
 def resolve_host(name: str, store: HostStore | None = None) -> Host:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.core.services.transport import FileStat, Transport, TransportError, posix_join
-from workbench.core.tasks import CancelToken, NullProgress, Progress
+from workbench.core.tasks import CancelToken, NullProgress, Progress, ScaledProgress
 
 DEFAULT_EXCLUDES = (".ascend-workbench", ".git", "__pycache__", "*.pyc", ".wbpart-*", ".idea", ".vscode")
 NEW, CHANGED, REMOTE_ONLY, UNCHANGED = "new", "changed", "remote-only", "unchanged"
@@ -147,25 +147,6 @@ def compute_plan(transport: Transport, mappings: list[Mapping], project_root: st
     return Plan(list(mappings), roots, items)
 
 
-@dataclass
-class _Scaled:
-    """Maps a sub-task's 0..1 fraction into [start, start+span] of the whole."""
-
-    progress: Progress
-    start: float
-    span: float
-
-    def status(self, text: str) -> None:
-        self.progress.status(text)
-
-    def fraction(self, value: float | None) -> None:
-        if value is not None:
-            self.progress.fraction(self.start + self.span * value)
-
-    def partial(self, item: Any) -> None:
-        self.progress.partial(item)
-
-
 def sync(transport: Transport, plan: Plan, *, delete: Iterable[PlanItem] = (), progress: Progress | None = None,
          cancel: CancelToken | None = None) -> dict[str, Any]:
     """Work function: send new and changed files; delete only the remote-only items in ``delete``."""
@@ -180,7 +161,8 @@ def sync(transport: Transport, plan: Plan, *, delete: Iterable[PlanItem] = (), p
         local = Path(plan.local_roots[item.mapping]) / item.rel
         progress.partial(("deploy", f"{item.action}: {item.rel}"))
         transport.put(local, posix_join(m.remote, item.rel),
-                      progress=_Scaled(progress, done / total, (item.local_size or 0) / total), cancel=cancel)
+                      progress=ScaledProgress(progress, done / total, (done + (item.local_size or 0)) / total),
+                      cancel=cancel)
         done += item.local_size or 0
     deleted = []
     for item in delete:

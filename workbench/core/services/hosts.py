@@ -17,6 +17,7 @@ from workbench.core.paths import config_dir
 
 SCHEMA_VERSION = 1
 AUTH_METHODS = ("auto", "agent", "key", "password")
+LOCAL_HOSTNAME = "local"   # a host with this hostname is this machine (demo host): no SSH
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$")
 
 

@@ -1,4 +1,4 @@
-"""Parse ``npu-smi info`` (the box-drawn device table, cann-formats.md §8.1) into devices.
+"""Parse ``npu-smi info`` (the box-drawn device table, docs/cann-formats.md §8.1) into devices.
 
 Two real layouts exist (see ../shared/samples/npu-smi):
 

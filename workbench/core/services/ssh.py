@@ -26,8 +26,10 @@ from typing import Callable, Protocol
 import paramiko
 from paramiko.buffered_pipe import BufferedPipe
 
-from workbench.core.services.hosts import Host, HostError, HostStore
+from workbench.core.services.hosts import LOCAL_HOSTNAME, Host, HostError, HostStore
 from workbench.core.services.knownhosts import HostKeyChecker, HostKeyInfo
+from workbench.core.services.sftp import rename_over, sftp_makedirs
+from workbench.core.services.transfer import download, upload
 from workbench.core.services.transport import (
     KILL_GRACE_S, ConnectionLost, FileStat, LineSplitter, RunResult, RunTimeout, TransportError,
     build_script, describe, part_name, posix_join,
@@ -478,14 +480,10 @@ class SshTransport:
 
     def put(self, local, remote: str, *, progress: Progress | None = None,  # type: ignore[no-untyped-def]
             cancel: CancelToken | None = None) -> int:
-        from workbench.core.services.transfer import upload
-
         return upload(self, local, remote, progress=progress or NullProgress(), cancel=cancel or CancelToken())
 
     def get(self, remote: str, local, *, progress: Progress | None = None,  # type: ignore[no-untyped-def]
             cancel: CancelToken | None = None) -> int:
-        from workbench.core.services.transfer import download
-
         return download(self, remote, local, progress=progress or NullProgress(), cancel=cancel or CancelToken())
 
 
@@ -531,29 +529,6 @@ class _ArrivalOrder:
                 splitter.feed(stream, data)
 
 
-def rename_over(sftp: paramiko.SFTPClient, src: str, dst: str) -> None:
-    """Rename replacing ``dst`` (posix-rename@openssh.com; plain rename after removal otherwise)."""
-    try:
-        sftp.posix_rename(src, dst)
-    except OSError:
-        with contextlib.suppress(FileNotFoundError):
-            sftp.remove(dst)
-        sftp.rename(src, dst)
-
-
-def sftp_makedirs(sftp: paramiko.SFTPClient, path: str, parents: bool = True) -> None:
-    parts = [p for p in path.split("/") if p]
-    prefix = "/" if path.startswith("/") else ""
-    todo = [prefix + "/".join(parts[: i + 1]) for i in range(len(parts))] if parents else [path]
-    for p in todo:
-        try:
-            if stat_mod.S_ISDIR(sftp.stat(p).st_mode or 0):
-                continue
-            raise NotADirectoryError(errno.ENOTDIR, "exists and is not a folder", p)
-        except FileNotFoundError:
-            sftp.mkdir(p)
-
-
 class ConnectionPool:
     """One :class:`SshTransport` per host name, opened on first use, closed by :meth:`close_all`."""
 
@@ -588,9 +563,6 @@ class ConnectionPool:
             items, self._by_name = list(self._by_name.values()), {}
         for tr in items:
             tr.close()
-
-
-LOCAL_HOSTNAME = "local"   # a host with this hostname is this machine (demo host): no SSH
 
 
 def transport_for(host: Host, prompter: Prompter | None = None, pool: ConnectionPool | None = None):  # noqa: ANN201

@@ -1,7 +1,7 @@
 """Find the CANN toolkit on a host, its version, its ``set_env.sh``, its tools and its NPUs.
 
 Works through any :class:`~workbench.core.services.transport.Transport` (local or SSH), so the
-same code checks the demo host and a remote Ascend server. Where CANN lives (cann-formats.md §8.2):
+same code checks the demo host and a remote Ascend server. Where CANN lives (docs/cann-formats.md §8.2):
 
 * ≤8.3: ``/usr/local/Ascend/ascend-toolkit/latest`` (a symlink to ``…/<version>``), environment
   script ``/usr/local/Ascend/ascend-toolkit/set_env.sh``, version in

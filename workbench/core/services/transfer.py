@@ -21,18 +21,15 @@ import os
 import stat as stat_mod
 from collections import deque
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import paramiko
 from paramiko.sftp import CMD_DATA, CMD_READ, CMD_STATUS, CMD_WRITE, int64
 
+from workbench.core.services.sftp import SftpEndpoint, rename_over, sftp_makedirs
 from workbench.core.services.transport import (
     ConnectionLost, TransportError, files_to_copy, part_name, posix_join,
 )
 from workbench.core.tasks import CancelToken, Cancelled, Progress
-
-if TYPE_CHECKING:
-    from workbench.core.services.ssh import SshTransport
 
 _NET_ERRORS = (paramiko.SSHException, EOFError, ConnectionError, TimeoutError, OSError)
 
@@ -55,7 +52,7 @@ class _Meter:
         self.progress.fraction(self.done / self.total)
 
 
-def _lost(tr: SshTransport, what: str, exc: BaseException) -> ConnectionLost:
+def _lost(tr: SftpEndpoint, what: str, exc: BaseException) -> ConnectionLost:
     tr.close()
     return ConnectionLost(f"{tr.label}: the connection was lost while {what} ({exc or type(exc).__name__}); "
                           "no partial file was left under the final name. It will reconnect on the next try.")
@@ -154,15 +151,13 @@ def _pipelined_read(sftp: paramiko.SFTPClient, handle: bytes, size: int, fout, m
 # upload
 # ------------------------------------------------------------------------------------------------
 
-def upload(tr: SshTransport, local: str | os.PathLike[str], remote: str, *, progress: Progress,
+def upload(tr: SftpEndpoint, local: str | os.PathLike[str], remote: str, *, progress: Progress,
            cancel: CancelToken, files: list[str] | None = None) -> int:
     """Copy a local file or folder to ``remote``; returns the bytes sent.
 
     ``files`` (POSIX relpaths under a local folder) restricts a folder upload to those files
     (deployment sends only new and changed ones).
     """
-    from workbench.core.services.ssh import sftp_makedirs
-
     src = Path(local)
     if not src.exists():
         raise FileNotFoundError(f"{src}: no such file or folder to upload")
@@ -199,9 +194,7 @@ def upload(tr: SshTransport, local: str | os.PathLike[str], remote: str, *, prog
 
 
 def _put_file(sftp: paramiko.SFTPClient, source: Path, target: str, size: int, meter: _Meter,
-              cancel: CancelToken, tr: SshTransport) -> None:
-    from workbench.core.services.ssh import rename_over
-
+              cancel: CancelToken, tr: SftpEndpoint) -> None:
     tmp = part_name(target)
     st = source.stat()
     try:
@@ -228,7 +221,7 @@ def _put_file(sftp: paramiko.SFTPClient, source: Path, target: str, size: int, m
         raise
 
 
-def remove_orphan_parts(tr: SshTransport, sftp: paramiko.SFTPClient) -> list[str]:
+def remove_orphan_parts(tr: SftpEndpoint, sftp: paramiko.SFTPClient) -> list[str]:
     """Remove the temporary files an earlier upload over ``tr`` could not remove because its
     connection dropped (only those: files this workbench named ``.wbpart-<random>-…``). Returns
     the ones removed."""
@@ -251,7 +244,7 @@ def remove_orphan_parts(tr: SshTransport, sftp: paramiko.SFTPClient) -> list[str
 # download
 # ------------------------------------------------------------------------------------------------
 
-def download(tr: SshTransport, remote: str, local: str | os.PathLike[str], *, progress: Progress,
+def download(tr: SftpEndpoint, remote: str, local: str | os.PathLike[str], *, progress: Progress,
              cancel: CancelToken, files: list[str] | None = None) -> int:
     """Copy a remote file or folder to ``local``; returns the bytes received."""
     sftp = tr.sftp()
@@ -293,7 +286,7 @@ def download(tr: SshTransport, remote: str, local: str | os.PathLike[str], *, pr
 
 
 def _get_file(sftp: paramiko.SFTPClient, source: str, target: Path, size: int, meter: _Meter,
-              cancel: CancelToken, tr: SshTransport) -> None:
+              cancel: CancelToken, tr: SftpEndpoint) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(part_name(str(target)))
     got = 0

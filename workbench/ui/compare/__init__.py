@@ -1,1 +1,1 @@
-"""Baseline comparison: two reports side by side (issue 5)."""
+"""Baseline comparison: two reports side by side."""

@@ -1,5 +1,5 @@
-"""Starting a comparison: Ascend ▸ Baseline Comparison (two reports, files or already open), and the
-Baseline Comparison sub-view of an open report ("Baseline file: … [Browse]", as MindStudio)."""
+"""Starting a comparison: Ascend ▸ Baseline Comparison (two reports, files or already open). The
+Baseline Comparison sub-view of an open report is :class:`workbench.ui.compare.baseline.BaselinePane`."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -7,19 +7,11 @@ from pathlib import Path
 import numpy as np
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import (
-    QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFileDialog, QFormLayout, QHBoxLayout, QLabel, QLineEdit,
-    QPushButton, QVBoxLayout, QWidget,
+    QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFileDialog, QFormLayout, QHBoxLayout, QPushButton, QWidget,
 )
 
-from workbench.core.compare.engine import compare_paths, compare_reports
-from workbench.ui.compare.view import CompareView
-
-
-def _open_reports(window) -> list:
-    from workbench.ui.report.document import ReportDocument
-
-    docs = [window.documents.widget(i) for i in range(window.documents.count())]
-    return [d.report for d in docs if isinstance(d, ReportDocument)]
+from workbench.core.compare.engine import compare_paths
+from workbench.ui.context import AppContext
 
 
 class PathPicker(QWidget):
@@ -54,11 +46,11 @@ class PathPicker(QWidget):
 
 
 class CompareDialog(QDialog):
-    def __init__(self, window, parent: QWidget | None = None) -> None:
-        super().__init__(parent or window)
+    def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
         self.setWindowTitle(self.tr("Baseline Comparison"))
-        self.window_ = window
-        reports = _open_reports(window)
+        self.context = context
+        reports = context.open_reports()
         self.base = PathPicker(reports, self)
         self.current = PathPicker(reports, self)
         self.by = QComboBox(self)
@@ -83,97 +75,24 @@ class CompareDialog(QDialog):
 
     def start(self):
         base, current = self.base.path(), self.current.path()
-        return start_comparison(self.window_, base, current, self.by.currentData(), self.tolerance.value())
+        return start_comparison(self.context, base, current, self.by.currentData(), self.tolerance.value())
 
 
-def start_comparison(window, base: str, current: str, by: str = "type", tolerance: float = 1.0):
+def start_comparison(context: AppContext, base: str, current: str, by: str = "type", tolerance: float = 1.0):
     """Compare two report paths as a task; the result opens as a document tab."""
     title = QCoreApplication.translate("Compare", "Compare {0} with {1}").format(Path(base).name, Path(current).name)
-    task = window.bridge.start(compare_paths, base, current, by=by, tolerance_pct=tolerance, title=title, kind="compare")
-    task.succeeded.connect(window.show_comparison)
-    task.failed.connect(window.report_task_failed)
+    task = context.bridge.start(compare_paths, base, current, by=by, tolerance_pct=tolerance, title=title,
+                                kind="compare")
+    task.succeeded.connect(context.show_comparison)
+    task.failed.connect(context.comparison_failed)
     return task
 
 
-def open_compare_dialog(window):
-    dialog = CompareDialog(window)
+def open_compare_dialog(context: AppContext, parent: QWidget):
+    dialog = CompareDialog(context, parent)
     if dialog.exec():
         return dialog.start()
     return None
-
-
-def _compare_with_baseline(baseline: str, current_report, by: str, *, progress, cancel):
-    from workbench.core.compare.engine import open_side
-
-    base_report = open_side("base", baseline, progress, cancel, None)
-    return compare_reports(base_report, current_report, by=by)
-
-
-class BaselinePane(QWidget):
-    """The report's Baseline Comparison sub-view: pick a baseline, compare, show the result here."""
-
-    def __init__(self, window, report, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.window_ = window
-        self.report = report
-        self.view: CompareView | None = None
-        self.path = QLineEdit(self)
-        self.path.setPlaceholderText(self.tr("a PROF_ folder, *_ascend_pt folder, timeline JSON, CSV or .wbreport"))
-        browse = QPushButton(self.tr("Browse…"), self)
-        browse.clicked.connect(self._browse)
-        self.compare_button = QPushButton(self.tr("Compare"), self)
-        self.compare_button.clicked.connect(self.compare)
-        self.message = QLabel(self.tr("Choose a baseline report to compare this report against."), self)
-        self.message.setWordWrap(True)
-        row = QHBoxLayout()
-        row.addWidget(QLabel(self.tr("Baseline file:"), self))
-        row.addWidget(self.path, 1)
-        row.addWidget(browse)
-        row.addWidget(self.compare_button)
-        self.body = QVBoxLayout(self)
-        self.body.addLayout(row)
-        self.body.addWidget(self.message)
-        self.body.addStretch(1)
-
-    def _browse(self) -> None:
-        dialog = QFileDialog(self, self.tr("Baseline Report"))
-        dialog.setFileMode(QFileDialog.FileMode.AnyFile)
-        dialog.setOption(QFileDialog.Option.DontUseNativeDialog, True)
-        if dialog.exec() and dialog.selectedFiles():
-            self.path.setText(dialog.selectedFiles()[0])
-
-    def compare(self):
-        baseline = self.path.text().strip()
-        if not baseline:
-            self.message.setText(self.tr("Choose a baseline report first."))
-            return None
-        self.compare_button.setEnabled(False)
-        self.message.setText(self.tr("Comparing…"))
-        task = self.window_.bridge.start(_compare_with_baseline, baseline, self.report, "type",
-                                         title=QCoreApplication.translate("Compare", "Compare {0} with {1}").format(
-                                             Path(baseline).name, Path(self.report.source).name), kind="compare")
-        task.succeeded.connect(self._show)
-        task.failed.connect(self._failed)
-        task.finished.connect(self._finished)
-        return task
-
-    def _show(self, comparison) -> None:
-        if self.view is not None:
-            self.body.removeWidget(self.view)
-            self.view.deleteLater()
-        self.view = CompareView(comparison, self)
-        self.view.row_opened.connect(self._row_opened)
-        self.body.insertWidget(1, self.view, 1)
-        self.message.setText("")
-
-    def _row_opened(self, row) -> None:
-        self.window_.open_comparison_row(self.view.comparison, row)
-
-    def _failed(self, message: str, _exc: object) -> None:
-        self.message.setText(message)
-
-    def _finished(self) -> None:
-        self.compare_button.setEnabled(True)
 
 
 def locate_slice(report, abs_ns) -> int | None:

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidg
 from workbench.core.atc import ModelStructure, model_structure
 from workbench.core.atc.run import last_job
 from workbench.core.services.demohost import DEMO_NAME, resolve_host
+from workbench.ui.context import AppContext
 from workbench.ui.report.table import FrameTable
 
 COLUMNS = ["name", "type", "inputs", "output_shapes", "output_dtypes", "output_formats"]
@@ -66,9 +67,9 @@ class ModelStructureView(QWidget):
         return self.table.model.rowCount()
 
 
-def default_host(window) -> str:
+def default_host(context: AppContext) -> str:
     """The CANN machine for an .om: the project's remote host, else the converter's last one, else the demo."""
-    project = window.project
+    project = context.project
     if project is not None:
         if project.remote.host:
             return project.remote.host
@@ -79,43 +80,43 @@ def default_host(window) -> str:
 
 
 class _Opener(QObject):
-    """Receives the structure task's result and opens the document (lives as long as the window)."""
+    """Receives the structure task's result and opens the document (lives as long as the application
+    window: the wizard that asked may be closed meanwhile)."""
 
-    def __init__(self, window, path: str, where: str) -> None:
-        super().__init__(window)
-        self.window_, self.path, self.where = window, path, where
+    def __init__(self, context: AppContext, path: str, where: str) -> None:
+        super().__init__(context.events)
+        self.context, self.path, self.where = context, path, where
         self.view: ModelStructureView | None = None
 
     def opened(self, structure: ModelStructure) -> None:
-        self.view = ModelStructureView(structure, self.where, self.window_)
-        self.window_.add_document(self.view, self.tr("{0} — Structure").format(Path(self.path).name), self.path)
+        self.view = ModelStructureView(structure, self.where)
+        self.context.add_document(self.view, self.tr("{0} — Structure").format(Path(self.path).name), self.path)
 
     def failed(self, message: str, _exc: object) -> None:
-        self.window_.statusBar().showMessage(self.tr("Model structure of {0}: {1}").format(Path(self.path).name,
-                                                                                          message))
+        self.context.show_status(self.tr("Model structure of {0}: {1}").format(Path(self.path).name, message))
 
     def done(self) -> None:
         self.deleteLater()
 
 
-def open_model_structure(window, path: str | Path, host: str | None = None):
+def open_model_structure(context: AppContext, path: str | Path, host: str | None = None):
     """Open the op list of ``path`` (.om via ``atc --mode=1`` on ``host``, .onnx / om .json locally)
     in a document tab; returns the task (its result is the core ModelStructure)."""
     path = str(path)
     transport = toolkit = None
     where = ""
     if Path(path).suffix.lower() == ".om":
-        host = host or default_host(window)
+        host = host or default_host(context)
         try:
-            transport = window.host_transport(host)
+            transport = context.host_transport(host)
             toolkit = resolve_host(host).toolkit or None
         except Exception as exc:  # noqa: BLE001 - HostError / ValueError: shown, not raised
-            window.statusBar().showMessage(str(exc))
+            context.show_status(str(exc))
             return None
         where = QCoreApplication.translate("ModelStructureView", "atc --mode=1 on {0}").format(host)
-    opener = _Opener(window, path, where)
-    task = window.bridge.start(model_structure, path, transport, toolkit,
-                               title=opener.tr("Model structure of {0}").format(Path(path).name), kind="structure")
+    opener = _Opener(context, path, where)
+    task = context.bridge.start(model_structure, path, transport, toolkit,
+                                title=opener.tr("Model structure of {0}").format(Path(path).name), kind="structure")
     task.succeeded.connect(opener.opened)
     task.failed.connect(opener.failed)
     task.finished.connect(opener.done)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QMessageBox, QPushButton, QWizard
+from PySide6.QtWidgets import QMessageBox, QPushButton, QWidget, QWizard
 
 from workbench.core.atc import (
     ConversionJob, ConversionResult, Issue, JobInvalid, ModelInputs, command_line, files_produced, files_to_upload,
@@ -28,6 +28,7 @@ from workbench.ui.converter.page_advanced import AdvancedPage
 from workbench.ui.converter.page_aipp import AippPage
 from workbench.ui.converter.page_inputs import InputsPage
 from workbench.ui.converter.page_model import ModelPage
+from workbench.ui.context import AppContext
 from workbench.ui.converter.page_summary import SummaryPage
 
 CONVERT, STOP = QWizard.WizardButton.CustomButton1, QWizard.WizardButton.CustomButton2
@@ -48,9 +49,9 @@ def read_inputs(path: str, framework: int | None, *, progress, cancel) -> ModelI
 
 
 class ConverterWizard(QWizard):
-    def __init__(self, window, model_path: str | None = None) -> None:
-        super().__init__(window)
-        self.window_ = window
+    def __init__(self, context: AppContext, model_path: str | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.context = context
         self.setWindowTitle(self.tr("Model Converter"))
         self.setWizardStyle(QWizard.WizardStyle.ClassicStyle)
         self.setOption(QWizard.WizardOption.NoBackButtonOnStartPage, True)
@@ -101,8 +102,8 @@ class ConverterWizard(QWizard):
 
     @property
     def project(self):  # noqa: ANN201 - core Project | None
-        """The window's current project (re-read by the window when project.json changes)."""
-        return self.window_.project
+        """The application's current project (re-read by the window when project.json changes)."""
+        return self.context.project
 
     # --- remembered values ------------------------------------------------------------------------
     def _load_initial(self, model_path: str | None) -> None:
@@ -122,7 +123,7 @@ class ConverterWizard(QWizard):
                 remember_job(self.project, self.job)
             except Exception as exc:  # noqa: BLE001 - a project file we cannot write must not lose the wizard
                 message = self.tr("Could not remember the converter's values: {0}").format(exc)
-                self.window_.statusBar().showMessage(message)
+                self.context.show_status(message)
 
     # --- the model --------------------------------------------------------------------------------
     def read_model(self) -> None:
@@ -138,7 +139,7 @@ class ConverterWizard(QWizard):
         if key == self._read_key:
             return
         self._read_key = key
-        self.inspect_task = self.window_.bridge.start(read_inputs, path, fw, title=self.tr("Read model {0}").format(
+        self.inspect_task = self.context.bridge.start(read_inputs, path, fw, title=self.tr("Read model {0}").format(
             Path(path).name), kind="inspect")
         self.inspect_task.succeeded.connect(self._model_read)
         self.inspect_task.failed.connect(self._model_unreadable)
@@ -167,14 +168,14 @@ class ConverterWizard(QWizard):
         if not name:
             return
         try:
-            transport = self.window_.host_transport(name)
+            transport = self.context.host_transport(name)
             toolkit = resolve_host(name).toolkit
         except Exception as exc:  # noqa: BLE001 - HostError / ValueError: shown, not raised
             self.model_page.soc_failed(str(exc))
             return
         label = self.model_page.host.currentText()
         self.model_page.soc_status.setText(self.tr("Reading the NPU type on {0}…").format(label))
-        self.soc_task = self.window_.bridge.start(probe_soc, transport, toolkit,
+        self.soc_task = self.context.bridge.start(probe_soc, transport, toolkit,
                                                   title=self.tr("Detect SoC on {0}").format(name), kind="probe")
         self.soc_task.succeeded.connect(self._soc_proposed)
         self.soc_task.failed.connect(self._soc_failed)
@@ -275,14 +276,14 @@ class ConverterWizard(QWizard):
         self.remember()
         self.show_summary()
         try:
-            transport = self.window_.host_transport(job.host)
+            transport = self.context.host_transport(job.host)
             toolkit = resolve_host(job.host).toolkit
         except Exception as exc:  # noqa: BLE001 - HostError / ValueError: shown, not raised
             self.summary_page.result.show_message(self.tr("Cannot use the CANN machine"), str(exc))
             return None
         self.structure_button.hide()
         self.summary_page.run_started()
-        self.task = self.window_.bridge.start(
+        self.task = self.context.bridge.start(
             run_conversion, job, transport, toolkit or None, project=self.project, model=self.model_info,
             overwrite=True, title=self.tr("Convert {0}").format(Path(job.model).name), kind="atc")
         self.task.status_changed.connect(self.summary_page.set_status)
@@ -299,7 +300,7 @@ class ConverterWizard(QWizard):
         self.summary_page.result.show_result(result)
         if result.ok and result.om_path:
             self.structure_button.show()
-            self.window_.statusBar().showMessage(self.tr("Converted: {0}").format(result.om_path), 10000)
+            self.context.show_status(self.tr("Converted: {0}").format(result.om_path), 10000)
 
     def _convert_failed(self, message: str, exc: object) -> None:
         if isinstance(exc, JobInvalid):
@@ -320,16 +321,16 @@ class ConverterWizard(QWizard):
         from workbench.ui.converter.structure_view import open_model_structure
 
         if self.last_result is not None and self.last_result.om_path:
-            open_model_structure(self.window_, self.last_result.om_path, host=self.job.host)
+            open_model_structure(self.context, self.last_result.om_path, host=self.job.host)
 
     def reject(self) -> None:
         self.remember()
         super().reject()
 
 
-def open_model_converter(window, model_path: str | None = None) -> ConverterWizard:
+def open_model_converter(context: AppContext, parent: QWidget, model_path: str | None = None) -> ConverterWizard:
     """Ascend ▸ Model Converter…, the explorer's "Convert Model…" on a model file, the toolbar button."""
-    wizard = ConverterWizard(window, model_path)
+    wizard = ConverterWizard(context, model_path, parent)
     wizard.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     wizard.setModal(False)
     wizard.show()

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from workbench.core.dump import compare, metrics
 from workbench.core.dump.compare import CompareReport
+from workbench.ui.context import AppContext
 from workbench.ui.dump import common
 from workbench.ui.report.table import FrameModel, FrameTable
 
@@ -70,12 +71,12 @@ def report_frame(report: CompareReport) -> pd.DataFrame:
 
 
 class AccuracyAnalyzer(QWidget):
-    def __init__(self, window) -> None:
-        super().__init__(window)
-        self.window_ = window
+    def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.context = context
         self.report: CompareReport | None = None
         self.task = None
-        root = Path(window.project.root) if getattr(window, "project", None) is not None else None
+        root = context.project_root()
         self.npu = common.PathRow("dir", self.tr("NPU Dump Folder"), parent=self)
         self.npu.edit.setPlaceholderText(self.tr("the dump files of the offline model (any level of the dump folder)"))
         if root and (root / "dump").is_dir():
@@ -194,13 +195,13 @@ class AccuracyAnalyzer(QWidget):
             return None
         threshold = self.threshold.value()
         if remote == LOCAL:
-            self.task = self.window_.bridge.start(
+            self.task = self.context.bridge.start(
                 compare.compare_dirs, npu, golden, fusion_rule=rule or None, algorithms=algs, threshold=threshold,
                 title=self.tr("Accuracy comparison of {0}").format(_short(npu)), kind="accuracy")
         else:
-            self.task = self.window_.bridge.start(
+            self.task = self.context.bridge.start(
                 common.compare_on_host, remote, npu, golden, rule, algs, threshold, self.on_host.isChecked(),
-                self.window_.prompter, self.window_.pool,
+                self.context.prompter, self.context.pool,
                 title=self.tr("Accuracy comparison of {0} on {1}").format(_short(npu), remote), kind="accuracy")
         self.status.setText(self.tr("Comparing…"))
         self.run_button.setEnabled(False)
@@ -325,12 +326,12 @@ def _html(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def open_accuracy_analyzer(window, npu_dir: str | None = None, golden_dir: str | None = None,
+def open_accuracy_analyzer(context: AppContext, npu_dir: str | None = None, golden_dir: str | None = None,
                            fusion_rule: str | None = None) -> AccuracyAnalyzer:
     """Ascend ▸ Model Accuracy Analyzer…: a document in the main window."""
-    view = AccuracyAnalyzer(window)
+    view = AccuracyAnalyzer(context)
     for row, value in ((view.npu, npu_dir), (view.golden, golden_dir), (view.rule, fusion_rule)):
         if value:
             row.setText(str(value))
-    window.add_document(view, QCoreApplication.translate("AccuracyAnalyzer", "Model Accuracy Analyzer"))
+    context.add_document(view, QCoreApplication.translate("AccuracyAnalyzer", "Model Accuracy Analyzer"), "")
     return view

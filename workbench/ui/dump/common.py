@@ -67,7 +67,7 @@ def om_json_target(om: str) -> Path:
     return paths.cache_dir() / "om2json" / (Path(om).stem + ".json")
 
 
-# ----- work functions (run on worker threads through window.bridge)
+# ----- work functions (run on worker threads through the context's bridge)
 def read_model(path: str, *, progress, cancel) -> OmModel:
     progress.status(f"Reading {Path(path).name}")
     return read_om_json(path)

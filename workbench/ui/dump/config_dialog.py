@@ -25,21 +25,23 @@ from workbench.core.dump import aclconfig
 from workbench.core.dump.aclconfig import AclConfig, AclConfigError, DumpSettings
 from workbench.core.dump.omjson import OmModel
 from workbench.core.fsutil import backup_aside
+from workbench.ui.context import AppContext
 from workbench.ui.dump import common
 from workbench.ui.dump.optree import OpTree
 
 
 class DumpConfigDialog(QDialog):
-    def __init__(self, window, om_path: str | None = None, acl_path: str | None = None) -> None:
-        super().__init__(window)
-        self.window_ = window
+    def __init__(self, context: AppContext, om_path: str | None = None, acl_path: str | None = None,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.context = context
         self.setWindowTitle(self.tr("Dump Configuration"))
         self.resize(1180, 760)
         self.model: OmModel | None = None
         self.cfg = AclConfig({})
         self.load_error: AclConfigError | None = None
         self.task = None
-        root = Path(window.project.root) if getattr(window, "project", None) is not None else None
+        root = context.project_root()
 
         # --- the model
         self.model_path = common.PathRow("open", self.tr("Offline Model"),
@@ -217,12 +219,12 @@ class DumpConfigDialog(QDialog):
             return
         if path.lower().endswith(".om"):
             target = str(common.om_json_target(path))
-            self.task = self.window_.bridge.start(
+            self.task = self.context.bridge.start(
                 common.model_from_om, self.host.currentData(), path, self.on_host.isChecked(), target,
-                self.window_.prompter, self.window_.pool,
+                self.context.prompter, self.context.pool,
                 title=self.tr("Read {0} with atc --mode=1").format(Path(path).name), kind="atc")
         else:
-            self.task = self.window_.bridge.start(common.read_model, path,
+            self.task = self.context.bridge.start(common.read_model, path,
                                                   title=self.tr("Read {0}").format(Path(path).name), kind="dump")
         self.model_status.setText(self.tr("Reading the model…"))
         self.load_button.setEnabled(False)
@@ -329,9 +331,10 @@ def _html(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def open_dump_configuration(window, om_path: str | None = None, acl_path: str | None = None) -> DumpConfigDialog:
+def open_dump_configuration(context: AppContext, parent: QWidget, om_path: str | None = None,
+                            acl_path: str | None = None) -> DumpConfigDialog:
     """Ascend ▸ Dump Configuration…, and "Dump Configuration…" on an .om / om JSON in the explorer."""
-    dialog = DumpConfigDialog(window, om_path, acl_path)
+    dialog = DumpConfigDialog(context, om_path, acl_path, parent)
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     dialog.show()
     return dialog

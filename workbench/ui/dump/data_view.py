@@ -20,6 +20,7 @@ from workbench.core.dump import browse
 from workbench.core.dump.convert import convert_paths
 from workbench.core.dump.dumpfile import DumpFileError
 from workbench.core.dump.dtypes import DataTypeError
+from workbench.ui.context import AppContext
 
 SYNC_BYTES = 8 << 20
 TENSOR_ROLE = Qt.ItemDataRole.UserRole
@@ -52,9 +53,9 @@ def _shape(shape) -> str:
 
 
 class DumpDataView(QWidget):
-    def __init__(self, window, path: str | Path) -> None:
-        super().__init__(window)
-        self.window_ = window
+    def __init__(self, context: AppContext, path: str | Path, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.context = context
         self.path = Path(path)
         self.scan: browse.DumpScan | None = None
         self.current: tuple[str, str, int] | None = None  # (file, kind, index)
@@ -134,7 +135,7 @@ class DumpDataView(QWidget):
     def reload(self) -> None:
         self.title.setText(self.tr("Reading {0}…").format(self.path))
         self.reload_button.setEnabled(False)
-        task = self.window_.bridge.start(browse.scan_dump_folder, str(self.path),
+        task = self.context.bridge.start(browse.scan_dump_folder, str(self.path),
                                          title=self.tr("Read dump {0}").format(self.path.name), kind="dump")
         task.succeeded.connect(self._scanned)
         task.failed.connect(self._failed)
@@ -226,7 +227,7 @@ class DumpDataView(QWidget):
                 self._summary_failed(str(err), err)
             return
         self.heading.setText(self.heading.text() + " " + self.tr("(reading…)"))
-        task = self.window_.bridge.start(browse.summarise_tensor, file, kind, index,
+        task = self.context.bridge.start(browse.summarise_tensor, file, kind, index,
                                          title=self.tr("Statistics of {0}").format(Path(file).name), kind="dump")
         task.succeeded.connect(self._show_summary)
         task.failed.connect(self._summary_failed)
@@ -282,7 +283,7 @@ class DumpDataView(QWidget):
     def export(self, target: str):
         """Write the current tensor to ``target`` (.npy, else text) as a task."""
         file, kind, index = self.current
-        task = self.window_.bridge.start(browse.export_tensor, file, kind, index, target,
+        task = self.context.bridge.start(browse.export_tensor, file, kind, index, target,
                                          title=self.tr("Export {0}").format(Path(target).name), kind="dump")
         task.succeeded.connect(self._exported)
         task.failed.connect(self._summary_status)
@@ -303,7 +304,7 @@ class DumpDataView(QWidget):
             self.convert(out)
 
     def convert(self, out_dir: str):
-        task = self.window_.bridge.start(convert_paths, [str(self.path)], out_dir,
+        task = self.context.bridge.start(convert_paths, [str(self.path)], out_dir,
                                          title=self.tr("Convert {0} to .npy").format(self.path.name), kind="dump")
         self.convert_button.setEnabled(False)
         task.succeeded.connect(self._converted)
@@ -323,9 +324,9 @@ class DumpDataView(QWidget):
         self.convert_button.setEnabled(True)
 
 
-def open_dump_data(window, path: str | Path) -> DumpDataView:
+def open_dump_data(context: AppContext, path: str | Path) -> DumpDataView:
     """Open a dump folder (any level) or one dump file as a document (the explorer calls this)."""
-    view = DumpDataView(window, path)
+    view = DumpDataView(context, path)
     p = Path(path)
-    window.add_document(view, QCoreApplication.translate("DumpDataView", "Dump: {0}").format(p.name), str(p))
+    context.add_document(view, QCoreApplication.translate("DumpDataView", "Dump: {0}").format(p.name), str(p))
     return view

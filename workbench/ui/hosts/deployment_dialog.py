@@ -13,16 +13,17 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core.services import deploy
+from workbench.ui.context import AppContext
 from workbench.ui.hosts.combo import fill_host_combo
 
 
 class DeploymentDialog(QDialog):
     COLS = 3
 
-    def __init__(self, window, project, parent: QWidget | None = None) -> None:
-        super().__init__(parent or window)
+    def __init__(self, context: AppContext, project, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
         self.setWindowTitle(self.tr("Deployment — {0}").format(project.name))
-        self.window_ = window
+        self.context = context
         self.project = project
         self.plan: deploy.Plan | None = None
         self.host = QComboBox(self)
@@ -110,9 +111,9 @@ class DeploymentDialog(QDialog):
     def compute_plan(self):
         if not self.save_mappings():
             return None
-        transport = self.window_.host_transport(self.host.currentData())
+        transport = self.context.host_transport(self.host.currentData())
         self.plan_button.setEnabled(False)
-        task = self.window_.bridge.start(deploy.compute_plan, transport, self.current_mappings(), self.project.root,
+        task = self.context.bridge.start(deploy.compute_plan, transport, self.current_mappings(), self.project.root,
                                          title=self.tr("Deployment plan for {0}").format(self.project.name), kind="deploy")
         task.succeeded.connect(self._show_plan)
         task.failed.connect(self._failed)
@@ -185,9 +186,9 @@ class DeploymentDialog(QDialog):
                                           .format(len(delete)))
             if answer != QMessageBox.StandardButton.Yes:
                 return None
-        transport = self.window_.host_transport(self.host.currentData())
+        transport = self.context.host_transport(self.host.currentData())
         self.sync_button.setEnabled(False)
-        task = self.window_.bridge.start(deploy.sync, transport, self.plan, delete=delete,
+        task = self.context.bridge.start(deploy.sync, transport, self.plan, delete=delete,
                                          title=self.tr("Sync {0}").format(self.project.name), kind="deploy")
         task.succeeded.connect(self._synced)
         task.failed.connect(self._failed)
@@ -201,8 +202,8 @@ class DeploymentDialog(QDialog):
             self.pull(rel.strip())
 
     def pull(self, rel: str):
-        transport = self.window_.host_transport(self.host.currentData())
-        task = self.window_.bridge.start(deploy.pull, transport, self.current_mappings()[0], rel, self.project.root,
+        transport = self.context.host_transport(self.host.currentData())
+        task = self.context.bridge.start(deploy.pull, transport, self.current_mappings()[0], rel, self.project.root,
                                          title=self.tr("Pull {0}").format(rel), kind="deploy")
         task.succeeded.connect(self._pulled)
         task.failed.connect(self._failed)

@@ -9,15 +9,16 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core.services import demohost
+from workbench.ui.context import AppContext
 from workbench.ui.hosts.combo import fill_host_combo
 from workbench.ui.hosts.machines_dialog import _check, _memory_text
 
 
 class HostPanel(QWidget):
-    def __init__(self, window, parent: QWidget | None = None) -> None:
+    def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("HostPanel")
-        self.window_ = window
+        self.context = context
         self.host = QComboBox(self)
         self.host.currentIndexChanged.connect(self._host_changed)
         self.check_button = QPushButton(self.tr("Check"), self)
@@ -40,10 +41,10 @@ class HostPanel(QWidget):
         layout.addWidget(self.devices, 1)
         layout.addWidget(self.env)
         self.reload_hosts()
-        window.project_changed.connect(self._project_changed)
+        context.events.project_changed.connect(self._project_changed)
 
     def reload_hosts(self) -> None:
-        project = self.window_.project
+        project = self.context.project
         fill_host_combo(self.host, project.remote.host if project is not None and project.remote.host else None)
         self._show_env()
 
@@ -53,7 +54,7 @@ class HostPanel(QWidget):
     def _host_changed(self, _i: int) -> None:
         self.devices.clear()
         self.status.setText(self.tr("Not checked yet."))
-        project = self.window_.project
+        project = self.context.project
         if project is not None and self.host.currentData():
             project.remote.host = self.host.currentData()
             project.save()
@@ -66,7 +67,7 @@ class HostPanel(QWidget):
         host = demohost.resolve_host(name) if name != demohost.DEMO_NAME else demohost.all_hosts()[0]
         self.check_button.setEnabled(False)
         self.status.setText(self.tr("Checking {0}…").format(name))
-        task = self.window_.bridge.start(_check, host, self.window_.prompter,
+        task = self.context.bridge.start(_check, host, self.context.prompter,
                                          title=self.tr("Check host {0}").format(name), kind="host")
         task.succeeded.connect(self._show_check)
         task.failed.connect(self._failed)
@@ -103,12 +104,12 @@ class HostPanel(QWidget):
                 if self.devices.item(i).checkState() == Qt.CheckState.Checked]
 
     def project_devices(self) -> list[int]:
-        project = self.window_.project
+        project = self.context.project
         devices = project.extra.get("devices", []) if project is not None else []
         return [d for d in devices if isinstance(d, int)]
 
     def _devices_changed(self, _item) -> None:
-        project = self.window_.project
+        project = self.context.project
         if project is not None:
             project.extra["devices"] = self.selected_devices()
             project.save()
@@ -116,7 +117,7 @@ class HostPanel(QWidget):
 
     def _show_env(self) -> None:
         devices = self.project_devices()
-        if self.window_.project is None:
+        if self.context.project is None:
             self.env.setText(self.tr("Open a project to keep a device choice."))
         elif devices:
             self.env.setText(self.tr("Runs use ASCEND_RT_VISIBLE_DEVICES={0}").format(",".join(map(str, devices))))

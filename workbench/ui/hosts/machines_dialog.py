@@ -18,6 +18,7 @@ from workbench.core.services import demohost, sshconfig
 from workbench.core.services.hosts import AUTH_METHODS, Host, HostError, HostStore
 from workbench.core.services.ssh import transport_for
 from workbench.core.services.toolkit import check_host
+from workbench.ui.context import AppContext
 
 
 def _check(host: Host, prompter, *, progress, cancel) -> dict:
@@ -34,11 +35,10 @@ def _check(host: Host, prompter, *, progress, cancel) -> dict:
 class CannMachinesDialog(QDialog):
     hosts_changed = Signal()
 
-    def __init__(self, bridge, prompter, store: HostStore | None = None, parent: QWidget | None = None) -> None:
+    def __init__(self, context: AppContext, store: HostStore | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("CANN Machines"))
-        self.bridge = bridge
-        self.prompter = prompter
+        self.context = context
         self.store = store or HostStore()
         self.last_check: dict | None = None
         self.list = QListWidget(self)
@@ -260,7 +260,8 @@ class CannMachinesDialog(QDialog):
             h = self.current_host()
         self.status.setText(self.tr("Connecting to {0}…").format(h.name))
         self.test_button.setEnabled(False)
-        task = self.bridge.start(_check, h, self.prompter, title=self.tr("Check host {0}").format(h.name), kind="host")
+        task = self.context.bridge.start(_check, h, self.context.prompter,
+                                         title=self.tr("Check host {0}").format(h.name), kind="host")
         task.succeeded.connect(self._show_check)
         task.failed.connect(self._check_failed)
         task.finished.connect(self._check_finished)

@@ -18,6 +18,7 @@ from workbench.core.services.runconfig import (
     save_run_configurations,
 )
 from workbench.core.services.runner import parse_devices, parse_env
+from workbench.ui.context import AppContext
 
 
 def _run(config: RunConfiguration, project, transport, *, progress, cancel):
@@ -35,10 +36,10 @@ def _run(config: RunConfiguration, project, transport, *, progress, cancel):
 
 
 class RunConfigurationsDialog(QDialog):
-    def __init__(self, window, project, parent: QWidget | None = None) -> None:
-        super().__init__(parent or window)
+    def __init__(self, context: AppContext, project, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
         self.setWindowTitle(self.tr("Run Configurations — {0}").format(project.name))
-        self.window_ = window
+        self.context = context
         self.project = project
         self.configs: list[RunConfiguration] = []
         self.task = None
@@ -194,8 +195,8 @@ class RunConfigurationsDialog(QDialog):
         if not self.save():
             return None
         config = self.configs[self.list.currentRow()]
-        transport = self.window_.host_transport(config.host) if config.mode == REMOTE else None
-        self.task = self.window_.bridge.start(_run, config, self.project, transport,
+        transport = self.context.host_transport(config.host) if config.mode == REMOTE else None
+        self.task = self.context.bridge.start(_run, config, self.project, transport,
                                               title=self.tr("Run {0}").format(config.name), kind="run")
         self.run_button.setEnabled(False)
         self.stop_button.setEnabled(True)

@@ -1,7 +1,8 @@
-"""System Profiler UI (issue 9): the New Profiling wizard, the project's profiling runs, Import
+"""System Profiler UI: the New Profiling wizard, the project's profiling runs, Import
 Result and Merge Reports, over ``workbench.core.profiler``.
 
-Entry points (the main window's menus call them):
+Entry points (the main window's menus call them with the application context and a parent,
+see :mod:`workbench.ui.context`):
 
 - :func:`open_new_profiling` — Ascend ▸ System Profiler ▸ New Profiling…
 - :func:`open_import_result` — Ascend ▸ System Profiler ▸ Import Result…

@@ -1,12 +1,15 @@
 """Shared pieces of the System Profiler UI: the host list, translated option labels, the
-per-window event hub (runs changed) and the follower that opens a finished run's report."""
+remembered values and the follower that opens a finished run's report (and announces the
+changed history on the application's ``events.runs_changed``)."""
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
-from PySide6.QtWidgets import QComboBox, QMessageBox
+from PySide6.QtCore import QCoreApplication, QObject
+from PySide6.QtWidgets import QComboBox
+
+from workbench.ui.context import AppContext
 
 
 SETTINGS_KEY = "profiler"   # settings.extra[SETTINGS_KEY] = {"last_job": {...}, "toolkits": {host: path}}
@@ -47,44 +50,31 @@ def fill_hosts(combo: QComboBox) -> None:
     fill_host_combo(combo)
 
 
-def remembered(window: Any) -> dict:
+def remembered(context: AppContext) -> dict:
     """The profiler's remembered values in the settings (last job, toolkit path per host)."""
-    value = window.settings.extra.get(SETTINGS_KEY)
+    value = context.settings.extra.get(SETTINGS_KEY)
     return value if isinstance(value, dict) else {}
 
 
-def remember(window: Any, **values: Any) -> None:
-    data = dict(remembered(window))
+def remember(context: AppContext, **values: Any) -> None:
+    data = dict(remembered(context))
     for key, value in values.items():
         if isinstance(value, dict) and isinstance(data.get(key), dict):
             data[key] = {**data[key], **value}
         else:
             data[key] = value
-    window.settings.extra[SETTINGS_KEY] = data
-    window.save_settings()
-
-
-class ProfilerEvents(QObject):
-    """One per window: tells every open runs view that the project's history changed."""
-
-    runs_changed = Signal()
-
-
-def events(window: Any) -> ProfilerEvents:
-    hub = window.findChild(ProfilerEvents, "ProfilerEvents")
-    if hub is None:
-        hub = ProfilerEvents(window)
-        hub.setObjectName("ProfilerEvents")
-    return hub
+    context.settings.extra[SETTINGS_KEY] = data
+    context.save_settings()
 
 
 class ReportFollower(QObject):
-    """Lives on the window (the dialog that started the task may be gone): when the task
-    succeeds, opens the report it returns and announces the changed history; on failure says why."""
+    """Lives on the application's event hub (the dialog that started the task may be gone): when
+    the task succeeds, opens the report it returns and announces the changed history; on failure
+    says why."""
 
-    def __init__(self, window: Any, task: Any, action: str, report_failures: bool = True) -> None:
-        super().__init__(window)
-        self.window_ = window
+    def __init__(self, context: AppContext, task: Any, action: str, report_failures: bool = True) -> None:
+        super().__init__(context.events)
+        self.context = context
         self.action = action
         self.report_failures = report_failures
         task.succeeded.connect(self._succeeded)
@@ -92,26 +82,22 @@ class ReportFollower(QObject):
         task.finished.connect(self._finished)
 
     def _succeeded(self, path: Any) -> None:
-        events(self.window_).runs_changed.emit()
+        self.context.events.runs_changed.emit()
         if isinstance(path, (str, Path)):
-            self.window_.open_report(Path(path))
+            self.context.open_report(Path(path))
 
     def _failed(self, message: str, _exc: object) -> None:
-        events(self.window_).runs_changed.emit()
-        self.window_.statusBar().showMessage(message)
-        quiet = getattr(self.window_, "_screenshot_mode", False) or getattr(self.window_, "_quitting", False)
-        if self.report_failures and not quiet:
-            box = QMessageBox(QMessageBox.Icon.Warning, self.action, message, QMessageBox.StandardButton.Ok,
-                              self.window_)
-            box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-            box.open()   # not exec(): never blocks the event loop
+        self.context.events.runs_changed.emit()
+        self.context.show_status(message)
+        if self.report_failures:
+            self.context.warn(self.action, message)   # not exec(): never blocks the event loop
 
     def _finished(self) -> None:
         self.deleteLater()
 
 
-def follow(window: Any, task: Any, action: str, report_failures: bool = True) -> Any:
+def follow(context: AppContext, task: Any, action: str, report_failures: bool = True) -> Any:
     """Open the task's resulting report when it succeeds (a failure goes to the status bar, and
     to a message box when ``report_failures``); returns the task."""
-    ReportFollower(window, task, action, report_failures)
+    ReportFollower(context, task, action, report_failures)
     return task

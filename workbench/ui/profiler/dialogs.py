@@ -3,7 +3,6 @@ directory, Output name). Both run as tasks and open what they produce."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import (
@@ -11,9 +10,10 @@ from PySide6.QtWidgets import (
     QRadioButton, QVBoxLayout, QWidget,
 )
 
+from workbench.core.profiler import actions
 from workbench.core.profiler.mergejob import MergeError, merge_inputs, merge_reports_to
 from workbench.core.project import PROJECT_DIR
-from workbench.ui.profiler import work
+from workbench.ui.context import AppContext
 from workbench.ui.profiler.common import fill_hosts, follow
 from workbench.ui.profiler.pages_setup import _error_label, _row
 
@@ -23,9 +23,9 @@ translate = QCoreApplication.translate   # base-class strings: a fixed context (
 class _TaskDialog(QDialog):
     """A dialog whose OK starts one task: it stays open (status below) until the task succeeds."""
 
-    def __init__(self, window: Any, parent: QWidget | None = None) -> None:
-        super().__init__(parent or window)
-        self.window_ = window
+    def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.context = context
         self.task = None
         self.status = _error_label(self)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel,
@@ -34,7 +34,7 @@ class _TaskDialog(QDialog):
         self.buttons.rejected.connect(self.reject)
 
     def _started(self, task, action: str):
-        self.task = follow(self.window_, task, action, report_failures=False)
+        self.task = follow(self.context, task, action, report_failures=False)
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(False)
         self.status.setStyleSheet("")
         self.status.setText(translate("ProfilerTaskDialog", "Working… (the Output dock shows the progress)"))
@@ -68,8 +68,8 @@ def _browse_dir(parent: QWidget, title: str, edit: QLineEdit) -> None:
 class ImportResultDialog(_TaskDialog):
     """A PROF_* folder, its parent or a folder of several, on a CANN machine or on this machine."""
 
-    def __init__(self, window: Any, parent: QWidget | None = None) -> None:
-        super().__init__(window, parent)
+    def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(context, parent)
         self.setWindowTitle(self.tr("Import Result"))
         self.on_host = QRadioButton(self.tr("On a CANN machine"), self)
         self.on_local = QRadioButton(self.tr("On this machine"), self)
@@ -81,7 +81,7 @@ class ImportResultDialog(_TaskDialog):
         self.browse = QPushButton(self.tr("Browse…"), self)
         self.browse.clicked.connect(self._browse_source)
         self.results = QLineEdit(self)
-        project = window.project
+        project = context.project
         self.results.setPlaceholderText(
             str(project.root / PROJECT_DIR / "profiling") if project is not None else self.tr("a local folder"))
         browse_results = QPushButton(self.tr("Browse…"), self)
@@ -120,7 +120,7 @@ class ImportResultDialog(_TaskDialog):
     def start(self):
         source = self.source.text().strip()
         host = self.host.currentData() if self.on_host.isChecked() else None
-        project = self.window_.project
+        project = self.context.project
         results = self.results.text().strip() or None
         if not source:
             self.status.setText(self.tr("Folder: enter the folder to import."))
@@ -131,8 +131,8 @@ class ImportResultDialog(_TaskDialog):
         if project is None and results is None:
             self.status.setText(self.tr("Import into: open a project or choose a local folder."))
             return None
-        task = self.window_.bridge.start(work.import_into, source, host, str(project.root) if project else None,
-                                         results, self.window_.prompter, self.window_.pool,
+        task = self.context.bridge.start(actions.import_into, source, host, str(project.root) if project else None,
+                                         results, self.context.prompter, self.context.pool,
                                          title=self.tr("Import {0}").format(Path(source).name), kind="profiler-import")
         return self._started(task, self.tr("Import Result"))
 
@@ -140,8 +140,8 @@ class ImportResultDialog(_TaskDialog):
 class MergeReportsDialog(_TaskDialog):
     """Input directory (PROF_* folders up to two levels down), Output directory, Output name."""
 
-    def __init__(self, window: Any, parent: QWidget | None = None) -> None:
-        super().__init__(window, parent)
+    def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(context, parent)
         self.setWindowTitle(self.tr("Merge Reports"))
         self.input_dir = QLineEdit(self)
         self.output_dir = QLineEdit(self)
@@ -200,20 +200,20 @@ class MergeReportsDialog(_TaskDialog):
             if not value:
                 self.status.setText(self.tr("{0}: required.").format(label))
                 return None
-        task = self.window_.bridge.start(merge_reports_to, inp, out, name, overwrite=self.overwrite.isChecked(),
+        task = self.context.bridge.start(merge_reports_to, inp, out, name, overwrite=self.overwrite.isChecked(),
                                          title=self.tr("Merge reports into {0}").format(name), kind="profiler-merge")
         return self._started(task, self.tr("Merge Reports"))
 
 
-def open_import_result(window: Any) -> ImportResultDialog:
+def open_import_result(context: AppContext, parent: QWidget) -> ImportResultDialog:
     """Ascend ▸ System Profiler ▸ Import Result…"""
-    dialog = ImportResultDialog(window)
+    dialog = ImportResultDialog(context, parent)
     dialog.open()
     return dialog
 
 
-def open_merge_reports(window: Any) -> MergeReportsDialog:
+def open_merge_reports(context: AppContext, parent: QWidget) -> MergeReportsDialog:
     """Ascend ▸ System Profiler ▸ Merge Reports…"""
-    dialog = MergeReportsDialog(window)
+    dialog = MergeReportsDialog(context, parent)
     dialog.open()
     return dialog

@@ -2,11 +2,9 @@
 time; Re-open, Re-run with the same options, Delete (locally, or also on the host when ticked).
 
 ``ProfilingRunsPanel`` is a plain widget the main window can put in a dock; ``open_profiling_runs``
-shows it in a dialog. It follows the window's project and refreshes when a run finishes.
+shows it in a dialog. It follows the application's project and refreshes when a run finishes.
 """
 from __future__ import annotations
-
-from typing import Any
 
 import pandas as pd
 from PySide6.QtCore import QCoreApplication
@@ -14,12 +12,13 @@ from PySide6.QtWidgets import (
     QCheckBox, QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QMessageBox, QPushButton, QVBoxLayout, QWidget,
 )
 
+from workbench.core.profiler import actions
 from workbench.core.profiler.history import list_runs
 from workbench.core.profiler.options import LOCAL
 from workbench.core.profiler.run import COLLECTED, ProfilingRun
 from workbench.core.project import ProjectError, open_project
-from workbench.ui.profiler import work
-from workbench.ui.profiler.common import events, follow, option_label
+from workbench.ui.context import AppContext
+from workbench.ui.profiler.common import follow, option_label
 from workbench.ui.report.table import FrameTable
 
 translate = QCoreApplication.translate   # under this name pyside6-lupdate finds the strings
@@ -55,9 +54,9 @@ def _application(run: ProfilingRun) -> str:
 
 
 class ProfilingRunsPanel(QWidget):
-    def __init__(self, window: Any, parent: QWidget | None = None) -> None:
+    def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.window_ = window
+        self.context = context
         self.setObjectName("ProfilingRunsPanel")
         self.runs: list[ProfilingRun] = []
         self.task = None
@@ -90,13 +89,13 @@ class ProfilingRunsPanel(QWidget):
         layout.addWidget(self.table, 1)
         layout.addLayout(row)
         layout.addWidget(self.status)
-        window.project_changed.connect(self.refresh)
-        events(window).runs_changed.connect(self.refresh)
+        context.events.project_changed.connect(self.refresh)
+        context.events.runs_changed.connect(self.refresh)
         self.refresh()
 
     # --- listing -------------------------------------------------------------------------------------
     def project_root(self) -> str | None:
-        project = self.window_.project
+        project = self.context.project
         return str(project.root) if project is not None else None
 
     def refresh(self, *_args) -> None:
@@ -160,7 +159,7 @@ class ProfilingRunsPanel(QWidget):
                  (self.tr("On the host"), r.remote_dir), (self.tr("Local folder"), r.local_dir),
                  (self.tr("Report"), r.report_path)]
         props += [(f"options.{k}", str(v)) for k, v in (r.options or {}).items()]
-        self.window_.details.show_properties(self.tr("Profiling run {0}").format(r.id), props)
+        self.context.show_properties(self.tr("Profiling run {0}").format(r.id), props)
 
     # --- actions -------------------------------------------------------------------------------------
     def _double_clicked(self, _index) -> None:
@@ -176,11 +175,11 @@ class ProfilingRunsPanel(QWidget):
         run = self._need()
         if run is None:
             return
-        path = run.report(self.window_.project.root)
+        path = run.report(self.context.project.root)
         if not path.exists():
             self.status.setText(self.tr("{0}: the run's data is gone (deleted outside the workbench?)").format(path))
             return
-        self.window_.open_report(path)
+        self.context.open_report(path)
 
     def rerun(self):
         run = self._need()
@@ -192,9 +191,9 @@ class ProfilingRunsPanel(QWidget):
         o = run.options or {}
         where = self.tr("this machine") if o.get("run_mode") == LOCAL else run.host
         title = self.tr("Re-run profiling {0} on {1}").format(o.get("executable", ""), where)
-        self.task = self.window_.bridge.start(work.rerun, self.project_root(), run.id, self.window_.prompter,
-                                              self.window_.pool, title=title, kind="profile")
-        return follow(self.window_, self.task, self.tr("Re-run"))
+        self.task = self.context.bridge.start(actions.rerun, self.project_root(), run.id, self.context.prompter,
+                                              self.context.pool, title=title, kind="profile")
+        return follow(self.context, self.task, self.tr("Re-run"))
 
     def delete_selected(self) -> None:
         run = self._need()
@@ -213,36 +212,37 @@ class ProfilingRunsPanel(QWidget):
     def delete(self, run_id: str, on_host: bool = False):
         """Delete ``run_id`` (a task); the list refreshes when it is done."""
         title = self.tr("Delete profiling run {0}").format(run_id)
-        self.task = self.window_.bridge.start(work.delete, self.project_root(), run_id, on_host, self.window_.prompter,
-                                              self.window_.pool, title=title, kind="profiler-delete")
+        self.task = self.context.bridge.start(actions.delete, self.project_root(), run_id, on_host,
+                                              self.context.prompter, self.context.pool, title=title,
+                                              kind="profiler-delete")
         self.task.succeeded.connect(self._deleted)
         self.task.failed.connect(self._delete_failed)
         return self.task
 
     def _deleted(self, run_id: str) -> None:
         self.status.setText(self.tr("Deleted run {0}.").format(run_id))
-        events(self.window_).runs_changed.emit()
+        self.context.events.runs_changed.emit()
 
     def _delete_failed(self, message: str, _exc: object) -> None:
         self.status.setText(message)
-        events(self.window_).runs_changed.emit()
+        self.context.events.runs_changed.emit()
 
     def _new(self) -> None:
         from workbench.ui.profiler.wizard import open_new_profiling
 
-        open_new_profiling(self.window_)
+        open_new_profiling(self.context, self.window())
 
     def _import(self) -> None:
         from workbench.ui.profiler.dialogs import open_import_result
 
-        open_import_result(self.window_)
+        open_import_result(self.context, self.window())
 
 
 class ProfilingRunsDialog(QDialog):
-    def __init__(self, window: Any, parent: QWidget | None = None) -> None:
-        super().__init__(parent or window)
+    def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
         self.setWindowTitle(self.tr("Profiling Runs"))
-        self.panel = ProfilingRunsPanel(window, self)
+        self.panel = ProfilingRunsPanel(context, self)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
@@ -251,8 +251,8 @@ class ProfilingRunsDialog(QDialog):
         self.resize(1000, 420)
 
 
-def open_profiling_runs(window: Any) -> ProfilingRunsDialog:
+def open_profiling_runs(context: AppContext, parent: QWidget) -> ProfilingRunsDialog:
     """Ascend ▸ System Profiler ▸ Profiling Runs…: the project's runs in a (modeless) dialog."""
-    dialog = ProfilingRunsDialog(window)
+    dialog = ProfilingRunsDialog(context, parent)
     dialog.show()
     return dialog

@@ -4,7 +4,8 @@ the host. Start runs the profiling as a task (its output streams into the Output
 the Tasks dock stops msprof and the application on the host) and opens the report when it is done.
 
 The form is bound to a core :class:`ProfilingJob`; the command comes from core ``msprof_command``,
-the checks from core ``preflight``, the run from core ``run_profiling`` (see :mod:`.work`).
+the checks from core ``preflight``, the run from core ``run_profiling`` (the work functions are
+in :mod:`workbench.core.profiler.actions`).
 """
 from __future__ import annotations
 
@@ -13,28 +14,28 @@ from typing import Any
 
 from PySide6.QtWidgets import QWidget, QWizard
 
-from workbench.core.profiler import history
+from workbench.core.profiler import actions, history
 from workbench.core.profiler.command import command_text, msprof_command
 from workbench.core.profiler.options import REMOTE, JobError, ProfilingJob
 from workbench.core.profiler.run import ProfilerError, is_project, results_root
 from workbench.core.project import ProjectError, open_project
 from workbench.core.services.demohost import DEMO_NAME
-from workbench.ui.profiler import work
+from workbench.ui.context import AppContext
 from workbench.ui.profiler.common import follow, remember, remembered
 from workbench.ui.profiler.pages_options import CheckPage, OptionsPage
 from workbench.ui.profiler.pages_setup import ExecutablePage, ProjectPage
 
 
 class NewProfilingWizard(QWizard):
-    def __init__(self, window: Any, job: ProfilingJob | None = None, parent: QWidget | None = None) -> None:
-        super().__init__(parent or window)
-        self.window_ = window
+    def __init__(self, context: AppContext, job: ProfilingJob | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.context = context
         self.setWindowTitle(self.tr("New Profiling"))
         self.setObjectName("NewProfilingWizard")
         self.setWizardStyle(QWizard.WizardStyle.ClassicStyle)
         self.setOption(QWizard.WizardOption.NoBackButtonOnStartPage, True)
         self.setButtonText(QWizard.WizardButton.FinishButton, self.tr("Start"))
-        self.probe: work.HostProbe | None = None
+        self.probe: actions.HostProbe | None = None
         self.probe_task = None
         self.task = None                  # the profiling task once started
         self._auto_toolkit = ""           # the toolkit path the last probe filled in
@@ -58,10 +59,10 @@ class NewProfilingWizard(QWizard):
     def initial_job(self) -> ProfilingJob:
         """The project's last run's options (MindStudio remembers them), else the last job of any
         project, else defaults on the demo host; the open project is the app project."""
-        project = self.window_.project
+        project = self.context.project
         job = history.last_job(project) if project is not None else None
         if job is None:
-            raw = remembered(self.window_).get("last_job")
+            raw = remembered(self.context).get("last_job")
             try:
                 job = ProfilingJob.from_dict(raw) if raw else None
             except JobError:
@@ -97,7 +98,7 @@ class NewProfilingWizard(QWizard):
     def command_preview(self) -> str:
         job = self.job(strict=False)
         probe = self.probe
-        argv = msprof_command(job, probe.version if probe else None, output=work.PREVIEW_OUTPUT,
+        argv = msprof_command(job, probe.version if probe else None, output=actions.PREVIEW_OUTPUT,
                               msprof=(probe.msprof if probe else "") or "msprof")
         return command_text(argv)
 
@@ -134,24 +135,24 @@ class NewProfilingWizard(QWizard):
             return
         toolkit = e.toolkit.text().strip()
         if toolkit == self._auto_toolkit and (self.probe is None or self.probe.host != host):
-            toolkit = remembered(self.window_).get("toolkits", {}).get(host or "local", "")
+            toolkit = remembered(self.context).get("toolkits", {}).get(host or "local", "")
             e.toolkit.setText(toolkit)
             self._auto_toolkit = toolkit
         e.show_host(self.tr("Looking for the CANN toolkit and the NPUs…"))
         title = self.tr("Check host {0}").format(host or self.tr("this machine"))
-        self.probe_task = self.window_.bridge.start(work.probe_host, mode, host, toolkit, self.window_.prompter,
-                                                    self.window_.pool, title=title, kind="profiler-host")
+        self.probe_task = self.context.bridge.start(actions.probe_host, mode, host, toolkit, self.context.prompter,
+                                                    self.context.pool, title=title, kind="profiler-host")
         self.probe_task.succeeded.connect(self._probed)
         self.probe_task.failed.connect(self._probe_failed)
 
-    def _probed(self, probe: work.HostProbe) -> None:
+    def _probed(self, probe: actions.HostProbe) -> None:
         e = self.exec_page
         self.probe = probe
         if probe.toolkit:
             if e.toolkit.text().strip() in ("", self._auto_toolkit):
                 e.toolkit.setText(probe.toolkit)
                 self._auto_toolkit = probe.toolkit
-            remember(self.window_, toolkits={probe.host or "local": e.toolkit.text().strip()})
+            remember(self.context, toolkits={probe.host or "local": e.toolkit.text().strip()})
             parts = [self.tr("CANN {0}").format(probe.version or self.tr("(version unknown)"))]
             if probe.simulated:
                 parts.append(self.tr("simulated toolkit"))
@@ -183,26 +184,26 @@ class NewProfilingWizard(QWizard):
             return
         from workbench.ui.hosts.deployment_dialog import DeploymentDialog
 
-        dialog = DeploymentDialog(self.window_, project, self)
+        dialog = DeploymentDialog(self.context, project, self)
         dialog.open()
 
     # --- checks and start -----------------------------------------------------------------------------------
     def start_checks(self):
         job = self.job(strict=False)
-        return self.window_.bridge.start(work.check_job, job, self.project_root(job), self.window_.prompter,
-                                         self.window_.pool, title=self.tr("Check profiling options"),
+        return self.context.bridge.start(actions.check_job, job, self.project_root(job), self.context.prompter,
+                                         self.context.pool, title=self.tr("Check profiling options"),
                                          kind="profiler-check")
 
     def start(self):
         """Start the profiling task (also what Start/Finish does); returns it."""
         job = self.job()
         job.validate()
-        remember(self.window_, last_job=job.to_dict())
+        remember(self.context, last_job=job.to_dict())
         where = job.host if job.run_mode == REMOTE else self.tr("this machine")
         title = self.tr("Profile {0} on {1}").format(Path(job.executable).name, where)
-        self.task = self.window_.bridge.start(work.start_profiling, job, self.project_root(job),
-                                              self.window_.prompter, self.window_.pool, title=title, kind="profile")
-        follow(self.window_, self.task, self.tr("New Profiling"))
+        self.task = self.context.bridge.start(actions.start_profiling, job, self.project_root(job),
+                                              self.context.prompter, self.context.pool, title=title, kind="profile")
+        follow(self.context, self.task, self.tr("New Profiling"))
         return self.task
 
     def accept(self) -> None:
@@ -216,8 +217,8 @@ class NewProfilingWizard(QWizard):
         super().done(result)
 
 
-def open_new_profiling(window: Any, job: ProfilingJob | None = None) -> NewProfilingWizard:
+def open_new_profiling(context: AppContext, parent: QWidget, job: ProfilingJob | None = None) -> NewProfilingWizard:
     """Ascend ▸ System Profiler ▸ New Profiling…: the wizard, opened window-modal."""
-    wizard = NewProfilingWizard(window, job)
+    wizard = NewProfilingWizard(context, job, parent)
     wizard.open()
     return wizard

@@ -34,7 +34,9 @@ class ReportDocument(QWidget):
     filled = Signal()
 
     def __init__(self, report, settings=None, parent: QWidget | None = None, prepared=None,
-                 staged: bool = False) -> None:
+                 staged: bool = False, context=None) -> None:
+        """``context`` (the window's ``AppContext``): with one, the document has a Baseline
+        Comparison tab, whose comparisons run on the context's task bridge."""
         super().__init__(parent)
         self.setObjectName("ReportDocument")
         self.report = report
@@ -91,11 +93,10 @@ class ReportDocument(QWidget):
         QVBoxLayout(self._summary_holder).setContentsMargins(0, 0, 0, 0)
         self.tabs.addTab(self._summary_holder, self.tr("Analysis Summary"))
         self.tabs.currentChanged.connect(lambda i: self.summary if self.tabs.widget(i) is self._summary_holder else None)
-        from workbench.ui.compare.dialog import BaselinePane
+        from workbench.ui.compare.baseline import BaselinePane
 
-        window = parent if parent is not None and hasattr(parent, "bridge") else None
-        if window is not None:
-            self.baseline = BaselinePane(window, report, self)
+        if context is not None:
+            self.baseline = BaselinePane(context, report, self)
             self.tabs.addTab(self.baseline, self.tr("Baseline Comparison"))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -265,7 +266,7 @@ class _ReportOpener(QObject):
         window = self.window
         report, prepared = result
         screenshot = getattr(window, "_screenshot_mode", False)
-        doc = ReportDocument(report, window.settings, window, prepared, staged=not screenshot)
+        doc = ReportDocument(report, window.settings, window, prepared, staged=not screenshot, context=window.context)
         doc.slice_details.connect(window.show_slice_details)
         if self.view:
             doc.show_view(self.view)

@@ -1,19 +1,22 @@
 """Project Explorer: the project folder as a tree, Ascend artefacts marked with an icon and type.
 
 A ``QFileSystemModel`` watches the folder, so files changed on disk appear without a restart.
-Classification is core's ``artefacts.classify`` (cached per path and modification time).
+Classification is core's ``artefacts.classify`` (cached per path and modification time). The
+context menu comes from core's registry too: *Open* and the kind's actions
+(``artefacts.context_actions``); the panel emits them and the window runs them
+(``workbench.ui.openers``).
 """
 from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QDir, QModelIndex, Qt, Signal
-from PySide6.QtWidgets import QFileSystemModel, QHeaderView, QLabel, QTreeView, QVBoxLayout, QWidget
+from PySide6.QtCore import QDir, QModelIndex, QObject, QPoint, Qt, Signal
+from PySide6.QtWidgets import QFileSystemModel, QHeaderView, QLabel, QMenu, QTreeView, QVBoxLayout, QWidget
 
-from workbench.core.artefacts import Artefact, classify
+from workbench.core.artefacts import Artefact, classify, context_actions
 from workbench.core.project import Project
 from workbench.ui import icons
-from workbench.ui.labels import artefact_label, project_type_label
+from workbench.ui.labels import action_label, artefact_label, project_type_label
 
 
 class ArtefactFileModel(QFileSystemModel):
@@ -65,8 +68,23 @@ class ArtefactFileModel(QFileSystemModel):
         return super().data(index, role)
 
 
+class _MenuAction(QObject):
+    """Emits the panel's request for one menu entry (a bound method, not a lambda holding widgets)."""
+
+    def __init__(self, panel: ProjectExplorerPanel, action: str, path: str, parent: QObject) -> None:
+        super().__init__(parent)
+        self.panel, self.action, self.path = panel, action, path
+
+    def trigger(self) -> None:
+        if self.action:
+            self.panel.action_requested.emit(self.action, self.path)
+        else:
+            self.panel.open_requested.emit(self.path)
+
+
 class ProjectExplorerPanel(QWidget):
-    open_requested = Signal(str)       # a path was double-clicked / activated
+    open_requested = Signal(str)       # a path was double-clicked / activated, or Open in its menu
+    action_requested = Signal(str, str)  # (core artefacts action id, path): an action of its context menu
     selection_changed = Signal(str)    # a path was selected ('' when none)
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -86,6 +104,8 @@ class ProjectExplorerPanel(QWidget):
         self.view.setColumnWidth(1, 150)
         self.view.activated.connect(lambda idx: self.open_requested.emit(self.model.filePath(idx.siblingAtColumn(0))))
         self.view.doubleClicked.connect(lambda idx: None)  # activation covers double-click
+        self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.view.customContextMenuRequested.connect(self._context_menu)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
@@ -112,6 +132,25 @@ class ProjectExplorerPanel(QWidget):
         sel = self.view.selectionModel()
         sel.currentChanged.connect(lambda cur, _prev: self.selection_changed.emit(
             self.model.filePath(cur.siblingAtColumn(0)) if cur.isValid() else ""))
+
+    def menu_for(self, path: str | Path) -> QMenu:
+        """The context menu of ``path``: Open, then the actions its kind has in core's registry."""
+        menu = QMenu(self)
+        path = str(path)
+        entries = [("", self.tr("Open"))] + [(a, action_label(a)) for a in context_actions(Path(path))]
+        for action, text in entries:
+            act = menu.addAction(text)
+            act.setData(action or "open")
+            act.triggered.connect(_MenuAction(self, action, path, act).trigger)
+        return menu
+
+    def _context_menu(self, pos: QPoint) -> None:
+        index = self.view.indexAt(pos)
+        if not index.isValid():
+            return
+        menu = self.menu_for(self.model.filePath(index.siblingAtColumn(0)))
+        menu.aboutToHide.connect(menu.deleteLater)   # after its action ran (that comes after hiding)
+        menu.popup(self.view.viewport().mapToGlobal(pos))
 
     def index_of(self, path: str | Path) -> QModelIndex:
         return self.model.index(str(path))

@@ -1,1 +1,0 @@
-"""Plain data models shared by services and the UI."""

@@ -1,0 +1,256 @@
+"""Build a Report from what a path holds: :func:`open_report`, the one way to open profiling output.
+
+The layout (:mod:`workbench.core.profiling.detect`) says which files hold what; this module reads
+each unit's tables (:mod:`workbench.core.profiling.tables`) and timelines
+(:mod:`workbench.core.profiling.timeline`), derives the OPs table from the timeline where no CSV
+exists, combines devices and ranks, and consults the cache and the saved-report format
+(:mod:`workbench.core.profiling.storage`). A new input layout is detected in ``detect`` and read
+here; a new table is a schema in ``tables``.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from workbench.core.profiling import tables
+from workbench.core.profiling.detect import Layout, Unit, detect
+from workbench.core.profiling.errors import ProfilingDataError
+from workbench.core.profiling.report import Report, concat_frames
+from workbench.core.profiling.storage import cache
+from workbench.core.profiling.storage.saved import load_saved
+from workbench.core.profiling.timeline import (
+    Timeline,
+    TimelineError,
+    load_timeline,
+    merge_timelines,
+    pick_args,
+)
+from workbench.core.tasks import CancelToken, NullProgress, Progress, ScaledProgress
+
+# Timeline processes whose threads are streams of device tasks (CANN 7/8 and CANN 5/6 names).
+HARDWARE_PROCESSES = ("Ascend Hardware", "Task Scheduler")
+
+
+class _Builder:
+    """Reads every unit of a layout into one Report."""
+
+    def __init__(self, layout: Layout, progress: Progress, cancel: CancelToken) -> None:
+        self.layout = layout
+        self.progress = progress
+        self.cancel = cancel
+        self.report = Report(layout.root, layout.kind)
+        self.bytes_done = 0
+        self.bytes_total = max(1, sum(_size(p) for p in layout.files))
+
+    def _step(self, path: Path) -> None:
+        """Report reading ``path``: fractions follow bytes, so a big timeline dominates."""
+        self.cancel.raise_if_cancelled()
+        self.progress.status(f"Reading {path.name}")
+        self.progress.fraction(min(1.0, self.bytes_done / self.bytes_total))
+        self.bytes_done += _size(path)
+
+    def build(self) -> Report:
+        ops_parts: list[pd.DataFrame] = []
+        table_parts: dict[str, list[pd.DataFrame]] = {}
+        timelines: list[Timeline] = []
+        for unit in self.layout.units:
+            device = unit.device if unit.device is not None else unit.rank
+            unit_timelines = [self._timeline(unit.timelines, device)] if unit.timelines else []
+            timelines += unit_timelines
+            if device is not None:
+                self.report.devices.append(device)
+            ops = concat_frames([self._read(p, tables.read_ops) for p in unit.ops])
+            if not len(ops.columns) and unit_timelines:
+                ops = ops_from_timeline(unit_timelines[0])
+                if len(ops):
+                    self.report.table_sources["ops"] = "timeline"
+            if len(ops.columns):
+                ops_parts.append(_with_device(ops, device))
+            for name, part in self._unit_tables(unit).items():
+                table_parts.setdefault(name, []).append(part)
+            self.report.info.update(self._infos(unit))
+        if ops_parts:
+            self.report.tables["ops"] = concat_frames(ops_parts)
+            self.report.table_sources.setdefault("ops", "file")
+        for name, parts in table_parts.items():
+            self.report.tables[name] = concat_frames(parts)
+            self.report.table_sources.setdefault(name, "file")
+        self.report.timeline = combine_timelines(timelines, self.report.warnings)
+        self.progress.fraction(1.0)
+        return self.report.finish()
+
+    def _read(self, path: Path, reader: Callable[..., pd.DataFrame], *args: Any) -> pd.DataFrame:
+        self._step(path)
+        return reader(path, *args)
+
+    def _timeline(self, paths: list[Path], device: int | None) -> Timeline:
+        """One unit's timeline files (msprof slices, CANN 5/6 per-device file) as one Timeline."""
+        base = self.bytes_done
+        for path in paths:
+            self._step(path)
+        scaled = ScaledProgress(self.progress, min(1.0, base / self.bytes_total),
+                                 min(1.0, self.bytes_done / self.bytes_total))
+        try:
+            tl = load_timeline(paths, progress=scaled, cancel=self.cancel,
+                                     default_device=device if device is not None else 0)
+        except TimelineError as exc:
+            raise ProfilingDataError(str(exc)) from exc
+        self.report.warnings += [str(w) for w in tl.warnings]
+        return tl
+
+    def _unit_tables(self, unit: Unit) -> dict[str, pd.DataFrame]:
+        out: dict[str, pd.DataFrame] = {}
+        if unit.op_statistic:
+            out["op_statistic"] = concat_frames(
+                [self._read(p, tables.read_table, tables.OP_STATISTIC) for p in unit.op_statistic])
+        api_parts = [self._read(p, tables.read_api_statistic) for p in unit.api_statistic]
+        legacy_levels = set()
+        for path, level in unit.api_legacy:
+            api_parts.append(self._read(path, tables.read_api_statistic, level))
+            legacy_levels.add(level)
+        for path, level in unit.api_calls:
+            if level not in legacy_levels:
+                api_parts.append(self._read(path, tables.aggregate_api_calls, level))
+        if api_parts:
+            out["api_statistic"] = concat_frames(api_parts)
+        for name, paths in unit.summaries.items():
+            out[name] = concat_frames([self._read(p, tables.read_table) for p in paths])
+        return out
+
+    def _infos(self, unit: Unit) -> dict[str, Any]:
+        info: dict[str, Any] = {}
+        for path in unit.infos:
+            try:
+                key = path.stem if path.name.startswith("profiler_") else f"{path.parent.name}/{path.name}"
+                info[key] = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, ValueError) as exc:
+                self.report.warnings.append(f"{path}: ignored, not readable JSON ({exc})")
+        return info
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def combine_timelines(timelines: list[Timeline], warnings: list[str]) -> Timeline | None:
+    """One timeline from several (devices, ranks, merged reports)."""
+    if not timelines:
+        return None
+    if len(timelines) == 1:
+        return timelines[0]
+    return merge_timelines(timelines)
+
+
+def _with_device(ops: pd.DataFrame, device: int | None) -> pd.DataFrame:
+    """Make sure the OPs table has a device column (the layout's device where the file has none)."""
+    if "device" in ops.columns and not ops["device"].isna().all():
+        return ops
+    fill = 0 if device is None else device
+    column = pd.array(np.full(len(ops), fill, dtype=np.int64), dtype="Int64")
+    ops = ops.drop(columns=["device"]) if "device" in ops.columns else ops
+    ops.insert(0, "device", column)
+    return ops
+
+
+def ops_from_timeline(tl: Timeline) -> pd.DataFrame:
+    """The OPs table from the device task lanes of a timeline (when no CSV exists)."""
+    hw = {lane.index: lane for lane in tl.lanes if lane.process_name in HARDWARE_PROCESSES}
+    if not hw or tl.event_count == 0:
+        return pd.DataFrame()
+    lane = np.asarray(tl.lane)
+    idx = np.flatnonzero(np.isin(lane, np.fromiter(hw, dtype=np.int64)))
+    if idx.size == 0:
+        return pd.DataFrame()
+    # per lane: its device and stream (-1 = none), looked up for every task at once
+    lane_device = np.full(max(hw) + 1, -1, dtype=np.int64)
+    lane_stream = np.full(max(hw) + 1, -1, dtype=np.int64)
+    for i, ln in hw.items():
+        lane_device[i] = -1 if ln.device is None else ln.device
+        if ln.is_stream or str(ln.thread_name).startswith("Stream"):
+            lane_stream[i] = int(ln.tid)
+    lanes = lane[idx]
+    device, stream = lane_device[lanes], lane_stream[lanes]
+    name_id = np.asarray(tl.name_id)[idx]
+    frame = pd.DataFrame({
+        "device": pd.arrays.IntegerArray(device, device < 0),
+        "stream_id": pd.arrays.IntegerArray(stream, stream < 0),
+        "name": _categorical(name_id, tl.names),
+        "start_ns": pd.array(np.asarray(tl.start_ns)[idx].astype(np.int64) + int(tl.origin_ns), dtype="Int64"),
+        "duration_us": np.asarray(tl.dur_ns)[idx].astype(np.float64) / 1000.0,
+    })
+    _add_task_args(frame, tl, idx)
+    return frame
+
+
+def _categorical(codes: np.ndarray, labels: list) -> pd.Categorical:
+    """``labels[codes]`` as a pd.Categorical without a Python object per row: code -1 or a None
+    label is missing; categories are the labels that occur, sorted (as pd.Categorical sorts)."""
+    codes = np.asarray(codes)
+    used = np.unique(codes[codes >= 0]).tolist()
+    cats = sorted({labels[i] for i in used if labels[i] is not None})
+    at = {c: n for n, c in enumerate(cats)}
+    lut = np.array([-1 if t is None else at.get(t, -1) for t in labels] + [-1], dtype=np.int32)
+    return pd.Categorical.from_codes(lut[codes], cats)
+
+
+def _add_task_args(frame: pd.DataFrame, tl: Timeline, idx: np.ndarray) -> None:
+    """Task type / id (and OP type where present) from each hardware event's args."""
+    got = pick_args(tl, idx, ("Task Type", "Task Id", "OP Type"), int_keys=("Task Id",))
+    # Task Id: an int, or a string of digits; anything else is missing
+    ids = got.values(1)
+    lut = np.zeros(len(ids) + 2, dtype=np.int64)   # [-2] and [-1] stay "missing" here
+    ok = np.zeros(len(ids) + 2, dtype=bool)
+    for n, v in enumerate(ids):
+        if isinstance(v, bool):
+            continue
+        if isinstance(v, int) or (isinstance(v, str) and v.isdigit()):
+            if -2**63 <= int(v) < 2**63:  # beyond int64: missing, never a wrapped number
+                lut[n], ok[n] = int(v), True
+    codes = got.codes[1]
+    numeric = codes == -2
+    task_id = np.where(numeric, got.ints[1], lut[codes])
+    frame.insert(2, "task_id", pd.arrays.IntegerArray(task_id, ~(ok[codes] | numeric)))
+    op_type = _categorical(got.codes[2], _texts(got.values(2)))
+    if (op_type.codes >= 0).any():
+        frame.insert(4, "type", op_type)
+    frame["task_type"] = _categorical(got.codes[0], _texts(got.values(0)))
+
+
+def _texts(values: list) -> list[str | None]:
+    """Decoded args values as the table shows them: text, None where absent."""
+    return [None if v is None else str(v) for v in values]
+
+
+def open_report(path: str | Path, progress: Progress | None = None, cancel: CancelToken | None = None,
+                use_cache: bool | None = None, cache_later: bool = False) -> Report:
+    """Open any supported profiling output (work function: progress/cancel).
+
+    ``use_cache``: True always reads/writes the columnar cache, False never, None (default) only
+    for sources bigger than :data:`workbench.core.profiling.storage.cache.AUTO_CACHE_BYTES`.
+    ``cache_later``: do not write the cache now (it takes about as long as the load); leave it in
+    ``report.pending_cache`` for :func:`workbench.core.profiling.views.write_cache`.
+    """
+    progress = progress or NullProgress()
+    cancel = cancel or CancelToken()
+    layout = detect(Path(path))
+    if layout.saved is not None:
+        return load_saved(layout.saved, progress=progress, cancel=cancel)
+    if cache.wanted(layout, use_cache):
+        cached = cache.load(layout)
+        if cached is not None:
+            return cached
+    report = _Builder(layout, progress, cancel).build()
+    if cache.wanted(layout, use_cache):
+        if cache_later:
+            report.pending_cache = layout
+        else:
+            cache.store(layout, report)
+    return report

@@ -1,0 +1,149 @@
+"""Store DataFrames and numpy arrays as ``.npy`` members, in a folder (cache) or a zip (saved report).
+
+A frame is described by JSON metadata (column names, kinds, categories) plus one ``.npy`` per
+array: numbers as they are, nullable integers as values + mask, string columns as int32 codes
+(their categories go in the metadata). Reading rebuilds exactly the same frame, so a saved report
+round-trips with identical tables; from a folder the arrays are memory-mapped (fast re-open).
+"""
+from __future__ import annotations
+
+import io
+import zipfile
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+import pandas as pd
+
+from workbench.core.profiling.errors import ProfilingDataError
+
+
+class ArrayStore(Protocol):
+    def put(self, name: str, array: np.ndarray) -> None: ...
+    def get(self, name: str) -> np.ndarray: ...
+
+
+class DirStore:
+    """``.npy`` files in a folder; ``get`` memory-maps them read-only."""
+
+    def __init__(self, root: Path, mmap: bool = True) -> None:
+        self.root = root
+        self.mmap = mmap
+
+    def put(self, name: str, array: np.ndarray) -> None:
+        path = self.root / f"{name}.npy"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if hasattr(array, "write_to"):  # a big blob written piecewise (see timeline.store.BlobView)
+            with open(path, "wb") as fh:
+                _write_blob(fh, array)
+            return
+        np.save(path, np.ascontiguousarray(array), allow_pickle=False)
+
+    def get(self, name: str) -> np.ndarray:
+        path = self.root / f"{name}.npy"
+        try:
+            return np.load(path, mmap_mode="r" if self.mmap else None, allow_pickle=False)
+        except (OSError, ValueError) as exc:
+            raise ProfilingDataError(f"{path}: unreadable array ({exc})") from exc
+
+
+class ZipStore:
+    """``.npy`` members of an open zip file (written compressed)."""
+
+    def __init__(self, archive: zipfile.ZipFile, label: str) -> None:
+        self.archive = archive
+        self.label = label
+
+    def put(self, name: str, array: np.ndarray) -> None:
+        if hasattr(array, "write_to"):  # streamed into the member, never joined in memory
+            with self.archive.open(f"{name}.npy", "w", force_zip64=True) as fh:
+                _write_blob(fh, array)
+            return
+        buf = io.BytesIO()
+        np.save(buf, np.ascontiguousarray(array), allow_pickle=False)
+        self.archive.writestr(f"{name}.npy", buf.getvalue())
+
+    def get(self, name: str) -> np.ndarray:
+        try:
+            data = self.archive.read(f"{name}.npy")
+            return np.load(io.BytesIO(data), allow_pickle=False)
+        except (KeyError, OSError, ValueError, zipfile.BadZipFile) as exc:
+            raise ProfilingDataError(f"{self.label}: member {name}.npy missing or damaged ({exc})") from exc
+
+
+def _write_blob(fh, blob) -> None:
+    """A 1-D uint8 ``.npy`` whose data ``blob.write_to(fh)`` writes (same bytes as np.save)."""
+    np.lib.format.write_array_header_1_0(fh, {"descr": np.lib.format.dtype_to_descr(np.dtype(np.uint8)),
+                                              "fortran_order": False, "shape": (len(blob),)})
+    written = blob.write_to(fh)
+    if written != len(blob):
+        raise OSError(f"wrote {written} bytes of a {len(blob)}-byte array")
+
+
+def put_frame(store: ArrayStore, prefix: str, frame: pd.DataFrame) -> dict[str, Any]:
+    """Write ``frame``'s columns under ``prefix``; return the JSON metadata to read it back."""
+    columns: list[dict[str, Any]] = []
+    for i, name in enumerate(frame.columns):
+        col = frame[name]
+        key = f"{prefix}/{i}"
+        dtype = col.dtype
+        if isinstance(dtype, pd.CategoricalDtype):
+            cats = col.cat.categories
+            store.put(key, np.asarray(col.cat.codes, dtype=np.int32))
+            columns.append({"name": str(name), "kind": "category", "categories": [str(c) for c in cats],
+                            "cat_dtype": str(cats.dtype),
+                            "values": cats.tolist() if pd.api.types.is_numeric_dtype(cats.dtype) else None})
+        elif isinstance(dtype, pd.api.extensions.ExtensionDtype) and dtype.kind in "iub":
+            arr = col.array
+            store.put(f"{key}.values", np.asarray(arr._data))
+            store.put(f"{key}.mask", np.asarray(arr._mask))
+            columns.append({"name": str(name), "kind": "nullable", "dtype": str(dtype)})
+        elif dtype == object or isinstance(dtype, pd.StringDtype):
+            codes, uniques = pd.factorize(col, use_na_sentinel=True)
+            store.put(key, codes.astype(np.int32))
+            columns.append({"name": str(name), "kind": "object", "dtype": str(dtype),
+                            "categories": [str(u) for u in uniques]})
+        else:
+            store.put(key, col.to_numpy())
+            columns.append({"name": str(name), "kind": "plain"})
+    return {"rows": len(frame), "columns": columns}
+
+
+def get_frame(store: ArrayStore, prefix: str, meta: dict[str, Any]) -> pd.DataFrame:
+    """Rebuild the frame written by :func:`put_frame`."""
+    data: dict[str, Any] = {}
+    for i, col in enumerate(meta["columns"]):
+        key = f"{prefix}/{i}"
+        kind = col["kind"]
+        if kind == "category":
+            cats = col["values"] if col.get("values") is not None else col["categories"]
+            codes = np.asarray(store.get(key), dtype=np.int32)
+            categories = pd.Index(cats, dtype=col.get("cat_dtype", "object"))
+            data[col["name"]] = pd.Categorical.from_codes(codes, categories=categories)
+        elif kind == "nullable":
+            values = np.asarray(store.get(f"{key}.values"))
+            mask = np.asarray(store.get(f"{key}.mask"), dtype=bool)
+            if col["dtype"] == "boolean":
+                data[col["name"]] = pd.arrays.BooleanArray(values.astype(bool), mask)
+            else:
+                data[col["name"]] = pd.arrays.IntegerArray(values.astype(col["dtype"].lower(), copy=False), mask)
+        elif kind == "object":
+            codes = np.asarray(store.get(key))
+            uniques = np.array(col["categories"] + [None], dtype=object)
+            values = uniques[codes]
+            dtype = col.get("dtype", "object")
+            data[col["name"]] = values if dtype == "object" else pd.array(values, dtype=dtype)
+        else:
+            data[col["name"]] = store.get(key)
+    # copy=False keeps memory-mapped columns mapped (no consolidation copy).
+    return pd.DataFrame(data, index=pd.RangeIndex(meta["rows"]), copy=False)
+
+
+def put_arrays(store: ArrayStore, prefix: str, arrays: dict[str, np.ndarray]) -> list[str]:
+    for name, array in arrays.items():
+        store.put(f"{prefix}/{name}", array if hasattr(array, "write_to") else np.asarray(array))
+    return list(arrays)
+
+
+def get_arrays(store: ArrayStore, prefix: str, names: list[str]) -> dict[str, np.ndarray]:
+    return {name: store.get(f"{prefix}/{name}") for name in names}

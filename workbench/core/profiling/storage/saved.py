@@ -1,0 +1,133 @@
+"""The workbench's single-file saved report (``*.wbreport``), documented in docs/report-format.md.
+
+A zip archive holding ``report.json`` (format name, version, report facts and the description of
+every table and of the timeline) and one ``.npy`` member per column / timeline array. Opening it
+needs nothing else. The same serialisation, written to a folder, is the columnar cache.
+"""
+from __future__ import annotations
+
+import json
+import time
+import zipfile
+from pathlib import Path
+from typing import Any
+
+from workbench.core import fsutil
+from workbench.core.artefacts import SAVED_REPORT_SUFFIX
+from workbench.core.profiling.errors import ProfilingDataError
+from workbench.core.profiling.report import Report
+from workbench.core.profiling.storage import columnar
+from workbench.core.profiling.storage.columnar import ArrayStore
+from workbench.core.profiling.timeline import Timeline, TimelineError
+from workbench.core.tasks import CancelToken, NullProgress, Progress
+
+FORMAT_NAME = "ascend-workbench-report"
+FORMAT_VERSION = 2  # 2: timeline meta version 2 (see docs/report-format.md)
+META_MEMBER = "report.json"
+
+
+def report_to_store(report: Report, store: ArrayStore, cancel: CancelToken | None = None) -> dict[str, Any]:
+    """Write the report's tables and timeline arrays to ``store``; return the JSON metadata."""
+    tables_meta: dict[str, Any] = {}
+    for i, (name, frame) in enumerate(report.tables.items()):
+        if cancel is not None:
+            cancel.raise_if_cancelled()
+        tables_meta[name] = {"prefix": f"tables/{i}", **columnar.put_frame(store, f"tables/{i}", frame)}
+    timeline_meta: dict[str, Any] | None = None
+    if report.timeline is not None:
+        tl_meta, arrays = report.timeline.to_arrays()
+        timeline_meta = {"meta": tl_meta, "arrays": columnar.put_arrays(store, "timeline", arrays)}
+    return {
+        "format": FORMAT_NAME,
+        "version": FORMAT_VERSION,
+        "source": str(report.source),
+        "kind": report.kind,
+        "devices": [int(d) for d in report.devices],
+        "warnings": list(report.warnings),
+        "info": report.info,
+        "pmu_group": report.pmu_group,
+        "pmu_split": report.pmu_split,
+        "start_ns": report.start_ns,
+        "end_ns": report.end_ns,
+        "table_sources": report.table_sources,
+        "tables": tables_meta,
+        "timeline": timeline_meta,
+    }
+
+
+def report_from_store(store: ArrayStore, meta: dict[str, Any], label: str) -> Report:
+    """Rebuild a Report from ``meta`` (as written by :func:`report_to_store`) and ``store``."""
+    if meta.get("format") != FORMAT_NAME:
+        raise ProfilingDataError(f"{label}: not a workbench report (format {meta.get('format')!r})")
+    version = meta.get("version")
+    if not isinstance(version, int) or version > FORMAT_VERSION:
+        raise ProfilingDataError(
+            f"{label}: report format version {version!r} is newer than this workbench reads ({FORMAT_VERSION})")
+    try:
+        tables = {name: columnar.get_frame(store, t["prefix"], t) for name, t in meta["tables"].items()}
+        timeline = None
+        if meta.get("timeline"):
+            arrays = columnar.get_arrays(store, "timeline", meta["timeline"]["arrays"])
+            try:
+                timeline = Timeline.from_arrays(meta["timeline"]["meta"], arrays)
+            except TimelineError as exc:
+                raise ProfilingDataError(f"{label}: timeline data not readable by this workbench ({exc})") from exc
+        return Report(
+            source=Path(meta["source"]), kind=meta["kind"], devices=[int(d) for d in meta["devices"]],
+            timeline=timeline, tables=tables, table_sources=dict(meta.get("table_sources", {})),
+            info=meta.get("info", {}), warnings=list(meta.get("warnings", [])), pmu_group=meta.get("pmu_group"),
+            pmu_split=bool(meta.get("pmu_split")), start_ns=meta.get("start_ns"), end_ns=meta.get("end_ns"))
+    except (KeyError, TypeError, ValueError) as exc:
+        if isinstance(exc, ProfilingDataError):
+            raise
+        raise ProfilingDataError(f"{label}: damaged report description ({type(exc).__name__}: {exc})") from exc
+
+
+def save_report(report: Report, out: str | Path, progress: Progress | None = None,
+                cancel: CancelToken | None = None) -> Path:
+    """Write ``report`` to ``out`` (``.wbreport`` appended if missing), atomically."""
+    progress = progress or NullProgress()
+    out = Path(out)
+    if out.suffix != SAVED_REPORT_SUFFIX:
+        out = out.with_name(out.name + SAVED_REPORT_SUFFIX)
+    progress.status(f"Saving {out.name}")
+    with fsutil.atomic_open(out, "wb", encoding=None) as fh:
+        with zipfile.ZipFile(fh, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1) as archive:
+            meta = report_to_store(report, columnar.ZipStore(archive, str(out)), cancel)
+            meta["saved_at"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
+            archive.writestr(META_MEMBER, json.dumps(meta, ensure_ascii=False, indent=1, default=_json_default))
+    progress.fraction(1.0)
+    return out
+
+
+def load_saved(path: str | Path, progress: Progress | None = None, cancel: CancelToken | None = None) -> Report:
+    """Open a ``.wbreport``: kind ``workbench`` (the original kind is ``info['saved_kind']``)."""
+    path = Path(path)
+    (progress or NullProgress()).status(f"Opening {path.name}")
+    try:
+        with zipfile.ZipFile(path) as archive:
+            try:
+                meta = json.loads(archive.read(META_MEMBER))
+            except KeyError:
+                raise ProfilingDataError(f"{path}: not a workbench report (no {META_MEMBER} inside)") from None
+            report = report_from_store(columnar.ZipStore(archive, str(path)), meta, str(path))
+    except zipfile.BadZipFile as exc:
+        raise ProfilingDataError(f"{path}: not a workbench report (not a zip archive: {exc})") from exc
+    except OSError as exc:
+        raise ProfilingDataError(f"{path}: cannot read ({exc.strerror or exc})") from exc
+    except ValueError as exc:
+        if isinstance(exc, ProfilingDataError):
+            raise
+        raise ProfilingDataError(f"{path}: damaged report ({exc})") from exc
+    report.info.setdefault("saved_from", meta.get("source"))
+    report.info.setdefault("saved_kind", report.kind)
+    report.kind = "workbench"
+    report.source = path
+    return report
+
+
+def _json_default(value: Any) -> Any:
+    """numpy scalars and paths in info dicts."""
+    if hasattr(value, "item"):
+        return value.item()
+    return str(value)
