@@ -1,10 +1,12 @@
 """Simulated ATC (``bin/atc``): the real flags, console lines, error codes and exit status.
 
 Supported: ``--mode=0`` (model -> ``<output>.om``; ONNX and Caffe prototxt are read to know the
-real inputs and ops) and ``--mode=1`` (``--om=x.om --json=x.json`` or an original model -> JSON in
-the real om→json structure). Other modes are refused with E10001 naming the simulator.
+real inputs and ops; ``--dynamic_batch_size`` / ``--dynamic_image_size`` / ``--dynamic_dims``
+build every gear, see :func:`dynamic_gears`) and ``--mode=1`` (``--om=x.om --json=x.json`` or an
+original model -> JSON in the real om→json structure). Other modes are refused with E10001 naming
+the simulator.
 
-Console (cann-formats.md §6.2): ``ATC start working now, please wait for a moment.`` then either
+Console (docs/cann-formats.md §6.2): ``ATC start working now, please wait for a moment.`` then either
 ``ATC run success, welcome to the next use.`` (exit 0) or ``ATC run failed, Please check the detail
 log, Try 'atc --help' for more information`` and ``Exxxxx: message`` lines (exit 255: ATC's main
 returns -1; UNVERIFIED, callers should test ``!= 0``). 8.x prefixes messages with
@@ -30,7 +32,7 @@ from workbench.simtoolkit.atc_model import ModelError, load_caffe, load_onnx
 from workbench.simtoolkit.omfile import OmError, build_om_json, read_om, write_om
 
 EXIT_FAILED = 255
-# ATC writes one W11001 line per op that misses the high-priority op library (cann-formats.md §6.2);
+# ATC writes one W11001 line per op that misses the high-priority op library (docs/cann-formats.md §6.2);
 # the simulator says it of the ops it places on AI CPU.
 W11001 = "W11001: Op [{0}] does not hit the high-priority operator information library, which might result in " \
          "compromised performance."
@@ -131,7 +133,8 @@ def _required(flags: dict[str, str], name: str) -> str:
     return value
 
 
-def _load(flags: dict[str, str], framework: int):
+def _load(flags: dict[str, str], framework: int, shapes: dict[str, list[int]] | None = None):
+    """The model read with ``shapes`` (default: ``--input_shape``, ``-1`` = unknown) for its inputs."""
     model = Path(flags["model"])
     if not model.is_file():
         raise AtcError("E10001", flags["model"], "model", "The model file does not exist.")
@@ -144,7 +147,8 @@ def _load(flags: dict[str, str], framework: int):
     if framework in (1, 3):
         raise AtcError("E10001", str(framework), "framework",
                        f"{FRAMEWORKS[framework]} models are not supported by the simulated CANN toolkit.")
-    shapes = parse_input_shape(flags.get("input_shape", ""))
+    if shapes is None:
+        shapes = parse_input_shape(flags.get("input_shape", ""))
     try:
         graph = (load_caffe if framework == 0 else load_onnx)(model, shapes)
     except ModelError as exc:
@@ -153,6 +157,55 @@ def _load(flags: dict[str, str], framework: int):
         if name not in graph.inputs:
             raise AtcError("E10016", name, "input_shape")
     return graph
+
+
+def dynamic_gears(flags: dict[str, str]) -> dict | None:
+    """The gears of ``--dynamic_batch_size`` / ``--dynamic_image_size`` / ``--dynamic_dims`` (None
+    without one): ``{"origin": {input: dims with -1}, "gears": [{input: dims}, …], "values": n}``.
+    Each gear is the ``--input_shape`` with its ``-1`` dims filled in: the batch size for every
+    ``-1``; ``h,w`` for the two ``-1`` of each image input; the gear's values for the ``-1`` of all
+    inputs in ``--input_shape`` order (dims). ``values`` is the count of numbers per gear (the
+    ``ascend_mbatch_shape_data`` input's length). Raises E10001 when a gear does not fit."""
+    flag = next((f for f in ("dynamic_batch_size", "dynamic_image_size", "dynamic_dims") if flags.get(f)), None)
+    if flag is None:
+        return None
+    value = flags[flag]
+    shapes = parse_input_shape(flags.get("input_shape", ""))
+    items = value.strip(",").split(",") if flag == "dynamic_batch_size" else value.strip(";").split(";")
+    try:
+        profiles = [[int(v) for v in item.split(",")] for item in items]
+    except ValueError:
+        raise AtcError("E10001", value, flag, "The gear values must be positive integers.") from None
+    if any(v <= 0 for p in profiles for v in p):
+        raise AtcError("E10001", value, flag, "The gear values must be positive integers.")
+    unknown = sum(dims.count(-1) for dims in shapes.values())
+    if flag == "dynamic_image_size" and (any(len(p) != 2 for p in profiles)
+                                         or any(d.count(-1) not in (0, 2) for d in shapes.values())):
+        raise AtcError("E10001", value, flag, 'Each gear must be "height,width" and --input_shape must contain -1 '
+                                              "at the H and W dims of the dynamic inputs.")
+    if flag == "dynamic_dims" and any(len(p) != unknown for p in profiles):
+        raise AtcError("E10001", value, flag, f"Each gear must give {unknown} values, one for each -1 in --input_shape.")
+    gears = []
+    for profile in profiles:
+        values = iter(profile)
+        gear = {}
+        for name, dims in shapes.items():
+            if flag == "dynamic_image_size":
+                values = iter(profile)
+            gear[name] = [(profile[0] if flag == "dynamic_batch_size" else next(values)) if d == -1 else d
+                          for d in dims]
+        gears.append(gear)
+    return {"origin": {k: v for k, v in shapes.items() if -1 in v}, "gears": gears, "values": len(profiles[0])}
+
+
+def _elements(gear: dict[str, list[int]]) -> int:
+    total = 0
+    for dims in gear.values():
+        n = 1
+        for d in dims:
+            n *= d
+        total += n
+    return total
 
 
 def _out_nodes(flags: dict[str, str], graph) -> list[str] | None:
@@ -187,14 +240,19 @@ def _convert(flags: dict[str, str], argv: Sequence[str], cfg: simconfig.SimConfi
     _check_values(flags)
     if flags.get("insert_op_conf"):
         _check_aipp(flags["insert_op_conf"])
-    graph = _load(flags, framework)
+    # Like ATC's multi-batch build: the graph is compiled for every gear; the model's tensors get the
+    # biggest gear's shapes (the runtime runs the gear the application sets); the Data ops keep their
+    # -1 dims and the gears as attributes, and the ascend_mbatch_shape_data input selects the gear.
+    dynamic = dynamic_gears(flags)
+    graph = _load(flags, framework, max(dynamic["gears"], key=_elements) if dynamic else None)
     out_nodes = _out_nodes(flags, graph)
     name = Path(output).name
     chip = platform.SOCS.get(platform.SOC_ALIASES.get(soc, soc))
     cmdline = f"{Path(cfg.toolkit_root or '.').resolve()}/{cfg.arch}-linux/bin/atc.bin " + " ".join(argv)
     doc, workload = build_om_json(graph, name=name, soc_version=soc, target_type=chip.target_type if chip else "MINI",
                                   atc_cmdline=cmdline, component=cfg.release.component,
-                                  precision_mode=flags.get("precision_mode", "force_fp16"), out_nodes=out_nodes)
+                                  precision_mode=flags.get("precision_mode", "force_fp16"), out_nodes=out_nodes,
+                                  dynamic=dynamic)
     target = Path(output + ".om")
     if not target.parent.is_dir():
         raise AtcError("E10001", output, "output", "The directory of the output file does not exist.")

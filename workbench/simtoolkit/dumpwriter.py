@@ -1,4 +1,4 @@
-"""The simulated runtime's model dump: real-format dump files for a model's ops (cann-formats.md §7.1).
+"""The simulated runtime's model dump: real-format dump files for a model's ops (docs/cann-formats.md §7.1).
 
 When an application run through the simulated toolkit uses an acl.json with model dump enabled
 (``dump_list`` naming the model, by the om JSON's ``name`` or the om file stem), every dumped op
@@ -33,9 +33,15 @@ def _rng(name: str, seed: int) -> np.random.Generator:
     return np.random.default_rng(int(hashlib.sha256(f"{seed}:{name}".encode()).hexdigest()[:12], 16))
 
 
+def runtime_shape(dims) -> tuple[int, ...]:
+    """The shape a tensor has when the model runs: an om's unknown dims (``-1``, a dynamic-shape
+    model) are what the runtime got, 1 here; a real dump never holds a negative dim."""
+    return tuple(max(int(d), 1) for d in dims)
+
+
 def _values(desc: TensorDesc, rng: np.random.Generator) -> tuple[np.ndarray, int]:
     dt = dtypes.DT.get(desc.dtype.removeprefix("DT_"), 1)
-    shape = tuple(max(d, 1) for d in desc.shape)
+    shape = runtime_shape(desc.shape)
     if dt in (1, 2, 12, 27):
         arr = rng.standard_normal(shape).astype(np.float32)
     elif dt == 11:
@@ -75,13 +81,14 @@ def _spec(desc: TensorDesc, rng: np.random.Generator, origin: tuple[str, int] | 
     """Random values; outputs of the same original op share them (in their own layout)."""
     fmt = dtypes.FORMAT.get(desc.layout, dtypes.FORMAT_ND)
     arr, dt = _values(desc, rng)
-    if origin is not None and desc.origin_shape and math.prod(desc.origin_shape) > 0:
-        logical, _ = _values(TensorDesc(dtype=desc.dtype, shape=desc.origin_shape), _rng(f"{origin}", seed))
-        same = tuple(desc.shape) == tuple(desc.origin_shape)
-        device = logical if same else _to_device(logical, fmt, tuple(desc.shape))
+    original_shape = runtime_shape(desc.origin_shape or ())
+    if origin is not None and original_shape and math.prod(original_shape) > 0:
+        logical, _ = _values(TensorDesc(dtype=desc.dtype, shape=list(original_shape)), _rng(f"{origin}", seed))
+        same = tuple(arr.shape) == original_shape
+        device = logical if same else _to_device(logical, fmt, tuple(arr.shape))
         if device is not None and device.size == arr.size:
             arr = device.reshape(arr.shape)
-    return TensorSpec(dtypes.encode(arr, dt), dt, fmt, tuple(arr.shape), tuple(desc.origin_shape or ()),
+    return TensorSpec(dtypes.encode(arr, dt), dt, fmt, tuple(arr.shape), original_shape,
                       original_op=origin if attach else None)
 
 
@@ -153,7 +160,12 @@ def write_golden(dump_files: list[Path], golden_dir: str | os.PathLike[str], *, 
 
 
 def _find_acl_json(app: list[str], cwd: Path) -> Path | None:
-    candidates = [Path(p) for a in app[1:] for p in (a, a.partition("=")[2]) if p.endswith(".json")]
+    """The acl.json the app passes to aclInit: a .json among its arguments, an ``acl*.json`` path in
+    its script, else ``acl.json`` or ``src/acl.json`` in the working directory."""
+    from workbench.simtoolkit.appmodels import argument_paths, script_paths
+
+    candidates = argument_paths(app, cwd, (".json",))
+    candidates += [p for p in script_paths(app, cwd, (".json",)) if p.name.startswith("acl")]
     candidates += [cwd / "acl.json", cwd / "src" / "acl.json"]
     return next((p for p in candidates if p.is_file()), None)
 
@@ -161,9 +173,11 @@ def _find_acl_json(app: list[str], cwd: Path) -> Path | None:
 def dump_after_app(app: list[str], cwd: str | os.PathLike[str] | None = None, *, seed: int = 0) -> list[Path]:
     """What the simulated runtime dumps after ``app`` ran: [] when no acl.json enables a model dump.
 
-    The model is the first simulated ``.om`` among the app's arguments; problems are reported on
-    stderr as the runtime's warnings and never fail the run.
+    The models are the simulated ``.om`` files the app uses (:func:`appmodels.model_files`: its
+    arguments, then the paths in its script); the first one the dump_list names is dumped. Problems
+    are reported on stderr as the runtime's warnings and never fail the run.
     """
+    from workbench.simtoolkit.appmodels import model_files
     from workbench.simtoolkit.omfile import OmError, read_om
 
     base = Path(cwd or os.getcwd())
@@ -177,10 +191,7 @@ def dump_after_app(app: list[str], cwd: str | os.PathLike[str] | None = None, *,
         return []
     if not cfg.dump or not cfg.dump.get("dump_list"):
         return []
-    for arg in app[1:]:
-        om = Path(arg.partition("=")[2] if arg.startswith("--") else arg)
-        if om.suffix != ".om" or not om.is_file():
-            continue
+    for om in model_files(app, base, suffixes=(".om",)):
         try:
             model = parse_om_json(read_om(om)["om_json"], str(om))
         except (OmError, ValueError, KeyError):

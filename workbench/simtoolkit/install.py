@@ -1,4 +1,4 @@
-"""Lay out a simulated CANN toolkit the way a real ≤8.3 install looks (cann-formats.md §8.2).
+"""Lay out a simulated CANN toolkit the way a real ≤8.3 install looks (docs/cann-formats.md §8.2).
 
 ``install(prefix, ...)`` with ``prefix`` playing ``/usr/local/Ascend`` creates::
 

@@ -1,7 +1,7 @@
 """Simulated ``msaccucmp.py`` (``tools/operator_cmp/compare``): the real command line, checks,
-log format and exit codes; the comparison itself arrives with issue 8.
+log format and exit codes, over the workbench's own dump reader and msaccucmp-exact metrics.
 
-Real behaviour imitated (msaccucmp as shipped in mindstudio-probe 26.2.0, cann-formats.md §7):
+Real behaviour imitated (msaccucmp as shipped in mindstudio-probe 26.2.0, docs/cann-formats.md §7):
 sub-commands ``compare``, ``convert``, ``overflow``, ``file_compare`` with the same flags; messages
 go to stderr through ``logging`` as ``YYYY-MM-DD hh:mm:ss (pid) - [LEVEL] message``; the exit
 status is the CompareError code (0 ok, 3 invalid path, 6 invalid parameter, 24 invalid type,

@@ -1,7 +1,7 @@
 """Simulated ``msprof`` (``tools/profiler/bin/msprof``): really runs the application, then writes
 a ``PROF_*`` folder of the toolkit's CANN version with the profiling data generator.
 
-Command line as the real one (cann-formats.md §1.1, msprof's input parser): ``--name=value`` or
+Command line as the real one (docs/cann-formats.md §1.1, msprof's input parser): ``--name=value`` or
 ``--name value`` options; the first argument not starting with ``--`` begins the application
 (``msprof --output=d python3 train.py``) unless ``--application="cmd args"`` is given (it wins).
 Console lines are the real ``CmdLog`` ones on stdout (``[INFO] Start profiling....``, the export and
@@ -9,10 +9,12 @@ query lines, ``[INFO] Profiling finished.``, ``[INFO] Process profiling data com
 in <dir>``); errors are ``[ERROR] Argument --x: …`` and exit 255 (msprof returns -1). An unknown
 option gets getopt's ``msprof: unrecognized option '--x'`` on stderr and the help text.
 
-What is profiled: ops of the model the application used — the first existing ``.om`` (written by
-the simulated atc) or ``.onnx`` path among its arguments — else a realistic default (ResNet-50 as
-an offline model, or a small transformer in torch_npu eager style when the app is a Python
-training script). Devices: ``ASCEND_RT_VISIBLE_DEVICES`` (physical ids) or device 0. The data is
+What is profiled: the ops of the model the application runs (:mod:`appmodels`: the first
+existing ``.om`` written by the simulated atc, or ``.onnx``, among its arguments or named in its
+script), in the model's execution order; only when it runs no model the simulator knows, a canned
+workload (ResNet-50 as an offline model, or a small transformer in torch_npu eager style when the
+app is a Python script). Either way a ``[simulated CANN toolkit] profiling …`` line on stderr says
+which. Devices: ``ASCEND_RT_VISIBLE_DEVICES`` (physical ids) or device 0. The data is
 deterministic for the same inputs; only the folder's timestamp follows the clock.
 """
 from __future__ import annotations
@@ -190,28 +192,35 @@ def run_app(app: list[str]) -> int:
             signal.signal(s, h)
 
 
-def pick_workload(app: list[str]):
-    """The workload the application used (an .om/.onnx among its arguments) or a default."""
+def pick_workload(app: list[str], cwd: str | os.PathLike[str] | None = None):
+    """``(workload, note)``: the ops of the model the application runs (the first simulated ``.om``
+    or ``.onnx`` :func:`appmodels.model_files` finds: its arguments, then the paths in its script),
+    else a canned workload (a small transformer in torch_npu eager style for a Python training
+    script, ResNet-50 otherwise). ``note`` is the simulator's line saying what was profiled."""
     from workbench.simtoolkit import profdata
+    from workbench.simtoolkit.appmodels import model_files
     from workbench.simtoolkit.omfile import OmError, read_om
 
-    for arg in app[1:]:
-        for piece in [arg, arg.partition("=")[2]]:
-            path = Path(piece)
-            if piece.endswith(".om") and path.is_file():
-                try:
-                    doc = read_om(path)
-                    return profdata.Workload.from_dicts(path.stem, doc["workload"], kind="model")
-                except (OmError, ValueError, KeyError):
-                    continue
-            if piece.endswith(".onnx") and path.is_file():
-                try:
-                    return profdata.workload_from_onnx(path)
-                except ValueError:
-                    continue
+    skipped = []
+    for path in model_files(app, cwd):
+        try:
+            if path.suffix == ".om":
+                ops = read_om(path)["workload"]
+                workload = profdata.Workload.from_dicts(path.stem, ops, kind="model")
+            else:
+                workload = profdata.workload_from_onnx(path)
+        except (OmError, ValueError, KeyError, TypeError) as exc:   # OmError names the file itself
+            skipped.append(str(exc) if isinstance(exc, OmError) else f"{path} ({type(exc).__name__}: {exc})")
+            continue
+        return workload, (f"{simconfig.BANNER} profiling the ops of {path} "
+                          f"({len(workload.ops)} ops of model {workload.name})")
     if any(Path(a).name.startswith("python") for a in app[:1]) and any(a.endswith(".py") for a in app):
-        return profdata.transformer_workload()
-    return profdata.resnet50_workload()
+        workload, what = profdata.transformer_workload(), "a canned transformer workload (torch_npu eager ops)"
+    else:
+        workload, what = profdata.resnet50_workload(), "a canned ResNet-50 offline-model workload"
+    why = ("not a model the simulator knows: " + "; ".join(skipped)) if skipped else \
+        "the application runs no .om or .onnx model the simulator can find"
+    return workload, f"{simconfig.BANNER} {why}; profiling {what}"
 
 
 def _devices(cfg: simconfig.SimConfig) -> list[int]:
@@ -261,10 +270,11 @@ def collect(params: dict[str, str], app: list[str], cfg: simconfig.SimConfig) ->
     info("Start profiling....")
     start_ns = time.time_ns()
     run_app(app)
-    from workbench.simtoolkit.dumpwriter import dump_after_app  # acl.json model dump (issue 8)
+    from workbench.simtoolkit.dumpwriter import dump_after_app  # acl.json model dump
 
     dump_after_app(app)
-    workload = pick_workload(app)
+    workload, note = pick_workload(app)
+    print(note, file=sys.stderr, flush=True)
     metrics = None if params.get("ai-core") == "off" or params.get("task-time") in ("off", "l0") else \
         params.get("aic-metrics", "PipeUtilization")
     seed = int(hashlib.sha256(" ".join([workload.name, *app[1:]]).encode()).hexdigest()[:8], 16)

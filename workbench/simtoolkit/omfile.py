@@ -7,11 +7,14 @@ partitions (model def protobuf, weights, task info, kernels). The simulator keep
 marker) followed by a UTF-8 JSON payload ``{"om_json": <the --mode=1 document>,
 "workload": [<ops for the profiler>]}``. Only the simulated tools read it back.
 
-**om → json** follows the real structure (cann-formats.md §6.5, samples/atc-om2json-*): top-level
+**om → json** follows the real structure (docs/cann-formats.md §6.5, samples/atc-om2json-*): top-level
 ``attr, custom_version, graph, name, version``; typed attr values ``{"s"|"i"|"b"|"list": …}``;
 one graph ``<name>_NPU_0`` with Data ops, the computing ops (CANN op types), ``trans_Cast_*``
 precision casts around float inputs/outputs under ``force_fp16``, and ``Node_Output`` (NetOutput);
 each op carries ``name, type, attr, input, input_desc, output_desc, dst_name, dst_index, …``.
+A multi-gear model (``--dynamic_batch_size`` …) keeps one graph with the biggest gear's shapes (real
+ATC adds a Case op with one subgraph per gear; the simulator does not), GE's multi-batch attributes
+on its Data ops and the ``ascend_mbatch_shape_data`` input; its tensor descs have the gear's dims.
 """
 from __future__ import annotations
 
@@ -29,7 +32,7 @@ HEADER_SIZE = 256
 _HEADER = struct.Struct("<IIIQ32s20s")  # magic, header version, reserved, payload length, name, marker
 # ONNX / Caffe op type -> CANN op type (what om json and the profiler show).
 try:
-    from workbench.simtoolkit.profdata.workload import _ONNX_TYPES as _PROF_TYPES
+    from workbench.simtoolkit.profdata.workload import ONNX_TYPES as _PROF_TYPES
 except ImportError:  # the profiling generator is optional for atc
     _PROF_TYPES = {}
 CAFFE_TYPES = {"Convolution": "Conv2D", "ReLU": "Relu", "Pooling": "Pooling", "InnerProduct": "FullyConnection",
@@ -41,6 +44,7 @@ CORE_OF = {"Conv2D": "AI_CORE", "MatMulV2": "AI_CORE", "BatchMatMul": "AI_CORE",
            "Deconvolution": "AI_CORE", "Conv2DBackpropInput": "AI_CORE"}
 FOLDED = {"Dropout", "Identity", "Constant"}  # no device op after ATC
 FLOAT = ("DT_FLOAT", "DT_DOUBLE")
+MBATCH_INPUT = "ascend_mbatch_shape_data"   # the gear input of a multi-gear model (ACL_DYNAMIC_TENSOR_NAME)
 
 
 class OmError(ValueError):
@@ -93,8 +97,14 @@ def _desc(t: TensorInfo, out: bool, origin_dtype: str | None = None) -> dict:
 
 
 def build_om_json(graph: Graph, *, name: str, soc_version: str, target_type: str, atc_cmdline: str,
-                  component: str, precision_mode: str, out_nodes: list[str] | None = None) -> tuple[dict, list[dict]]:
-    """The ``--mode=1`` document of the model ATC would build, and the workload ops for msprof."""
+                  component: str, precision_mode: str, out_nodes: list[str] | None = None,
+                  dynamic: dict | None = None) -> tuple[dict, list[dict]]:
+    """The ``--mode=1`` document of the model ATC would build, and the workload ops for msprof.
+
+    ``dynamic`` (from the simulated atc's ``dynamic_gears``: ``origin`` dims with -1, ``gears``,
+    ``values`` per gear) makes a multi-gear model: ``graph`` then holds the biggest gear's shapes,
+    the dynamic Data ops carry ``_mbatch_origin_input_dims`` and ``_all_origin_gears_inputs`` (GE's
+    multi-batch attributes) and an ``ascend_mbatch_shape_data`` Data input (DT_INT64) is added."""
     fp16 = precision_mode in ("force_fp16", "allow_mix_precision", "allow_mix_precision_fp16", "allow_fp32_to_fp16")
     ops: list[dict] = []
     producer: dict[str, tuple[str, int]] = {}       # tensor -> (op name, output index)
@@ -124,13 +134,24 @@ def build_om_json(graph: Graph, *, name: str, soc_version: str, target_type: str
     def lowered(t: TensorInfo) -> TensorInfo:
         return TensorInfo(t.shape, "DT_FLOAT16" if fp16 and t.dtype in FLOAT else t.dtype, t.format)
 
+    origin = (dynamic or {}).get("origin", {})
     for idx, (inp, info) in enumerate(graph.inputs.items()):
-        add(inp, "Data", [""], [info], {"index": _i(idx), "data_type": _i(0)})
+        extra = {"index": _i(idx), "data_type": _i(0)}
+        if inp in origin:
+            extra["_mbatch_origin_input_dims"] = _list("i", list(origin[inp]), "VT_LIST_INT")
+            extra["_all_origin_gears_inputs"] = _list("s", [_gear_text(inp, info, g[inp]) for g in dynamic["gears"]],
+                                                      "VT_LIST_STRING")
+        add(inp, "Data", [""], [info], extra)
         producer[inp] = (inp, 0)
         if fp16 and info.dtype in FLOAT:
             cast = f"trans_Cast_{len(ops) - 1}"
             add(cast, "Cast", [inp], [lowered(info)], {"dst_type": _i(1), "_engine_type": _s("AIcoreEngine")})
             producer[inp] = (cast, 0)
+    graph_inputs = list(graph.inputs)
+    if dynamic:
+        add(MBATCH_INPUT, "Data", [""], [TensorInfo([int(dynamic["values"])], "DT_INT64", "ND")],
+            {"index": _i(len(graph_inputs)), "data_type": _i(0), "mbatch-inserted-node": _b(True)})
+        graph_inputs.append(MBATCH_INPUT)
     task_names = []
     for node in graph.nodes:
         if node.type in FOLDED:
@@ -183,9 +204,15 @@ def build_om_json(graph: Graph, *, name: str, soc_version: str, target_type: str
         "simulated_by": _s("Ascend Workbench simulated CANN toolkit"),
     }
     graph_doc = {"attr": _attrs({"_session_graph_id": _s("-1_0"), "_is_graph_inferred": _b(True), "label_num": _i(0)}),
-                 "input": [f"{i}:0" for i in graph.inputs], "name": f"{name}_NPU_0", "op": ops}
+                 "input": [f"{i}:0" for i in graph_inputs], "name": f"{name}_NPU_0", "op": ops}
     doc = {"attr": _attrs(model_attrs), "custom_version": "1.11.z.0", "graph": [graph_doc], "name": name, "version": 2}
     return doc, workload
+
+
+def _gear_text(name: str, info: TensorInfo, dims: list[int]) -> str:
+    """One ``_all_origin_gears_inputs`` item as GE writes it: format:dtype:name:bytes:rank:dims."""
+    return f"{info.format}:{info.dtype}:{name}:{_size(TensorInfo(dims, info.dtype))}:{len(dims)}:" \
+           + ",".join(str(d) for d in dims)
 
 
 def _wl(t: TensorInfo) -> dict:

@@ -1,6 +1,6 @@
 """What the simulated toolkit can pretend to be: CANN versions and Ascend SoCs.
 
-Facts taken from ../shared/reference/cann-formats.md and the real samples are marked REAL; the
+Facts taken from docs/cann-formats.md and the real samples are marked REAL; the
 rest are realistic values chosen for the simulator (marked SIM) — the real tools never read them.
 
 - ``CannRelease.component`` is the 5-part version the om stores in ``atc_version``/``opp_version``

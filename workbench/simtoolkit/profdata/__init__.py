@@ -3,7 +3,7 @@
 No Ascend hardware exists here; this package writes what the real tools write for a given op
 sequence, so the profiling engine, its tests, the shipped sample report and the simulated
 ``msprof`` all stand on files that parse exactly like real ones (formats: reference
-cann-formats.md §1.3, §2, §3, §4 and the real samples in ../shared/samples). Qt-free, stdlib only
+docs/cann-formats.md §1.3, §2, §3, §4 and the real samples in ../shared/samples). Qt-free, stdlib only
 (``onnx`` is imported only by :func:`workload_from_onnx`).
 
 Describe the work

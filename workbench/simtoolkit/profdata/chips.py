@@ -1,6 +1,6 @@
 """What the chip and the CANN version change in the output: task types, PMU columns, header names.
 
-Sources: ../shared/reference/cann-formats.md §1.3 (platform_version), §2.1 (op_summary headers per
+Sources: docs/cann-formats.md §1.3 (platform_version), §2.1 (op_summary headers per
 version, PMU groups, aic_/aiv_ split on "chip v4" products) and the two real torch_npu
 kernel_details samples, whose PMU tails (PipeUtilization and ArithmeticUtilization on a 910B-class
 chip) are reproduced exactly. For the other metric groups the reference lists the field names but

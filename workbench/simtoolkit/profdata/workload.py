@@ -276,7 +276,7 @@ def transformer_workload(layers: int = 2, seq: int = 512, hidden: int = 1024, he
 
 # ---- ONNX ------------------------------------------------------------------------------------------
 
-_ONNX_TYPES = {
+ONNX_TYPES = {
     "Conv": ("Conv2D", "AI_CORE"), "ConvTranspose": ("Conv2DBackpropInput", "AI_CORE"),
     "Gemm": ("MatMulV2", "AI_CORE"), "MatMul": ("BatchMatMul", "AI_CORE"),
     "Relu": ("Relu", "AI_VECTOR_CORE"), "Sigmoid": ("Sigmoid", "AI_VECTOR_CORE"),
@@ -323,7 +323,7 @@ def workload_from_onnx(model, kind: str = "model", dtype: str | None = "FLOAT16"
     for i, node in enumerate(g.node):
         if node.op_type in _NO_KERNEL:
             continue
-        typ, core = _ONNX_TYPES.get(node.op_type, (node.op_type, "AI_VECTOR_CORE"))
+        typ, core = ONNX_TYPES.get(node.op_type, (node.op_type, "AI_VECTOR_CORE"))
         ins = tuple(known.get(x, Tensor((), dtype or "FLOAT", "ND")) for x in node.input if x)
         outs = tuple(known.get(x, Tensor((), dtype or "FLOAT", "ND")) for x in node.output if x)
         if kind == "model":
