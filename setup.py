@@ -4,6 +4,7 @@ The top-level ``resources/`` folder (icons, translations, the sample report) is 
 package ``workbench.resources`` so that ``importlib.resources`` finds it in wheels, editable
 installs and the PyInstaller bundle alike.
 """
+
 from setuptools import Extension, find_packages, setup
 
 setup(
@@ -11,6 +12,11 @@ setup(
     package_dir={"workbench.resources": "resources"},
     # The timeline loader's compiled scanner (plain CPython C API). Optional: without a compiler
     # the install still succeeds and the loader uses its pure-Python path.
-    ext_modules=[Extension("workbench.core.profiling.timeline._fastscan", ["workbench/core/profiling/timeline/_fastscan.c"],
-                           optional=True)],
+    ext_modules=[
+        Extension(
+            "workbench.core.profiling.timeline._fastscan",
+            ["workbench/core/profiling/timeline/_fastscan.c"],
+            optional=True,
+        )
+    ],
 )

@@ -10,6 +10,7 @@ Usage: ``python benchmarks/bench_accuracy.py [--mb 400] [--msaccucmp DIR]``
    AlgorithmManager on the same arrays: reports both speeds and checks every value string is equal.
    (Its dump-file parser needs CANN's libascend_dump_parser.so, so the side by side is at the array level.)
 """
+
 from __future__ import annotations
 
 import argparse
@@ -60,6 +61,7 @@ def load_msaccucmp(path: str | None):
             sys.path.insert(0, c)
             from algorithm_manager.algorithm_manager import AlgorithmManager
             from cmp_utils import log, utils
+
             log.print_info_log = log.print_warn_log = lambda *a, **k: None
             return AlgorithmManager("", ",".join(metrics.DEFAULT_ALGORITHMS), ""), utils
     return None, None
@@ -78,11 +80,14 @@ def main() -> int:
         report = compare_dirs(root / "npu", root / "golden")
         dt = time.perf_counter() - t0
         assert all(not r.reason for r in report.rows), [r.reason for r in report.rows if r.reason][:3]
-        print(f"workbench compare_dirs: {len(report.rows)} tensors, {nbytes / 1e9:.2f} GB in {dt:.2f} s "
-              f"= {nbytes / 1e9 / dt:.2f} GB/s (end to end: parse + NC1HWC0->NCHW + 8 metrics)")
+        print(
+            f"workbench compare_dirs: {len(report.rows)} tensors, {nbytes / 1e9:.2f} GB in {dt:.2f} s "
+            f"= {nbytes / 1e9 / dt:.2f} GB/s (end to end: parse + NC1HWC0->NCHW + 8 metrics)"
+        )
         t0 = time.perf_counter()
-        ours = [metrics.compare_arrays(x, y, metrics.DEFAULT_ALGORITHMS, npu_file="L", golden_file="R")
-                for x, y in pairs]
+        ours = [
+            metrics.compare_arrays(x, y, metrics.DEFAULT_ALGORITHMS, npu_file="L", golden_file="R") for x, y in pairs
+        ]
         dt_ours = time.perf_counter() - t0
         print(f"workbench metrics only: {nbytes / 1e9 / dt_ours:.2f} GB/s")
         mgr, utils = load_msaccucmp(args.msaccucmp)
@@ -90,13 +95,24 @@ def main() -> int:
             print("msaccucmp (mindstudio-probe) not found: pass --msaccucmp DIR for the side by side")
             return 0
         t0 = time.perf_counter()
-        theirs = [mgr.compare(x.reshape(-1), y.reshape(-1), {"my_output_dump_file": "L", "ground_truth_dump_file": "R",
-                                                             "shape_type": utils.get_shape_type(list(x.shape))})
-                  for x, y in pairs]
+        theirs = [
+            mgr.compare(
+                x.reshape(-1),
+                y.reshape(-1),
+                {
+                    "my_output_dump_file": "L",
+                    "ground_truth_dump_file": "R",
+                    "shape_type": utils.get_shape_type(list(x.shape)),
+                },
+            )
+            for x, y in pairs
+        ]
         dt_theirs = time.perf_counter() - t0
         same = sum(a[0] == b[0] and a[1] == b[1] for a, b in zip(ours, theirs))
-        print(f"msaccucmp AlgorithmManager: {nbytes / 1e9 / dt_theirs:.2f} GB/s; workbench/msaccucmp speed ratio "
-              f"{dt_theirs / dt_ours:.2f}x; identical value strings for {same}/{len(pairs)} tensors")
+        print(
+            f"msaccucmp AlgorithmManager: {nbytes / 1e9 / dt_theirs:.2f} GB/s; workbench/msaccucmp speed ratio "
+            f"{dt_theirs / dt_ours:.2f}x; identical value strings for {same}/{len(pairs)} tensors"
+        )
         return 0 if same == len(pairs) else 1
 
 

@@ -15,6 +15,7 @@ current one has three OP types 20 % slower and two 10 % faster), then times, in 
   ``pip install msprof-analyze``, best into its own venv), and prints the ratio. Its per-type
   totals are checked against ours.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -29,16 +30,18 @@ from pathlib import Path
 
 import numpy as np
 
-HEADER = ("Step Id,Model ID,Task ID,Stream ID,Name,Type,OP State,Accelerator Core,Start Time(us),Duration(us),"
-          "Wait Time(us),Block Dim,Mix Block Dim,HF32 Eligible,Input Shapes,Input Data Types,Input Formats,"
-          "Output Shapes,Output Data Types,Output Formats,Context ID,aicore_time(us),aic_total_cycles,"
-          "aic_mac_time(us),aic_mac_ratio,aic_scalar_time(us),aic_scalar_ratio,aic_mte1_time(us),aic_mte1_ratio,"
-          "aic_mte2_time(us),aic_mte2_ratio,aic_fixpipe_time(us),aic_fixpipe_ratio,aic_icache_miss_rate,"
-          "aiv_time(us),aiv_total_cycles,aiv_vec_time(us),aiv_vec_ratio,aiv_scalar_time(us),aiv_scalar_ratio,"
-          "aiv_mte2_time(us),aiv_mte2_ratio,aiv_mte3_time(us),aiv_mte3_ratio,aiv_icache_miss_rate,"
-          "cube_utilization(%)")
+HEADER = (
+    "Step Id,Model ID,Task ID,Stream ID,Name,Type,OP State,Accelerator Core,Start Time(us),Duration(us),"
+    "Wait Time(us),Block Dim,Mix Block Dim,HF32 Eligible,Input Shapes,Input Data Types,Input Formats,"
+    "Output Shapes,Output Data Types,Output Formats,Context ID,aicore_time(us),aic_total_cycles,"
+    "aic_mac_time(us),aic_mac_ratio,aic_scalar_time(us),aic_scalar_ratio,aic_mte1_time(us),aic_mte1_ratio,"
+    "aic_mte2_time(us),aic_mte2_ratio,aic_fixpipe_time(us),aic_fixpipe_ratio,aic_icache_miss_rate,"
+    "aiv_time(us),aiv_total_cycles,aiv_vec_time(us),aiv_vec_ratio,aiv_scalar_time(us),aiv_scalar_ratio,"
+    "aiv_mte2_time(us),aiv_mte2_ratio,aiv_mte3_time(us),aiv_mte3_ratio,aiv_icache_miss_rate,"
+    "cube_utilization(%)"
+)
 N_TYPES, N_NAMES = 200, 5000
-SLOWER = {3: 1.2, 7: 1.2, 11: 1.2}   # type index -> duration factor in the current report
+SLOWER = {3: 1.2, 7: 1.2, 11: 1.2}  # type index -> duration factor in the current report
 FASTER = {5: 0.9, 13: 0.9}
 START_NS = 1_736_413_971_000_000_000
 
@@ -79,8 +82,11 @@ def write_pair(root: Path, rows: int, seed: int = 0) -> tuple[Path, Path]:
         (folder / "ASCEND_PROFILER_OUTPUT" / "trace_view.json").write_text("[]")
         start = START_NS + np.cumsum(d + 1_000) - d
         lines = [HEADER]
-        lines += [f"1,4294967295,{i % 65535},2,{heads[w]},\"{s // 1000}.{s % 1000:03d}\t\",{x // 1000}.{x % 1000:03d},"
-                  f"{tails[w]}" for i, (w, s, x) in enumerate(zip(which.tolist(), start.tolist(), d.tolist()))]
+        lines += [
+            f'1,4294967295,{i % 65535},2,{heads[w]},"{s // 1000}.{s % 1000:03d}\t",{x // 1000}.{x % 1000:03d},'
+            f"{tails[w]}"
+            for i, (w, s, x) in enumerate(zip(which.tolist(), start.tolist(), d.tolist()))
+        ]
         (folder / "ASCEND_PROFILER_OUTPUT" / "kernel_details.csv").write_text("\n".join(lines) + "\n")
         out.append(folder)
     return out[0], out[1]
@@ -107,16 +113,24 @@ def ours_in_process(base: Path, current: Path) -> tuple[float, object]:
         return comparison
 
     comparison, elapsed = timed("ours: compare (type + name + AI Core metrics + overall)", full)
-    print(f"    rows by type {len(comparison.rows)}, by name {len(comparison.op_rows('name'))}, "
-          f"metric rows {len(comparison.metrics)}, statuses {comparison.status_counts()}")
+    print(
+        f"    rows by type {len(comparison.rows)}, by name {len(comparison.op_rows('name'))}, "
+        f"metric rows {len(comparison.metrics)}, statuses {comparison.status_counts()}"
+    )
     return elapsed, comparison
 
 
 def run_cli(label: str, argv: list[str], timeout: float) -> float | None:
     start = time.perf_counter()
     try:
-        proc = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=timeout,
-                              stdin=subprocess.DEVNULL)
+        proc = subprocess.run(
+            argv,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=timeout,
+            stdin=subprocess.DEVNULL,
+        )
     except subprocess.TimeoutExpired:
         print(f"{label:<52} timed out after {timeout:.0f} s")
         return None
@@ -145,10 +159,18 @@ def check_against_msprof_analyze(out_dir: Path, comparison) -> None:
         acc[0] += float(row[3])
         acc[1] += float(row[8] or 0.0)
     ours = comparison.rows.set_index("key")
-    worst = max((abs(v[0] - ours.loc[k, "base_total_us"]) / max(ours.loc[k, "base_total_us"], 1e-9)
-                 for k, v in theirs.items() if k in ours.index), default=float("nan"))
-    print(f"    msprof-analyze kernel types {len(theirs)}, ours {len(ours)}; "
-          f"largest relative difference of base totals {worst:.2e} (theirs are rounded to 0.01 us)")
+    worst = max(
+        (
+            abs(v[0] - ours.loc[k, "base_total_us"]) / max(ours.loc[k, "base_total_us"], 1e-9)
+            for k, v in theirs.items()
+            if k in ours.index
+        ),
+        default=float("nan"),
+    )
+    print(
+        f"    msprof-analyze kernel types {len(theirs)}, ours {len(ours)}; "
+        f"largest relative difference of base totals {worst:.2e} (theirs are rounded to 0.01 us)"
+    )
 
 
 def find_msprof_analyze(given: str | None) -> str | None:
@@ -179,9 +201,11 @@ def main() -> None:
             return
         out_dir = root / "msprof_analyze_out"
         out_dir.mkdir()
-        theirs = run_cli("msprof-analyze compare --enable_kernel_compare",
-                         [exe, "compare", "-d", str(current), "-bp", str(base), "--enable_kernel_compare",
-                          "-o", str(out_dir)], args.timeout)
+        theirs = run_cli(
+            "msprof-analyze compare --enable_kernel_compare",
+            [exe, "compare", "-d", str(current), "-bp", str(base), "--enable_kernel_compare", "-o", str(out_dir)],
+            args.timeout,
+        )
         if theirs is not None:
             check_against_msprof_analyze(out_dir, comparison)
         if ours and theirs:

@@ -4,6 +4,7 @@ Run: ``python benchmarks/bench_stats.py [--rows N]``. Builds a synthetic OPs tab
 real kernel_details (categorical names/types/task types, float µs durations) and an API statistics
 input shaped like a timeline's CANN lanes, then times the same functions the CLI and views call.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -22,12 +23,14 @@ def ops_table(rows: int, seed: int = 0) -> pd.DataFrame:
     names = np.array([f"op_{i}" for i in range(20_000)], dtype=object)
     task_types = np.array(["AI_CORE", "AI_VECTOR_CORE", "MIX_AIC", "AI_CPU", "HCCL"], dtype=object)
     t = rng.integers(0, len(types), rows)
-    return pd.DataFrame({
-        "name": pd.Categorical.from_codes(rng.integers(0, len(names), rows), categories=names),
-        "type": pd.Categorical.from_codes(t, categories=types),
-        "task_type": pd.Categorical.from_codes(t % len(task_types), categories=task_types),
-        "duration_us": rng.gamma(2.0, 20.0, rows),
-    })
+    return pd.DataFrame(
+        {
+            "name": pd.Categorical.from_codes(rng.integers(0, len(names), rows), categories=names),
+            "type": pd.Categorical.from_codes(t, categories=types),
+            "task_type": pd.Categorical.from_codes(t % len(task_types), categories=task_types),
+            "duration_us": rng.gamma(2.0, 20.0, rows),
+        }
+    )
 
 
 def api_timeline(rows: int, seed: int = 1) -> SimpleNamespace:
@@ -36,7 +39,9 @@ def api_timeline(rows: int, seed: int = 1) -> SimpleNamespace:
     names = [f"AscendCL@aclApi{i}" for i in range(300)] + [f"Runtime@rtApi{i}" for i in range(100)]
     lanes = [SimpleNamespace(index=i, process_name=p) for i, p in enumerate(["CANN", "CANN", "Ascend Hardware"])]
     return SimpleNamespace(
-        lanes=lanes, event_count=rows, names=names,
+        lanes=lanes,
+        event_count=rows,
+        names=names,
         lane=rng.integers(0, 3, rows).astype(np.int32),
         name_id=rng.integers(0, len(names), rows).astype(np.int32),
         dur_ns=rng.integers(100, 100_000, rows).astype(np.int64),

@@ -24,6 +24,7 @@ Targets: load >= 265 MB/s on the 0.25 GB and 1 GB files, peak RSS <= 1.0x file s
 re-open <= 0.5 s for the 1 GB source.
 The loader's counts are checked against the generator's (complete X events, s/f flow pairs).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -48,6 +49,7 @@ def _case(kind: str, path: str) -> dict:
     import msgspec
 
     from workbench.core.profiling.timeline import load_timeline
+
     if kind in ("report", "reopen-in"):
         from workbench.core.profiling.build import open_report  # noqa: F401 - imported before timing
 
@@ -69,8 +71,12 @@ def _case(kind: str, path: str) -> dict:
         runs = []
         for _ in range(2):
             w0 = time.perf_counter()
-            proc = subprocess.run([sys.executable, "-m", "workbench.cli", "report", "info", path, "--json"],
-                                  capture_output=True, text=True, cwd=ROOT)
+            proc = subprocess.run(
+                [sys.executable, "-m", "workbench.cli", "report", "info", path, "--json"],
+                capture_output=True,
+                text=True,
+                cwd=ROOT,
+            )
             runs.append(time.perf_counter() - w0)
             if proc.returncode:
                 raise SystemExit(proc.stderr.strip().splitlines()[-1:] or "report info failed")
@@ -87,6 +93,7 @@ def _case(kind: str, path: str) -> dict:
             raise SystemExit("the cache was not used")
         out.update(events=rep.timeline.event_count, flows=rep.timeline.flow_count)
     elif kind == "msgspec":
+
         class Event(msgspec.Struct, gc=False):
             ph: str
             name: str = ""
@@ -111,8 +118,16 @@ def _case(kind: str, path: str) -> dict:
         wall, cpu = out["second_s"], out["first_s"]
     me = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
-    out.update(kind=kind, bytes=size, seconds=wall, cpu_seconds=cpu, mb_s=size / wall / 1e6,
-               rss=me, child_rss=kids, rss_ratio=(me + kids) / size)
+    out.update(
+        kind=kind,
+        bytes=size,
+        seconds=wall,
+        cpu_seconds=cpu,
+        mb_s=size / wall / 1e6,
+        rss=me,
+        child_rss=kids,
+        rss_ratio=(me + kids) / size,
+    )
     return out
 
 
@@ -165,12 +180,17 @@ def main() -> int:
                 check = ""
                 if kind != "msgspec":
                     good = r["events"] == known["x_events"] and r["flows"] == known["flows"]
-                    check = "counts ok" if good else f"COUNTS DIFFER {r['events']}/{known['x_events']} " \
-                                                      f"{r['flows']}/{known['flows']}"
+                    check = (
+                        "counts ok"
+                        if good
+                        else f"COUNTS DIFFER {r['events']}/{known['x_events']} {r['flows']}/{known['flows']}"
+                    )
                     ok &= good
-                print(f"{path.name:<24}{kind:<10}{r['bytes'] / 1e6:7.0f}{r['seconds']:8.2f}{r['mb_s']:8.0f}"
-                      f"{r['cpu_seconds']:8.2f}{(r['rss'] + r['child_rss']) / 1e6:9.0f}{r['rss_ratio']:10.2f}  {check}",
-                      flush=True)
+                print(
+                    f"{path.name:<24}{kind:<10}{r['bytes'] / 1e6:7.0f}{r['seconds']:8.2f}{r['mb_s']:8.0f}"
+                    f"{r['cpu_seconds']:8.2f}{(r['rss'] + r['child_rss']) / 1e6:9.0f}{r['rss_ratio']:10.2f}  {check}",
+                    flush=True,
+                )
     print(f"load: {os.getloadavg()[0]:.1f} (1-min load average; other jobs on the box slow every number)")
     return 0 if ok else 1
 

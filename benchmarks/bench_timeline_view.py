@@ -9,6 +9,7 @@ and the time until the document is ready; (2) renders the timeline offscreen at 
 1 %, 0.01 % and 0.0001 % of the span, reporting the SlicesItem paint time per frame (median and max
 over 20 frames each). Goals: frames ≤ 16 ms, first paint before the load finishes, no stall > 100 ms.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -25,8 +26,18 @@ sys.path.insert(0, str(ROOT))
 
 
 def ensure_data(data: Path, sizes: list[int], form: str) -> None:
-    subprocess.run([sys.executable, str(ROOT / "benchmarks" / "gen_big_traces.py"), str(data),
-                    "--sizes", ",".join(map(str, sizes)), "--forms", form], check=True)
+    subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "gen_big_traces.py"),
+            str(data),
+            "--sizes",
+            ",".join(map(str, sizes)),
+            "--forms",
+            form,
+        ],
+        check=True,
+    )
 
 
 def bench_one(app, path: Path) -> dict:
@@ -61,8 +72,10 @@ def bench_one(app, path: Path) -> dict:
     while True:
         app.processEvents()
         doc = window.documents.currentWidget()
-        if first_paint is None and ((isinstance(doc, ReportLoadingPage) and doc.preview_view is not None
-                                     and doc.preview_view.item.frame_ms) or isinstance(doc, ReportDocument)):
+        if first_paint is None and (
+            (isinstance(doc, ReportLoadingPage) and doc.preview_view is not None and doc.preview_view.item.frame_ms)
+            or isinstance(doc, ReportDocument)
+        ):
             first_paint = time.perf_counter() - t0
         if isinstance(doc, ReportDocument) and doc.ready:
             break
@@ -90,9 +103,13 @@ def bench_one(app, path: Path) -> dict:
         frames[label] = (statistics.median(times), max(times))
     window._quitting = True
     window.close()
-    return {"events": tv.timeline.event_count, "open_s": load_done, "first_paint_s": first_paint,
-            "max_gui_stall_ms": max(gaps[2:] or [0.0]),
-            "frames": frames}
+    return {
+        "events": tv.timeline.event_count,
+        "open_s": load_done,
+        "first_paint_s": first_paint,
+        "max_gui_stall_ms": max(gaps[2:] or [0.0]),
+        "frames": frames,
+    }
 
 
 def main() -> int:
@@ -118,9 +135,11 @@ def main() -> int:
             if label.startswith("cold") and cache.exists():
                 shutil.rmtree(cache) if cache.is_dir() else cache.unlink()
             r = bench_one(app, path)
-            print(f"{path.name} {label}: {r['events']:,} events, {size_mb:.0f} MB; first timeline paint "
-                  f"{r['first_paint_s']:.2f} s; document ready {r['open_s']:.2f} s; "
-                  f"longest GUI stall {r['max_gui_stall_ms']:.0f} ms")
+            print(
+                f"{path.name} {label}: {r['events']:,} events, {size_mb:.0f} MB; first timeline paint "
+                f"{r['first_paint_s']:.2f} s; document ready {r['open_s']:.2f} s; "
+                f"longest GUI stall {r['max_gui_stall_ms']:.0f} ms"
+            )
         for label, (med, worst) in r["frames"].items():
             print(f"  frame at {label:>8} of span: median {med:.1f} ms, max {worst:.1f} ms")
     return 0

@@ -7,6 +7,7 @@ median of side-by-side rounds). Goal: ours >= 0.8x scp.
 
     python benchmarks/bench_transfer.py [--size-mb 256] [--repeat 3] [--json]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -55,14 +56,31 @@ def main() -> int:
             size = src.stat().st_size
             known = tmp / "known_hosts"
             known.write_text(server.host_key_line + "\n")
-            scp_base = ["scp", "-q", "-P", str(server.port), "-i", str(server.client_key),
-                        "-o", f"UserKnownHostsFile={known}", "-o", "StrictHostKeyChecking=yes",
-                        "-o", "BatchMode=yes"]
+            scp_base = [
+                "scp",
+                "-q",
+                "-P",
+                str(server.port),
+                "-i",
+                str(server.client_key),
+                "-o",
+                f"UserKnownHostsFile={known}",
+                "-o",
+                "StrictHostKeyChecking=yes",
+                "-o",
+                "BatchMode=yes",
+            ]
             remote_dir = tmp / "remote"
             remote_dir.mkdir()
             target = f"{server.user}@127.0.0.1:{remote_dir / 'scp.bin'}"
-            host = Host(name="bench", hostname="127.0.0.1", port=server.port, user=server.user, auth="key",
-                        key_file=str(server.client_key))
+            host = Host(
+                name="bench",
+                hostname="127.0.0.1",
+                port=server.port,
+                user=server.user,
+                auth="key",
+                key_file=str(server.client_key),
+            )
             ops = {
                 "scp_up": lambda: subprocess.run(scp_base + [str(src), target], check=True),
                 "scp_down": lambda: subprocess.run(scp_base + [target, str(tmp / "scp_back.bin")], check=True),
@@ -82,13 +100,16 @@ def main() -> int:
     mb = size / (1 << 20)
     best = {k: min(v) for k, v in times.items()}
     result = {
-        "size_mib": mb, "rounds": args.repeat,
+        "size_mib": mb,
+        "rounds": args.repeat,
         **{f"{k}_best_mib_s": round(mb / v, 1) for k, v in best.items()},
         "upload_ratio_best": round(best["scp_up"] / best["ours_up"], 2),
         "download_ratio_best": round(best["scp_down"] / best["ours_down"], 2),
         # per-round ratios (side by side), median: robust against a noisy shared machine
         "upload_ratio_median": round(statistics.median(a / b for a, b in zip(times["scp_up"], times["ours_up"])), 2),
-        "download_ratio_median": round(statistics.median(a / b for a, b in zip(times["scp_down"], times["ours_down"])), 2),
+        "download_ratio_median": round(
+            statistics.median(a / b for a, b in zip(times["scp_down"], times["ours_down"])), 2
+        ),
     }
     if args.json:
         print(json.dumps(result))

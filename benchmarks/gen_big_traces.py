@@ -6,6 +6,7 @@ Files: OUT_DIR/{form}_{n}.json (≈0.2 GB per million events), plus OUT_DIR/mani
 loader must find (events, complete X events, s/f flow pairs, bytes). Streaming writes: memory stays
 flat whatever the size. Existing files of the same name are reused when the manifest matches.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -41,8 +42,10 @@ def main() -> int:
             info = write_big_timeline(path, form, n)
             dt = time.perf_counter() - t0
             manifest[path.name] = {"form": form, **info}
-            print(f"{path}: {info['events']} events, {info['bytes'] / 1e9:.3f} GB in {dt:.1f} s "
-                  f"({info['bytes'] / 1e6 / dt:.0f} MB/s)")
+            print(
+                f"{path}: {info['events']} events, {info['bytes'] / 1e9:.3f} GB in {dt:.1f} s "
+                f"({info['bytes'] / 1e6 / dt:.0f} MB/s)"
+            )
             manifest_path.write_text(json.dumps(manifest, indent=2))
     return 0
 

@@ -5,6 +5,7 @@
 Same as ``python -m workbench.simtoolkit.profdata samples OUT_DIR``; a test checks the shipped
 folders are current.
 """
+
 from __future__ import annotations
 
 import sys

@@ -8,6 +8,7 @@
 The .ts file (resources/translations/workbench_zh_CN.ts) is the source of truth; edit it with
 pyside6-linguist or with `fill`. tests/ui/test_translations.py runs `check` logic.
 """
+
 from __future__ import annotations
 
 import json
@@ -35,8 +36,22 @@ def _tool(name: str) -> str:
 
 
 def lupdate(ts: Path) -> None:
-    subprocess.run([_tool("lupdate"), *ui_sources(), "-ts", str(ts), "-target-language", "zh_CN", "-no-obsolete",
-                    "-locations", "none"], check=True, capture_output=True, text=True)
+    subprocess.run(
+        [
+            _tool("lupdate"),
+            *ui_sources(),
+            "-ts",
+            str(ts),
+            "-target-language",
+            "zh_CN",
+            "-no-obsolete",
+            "-locations",
+            "none",
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
 
 
 def untranslated(ts: Path) -> list[str]:

@@ -1,4 +1,5 @@
 """Entry script of the PyInstaller bundle: the same main() as `ascend-workbench`."""
+
 import sys
 
 from workbench.cli import main

@@ -1,4 +1,5 @@
 """Shared fixtures. Nothing here imports Qt: tests/core must run with PySide6 blocked."""
+
 from __future__ import annotations
 
 import os

@@ -10,6 +10,7 @@ module's package is its folder, so private helpers stay inside the folder that o
 
 Run as a script to print both: ``python tests/import_graph.py [ROOT]``.
 """
+
 from __future__ import annotations
 
 import ast

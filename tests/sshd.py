@@ -11,6 +11,7 @@ Fixtures (imported by tests/core/services/conftest.py):
 key trusted in the app's known_hosts), ``ssh_host`` (a :class:`Host` using the client key) and
 ``ssh_transport`` (a connected ``SshTransport``, closed after the test).
 """
+
 from __future__ import annotations
 
 import os
@@ -65,22 +66,37 @@ class SshServer:
         self.port = _free_port()
         self.host_key = root / "ssh_host_ed25519_key"
         self.client_key = root / "client_ed25519"
-        self.other_key = root / "other_ed25519"      # never authorised: the "wrong key"
+        self.other_key = root / "other_ed25519"  # never authorised: the "wrong key"
         self.config = root / "sshd_config"
         self.log = root / "sshd.log"
         self.proc: subprocess.Popen[bytes] | None = None
         for key in (self.host_key, self.client_key, self.other_key):
-            subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", key.name, "-f", str(key)],
-                           check=True)
+            subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", key.name, "-f", str(key)], check=True)
         (root / "authorized_keys").write_text(Path(f"{self.client_key}.pub").read_text())
         sftp = "/usr/lib/openssh/sftp-server" if Path("/usr/lib/openssh/sftp-server").exists() else "internal-sftp"
-        self.config.write_text("\n".join([
-            f"Port {self.port}", "ListenAddress 127.0.0.1", f"HostKey {self.host_key}",
-            f"PidFile {root / 'sshd.pid'}", f"AuthorizedKeysFile {root / 'authorized_keys'}",
-            "StrictModes no", "PermitRootLogin yes", "UsePAM no", "PasswordAuthentication yes",
-            "KbdInteractiveAuthentication no", "PubkeyAuthentication yes", f"Subsystem sftp {sftp}",
-            "MaxSessions 100", "MaxStartups 100", "LogLevel ERROR", "ClientAliveInterval 0",
-        ]) + "\n")
+        self.config.write_text(
+            "\n".join(
+                [
+                    f"Port {self.port}",
+                    "ListenAddress 127.0.0.1",
+                    f"HostKey {self.host_key}",
+                    f"PidFile {root / 'sshd.pid'}",
+                    f"AuthorizedKeysFile {root / 'authorized_keys'}",
+                    "StrictModes no",
+                    "PermitRootLogin yes",
+                    "UsePAM no",
+                    "PasswordAuthentication yes",
+                    "KbdInteractiveAuthentication no",
+                    "PubkeyAuthentication yes",
+                    f"Subsystem sftp {sftp}",
+                    "MaxSessions 100",
+                    "MaxStartups 100",
+                    "LogLevel ERROR",
+                    "ClientAliveInterval 0",
+                ]
+            )
+            + "\n"
+        )
 
     @property
     def host_key_line(self) -> str:
@@ -92,8 +108,13 @@ class SshServer:
             return
         Path("/run/sshd").mkdir(parents=True, exist_ok=True)
         log = open(self.log, "ab")  # noqa: SIM115 - closed in stop()
-        self.proc = subprocess.Popen([SSHD, "-D", "-e", "-f", str(self.config)], stdout=log, stderr=log,
-                                     stdin=subprocess.DEVNULL, start_new_session=True)
+        self.proc = subprocess.Popen(
+            [SSHD, "-D", "-e", "-f", str(self.config)],
+            stdout=log,
+            stderr=log,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
         log.close()
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
@@ -159,8 +180,14 @@ def ssh_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sshd_server: SshSe
 def ssh_host(ssh_home: Path, sshd_server: SshServer):
     from workbench.core.services.hosts import Host
 
-    return Host(name="loopback", hostname="127.0.0.1", port=sshd_server.port, user=sshd_server.user,
-                auth="key", key_file=str(sshd_server.client_key))
+    return Host(
+        name="loopback",
+        hostname="127.0.0.1",
+        port=sshd_server.port,
+        user=sshd_server.user,
+        auth="key",
+        key_file=str(sshd_server.client_key),
+    )
 
 
 @pytest.fixture

@@ -3,6 +3,7 @@
 The graph is built from the source (tests/import_graph.py), so imports inside functions and under
 ``TYPE_CHECKING`` count: a cycle hidden in a function is still a cycle.
 """
+
 from __future__ import annotations
 
 import sys
@@ -30,8 +31,10 @@ def test_the_checker_sees_a_cycle_hidden_in_a_function(tmp_path):
     (pkg / "__init__.py").write_text("")
     (pkg / "a.py").write_text("from workbench.core import b\n")
     (pkg / "b.py").write_text("def f():\n    from workbench.core.a import thing\n")
-    (pkg / "c.py").write_text("from __future__ import annotations\nfrom typing import TYPE_CHECKING\n"
-                              "if TYPE_CHECKING:\n    from .a import x\n")
+    (pkg / "c.py").write_text(
+        "from __future__ import annotations\nfrom typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    from .a import x\n"
+    )
     graph = import_graph(tmp_path)
     assert cycles(graph) == [["workbench.core.a", "workbench.core.b"]]
     assert graph["workbench.core.c"] == {"workbench.core.a"}
@@ -42,9 +45,8 @@ def test_the_checker_sees_a_private_import_across_packages(tmp_path):
         (tmp_path / d).mkdir(parents=True, exist_ok=True)
         (tmp_path / d / "__init__.py").write_text("")
     (tmp_path / "workbench/p/_impl.py").write_text("_x = 1\n")
-    (tmp_path / "workbench/p/ok.py").write_text("from ._impl import _x\n")        # same package: fine
-    (tmp_path / "workbench/q/bad.py").write_text("from workbench.p._impl import _x\n"
-                                                 "from workbench.p import _impl\n")
+    (tmp_path / "workbench/p/ok.py").write_text("from ._impl import _x\n")  # same package: fine
+    (tmp_path / "workbench/q/bad.py").write_text("from workbench.p._impl import _x\nfrom workbench.p import _impl\n")
     found = private_imports(tmp_path)
     assert found == ["workbench/q/bad.py:1: _x from workbench.p._impl", "workbench/q/bad.py:2: _impl from workbench.p"]
 

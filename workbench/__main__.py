@@ -1,4 +1,5 @@
 """``python -m workbench``: the same entry point as ``ascend-workbench``."""
+
 import sys
 
 from workbench.cli import main

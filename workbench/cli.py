@@ -3,6 +3,7 @@
 Headless verbs call the same core services the GUI uses and never import Qt. Exit codes: 0 ok,
 2 bad input (message on stderr), 1 unexpected failure.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -31,17 +32,32 @@ def _gui_parser() -> argparse.ArgumentParser:
         prog="ascend-workbench",
         description="Ascend Workbench: a desktop workbench for Huawei Ascend NPU developers. "
         "Run without arguments to open the window; run '%(prog)s <verb> --help' for headless commands: "
-        + ", ".join(sorted(VERBS)) + ".",
+        + ", ".join(sorted(VERBS))
+        + ".",
     )
     parser.add_argument("--version", action="version", version=f"ascend-workbench {__version__}")
-    parser.add_argument("--screenshot", metavar="OUT.png", help="start, lay out, render the main window to OUT.png and exit")
-    parser.add_argument("--open", metavar="PATH", action="append", default=[],
-                        help="open a project folder, a report or a file at start (repeatable)")
-    parser.add_argument("--view", choices=["timeline", "events", "statistics", "aicore", "summary"],
-                        help="with --open REPORT: the report view to show (for screenshots)")
+    parser.add_argument(
+        "--screenshot", metavar="OUT.png", help="start, lay out, render the main window to OUT.png and exit"
+    )
+    parser.add_argument(
+        "--open",
+        metavar="PATH",
+        action="append",
+        default=[],
+        help="open a project folder, a report or a file at start (repeatable)",
+    )
+    parser.add_argument(
+        "--view",
+        choices=["timeline", "events", "statistics", "aicore", "summary"],
+        help="with --open REPORT: the report view to show (for screenshots)",
+    )
     parser.add_argument("--lang", metavar="LANG", choices=["en", "zh_CN"], help="user interface language for this run")
-    parser.add_argument("--size", metavar="WxH", default="1400x900", help="window size for --screenshot (default 1400x900)")
-    parser.add_argument("--no-demo", action="store_true", help="do not open the demo project and sample report on a first start")
+    parser.add_argument(
+        "--size", metavar="WxH", default="1400x900", help="window size for --screenshot (default 1400x900)"
+    )
+    parser.add_argument(
+        "--no-demo", action="store_true", help="do not open the demo project and sample report on a first start"
+    )
     return parser
 
 

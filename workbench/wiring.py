@@ -5,6 +5,7 @@ by ``workbench.cli.main`` before any verb runs and by the GUI start (``workbench
 test suite calls it too (``tests/conftest.py``). It imports nothing heavy: the simulated toolkit
 is imported only when the demo host is first used, and ``sim``'s module only when that verb runs.
 """
+
 from __future__ import annotations
 
 from pathlib import Path

@@ -2,6 +2,7 @@
 
 The slowest test of the suite (about 2 minutes on 2 cores); it runs in CI like every other.
 """
+
 from __future__ import annotations
 
 import os
@@ -22,9 +23,22 @@ def test_bundle_builds_and_runs(tmp_path, isolated_home):
     pyinstaller = shutil.which("pyinstaller")
     assert pyinstaller, "pyinstaller is a test dependency (pip install -e .[test])"
     build = subprocess.run(
-        [pyinstaller, "--noconfirm", "--log-level", "WARN", "--distpath", str(tmp_path / "dist"),
-         "--workpath", str(tmp_path / "build"), str(ROOT / "packaging" / "ascend-workbench.spec")],
-        capture_output=True, text=True, timeout=1500, cwd=tmp_path)
+        [
+            pyinstaller,
+            "--noconfirm",
+            "--log-level",
+            "WARN",
+            "--distpath",
+            str(tmp_path / "dist"),
+            "--workpath",
+            str(tmp_path / "build"),
+            str(ROOT / "packaging" / "ascend-workbench.spec"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=1500,
+        cwd=tmp_path,
+    )
     assert build.returncode == 0, build.stderr[-4000:]
     exe = tmp_path / "dist" / "ascend-workbench" / "ascend-workbench"
     assert exe.is_file()
@@ -32,8 +46,13 @@ def test_bundle_builds_and_runs(tmp_path, isolated_home):
     version = subprocess.run([str(exe), "--version"], capture_output=True, text=True, timeout=120, env=env)
     assert version.returncode == 0 and version.stdout.strip() == f"ascend-workbench {__version__}"
     shot = tmp_path / "bundle.png"
-    run = subprocess.run([str(exe), "--screenshot", str(shot), "--lang", "zh_CN", "--size", "1400x900"],
-                         capture_output=True, text=True, timeout=180, env=env)
+    run = subprocess.run(
+        [str(exe), "--screenshot", str(shot), "--lang", "zh_CN", "--size", "1400x900"],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        env=env,
+    )
     assert run.returncode == 0, run.stderr
     img = QImage(str(shot))
     assert (img.width(), img.height()) == (1400, 900)

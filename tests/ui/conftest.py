@@ -1,4 +1,5 @@
 """Qt tests run offscreen (set before any Qt import) with a fresh settings dir per test."""
+
 from __future__ import annotations
 
 import os

@@ -1,5 +1,6 @@
 """A synthetic Timeline with the engine's contract (lanes, columnar slices, flows, counters),
 for widget tests that must not depend on a parser."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -54,11 +55,23 @@ class FakeTimeline:
 
 def make_timeline(n_per_lane: int = 2000, seed: int = 0) -> FakeTimeline:
     rng = np.random.default_rng(seed)
-    names = ["aclmdlExecute", "aclrtMemcpy", "aclrtSynchronizeStream", "MatMul", "Conv2D", "Add", "ReLU",
-             "TransData", "Softmax", "LayerNorm"]
-    lanes = [Lane(0, "1000", "1000", "CANN", "Thread 1000", None, 0, False),
-             Lane(1, "800", "3", "Ascend Hardware", "Stream 3", 0, 1, True),
-             Lane(2, "800", "5", "Ascend Hardware", "Stream 5", 0, 2, True)]
+    names = [
+        "aclmdlExecute",
+        "aclrtMemcpy",
+        "aclrtSynchronizeStream",
+        "MatMul",
+        "Conv2D",
+        "Add",
+        "ReLU",
+        "TransData",
+        "Softmax",
+        "LayerNorm",
+    ]
+    lanes = [
+        Lane(0, "1000", "1000", "CANN", "Thread 1000", None, 0, False),
+        Lane(1, "800", "3", "Ascend Hardware", "Stream 3", 0, 1, True),
+        Lane(2, "800", "5", "Ascend Hardware", "Stream 5", 0, 2, True),
+    ]
     lane_l, start_l, dur_l, name_l, depth_l = [], [], [], [], []
     for ln in range(3):
         durs = rng.integers(200, 20000, n_per_lane)
@@ -78,9 +91,17 @@ def make_timeline(n_per_lane: int = 2000, seed: int = 0) -> FakeTimeline:
     lane, start, dur, name_id, depth = lane[order], start[order], dur[order], name_id[order], depth[order]
     src = np.arange(0, 50, dtype=np.int64)
     dst = n_per_lane + src
-    flows = Flows(cat=["HostToDevice"] * 50, id=[str(2**60 + i) for i in range(50)], name=["HostToDevice"] * 50,
-                  src_slice=src, dst_slice=dst, src_ns=start[src], dst_ns=start[dst])
+    flows = Flows(
+        cat=["HostToDevice"] * 50,
+        id=[str(2**60 + i) for i in range(50)],
+        name=["HostToDevice"] * 50,
+        src_slice=src,
+        dst_slice=dst,
+        src_ns=start[src],
+        dst_ns=start[dst],
+    )
     ts = np.arange(0, int(start.max()), 1_000_000, dtype=np.int64)
     counters = [Counter("AI Core Freq", "AI Core Freq", 0, ts, {"MHz": 1800 - (np.arange(len(ts)) % 7) * 100.0})]
-    return FakeTimeline(lanes, lane, start, dur, name_id, np.zeros(len(lane), dtype=np.int32), depth, names,
-                        ["op"], flows, counters)
+    return FakeTimeline(
+        lanes, lane, start, dur, name_id, np.zeros(len(lane), dtype=np.int32), depth, names, ["op"], flows, counters
+    )

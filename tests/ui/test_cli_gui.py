@@ -1,5 +1,6 @@
 """The installed entry points: --version agrees, --screenshot renders the real window (en, zh_CN),
 offscreen and in a real X server (Xvfb)."""
+
 from __future__ import annotations
 
 import os
@@ -52,8 +53,24 @@ def test_screenshot_in_real_x_server(tmp_path, isolated_home):
     out = tmp_path / "xcb.png"
     env = {"QT_QPA_PLATFORM": "xcb", "ASCEND_WORKBENCH_HOME": str(isolated_home)}
     env_args = [f"{k}={v}" for k, v in env.items()]
-    res = _run([xvfb, "-a", "-s", "-screen 0 1600x1000x24", "env", *env_args, sys.executable, "-m", "workbench",
-                "--screenshot", str(out), "--size", "1400x900"], timeout=180)
+    res = _run(
+        [
+            xvfb,
+            "-a",
+            "-s",
+            "-screen 0 1600x1000x24",
+            "env",
+            *env_args,
+            sys.executable,
+            "-m",
+            "workbench",
+            "--screenshot",
+            str(out),
+            "--size",
+            "1400x900",
+        ],
+        timeout=180,
+    )
     assert res.returncode == 0, res.stderr
     w, h, ncolors = _image_stats(out)
     assert (w, h) == (1400, 900) and ncolors > 20
@@ -65,8 +82,10 @@ def test_screenshot_opens_a_given_project(tmp_path, isolated_home):
     create_project(tmp_path / "proj")
     (tmp_path / "proj" / "acl.json").write_text("{}")
     out = tmp_path / "p.png"
-    res = _run([sys.executable, "-m", "workbench", "--screenshot", str(out), "--open", str(tmp_path / "proj")],
-               {"QT_QPA_PLATFORM": "offscreen", "ASCEND_WORKBENCH_HOME": str(isolated_home)})
+    res = _run(
+        [sys.executable, "-m", "workbench", "--screenshot", str(out), "--open", str(tmp_path / "proj")],
+        {"QT_QPA_PLATFORM": "offscreen", "ASCEND_WORKBENCH_HOME": str(isolated_home)},
+    )
     assert res.returncode == 0, res.stderr
     from workbench.core import settings
 

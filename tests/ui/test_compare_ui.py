@@ -1,6 +1,7 @@
 """Baseline comparison view: scaled operator durations show up as exactly that diff, regressions
 first and red, status filter, xlsx export read back, a row opens both timelines, and the report's
 Baseline Comparison sub-view."""
+
 from __future__ import annotations
 
 import csv
@@ -109,8 +110,10 @@ def test_report_baseline_subview(qtbot, window, pair):
 
     base, cur, expected = pair
     window.open_path(cur)
-    qtbot.waitUntil(lambda: isinstance(window.documents.currentWidget(), ReportDocument)
-                    and window.documents.currentWidget().ready, timeout=30000)
+    qtbot.waitUntil(
+        lambda: isinstance(window.documents.currentWidget(), ReportDocument) and window.documents.currentWidget().ready,
+        timeout=30000,
+    )
     doc = window.documents.currentWidget()
     doc.show_view("baseline")
     doc.baseline.path.setText(str(base))

@@ -1,6 +1,7 @@
 """The Model Converter wizard, driven end to end with the demo host (simulated CANN): inputs read
 from a real ONNX model, the live command preview, validation shown on the page with ATC's codes,
 a run that downloads the .om into the project and records it, the error panel on failure."""
+
 from __future__ import annotations
 
 import sys
@@ -33,8 +34,9 @@ def shot(widget, name: str, tmp_path: Path) -> None:
 
 def ready(wizard) -> bool:
     """The model was read and npu-smi answered."""
-    return (wizard.inspect_task is None or wizard.inspect_task.state.finished) and \
-        "npu-smi" in wizard.model_page.soc_status.text()
+    return (
+        wizard.inspect_task is None or wizard.inspect_task.state.finished
+    ) and "npu-smi" in wizard.model_page.soc_status.text()
 
 
 def start(qtbot, window, tmp_path, model_name="smallcnn.onnx"):
@@ -70,11 +72,14 @@ def test_onnx_model_converts_and_the_om_lands_in_the_project(qtbot, window, tmp_
     wizard.model_page.soc.setEditText(SOC)
     page.set_cell(0, SHAPE, "1,3,32,32")
 
-    expected = ConversionJob(host="demo", model=str(model), soc_version=SOC,
-                             inputs=[InputSpec("images", [1, 3, 32, 32])])
+    expected = ConversionJob(
+        host="demo", model=str(model), soc_version=SOC, inputs=[InputSpec("images", [1, 3, 32, 32])]
+    )
     line = command_line(expected)
-    assert line == ("atc --model=smallcnn.onnx --framework=5 --output=smallcnn --soc_version=Ascend310P3 "
-                    "--input_shape=images:1,3,32,32")
+    assert line == (
+        "atc --model=smallcnn.onnx --framework=5 --output=smallcnn --soc_version=Ascend310P3 "
+        "--input_shape=images:1,3,32,32"
+    )
     assert wizard.command_line() == line
     for p in wizard.pages[:-1]:
         assert p.preview.text() == line
@@ -118,7 +123,7 @@ def test_wrong_input_name_shows_e10016_before_running(qtbot, window, tmp_path):
     assert "E10016" in page.issue_box.text()
     assert explain("E10016").text.split(".")[0] in page.issue_box.text()
     assert "Opname [image] specified in [--input_shape] is not found" in page.issue_box.text()
-    assert page.table.styleSheet()            # the field is outlined
+    assert page.table.styleSheet()  # the field is outlined
     assert "E10016" not in wizard.model_page.codes()
     assert "Inputs (E10016)" in wizard.model_page.elsewhere.text()
     assert not wizard.button(CONVERT).isEnabled()
@@ -150,13 +155,14 @@ def test_caffe_model_without_weight_shows_e10008_on_the_model_page(qtbot, window
     prototxt = Path(window.project.root) / "tiny.prototxt"
     prototxt.write_text(CAFFE_PROTOTXT)
     wizard.model_page.set_model_path(str(prototxt))
-    qtbot.waitUntil(lambda: ready(wizard) and wizard.model_info is not None and wizard.model_info.framework == 0,
-                    timeout=20000)
+    qtbot.waitUntil(
+        lambda: ready(wizard) and wizard.model_info is not None and wizard.model_info.framework == 0, timeout=20000
+    )
     assert wizard.inputs_page.rows() == [("data", "1,3,8,8")]
     assert "E10008" in wizard.model_page.codes()
     assert wizard.model_page.weight.isEnabled()
     assert not wizard.button(CONVERT).isEnabled()
-    prototxt.with_suffix(".caffemodel").write_bytes(b"\x0a\x04tiny")   # the weight beside it is taken
+    prototxt.with_suffix(".caffemodel").write_bytes(b"\x0a\x04tiny")  # the weight beside it is taken
     wizard.model_page.set_model_path(str(prototxt))
     assert wizard.model_page.weight.text() == str(prototxt.with_suffix(".caffemodel"))
     assert "E10008" not in wizard.model_page.codes()
@@ -172,9 +178,13 @@ def test_failed_conversion_lists_every_error_with_explanation(qtbot, window, tmp
     x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4])
     y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 4])
     node = helper.make_node("FancyOp", ["x"], ["y"], name="fancy", domain="com.example")
-    onnx.save(helper.make_model(helper.make_graph([node], "g", [x], [y]),
-                                opset_imports=[helper.make_opsetid("", 13), helper.make_opsetid("com.example", 1)]),
-              str(fancy))
+    onnx.save(
+        helper.make_model(
+            helper.make_graph([node], "g", [x], [y]),
+            opset_imports=[helper.make_opsetid("", 13), helper.make_opsetid("com.example", 1)],
+        ),
+        str(fancy),
+    )
     wizard.model_page.set_model_path(str(fancy))
     qtbot.waitUntil(lambda: ready(wizard) and wizard.inputs_page.rows() == [("x", "1,4")], timeout=20000)
     task = wizard.convert()
@@ -218,7 +228,9 @@ def test_model_structure_document_lists_the_ops(qtbot, window, tmp_path, suffix)
     names = {n.name for n in onnx.load(str(model)).graph.node}
     shown = {view.table.model.raw(r, 0) for r in range(view.table.model.rowCount())}
     assert names <= shown
-    convs = {n.name for n in onnx.load(str(model)).graph.node if "conv" in n.name.lower() or "conv" in n.op_type.lower()}
+    convs = {
+        n.name for n in onnx.load(str(model)).graph.node if "conv" in n.name.lower() or "conv" in n.op_type.lower()
+    }
     assert view.search("conv") >= len(convs)
     assert convs <= {view.table.model.raw(r, 0) for r in range(view.table.model.rowCount())}
     view.search("")
@@ -234,14 +246,15 @@ def test_advanced_flags_are_validated_on_their_page(qtbot, window, tmp_path):
     page.out_nodes.setText("fc:0;nosuchnode:0")
     assert "E10016" in page.codes() and not wizard.button(CONVERT).isEnabled()
     page.out_nodes.setText("fc:0")
-    page.output_mode.setCurrentIndex(1)             # a type per output
+    page.output_mode.setCurrentIndex(1)  # a type per output
     page.per_output.cellWidget(0, 0).setEditText("fc:0")
     page.per_output.cellWidget(0, 1).setCurrentText("FP16")
     page.log.setCurrentIndex(page.log.findData("info"))
     page.extra.setPlainText("op_debug_level=1")
     assert page.codes() == [] and wizard.button(CONVERT).isEnabled()
     assert wizard.command_line().endswith(
-        "--input_shape=images:1,3,32,32 --out_nodes=fc:0 --output_type=fc:0:FP16 --log=info --op_debug_level=1")
+        "--input_shape=images:1,3,32,32 --out_nodes=fc:0 --output_type=fc:0:FP16 --log=info --op_debug_level=1"
+    )
     page.extra.setPlainText("op_debug_level=1\nfusion_swich_file=x.cfg\nprecision_mode=force_fp16\nnot a flag")
     assert page.codes().count("WB-UNKNOWN-FLAG") == 2 and "WB-DUPLICATE-FLAG" in page.codes()
     assert any(i.message == "ERROR: unknown command line flag 'fusion_swich_file'" for i in page.issues)
@@ -279,7 +292,7 @@ def test_explorer_actions_open_the_wizard_and_the_structure(qtbot, window, tmp_p
     from workbench.ui.converter.structure_view import ModelStructureView
     from workbench.ui.converter.wizard import ConverterWizard
 
-    def model_actions(path):   # the explorer's context menu after its "Open"
+    def model_actions(path):  # the explorer's context menu after its "Open"
         return window.explorer.menu_for(path).actions()[1:]
 
     model = small_cnn(tmp_path / "m.onnx")

@@ -1,6 +1,7 @@
 """The converter's Preprocessing page: the edited AIPP configuration is written as the real
 protobuf-text file, read back identically by the core parser, checked live, and uploaded with
 the conversion; plus screenshots of every wizard page (WB_SCREENSHOTS=1 writes docs/screenshots)."""
+
 from __future__ import annotations
 
 import os

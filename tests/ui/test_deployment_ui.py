@@ -1,4 +1,5 @@
 """Deployment dialog against the real sshd: the plan, sync keeps remote-only files unless ticked."""
+
 from __future__ import annotations
 
 import sys
@@ -22,8 +23,16 @@ def wait(qtbot, task):
 
 
 def test_sync_keeps_remote_only_files_unless_ticked(qtbot, window, sshd_server, ssh_home, tmp_path, monkeypatch):
-    HostStore().add(Host(name="loop", hostname="127.0.0.1", port=sshd_server.port, user=sshd_server.user,
-                         auth="key", key_file=str(sshd_server.client_key)))
+    HostStore().add(
+        Host(
+            name="loop",
+            hostname="127.0.0.1",
+            port=sshd_server.port,
+            user=sshd_server.user,
+            auth="key",
+            key_file=str(sshd_server.client_key),
+        )
+    )
     proj_dir = tmp_path / "app"
     (proj_dir / "src").mkdir(parents=True)
     (proj_dir / "src" / "main.py").write_text("print('hi')\n")
@@ -48,8 +57,11 @@ def test_sync_keeps_remote_only_files_unless_ticked(qtbot, window, sshd_server, 
     assert (remote / "out.log").exists()
     # tick one remote-only file: only that one is deleted, after a confirmation
     wait(qtbot, dialog.compute_plan())
-    row = next(r for r in range(dialog.items.rowCount())
-               if dialog.items.item(r, 0).data(Qt.ItemDataRole.UserRole).rel == "out.log")
+    row = next(
+        r
+        for r in range(dialog.items.rowCount())
+        if dialog.items.item(r, 0).data(Qt.ItemDataRole.UserRole).rel == "out.log"
+    )
     dialog.items.item(row, 0).setCheckState(Qt.CheckState.Checked)
     assert dialog.sync_button.text() == "Sync and delete 1 remote files"
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)

@@ -1,6 +1,7 @@
 """Model Accuracy Analyzer: a generated NPU dump vs ground truth shows the rows in model order, the first
 op below the threshold highlighted with the guidance, numeric sorting, msaccucmp CSV and xlsx exports,
 and the same comparison through the demo host's msaccucmp.py."""
+
 from __future__ import annotations
 
 import csv
@@ -25,8 +26,9 @@ DRIFTED = ("Concat_1211", "BatchMultiClassNMS_1203_Output0TransposeAfter")
 @pytest.fixture
 def data(samples, tmp_path):
     model = read_om_json(samples / MODEL)
-    files = write_model_dump(model, DumpSettings(option="all", model_name=model.name, dump_mode="output"),
-                             tmp_path / "npu")
+    files = write_model_dump(
+        model, DumpSettings(option="all", model_name=model.name, dump_mode="output"), tmp_path / "npu"
+    )
     write_golden(files, tmp_path / "golden", drift=dict.fromkeys(DRIFTED, 3.0))
     return tmp_path / "npu", tmp_path / "golden", files
 
@@ -40,7 +42,7 @@ def _cosine(samples, files, tmp_path, op) -> float:
     """cos(npu, golden) in float32 from the raw file tail (one float16 output) and the golden .npy."""
     file = next(f for f in files if f".{op}." in f.name)
     golden = np.load(next((tmp_path / "golden").glob(f"{op}.0.*.npy"))).astype(np.float32).reshape(-1)
-    npu = np.frombuffer(file.read_bytes()[-2 * golden.size:], dtype="<f2").astype(np.float32)
+    npu = np.frombuffer(file.read_bytes()[-2 * golden.size :], dtype="<f2").astype(np.float32)
     return float(np.dot(npu, golden) / (np.linalg.norm(npu) * np.linalg.norm(golden)))
 
 
@@ -57,14 +59,26 @@ def test_local_comparison_table_highlight_and_exports(window, qtbot, samples, da
     npu, golden, files = data
     view = open_accuracy_analyzer(window.context, str(npu), str(golden), str(samples / MODEL))
     assert [a for a, cb in view.algs.items() if cb.isChecked()] == [
-        "CosineSimilarity", "MaxAbsoluteError", "AccumulatedRelativeError", "RelativeEuclideanDistance",
-        "MeanAbsoluteError", "RootMeanSquareError", "MaxRelativeError", "MeanRelativeError"]
+        "CosineSimilarity",
+        "MaxAbsoluteError",
+        "AccumulatedRelativeError",
+        "RelativeEuclideanDistance",
+        "MeanAbsoluteError",
+        "RootMeanSquareError",
+        "MaxRelativeError",
+        "MeanRelativeError",
+    ]
     assert view.threshold.value() == 0.99
     report = _run(view, qtbot)
     model = view.table.model
     doc = json.loads((samples / MODEL).read_text())
-    expected_rows = [(op["name"], i) for g in doc["graph"] for op in g["op"]
-                     if op["type"] not in ("Data", "Const", "NetOutput") for i in range(len(op["output_desc"]))]
+    expected_rows = [
+        (op["name"], i)
+        for g in doc["graph"]
+        for op in g["op"]
+        if op["type"] not in ("Data", "Const", "NetOutput")
+        for i in range(len(op["output_desc"]))
+    ]
     assert model.rowCount() == len(report.rows) == len(expected_rows)
     ops = [model.raw(r, 2) for r in range(model.rowCount())]
     assert [(o, int(model.raw(r, 7).rsplit(":", 1)[1])) for r, o in enumerate(ops)] == expected_rows  # model order
@@ -96,9 +110,22 @@ def test_local_comparison_table_highlight_and_exports(window, qtbot, samples, da
     view.export_csv(str(tmp_path / "r.csv"))
     with open(tmp_path / "r.csv", newline="", encoding="utf-8") as fh:
         rows = list(csv.reader(fh))
-    assert rows[0] == ["Index", "OpType", "NPUDump", "DataType", "Address", "GroundTruth", "DataType",
-                       "TensorIndex", "Shape", *metrics.DEFAULT_ALGORITHMS, "CompareFailReason"]
-    assert [r[2] for r in rows[1:]] == order and [r[7] for r in rows[1:]] == [f"{o}:output:{i}" for o, i in expected_rows]
+    assert rows[0] == [
+        "Index",
+        "OpType",
+        "NPUDump",
+        "DataType",
+        "Address",
+        "GroundTruth",
+        "DataType",
+        "TensorIndex",
+        "Shape",
+        *metrics.DEFAULT_ALGORITHMS,
+        "CompareFailReason",
+    ]
+    assert [r[2] for r in rows[1:]] == order and [r[7] for r in rows[1:]] == [
+        f"{o}:output:{i}" for o, i in expected_rows
+    ]
     assert rows[1 + row][cos_col] == shown
     assert all(re.fullmatch(r"-?\d+\.\d{6}|NaN|1\.0", v) for r in rows[1:] for v in r[9:-1])
 

@@ -1,6 +1,7 @@
 """Dump Configuration dialog: real acl.json samples keep their keys, Several writes the ticked layers,
 an invalid acl.json is reported with line/column and not overwritten without consent, an .om is read
 with atc --mode=1 on the demo host."""
+
 from __future__ import annotations
 
 import json
@@ -40,10 +41,16 @@ def test_sample_acl_json_keeps_keys_and_writes_the_schema(window, qtbot, samples
     text = acl.read_text()
     assert json.loads(text) == live
     name = _model_doc(samples)["name"]
-    assert json.loads(text) == {"dump": {"dump_list": [{"model_name": name}],
-                                         "dump_path": original["dump"]["dump_path"], "dump_mode": "all",
-                                         "dump_op_switch": "off", "dump_data": "tensor"}}
-    assert "\n\t\"dump\"" in text  # the sample's tab indentation is kept
+    assert json.loads(text) == {
+        "dump": {
+            "dump_list": [{"model_name": name}],
+            "dump_path": original["dump"]["dump_path"],
+            "dump_mode": "all",
+            "dump_op_switch": "off",
+            "dump_data": "tensor",
+        }
+    }
+    assert '\n\t"dump"' in text  # the sample's tab indentation is kept
 
     # The torch_npu sample: a dump section with only dump_scene (unknown to the editor) stays as it was,
     # and a profiler section is kept untouched, with the dump + profiling warning shown.
@@ -60,8 +67,15 @@ def test_sample_acl_json_keeps_keys_and_writes_the_schema(window, qtbot, samples
     assert dialog.save()
     data = json.loads(acl.read_text())
     assert data["profiler"] == doc["profiler"]
-    assert list(data["dump"]) == ["dump_scene", "dump_list", "dump_path", "dump_mode", "dump_op_switch",
-                                  "dump_data", "dump_stats"]
+    assert list(data["dump"]) == [
+        "dump_scene",
+        "dump_list",
+        "dump_path",
+        "dump_mode",
+        "dump_op_switch",
+        "dump_data",
+        "dump_stats",
+    ]
     assert data["dump"]["dump_scene"] == "lite_exception"
     assert data["dump"]["dump_stats"] == ["Max", "Min", "Avg", "L2norm", "Negative Inf", "Positive Inf"]
     dialog.close()
@@ -93,7 +107,8 @@ def test_several_writes_ticked_layers_and_model_name(window, qtbot, samples, tmp
     assert item.checkState(0) == Qt.CheckState.Checked
     expected_layers = [n for n in dumped if n in (dumped[-1], dumped[1])]  # model order
     assert json.loads(dialog.preview.toPlainText())["dump"]["dump_list"] == [
-        {"model_name": doc["name"], "layer": expected_layers}]
+        {"model_name": doc["name"], "layer": expected_layers}
+    ]
     dialog.dump_path.setText(str(tmp_path / "d"))
     assert dialog.save()
     data = json.loads(acl.read_text())

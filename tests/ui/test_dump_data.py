@@ -1,4 +1,5 @@
 """Dump data view: dumpwriter's files open as a tree of ops with correct stats, export, convert."""
+
 from __future__ import annotations
 
 import json
@@ -35,7 +36,7 @@ def _expected_output(samples, file: Path) -> np.ndarray:
     assert desc["dtype"] == "DT_FLOAT16"
     shape = tuple(desc["shape"]["dim"])
     n = math.prod(shape)
-    return np.frombuffer(file.read_bytes()[-2 * n:], dtype="<f2").reshape(shape)
+    return np.frombuffer(file.read_bytes()[-2 * n :], dtype="<f2").reshape(shape)
 
 
 def _open(window, qtbot, path):
@@ -53,8 +54,9 @@ def test_tree_stats_histogram_and_exports(window, qtbot, samples, dump, tmp_path
     parts, levels = folder.text(0).split("  (")
     assert parts.split(" / ")[1:] == ["0", "sub_model", "1", "0"] and len(parts.split(" / ")[0]) == 14
     assert levels == "Timestamp / Device / Model / Model ID / Iteration)"
-    assert [folder.child(i).text(0) for i in range(folder.childCount())] == \
-        [read_om_json(samples / MODEL).op(f.name.split(".")[1]).name for f in files]
+    assert [folder.child(i).text(0) for i in range(folder.childCount())] == [
+        read_om_json(samples / MODEL).op(f.name.split(".")[1]).name for f in files
+    ]
     file = next(f for f in files if f".{OP}." in f.name)
     assert view.select_tensor(str(file), "output", 0)
     item = view.tree.currentItem()

@@ -1,4 +1,5 @@
 """CANN Machines dialog: the demo host, a real sshd host with an unknown key, ssh_config import."""
+
 from __future__ import annotations
 
 import sys
@@ -40,8 +41,17 @@ def test_sshd_host_unknown_key_prompt_and_devices(qtbot, window, sshd_server, ss
     app_known_hosts().write_text("")  # the server's key is unknown again
     prefix = tmp_path / "Ascend"
     install(prefix, cann_version="7.0.0", soc_version="Ascend310P3", devices=2)
-    HostStore().add(Host(name="loop", hostname="127.0.0.1", port=sshd_server.port, user=sshd_server.user,
-                         auth="key", key_file=str(sshd_server.client_key), toolkit=str(prefix)))
+    HostStore().add(
+        Host(
+            name="loop",
+            hostname="127.0.0.1",
+            port=sshd_server.port,
+            user=sshd_server.user,
+            auth="key",
+            key_file=str(sshd_server.client_key),
+            toolkit=str(prefix),
+        )
+    )
     dialog = window.cann_machines_dialog()
     qtbot.addWidget(dialog)
     dialog.reload(select="loop")

@@ -1,5 +1,6 @@
 """GUI logging: Qt's messages and uncaught slot exceptions reach the log file, pytest-qt still
 sees Qt's warnings through our handler, and Help ▸ Open Log Folder opens the log folder."""
+
 from __future__ import annotations
 
 import logging

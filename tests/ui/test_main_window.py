@@ -1,4 +1,5 @@
 """Main window: docks, menus (disabled entries explain themselves), layout restore, projects."""
+
 from __future__ import annotations
 
 import json
@@ -15,11 +16,23 @@ from workbench.core import uistate
 from workbench.ui.documents.text_view import TextView
 
 EXPECTED_MENU = [
-    "File/New Project…", "File/Open Project…", "File/Close Project", "File/Open Report…", "File/Exit",
-    "Ascend/Model Converter…", "Ascend/Dump Configuration…", "Ascend/System Profiler/New Profiling…",
-    "Ascend/System Profiler/Open Report…", "Ascend/System Profiler/Merge Reports…",
-    "Ascend/System Profiler/Timeline Color…", "Ascend/Baseline Comparison…", "Ascend/Model Accuracy Analyzer…",
-    "Ascend/CANN Machines…", "Ascend/Deployment…", "View/Reset Layout", "Help/Keyboard Shortcuts",
+    "File/New Project…",
+    "File/Open Project…",
+    "File/Close Project",
+    "File/Open Report…",
+    "File/Exit",
+    "Ascend/Model Converter…",
+    "Ascend/Dump Configuration…",
+    "Ascend/System Profiler/New Profiling…",
+    "Ascend/System Profiler/Open Report…",
+    "Ascend/System Profiler/Merge Reports…",
+    "Ascend/System Profiler/Timeline Color…",
+    "Ascend/Baseline Comparison…",
+    "Ascend/Model Accuracy Analyzer…",
+    "Ascend/CANN Machines…",
+    "Ascend/Deployment…",
+    "View/Reset Layout",
+    "Help/Keyboard Shortcuts",
     "Help/About Ascend Workbench",
 ]
 
@@ -40,7 +53,9 @@ def test_docks_and_menus(window):
     assert not entries["File/Close Project"].isEnabled(), "nothing to close without a project"
     for path in ("Ascend/Deployment…", "Ascend/Run Configurations…"):
         assert not entries[path].isEnabled() and entries[path].toolTip().startswith("Open a project first")
-    built = [p for p in entries if p.startswith("Ascend/") and p not in ("Ascend/Deployment…", "Ascend/Run Configurations…")]
+    built = [
+        p for p in entries if p.startswith("Ascend/") and p not in ("Ascend/Deployment…", "Ascend/Run Configurations…")
+    ]
     assert built and all(entries[p].isEnabled() for p in built), "every Ascend feature is built and enabled"
     # every dock can be toggled from View
     view_titles = {a.text() for a in window.view_menu.actions()}
@@ -85,10 +100,14 @@ def test_project_created_closed_reopened_shows_artefacts(qtbot, window, tmp_path
     qtbot.waitUntil(lambda: explorer.type_text(prof) == "Profiling data (PROF)", timeout=5000)
     explorer.view.expandAll()
     qtbot.waitUntil(lambda: explorer.type_text(folder / "model" / "resnet50.onnx") == "ONNX model", timeout=5000)
-    qtbot.waitUntil(lambda: explorer.type_text(folder / "src" / "acl.json") == "AscendCL config (acl.json)", timeout=5000)
+    qtbot.waitUntil(
+        lambda: explorer.type_text(folder / "src" / "acl.json") == "AscendCL config (acl.json)", timeout=5000
+    )
     # a file created on disk appears without a restart
     (folder / "model" / "resnet50.om").write_bytes(b"IMOD")
-    qtbot.waitUntil(lambda: explorer.type_text(folder / "model" / "resnet50.om") == "Offline model (.om)", timeout=10000)
+    qtbot.waitUntil(
+        lambda: explorer.type_text(folder / "model" / "resnet50.om") == "Offline model (.om)", timeout=10000
+    )
     assert str(folder) in window.settings.recent_projects[0]
     saved, _ = core_settings.load()
     assert saved.recent_projects[0] == str(folder.resolve())

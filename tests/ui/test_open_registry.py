@@ -1,6 +1,7 @@
 """Opening things the way a user does, through the one registry of what the workbench can open
 (core ``artefacts.KINDS`` + ``ui.openers.OPENERS``): the project explorer's real context menu,
 a double-click in the explorer; and a dialog driven by an application context without a window."""
+
 from __future__ import annotations
 
 import shutil
@@ -78,7 +79,7 @@ def test_explorer_context_menu_opens_the_right_view(qtbot, window, project):
     def dialogs():
         return [d for d in window.findChildren(DumpConfigDialog) if d.isVisible()]
 
-    om_json = project / "model.json"   # an om JSON named *.json: known by its content
+    om_json = project / "model.json"  # an om JSON named *.json: known by its content
     menu = _context_menu(qtbot, window, om_json)
     assert [a.text() for a in menu.actions()] == ["Open", "Show Model Structure", "Dump Configuration…"]
     _click(qtbot, menu, "Show Model Structure")
@@ -116,8 +117,10 @@ def test_double_click_on_a_report_opens_the_report_document(qtbot, window, proje
     # (QTest's mouseDClick sends only the latter; an item view opens on it when it saw the press)
     qtbot.mouseClick(viewport, Qt.MouseButton.LeftButton, pos=pos)
     qtbot.mouseDClick(viewport, Qt.MouseButton.LeftButton, pos=pos)
-    qtbot.waitUntil(lambda: isinstance(window.documents.currentWidget(), ReportDocument)
-                    and window.documents.currentWidget().ready, timeout=30000)
+    qtbot.waitUntil(
+        lambda: isinstance(window.documents.currentWidget(), ReportDocument) and window.documents.currentWidget().ready,
+        timeout=30000,
+    )
     doc = window.documents.currentWidget()
     assert Path(doc.report.source) == report and len(doc.report.ops) > 0
     assert window.settings.recent_reports[0] == str(report)
@@ -140,13 +143,24 @@ def test_a_dialog_runs_on_an_application_context_without_a_window(qtbot, samples
     shown, failed = [], []
     bridge = TaskBridge()
     context = AppContext(
-        bridge=bridge, pool=None, prompter=QtPrompter(None), settings=Settings(), save_settings=lambda: None,
-        current_project=lambda: None, events=AppEvents(), host_transport=lambda name: None,
-        add_document=lambda w, title, tip="": 0, open_report=lambda path, view=None: None,
-        show_status=lambda text, timeout_ms=0: None, warn=lambda title, message: None,
-        show_properties=lambda title, rows: None, open_reports=lambda: [_Report(src)],
-        show_comparison=shown.append, comparison_failed=lambda message, exc: failed.append(message),
-        open_comparison_row=lambda comparison, row: None)
+        bridge=bridge,
+        pool=None,
+        prompter=QtPrompter(None),
+        settings=Settings(),
+        save_settings=lambda: None,
+        current_project=lambda: None,
+        events=AppEvents(),
+        host_transport=lambda name: None,
+        add_document=lambda w, title, tip="": 0,
+        open_report=lambda path, view=None: None,
+        show_status=lambda text, timeout_ms=0: None,
+        warn=lambda title, message: None,
+        show_properties=lambda title, rows: None,
+        open_reports=lambda: [_Report(src)],
+        show_comparison=shown.append,
+        comparison_failed=lambda message, exc: failed.append(message),
+        open_comparison_row=lambda comparison, row: None,
+    )
     dialog = CompareDialog(context)
     qtbot.addWidget(dialog)
     assert [dialog.base.edit.itemText(i) for i in range(dialog.base.edit.count())] == [src]

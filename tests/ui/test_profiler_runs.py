@@ -4,6 +4,7 @@ in the Profiling Runs view, re-runs with the same options and is deleted (locall
 host). Import Result and Merge Reports open what they produce.
 
 Set PROFILER_SCREENSHOTS=<folder> to save screenshots of the views there."""
+
 from __future__ import annotations
 
 import csv
@@ -32,8 +33,11 @@ def shot(widget, name: str) -> None:
 
 
 def reports(window) -> list[ReportDocument]:
-    return [window.documents.widget(i) for i in range(window.documents.count())
-            if isinstance(window.documents.widget(i), ReportDocument)]
+    return [
+        window.documents.widget(i)
+        for i in range(window.documents.count())
+        if isinstance(window.documents.widget(i), ReportDocument)
+    ]
 
 
 def wait_report(qtbot, window, before: int) -> ReportDocument:
@@ -65,7 +69,7 @@ def project(window, tmp_path):
 def test_profile_a_python_app_end_to_end_then_runs_view(qtbot, window, project):
     w = open_new_profiling(window.context, window)
     qtbot.waitUntil(lambda: w.probe is not None, timeout=60000)
-    assert w.exec_page.project_path.text() == str(project)       # the open project is the app project
+    assert w.exec_page.project_path.text() == str(project)  # the open project is the app project
     assert w.exec_page.project_type.text().startswith("Ascend App")
     w.next()
     e = w.exec_page
@@ -81,18 +85,18 @@ def test_profile_a_python_app_end_to_end_then_runs_view(qtbot, window, project):
     doc = wait_report(qtbot, window, 0)
     assert task.state.value == "succeeded"
     out = window.output.view_for(task.handle.task_id).toPlainText()
-    assert "app says hello x1" in out                                  # the app's output streamed
+    assert "app says hello x1" in out  # the app's output streamed
     runs = list_runs(open_project(project))
     assert len(runs) == 1
     run = runs[0]
     local = run.report(project)
     assert local == task.handle.result and local.name.startswith("PROF_")
     assert local.parent == project / ".ascend-workbench" / "profiling" / run.id
-    assert len(doc.report.ops) == op_rows(local)                      # the report holds what msprof wrote
+    assert len(doc.report.ops) == op_rows(local)  # the report holds what msprof wrote
     assert run.options["executable"] == "main.py" and run.options["args"] == ["x1"]
     remote_dir = Path(run.remote_dir)
-    assert remote_dir.is_dir()                                         # the demo host's copy
-    again = open_new_profiling(window.context, window)                 # the options are remembered
+    assert remote_dir.is_dir()  # the demo host's copy
+    again = open_new_profiling(window.context, window)  # the options are remembered
     qtbot.addWidget(again)
     qtbot.waitUntil(lambda: again.probe is not None, timeout=60000)
     assert again.job().to_dict() | {"project_type": ""} == {**run.options, "project_type": ""}
@@ -109,21 +113,21 @@ def test_profile_a_python_app_end_to_end_then_runs_view(qtbot, window, project):
     panel.reopen()
     wait_report(qtbot, window, 1)
 
-    rerun = panel.rerun()                                             # same options, a new run
+    rerun = panel.rerun()  # same options, a new run
     qtbot.waitUntil(lambda: len(panel.runs) == 2, timeout=60000)
     wait_report(qtbot, window, 2)
     assert rerun.state.value == "succeeded"
     new = next(r for r in panel.runs if r.id != run.id)
     assert new.options == run.options and new.command[1:] != [] and new.remote_dir != run.remote_dir
 
-    panel.delete(run.id)                                              # locally only
+    panel.delete(run.id)  # locally only
     qtbot.waitUntil(lambda: [r.id for r in panel.runs] == [new.id], timeout=30000)
     assert not run.local_path(project).exists() and remote_dir.is_dir()
     assert [r.id for r in list_runs(open_project(project))] == [new.id]
 
     panel.select(new.id)
     panel.on_host.setChecked(True)
-    task = panel.delete(new.id, on_host=True)                         # and on the host
+    task = panel.delete(new.id, on_host=True)  # and on the host
     qtbot.waitUntil(lambda: panel.runs == [], timeout=30000)
     assert task.state.value == "succeeded"
     assert not new.local_path(project).exists() and not Path(new.remote_dir).exists()
@@ -131,8 +135,9 @@ def test_profile_a_python_app_end_to_end_then_runs_view(qtbot, window, project):
 
 
 def _prof(parent: Path, device: int, index: int) -> Path:
-    return write_msprof_prof(parent, resnet50_workload(), cann_version="8.0.RC1", soc="Ascend910B2",
-                             devices=[device], prof_index=index)
+    return write_msprof_prof(
+        parent, resnet50_workload(), cann_version="8.0.RC1", soc="Ascend910B2", devices=[device], prof_index=index
+    )
 
 
 def test_merge_two_prof_folders_opens_the_result(qtbot, window, tmp_path):
@@ -169,7 +174,7 @@ def test_import_a_local_prof_folder_into_the_project(qtbot, window, project, tmp
     qtbot.addWidget(dialog)
     dialog.on_local.setChecked(True)
     assert not dialog.host.isEnabled()
-    dialog.source.setText(str(prof.parent))                           # the parent of a PROF_ folder
+    dialog.source.setText(str(prof.parent))  # the parent of a PROF_ folder
     shot(dialog, "7-import")
     task = dialog.start()
     doc = wait_report(qtbot, window, 0)
@@ -177,5 +182,5 @@ def test_import_a_local_prof_folder_into_the_project(qtbot, window, project, tmp
     assert len(runs) == 1 and runs[0].kind == "imported" and runs[0].remote_dir == str(prof.parent)
     assert task.handle.result == runs[0].report(project) and task.handle.result.name == prof.name
     assert len(doc.report.ops) == len(open_report(prof).ops)
-    assert not any(p.name == "data" for p in task.handle.result.rglob("*"))   # raw data is not copied
+    assert not any(p.name == "data" for p in task.handle.result.rglob("*"))  # raw data is not copied
     assert prof.is_dir()

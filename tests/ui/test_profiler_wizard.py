@@ -3,6 +3,7 @@ against core msprof_command for a job built independently), metric groups follow
 missing perf/ltrace/iotop are reported before starting, and the Python-script note is shown.
 
 Set PROFILER_SCREENSHOTS=<folder> to save a screenshot of every page there."""
+
 from __future__ import annotations
 
 import os
@@ -34,7 +35,7 @@ def shot(widget, name: str) -> None:
 @pytest.fixture
 def wizard(qtbot, window, tmp_path):
     w = open_new_profiling(window.context, window)
-    w.project_page.location.setText(str(tmp_path / "results"))     # no project open: results go here
+    w.project_page.location.setText(str(tmp_path / "results"))  # no project open: results go here
     qtbot.waitUntil(lambda: w.probe is not None, timeout=60000)
     yield w
     w.reject()
@@ -57,7 +58,7 @@ def test_options_map_to_the_exact_msprof_command(qtbot, wizard, tmp_path):
     assert w.exec_page.host.currentData() == "demo"
     assert w.exec_page.host.currentText() == "Demo host (simulated CANN)"
     assert w.probe.version == DEMO_CANN and w.probe.soc == DEMO_SOC and w.probe.simulated
-    assert w.exec_page.toolkit.text() == str(ensure_demo_toolkit())           # filled from the host
+    assert w.exec_page.toolkit.text() == str(ensure_demo_toolkit())  # filled from the host
     shot(w, "1-project")
     w.next()
     e = w.exec_page
@@ -74,7 +75,7 @@ def test_options_map_to_the_exact_msprof_command(qtbot, wizard, tmp_path):
     w.next()
     o = w.options_page
     offered = [o.aic_metrics.itemData(i) for i in range(o.aic_metrics.count())]
-    assert offered == list(metric_groups(DEMO_SOC)) and "L2Cache" in offered    # the chip's groups only
+    assert offered == list(metric_groups(DEMO_SOC)) and "L2Cache" in offered  # the chip's groups only
     o.sample_based.setChecked(True)
     o.aic_metrics.setCurrentIndex(o.aic_metrics.findData("MemoryAccess"))
     o.aic_freq.setValue(50)
@@ -86,11 +87,25 @@ def test_options_map_to_the_exact_msprof_command(qtbot, wizard, tmp_path):
     o.sys_hardware_mem_freq.setValue(20)
     o.host_sys["network"].setChecked(True)
     o.host_sys["cpu"].setChecked(True)
-    expected = ProfilingJob(host="demo", executable=str(script), executable_type="python", python=sys.executable,
-                            args=["--loops", "3", "a b"], env={"MY_FLAG": "1"}, devices=[1, 3],
-                            aic_mode="sample-based", aic_metrics="MemoryAccess", aic_freq=50, task_time="l2",
-                            runtime_api=True, aicpu=True, msproftx=True, sys_hardware_mem=True,
-                            sys_hardware_mem_freq=20, host_sys=["cpu", "network"])
+    expected = ProfilingJob(
+        host="demo",
+        executable=str(script),
+        executable_type="python",
+        python=sys.executable,
+        args=["--loops", "3", "a b"],
+        env={"MY_FLAG": "1"},
+        devices=[1, 3],
+        aic_mode="sample-based",
+        aic_metrics="MemoryAccess",
+        aic_freq=50,
+        task_time="l2",
+        runtime_api=True,
+        aicpu=True,
+        msproftx=True,
+        sys_hardware_mem=True,
+        sys_hardware_mem_freq=20,
+        host_sys=["cpu", "network"],
+    )
     # the live preview follows every change
     preview = msprof_command(expected, DEMO_CANN, output="OUTPUT_DIR", msprof=demo_msprof())
     assert shlex.split(o.preview.command()) == preview
@@ -177,11 +192,12 @@ def test_cancel_stops_msprof_and_the_app(qtbot, wizard, window, tmp_path):
     go_to_checks(qtbot, w)
     w.accept()
     task = w.task
-    qtbot.waitUntil(lambda: "sleepy started" in window.output.view_for(task.handle.task_id).toPlainText(),
-                    timeout=60000)
+    qtbot.waitUntil(
+        lambda: "sleepy started" in window.output.view_for(task.handle.task_id).toPlainText(), timeout=60000
+    )
     running = _processes(app.name)
-    assert any("msprof" in line for line in running) and len(running) >= 2, running   # msprof + the app
-    task.cancel()                                      # what the Tasks dock's Cancel does
+    assert any("msprof" in line for line in running) and len(running) >= 2, running  # msprof + the app
+    task.cancel()  # what the Tasks dock's Cancel does
     qtbot.waitUntil(lambda: task.state.finished, timeout=60000)
     assert task.state.value == "cancelled"
     deadline = time.monotonic() + 10

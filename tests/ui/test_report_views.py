@@ -1,5 +1,6 @@
 """Report document over real and generated reports: timeline interaction, data pane, summary,
 colour rule, export — numbers checked against independent computations."""
+
 from __future__ import annotations
 
 import json
@@ -21,8 +22,10 @@ from workbench.ui.report.slices_item import RULE_INDEX
 def open_doc(qtbot, window, path) -> ReportDocument:
     before = window.documents.count()
     window.open_path(path)
-    qtbot.waitUntil(lambda: isinstance(window.documents.currentWidget(), ReportDocument)
-                    and window.documents.currentWidget().ready, timeout=30000)
+    qtbot.waitUntil(
+        lambda: isinstance(window.documents.currentWidget(), ReportDocument) and window.documents.currentWidget().ready,
+        timeout=30000,
+    )
     assert window.documents.count() >= before
     return window.documents.currentWidget()
 
@@ -247,7 +250,7 @@ def test_big_report_shows_a_preview_first_then_the_document_in_the_same_tab(qtbo
     monkeypatch.setattr(report_mod, "open_report", slow_open)
     window.open_path(path)
     page = window.documents.currentWidget()
-    assert isinstance(page, ReportLoadingPage)           # the tab is there before any loading happened
+    assert isinstance(page, ReportLoadingPage)  # the tab is there before any loading happened
     index = window.documents.currentIndex()
     qtbot.waitUntil(lambda: page.preview_view is not None, timeout=30000)
     preview = page.preview.timeline
@@ -255,11 +258,13 @@ def test_big_report_shows_a_preview_first_then_the_document_in_the_same_tab(qtbo
     assert "Preview" in page.banner.text() and page.banner.isVisible()
     assert any("ends inside event" in w for w in preview.warnings)
     t0, t1 = page.preview_view.x_range()
-    page.preview_view.set_x_range(t0 + (t1 - t0) * 0.25, t0 + (t1 - t0) * 0.5)   # the user zooms in
+    page.preview_view.set_x_range(t0 + (t1 - t0) * 0.25, t0 + (t1 - t0) * 0.5)  # the user zooms in
     looked = page.preview_view.x_range()
     gate.set()
-    qtbot.waitUntil(lambda: isinstance(window.documents.widget(index), ReportDocument)
-                    and window.documents.widget(index).ready, timeout=60000)
+    qtbot.waitUntil(
+        lambda: isinstance(window.documents.widget(index), ReportDocument) and window.documents.widget(index).ready,
+        timeout=60000,
+    )
     doc = window.documents.widget(index)
     assert window.documents.currentWidget() is doc
     assert doc.report.timeline.event_count > preview.event_count
@@ -301,8 +306,14 @@ def test_cancel_and_closing_a_loading_tab_stop_the_load(qtbot, window, tmp_path,
         else:
             window.close_document(window.documents.indexOf(page))
         qtbot.waitUntil(lambda: task.state.finished, timeout=10000)
-        qtbot.waitUntil(lambda: not any(isinstance(window.documents.widget(i), ReportLoadingPage)
-                                        for i in range(window.documents.count())), timeout=10000)
+        qtbot.waitUntil(
+            lambda: (
+                not any(
+                    isinstance(window.documents.widget(i), ReportLoadingPage) for i in range(window.documents.count())
+                )
+            ),
+            timeout=10000,
+        )
         assert task.state is TaskState.CANCELLED
     assert not window.bridge.running()
 

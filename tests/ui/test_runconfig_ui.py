@@ -1,5 +1,6 @@
 """Run configurations: validated names, Local and Remote (real sshd) runs streamed to the Output
 dock, Stop kills the remote process group."""
+
 from __future__ import annotations
 
 import sys
@@ -29,7 +30,9 @@ def test_name_rules_and_local_run(qtbot, window, tmp_path):
     dialog.name.setText("hello_local")
     dialog.mode.setCurrentIndex(dialog.mode.findData("Local"))
     dialog.executable.setText(sys.executable)
-    dialog.args.setText("-c 'import os,sys; print(\"昇腾\", sys.argv[1:], os.environ[\"ASCEND_RT_VISIBLE_DEVICES\"])' 'a b' '$(x)'")
+    dialog.args.setText(
+        "-c 'import os,sys; print(\"昇腾\", sys.argv[1:], os.environ[\"ASCEND_RT_VISIBLE_DEVICES\"])' 'a b' '$(x)'"
+    )
     dialog.devices.setText("0,3")
     assert dialog.save()
     assert load_run_configurations(window.project)[0].name == "hello_local"
@@ -41,8 +44,16 @@ def test_name_rules_and_local_run(qtbot, window, tmp_path):
 
 
 def test_remote_run_stop_kills_process_group(qtbot, window, sshd_server, ssh_home, tmp_path):
-    HostStore().add(Host(name="loop", hostname="127.0.0.1", port=sshd_server.port, user=sshd_server.user,
-                         auth="key", key_file=str(sshd_server.client_key)))
+    HostStore().add(
+        Host(
+            name="loop",
+            hostname="127.0.0.1",
+            port=sshd_server.port,
+            user=sshd_server.user,
+            auth="key",
+            key_file=str(sshd_server.client_key),
+        )
+    )
     dialog = make_dialog(qtbot, window, tmp_path / "q")
     dialog.name.setText("sleepy")
     dialog.host.setCurrentIndex(dialog.host.findData("loop"))
@@ -60,6 +71,9 @@ def test_remote_run_stop_kills_process_group(qtbot, window, sshd_server, ssh_hom
     qtbot.waitUntil(lambda: dialog.status.text() == "Stopped.", timeout=30000)
     assert task.state.value == "cancelled"
     deadline = time.time() + 10
-    while time.time() < deadline and marker in subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout:
+    while (
+        time.time() < deadline
+        and marker in subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
+    ):
         time.sleep(0.2)
     assert marker not in subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout

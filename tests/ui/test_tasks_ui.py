@@ -1,4 +1,5 @@
 """The bridge delivers core task events on the GUI thread, feeding the Tasks and Output docks."""
+
 from __future__ import annotations
 
 import threading

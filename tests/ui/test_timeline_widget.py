@@ -1,4 +1,5 @@
 """TimelineView on a synthetic timeline: pin to top, hide, show all, counters, flows, big data paints."""
+
 from __future__ import annotations
 
 import sys

@@ -1,4 +1,5 @@
 """zh_CN stays complete, the shipped .qm matches the .ts, and Chinese renders with a real font."""
+
 from __future__ import annotations
 
 import importlib.util
@@ -21,7 +22,9 @@ def _i18n():
 
 def test_every_ui_string_has_a_zh_cn_translation():
     missing = _i18n().check()
-    assert not missing, "strings without zh_CN translation (run packaging/i18n.py update, translate, release):\n" + "\n".join(missing)
+    assert not missing, (
+        "strings without zh_CN translation (run packaging/i18n.py update, translate, release):\n" + "\n".join(missing)
+    )
 
 
 def test_shipped_qm_is_compiled_from_the_ts():

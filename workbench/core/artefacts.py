@@ -17,6 +17,7 @@ Identification has three steps, cheapest first:
    any name, an om JSON called ``*.json``). Too broad for the explorer (every ``*.json`` would be
    read); :func:`recognise` uses it when a single file is opened or right-clicked.
 """
+
 from __future__ import annotations
 
 import enum
@@ -30,33 +31,33 @@ from pathlib import Path
 class Artefact(enum.Enum):
     ONNX_MODEL = "onnx_model"
     TF_MODEL = "tf_model"
-    CAFFE_MODEL = "caffe_model"        # .prototxt (its weights are the .caffemodel beside it)
+    CAFFE_MODEL = "caffe_model"  # .prototxt (its weights are the .caffemodel beside it)
     CAFFE_WEIGHTS = "caffe_weights"
     AIR_MODEL = "air_model"
     OM_MODEL = "om_model"
-    OM_JSON = "om_json"                # atc --mode=1 output
+    OM_JSON = "om_json"  # atc --mode=1 output
     ACL_JSON = "acl_json"
     AIPP_CONFIG = "aipp_config"
-    PROF_DIR = "prof_dir"              # msprof PROF_* folder
+    PROF_DIR = "prof_dir"  # msprof PROF_* folder
     MSPROF_TIMELINE = "msprof_timeline"  # msprof_*.json
-    TRACE_VIEW = "trace_view"          # torch_npu trace_view.json
+    TRACE_VIEW = "trace_view"  # torch_npu trace_view.json
     PROFILER_OUTPUT = "profiler_output"  # ASCEND_PROFILER_OUTPUT or *_ascend_pt / *_ascend_ms
-    OP_SUMMARY = "op_summary"          # op_summary_*.csv / kernel_details.csv
-    SAVED_REPORT = "saved_report"      # the workbench's own single-file report
+    OP_SUMMARY = "op_summary"  # op_summary_*.csv / kernel_details.csv
+    SAVED_REPORT = "saved_report"  # the workbench's own single-file report
     DUMP_DIR = "dump_dir"
     DUMP_FILE = "dump_file"
     NPY = "npy"
 
 
 # --- actions: plain ids; the UI maps each to its opener (workbench.ui.openers.OPENERS) -----------
-OPEN_PROJECT = "open_project"          # not a kind's action: a project folder opens as the project
-OPEN_REPORT = "open_report"            # the report document (timeline, statistics, ...)
-OPEN_TEXT = "open_text"                # the text / hex view (also any file no kind claims)
-CONVERT_MODEL = "convert_model"        # the Model Converter wizard with this model
+OPEN_PROJECT = "open_project"  # not a kind's action: a project folder opens as the project
+OPEN_REPORT = "open_report"  # the report document (timeline, statistics, ...)
+OPEN_TEXT = "open_text"  # the text / hex view (also any file no kind claims)
+CONVERT_MODEL = "convert_model"  # the Model Converter wizard with this model
 SHOW_MODEL_STRUCTURE = "show_model_structure"  # the model's op list
-DUMP_CONFIGURATION = "dump_configuration"      # the Dump Configuration dialog for this model
+DUMP_CONFIGURATION = "dump_configuration"  # the Dump Configuration dialog for this model
 EDIT_DUMP_CONFIG = "edit_dump_config"  # the Dump Configuration dialog editing this acl.json
-OPEN_DUMP_DATA = "open_dump_data"      # the dump data view
+OPEN_DUMP_DATA = "open_dump_data"  # the dump data view
 
 # What a kind's context actions are called in the explorer's menu (translated in the UI; these
 # are the source strings). Open actions are all "Open" there.
@@ -129,11 +130,11 @@ class Kind:
     """One kind of artefact: how it is identified, what it is called, how it is opened."""
 
     artefact: Artefact
-    label: str                                     # source string; the UI translates it ("Artefact")
-    name: Callable[[str], bool]                    # by its name alone (no I/O)
-    open: str                                      # action id of Open / double-click / Enter
-    actions: tuple[str, ...] = ()                  # context-menu action ids (after Open), in order
-    folder: bool = False                           # a folder kind (else a file kind)
+    label: str  # source string; the UI translates it ("Artefact")
+    name: Callable[[str], bool]  # by its name alone (no I/O)
+    open: str  # action id of Open / double-click / Enter
+    actions: tuple[str, ...] = ()  # context-menu action ids (after Open), in order
+    folder: bool = False  # a folder kind (else a file kind)
     content: Callable[[Path], bool] | None = None  # a content check where the name is ambiguous
     on_open: Callable[[Path], bool] | None = None  # a content check for any name, on open only
 
@@ -172,30 +173,58 @@ def _aipp_content(path: Path) -> bool:
 KINDS: tuple[Kind, ...] = (
     # folders
     Kind(Artefact.PROF_DIR, "Profiling data (PROF)", lambda n: n.startswith("PROF_"), OPEN_REPORT, folder=True),
-    Kind(Artefact.PROFILER_OUTPUT, "Framework profiling output",
-         lambda n: n == "ASCEND_PROFILER_OUTPUT" or n.lower().endswith(("_ascend_pt", "_ascend_ms")),
-         OPEN_REPORT, folder=True),
-    Kind(Artefact.DUMP_DIR, "Dump data folder", _never, OPEN_DUMP_DATA, (OPEN_DUMP_DATA,), folder=True,
-         content=_looks_like_dump_dir),
+    Kind(
+        Artefact.PROFILER_OUTPUT,
+        "Framework profiling output",
+        lambda n: n == "ASCEND_PROFILER_OUTPUT" or n.lower().endswith(("_ascend_pt", "_ascend_ms")),
+        OPEN_REPORT,
+        folder=True,
+    ),
+    Kind(
+        Artefact.DUMP_DIR,
+        "Dump data folder",
+        _never,
+        OPEN_DUMP_DATA,
+        (OPEN_DUMP_DATA,),
+        folder=True,
+        content=_looks_like_dump_dir,
+    ),
     # files
-    Kind(Artefact.ONNX_MODEL, "ONNX model", _suffix(".onnx"), SHOW_MODEL_STRUCTURE,
-         (CONVERT_MODEL, SHOW_MODEL_STRUCTURE)),
+    Kind(
+        Artefact.ONNX_MODEL, "ONNX model", _suffix(".onnx"), SHOW_MODEL_STRUCTURE, (CONVERT_MODEL, SHOW_MODEL_STRUCTURE)
+    ),
     Kind(Artefact.TF_MODEL, "TensorFlow model", _suffix(".pb"), OPEN_TEXT, (CONVERT_MODEL,)),
     Kind(Artefact.CAFFE_MODEL, "Caffe model", _suffix(".prototxt"), OPEN_TEXT, (CONVERT_MODEL,)),
     Kind(Artefact.CAFFE_WEIGHTS, "Caffe weights", _suffix(".caffemodel"), OPEN_TEXT),
     Kind(Artefact.AIR_MODEL, "AIR model", _suffix(".air"), OPEN_TEXT, (CONVERT_MODEL,)),
-    Kind(Artefact.OM_MODEL, "Offline model (.om)", _suffix(".om"), SHOW_MODEL_STRUCTURE,
-         (SHOW_MODEL_STRUCTURE, DUMP_CONFIGURATION)),
+    Kind(
+        Artefact.OM_MODEL,
+        "Offline model (.om)",
+        _suffix(".om"),
+        SHOW_MODEL_STRUCTURE,
+        (SHOW_MODEL_STRUCTURE, DUMP_CONFIGURATION),
+    ),
     Kind(Artefact.NPY, "NumPy array", _suffix(".npy"), OPEN_DUMP_DATA, (OPEN_DUMP_DATA,)),
     Kind(Artefact.SAVED_REPORT, "Workbench report", _suffix(SAVED_REPORT_SUFFIX), OPEN_REPORT),
     Kind(Artefact.ACL_JSON, "AscendCL config (acl.json)", _named("acl.json"), EDIT_DUMP_CONFIG),
     # a Chrome trace of any name opens as a timeline report (torch_npu's or msprof's)
-    Kind(Artefact.TRACE_VIEW, "torch_npu timeline", _named("trace_view.json"), OPEN_REPORT,
-         on_open=_json_file(looks_like_trace)),
+    Kind(
+        Artefact.TRACE_VIEW,
+        "torch_npu timeline",
+        _named("trace_view.json"),
+        OPEN_REPORT,
+        on_open=_json_file(looks_like_trace),
+    ),
     Kind(Artefact.MSPROF_TIMELINE, "msprof timeline", lambda n: bool(_MSPROF_JSON.match(n.lower())), OPEN_REPORT),
     Kind(Artefact.OP_SUMMARY, "Operator summary CSV", lambda n: bool(_OP_SUMMARY.match(n.lower())), OPEN_REPORT),
-    Kind(Artefact.OM_JSON, "Model structure (om JSON)", lambda n: n.lower().endswith(".om.json"), SHOW_MODEL_STRUCTURE,
-         (SHOW_MODEL_STRUCTURE, DUMP_CONFIGURATION), on_open=_json_file(looks_like_om_json)),
+    Kind(
+        Artefact.OM_JSON,
+        "Model structure (om JSON)",
+        lambda n: n.lower().endswith(".om.json"),
+        SHOW_MODEL_STRUCTURE,
+        (SHOW_MODEL_STRUCTURE, DUMP_CONFIGURATION),
+        on_open=_json_file(looks_like_om_json),
+    ),
     Kind(Artefact.AIPP_CONFIG, "AIPP config", _aipp_name, OPEN_TEXT, content=_aipp_content),
     Kind(Artefact.DUMP_FILE, "Dump file", lambda n: bool(DUMP_NAME.match(n)), OPEN_DUMP_DATA, (OPEN_DUMP_DATA,)),
 )
@@ -210,13 +239,13 @@ def _first(path: Path, on_open: bool) -> Kind | None:
     folder = path.is_dir()
     kinds = [k for k in KINDS if k.folder == folder]
     name = path.name
-    for kind in kinds:                      # names first: no I/O
+    for kind in kinds:  # names first: no I/O
         if kind.name(name):
             return kind
-    for kind in kinds:                      # then content, where the name is ambiguous
+    for kind in kinds:  # then content, where the name is ambiguous
         if kind.content is not None and kind.content(path):
             return kind
-    if on_open:                             # a single file being opened: any name
+    if on_open:  # a single file being opened: any name
         for kind in kinds:
             if kind.on_open is not None and kind.on_open(path):
                 return kind

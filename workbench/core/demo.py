@@ -5,6 +5,7 @@ once, copies the sample reports from ``workbench.resources/samples`` into its ``
 and opens it, so a newcomer sees a real report at once. An existing demo project is reused; the
 user's edits in it are never overwritten (missing samples are copied again, present ones kept).
 """
+
 from __future__ import annotations
 
 import importlib.resources as ir

@@ -1,4 +1,5 @@
 """File helpers that never lose data: atomic writes and safe backups."""
+
 from __future__ import annotations
 
 import contextlib

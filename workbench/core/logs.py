@@ -8,6 +8,7 @@ because a rotating file is not safe to share between processes. Help ▸ Open Lo
 :func:`log_dir`. Importing this module costs only the stdlib ``logging`` (``logging.handlers``
 is imported when the handler is made).
 """
+
 from __future__ import annotations
 
 import logging
@@ -56,7 +57,8 @@ def setup_logging(kind: str = "gui", level: int = logging.INFO) -> Path | None:
 
             target.parent.mkdir(parents=True, exist_ok=True)
             handler: logging.Handler | None = RotatingFileHandler(
-                target, maxBytes=MAX_BYTES, backupCount=BACKUP_COUNT, encoding="utf-8")
+                target, maxBytes=MAX_BYTES, backupCount=BACKUP_COUNT, encoding="utf-8"
+            )
         except Exception:  # noqa: BLE001 - a log file must never stop the app (read-only home, ...)
             handler = None
         _remove_handler(logger)

@@ -1,5 +1,6 @@
 """Where the workbench keeps its files. Tests point everything at a temp dir through
 ``ASCEND_WORKBENCH_HOME`` so they never touch the real user's configuration."""
+
 from __future__ import annotations
 
 import os

@@ -3,6 +3,7 @@
 Opening never overwrites a damaged project file: it raises :class:`ProjectError` naming the file,
 the line and what is wrong, and the caller decides (the UI asks before repairing).
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -32,8 +33,8 @@ class ProjectError(Exception):
 
 @dataclass
 class RemoteMapping:
-    host: str = ""          # a CANN machine's name (see the hosts service)
-    remote_path: str = ""   # where the project lives on that host
+    host: str = ""  # a CANN machine's name (see the hosts service)
+    remote_path: str = ""  # where the project lives on that host
 
 
 @dataclass
@@ -135,18 +136,27 @@ def _check(cond: bool, file: Path, msg: str) -> None:
 
 def from_dict(root: Path, raw: dict[str, Any], file: Path) -> Project:
     version = raw.get("schema_version", 0)
-    _check(isinstance(version, int) and not isinstance(version, bool), file,
-           f"field 'schema_version' must be a whole number, got {version!r}")
-    _check(version <= SCHEMA_VERSION, file,
-           f"written by a newer Ascend Workbench (schema {version}; this build reads up to {SCHEMA_VERSION})")
+    _check(
+        isinstance(version, int) and not isinstance(version, bool),
+        file,
+        f"field 'schema_version' must be a whole number, got {version!r}",
+    )
+    _check(
+        version <= SCHEMA_VERSION,
+        file,
+        f"written by a newer Ascend Workbench (schema {version}; this build reads up to {SCHEMA_VERSION})",
+    )
     while version < SCHEMA_VERSION:
         raw = MIGRATIONS[version](dict(raw))
         version += 1
     name = raw.get("name", root.name)
     _check(isinstance(name, str) and name.strip() != "", file, f"field 'name' must be a non-empty string, got {name!r}")
     ptype = raw.get("type", APP)
-    _check(ptype in PROJECT_TYPES, file,
-           f"field 'type' must be one of {', '.join(repr(t) for t in PROJECT_TYPES)}, got {ptype!r}")
+    _check(
+        ptype in PROJECT_TYPES,
+        file,
+        f"field 'type' must be one of {', '.join(repr(t) for t in PROJECT_TYPES)}, got {ptype!r}",
+    )
     remote = raw.get("remote", {}) or {}
     _check(isinstance(remote, dict), file, f"field 'remote' must be an object, got {type(remote).__name__}")
     history = raw.get("history", {}) or {}
@@ -173,8 +183,10 @@ def open_project(folder: str | os.PathLike[str]) -> Project:
         raise ProjectError(f"{root}: the project folder does not exist")
     file = root / PROJECT_DIR / PROJECT_FILE
     if not file.exists():
-        raise ProjectError(f"{root}: not an Ascend Workbench project (no {PROJECT_DIR}/{PROJECT_FILE}); "
-                           f"use New Project to create one from this folder")
+        raise ProjectError(
+            f"{root}: not an Ascend Workbench project (no {PROJECT_DIR}/{PROJECT_FILE}); "
+            f"use New Project to create one from this folder"
+        )
     try:
         text = file.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:

@@ -6,6 +6,7 @@ JSON at all is kept aside as ``settings.json.corrupt`` (never deleted) and defau
 Keys this version does not know are preserved on save, so an older build never erases what a
 newer one wrote. Window and dock state are *not* settings: see ``workbench.core.uistate``.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -33,9 +34,9 @@ class Settings:
     max_recent: int = 10
     last_project: str = ""
     open_demo_when_unconfigured: bool = True
-    timeline_color_rule: bool = False        # MindStudio Timeline Color: colour API slices by time share
-    timeline_color_a: float = 5.0            # green < a % <= yellow
-    timeline_color_b: float = 10.0           # yellow < b % <= red
+    timeline_color_rule: bool = False  # MindStudio Timeline Color: colour API slices by time share
+    timeline_color_a: float = 5.0  # green < a % <= yellow
+    timeline_color_b: float = 10.0  # yellow < b % <= red
     extra: dict[str, Any] = field(default_factory=dict)  # unknown keys, kept verbatim
 
     def add_recent(self, kind: str, path: str) -> None:
@@ -44,7 +45,7 @@ class Settings:
         if path in items:
             items.remove(path)
         items.insert(0, path)
-        del items[self.max_recent:]
+        del items[self.max_recent :]
 
     def remove_recent(self, kind: str, path: str) -> None:
         items: list[str] = getattr(self, f"recent_{kind}")
@@ -84,8 +85,13 @@ def settings_path() -> Path:
 
 
 def _expected(f: dataclasses.Field[Any]) -> str:
-    return {"int": "a whole number", "float": "a number", "str": "a string", "bool": "true or false",
-            "list[str]": "a list of strings"}.get(str(f.type), str(f.type))
+    return {
+        "int": "a whole number",
+        "float": "a number",
+        "str": "a string",
+        "bool": "true or false",
+        "list[str]": "a list of strings",
+    }.get(str(f.type), str(f.type))
 
 
 def _valid(f: dataclasses.Field[Any], value: Any) -> bool:
@@ -111,8 +117,10 @@ def from_dict(raw: dict[str, Any], source: str = "settings") -> tuple[Settings, 
         problems.append(f"{source}: field 'schema_version' must be a whole number, got {version!r}")
         version = 0
     if version > SCHEMA_VERSION:
-        problems.append(f"{source}: written by a newer version (schema {version}, this build knows "
-                        f"{SCHEMA_VERSION}); unknown fields are kept")
+        problems.append(
+            f"{source}: written by a newer version (schema {version}, this build knows "
+            f"{SCHEMA_VERSION}); unknown fields are kept"
+        )
     while version < SCHEMA_VERSION:
         raw = MIGRATIONS[version](dict(raw))
         version += 1
@@ -129,12 +137,15 @@ def from_dict(raw: dict[str, Any], source: str = "settings") -> tuple[Settings, 
             values[key] = value
         else:
             choices = f" (one of {', '.join(repr(c) for c in _CHOICES[key])})" if key in _CHOICES else ""
-            problems.append(f"{source}: field '{key}' must be {_expected(f)}{choices}, got {value!r}; "
-                            f"using the default")
+            problems.append(
+                f"{source}: field '{key}' must be {_expected(f)}{choices}, got {value!r}; using the default"
+            )
     settings = Settings(**values, extra=extra)
     if settings.timeline_color_a > settings.timeline_color_b:
-        problems.append(f"{source}: Timeline Color needs a <= b, got a={settings.timeline_color_a}, "
-                        f"b={settings.timeline_color_b}; using 5 and 10")
+        problems.append(
+            f"{source}: Timeline Color needs a <= b, got a={settings.timeline_color_a}, "
+            f"b={settings.timeline_color_b}; using 5 and 10"
+        )
         settings.timeline_color_a, settings.timeline_color_b = 5.0, 10.0
     if settings.max_recent < 1:
         problems.append(f"{source}: field 'max_recent' must be at least 1, got {settings.max_recent}")
@@ -169,8 +180,10 @@ def load(path: Path | None = None) -> tuple[Settings, list[str]]:
         return Settings(), [f"{path}: not valid settings JSON{where}: {exc}; using defaults{note}"]
     if not isinstance(raw, dict):
         kept = backup_aside(path)
-        return Settings(), [f"{path}: expected a JSON object at the top level, got "
-                            f"{type(raw).__name__}; using defaults; the file was kept as {kept}"]
+        return Settings(), [
+            f"{path}: expected a JSON object at the top level, got "
+            f"{type(raw).__name__}; using defaults; the file was kept as {kept}"
+        ]
     return from_dict(raw, str(path))
 
 

@@ -6,6 +6,7 @@ runner executes them on worker threads and hands back a :class:`TaskHandle` whos
 receive every event *in order* (on the worker thread: the Qt bridge in ``workbench.ui.bridge``
 re-emits them on the GUI thread).
 """
+
 from __future__ import annotations
 
 import enum
@@ -199,8 +200,9 @@ class TaskHandle:
                 try:
                     listener(event)
                 except Exception:  # noqa: BLE001 - a broken listener must not kill the job
-                    log.exception("listener %r of task %d (%s) failed on its %r event",
-                                  listener, self.task_id, self.title, kind)
+                    log.exception(
+                        "listener %r of task %d (%s) failed on its %r event", listener, self.task_id, self.title, kind
+                    )
 
     # --- Progress protocol (called from the work function) ----------------------------------
     def status(self, text: str) -> None:
@@ -277,9 +279,12 @@ class TaskRunner:
         """``background_nice``: raise the OS nice value of the worker threads (and of the threads
         they start, which inherit it on Linux) by this much, so that a GUI thread on a machine
         with few cores is scheduled first while heavy work runs (0: leave it)."""
-        self._pool = ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix=name,
-                                        initializer=_lower_priority if background_nice > 0 else None,
-                                        initargs=(background_nice,) if background_nice > 0 else ())
+        self._pool = ThreadPoolExecutor(
+            max_workers=max_workers,
+            thread_name_prefix=name,
+            initializer=_lower_priority if background_nice > 0 else None,
+            initargs=(background_nice,) if background_nice > 0 else (),
+        )
         self._lock = threading.Lock()
         self._by_key: dict[str, TaskHandle] = {}
         self._active: dict[int, TaskHandle] = {}
@@ -325,8 +330,9 @@ class TaskRunner:
         handle.future = self._pool.submit(self._run, handle, fn, args, kwargs, key)
         return handle
 
-    def _run(self, handle: TaskHandle, fn: Callable[..., Any], args: tuple[Any, ...],
-             kwargs: dict[str, Any], key: str | None) -> Any:
+    def _run(
+        self, handle: TaskHandle, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], key: str | None
+    ) -> Any:
         try:
             if handle.token.cancelled:
                 handle._finish(TaskState.CANCELLED)
@@ -381,7 +387,12 @@ class TaskRunner:
         return ok
 
 
-def run_inline(fn: Callable[..., Any], *args: Any, progress: Progress | None = None,
-               cancel: CancelToken | None = None, **kwargs: Any) -> Any:
+def run_inline(
+    fn: Callable[..., Any],
+    *args: Any,
+    progress: Progress | None = None,
+    cancel: CancelToken | None = None,
+    **kwargs: Any,
+) -> Any:
     """Run a work function on this thread (CLI, tests)."""
     return fn(*args, progress=progress or NullProgress(), cancel=cancel or CancelToken(), **kwargs)

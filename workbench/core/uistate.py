@@ -3,6 +3,7 @@
 The Qt side stores opaque byte blobs (``saveGeometry``/``saveState``) here as base64. A damaged
 file is ignored (and kept aside), so the app always starts.
 """
+
 from __future__ import annotations
 
 import base64

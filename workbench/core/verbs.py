@@ -6,6 +6,7 @@ modules import this registry, never ``workbench.cli`` (which can start the GUI).
 core (the simulated toolkit's ``sim``) are added by the composition root, ``workbench.wiring``,
 with :func:`add_verb_module`.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -32,12 +33,15 @@ VERB_MODULES = [
 # step with what the modules register.
 VERB_HOMES = {
     "report": "workbench.core.profiling.cli",
-    "host": "workbench.core.services.cli", "remote": "workbench.core.services.cli",
+    "host": "workbench.core.services.cli",
+    "remote": "workbench.core.services.cli",
     "deploy": "workbench.core.services.cli",
-    "dump-config": "workbench.core.dump.cli", "dump": "workbench.core.dump.cli",
+    "dump-config": "workbench.core.dump.cli",
+    "dump": "workbench.core.dump.cli",
     "accuracy": "workbench.core.dump.cli",
     "compare": "workbench.core.compare.cli",
-    "convert": "workbench.core.atc.cli", "model": "workbench.core.atc.cli",
+    "convert": "workbench.core.atc.cli",
+    "model": "workbench.core.atc.cli",
     "profile": "workbench.core.profiler.cli",
 }
 
@@ -85,8 +89,7 @@ def run_guarded(run: Handler, args: argparse.Namespace, bad_input: tuple[type[Ba
         line = f"internal error: {type(exc).__name__}: {exc}"
         log_path = setup_logging("cli")
         if log_path is not None:
-            logging.getLogger(__name__).error("internal error in %s", getattr(run, "__qualname__", run),
-                                              exc_info=exc)
+            logging.getLogger(__name__).error("internal error in %s", getattr(run, "__qualname__", run), exc_info=exc)
             sys.stderr.write(f"{line} (details in {log_path})\n")
         else:
             sys.stderr.write(f"{line} (no details: cannot write a log file in {log_dir()})\n")

@@ -12,6 +12,7 @@ folder of the file naming it. Only existing files count; the order is the order 
 Both the simulated runtime's dump (:mod:`dumpwriter`) and the simulated ``msprof`` (which ops it
 profiles) use this, so they agree on the model an application runs.
 """
+
 from __future__ import annotations
 
 import os
@@ -21,7 +22,7 @@ from pathlib import Path
 
 MODEL_SUFFIXES = (".om", ".onnx")
 SCRIPT_SUFFIXES = (".py", ".sh", ".bash")
-SCRIPT_LIMIT = 32 * 1024 * 1024            # bytes of an application file searched for paths
+SCRIPT_LIMIT = 32 * 1024 * 1024  # bytes of an application file searched for paths
 # Interpreters and launchers: the application is the script they run, not their own binary.
 _RUNNERS = re.compile(r"^(python[\d.]*|bash|sh|dash|zsh|env|nohup|taskset|numactl|time|stdbuf)$")
 
@@ -51,8 +52,9 @@ def _app_files(app: Sequence[str], cwd: Path) -> list[Path]:
     return files
 
 
-def argument_paths(app: Sequence[str], cwd: str | os.PathLike[str] | None = None,
-                   suffixes: Sequence[str] = MODEL_SUFFIXES) -> list[Path]:
+def argument_paths(
+    app: Sequence[str], cwd: str | os.PathLike[str] | None = None, suffixes: Sequence[str] = MODEL_SUFFIXES
+) -> list[Path]:
     """Existing files ending in ``suffixes`` named by the app's arguments (whole, or ``--name=value``)."""
     base = Path(cwd or os.getcwd())
     found: list[Path] = []
@@ -64,8 +66,9 @@ def argument_paths(app: Sequence[str], cwd: str | os.PathLike[str] | None = None
     return found
 
 
-def script_paths(app: Sequence[str], cwd: str | os.PathLike[str] | None = None,
-                 suffixes: Sequence[str] = MODEL_SUFFIXES) -> list[Path]:
+def script_paths(
+    app: Sequence[str], cwd: str | os.PathLike[str] | None = None, suffixes: Sequence[str] = MODEL_SUFFIXES
+) -> list[Path]:
     """Existing files ending in ``suffixes`` whose paths are written in the app's script or executable."""
     base = Path(cwd or os.getcwd())
     pattern = _literal(suffixes)
@@ -83,8 +86,9 @@ def script_paths(app: Sequence[str], cwd: str | os.PathLike[str] | None = None,
     return found
 
 
-def model_files(app: Sequence[str], cwd: str | os.PathLike[str] | None = None,
-                suffixes: Sequence[str] = MODEL_SUFFIXES) -> list[Path]:
+def model_files(
+    app: Sequence[str], cwd: str | os.PathLike[str] | None = None, suffixes: Sequence[str] = MODEL_SUFFIXES
+) -> list[Path]:
     """The existing model files (``.om`` / ``.onnx``, or ``suffixes``) ``app`` uses, in the order found:
     :func:`argument_paths` first, then :func:`script_paths`."""
     found = argument_paths(app, cwd, suffixes)

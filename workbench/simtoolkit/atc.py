@@ -13,6 +13,7 @@ returns -1; UNVERIFIED, callers should test ``!= 0``). 8.x prefixes messages wit
 ``[PID: n] YYYY-MM-DD-hh:mm:ss.mmm.uuu``; values are wrapped in ``[ ]``. Unknown flags are refused
 by gflags before anything else: ``ERROR: unknown command line flag 'x'`` and exit 1.
 """
+
 from __future__ import annotations
 
 import datetime as _dt
@@ -23,8 +24,18 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from workbench.core.atc.flags import (
-    FAILED, FLAGS, FRAMEWORK_CHOICES, FRAMEWORKS, LOG_LEVELS, MESSAGES, SOC_VERSIONS, START, SUCCESS, AtcCheck,
-    parse_input_shape, value_problems,
+    FAILED,
+    FLAGS,
+    FRAMEWORK_CHOICES,
+    FRAMEWORKS,
+    LOG_LEVELS,
+    MESSAGES,
+    SOC_VERSIONS,
+    START,
+    SUCCESS,
+    AtcCheck,
+    parse_input_shape,
+    value_problems,
 )
 from workbench.simtoolkit import config as simconfig
 from workbench.simtoolkit import platform
@@ -34,9 +45,11 @@ from workbench.simtoolkit.omfile import OmError, build_om_json, read_om, write_o
 EXIT_FAILED = 255
 # ATC writes one W11001 line per op that misses the high-priority op library (docs/cann-formats.md §6.2);
 # the simulator says it of the ops it places on AI CPU.
-W11001 = "W11001: Op [{0}] does not hit the high-priority operator information library, which might result in " \
-         "compromised performance."
-ENV_DELAY = "ASCEND_SIM_ATC_SECONDS"   # simulator only: seconds a conversion takes (tests of Cancel)
+W11001 = (
+    "W11001: Op [{0}] does not hit the high-priority operator information library, which might result in "
+    "compromised performance."
+)
+ENV_DELAY = "ASCEND_SIM_ATC_SECONDS"  # simulator only: seconds a conversion takes (tests of Cancel)
 EXTRA_SOCS = tuple(s for s in SOC_VERSIONS if s not in platform.SOCS and s not in platform.SOC_ALIASES)
 HELP = """usage: ./atc <args>
 generate offline model example:
@@ -145,8 +158,12 @@ def _load(flags: dict[str, str], framework: int, shapes: dict[str, list[int]] | 
         if not Path(weight).is_file():
             raise AtcError("E10001", weight, "weight", "The weight file does not exist.")
     if framework in (1, 3):
-        raise AtcError("E10001", str(framework), "framework",
-                       f"{FRAMEWORKS[framework]} models are not supported by the simulated CANN toolkit.")
+        raise AtcError(
+            "E10001",
+            str(framework),
+            "framework",
+            f"{FRAMEWORKS[framework]} models are not supported by the simulated CANN toolkit.",
+        )
     if shapes is None:
         shapes = parse_input_shape(flags.get("input_shape", ""))
     try:
@@ -179,12 +196,20 @@ def dynamic_gears(flags: dict[str, str]) -> dict | None:
     if any(v <= 0 for p in profiles for v in p):
         raise AtcError("E10001", value, flag, "The gear values must be positive integers.")
     unknown = sum(dims.count(-1) for dims in shapes.values())
-    if flag == "dynamic_image_size" and (any(len(p) != 2 for p in profiles)
-                                         or any(d.count(-1) not in (0, 2) for d in shapes.values())):
-        raise AtcError("E10001", value, flag, 'Each gear must be "height,width" and --input_shape must contain -1 '
-                                              "at the H and W dims of the dynamic inputs.")
+    if flag == "dynamic_image_size" and (
+        any(len(p) != 2 for p in profiles) or any(d.count(-1) not in (0, 2) for d in shapes.values())
+    ):
+        raise AtcError(
+            "E10001",
+            value,
+            flag,
+            'Each gear must be "height,width" and --input_shape must contain -1 '
+            "at the H and W dims of the dynamic inputs.",
+        )
     if flag == "dynamic_dims" and any(len(p) != unknown for p in profiles):
-        raise AtcError("E10001", value, flag, f"Each gear must give {unknown} values, one for each -1 in --input_shape.")
+        raise AtcError(
+            "E10001", value, flag, f"Each gear must give {unknown} values, one for each -1 in --input_shape."
+        )
     gears = []
     for profile in profiles:
         values = iter(profile)
@@ -192,8 +217,9 @@ def dynamic_gears(flags: dict[str, str]) -> dict | None:
         for name, dims in shapes.items():
             if flag == "dynamic_image_size":
                 values = iter(profile)
-            gear[name] = [(profile[0] if flag == "dynamic_batch_size" else next(values)) if d == -1 else d
-                          for d in dims]
+            gear[name] = [
+                (profile[0] if flag == "dynamic_batch_size" else next(values)) if d == -1 else d for d in dims
+            ]
         gears.append(gear)
     return {"origin": {k: v for k, v in shapes.items() if -1 in v}, "gears": gears, "values": len(profiles[0])}
 
@@ -249,10 +275,17 @@ def _convert(flags: dict[str, str], argv: Sequence[str], cfg: simconfig.SimConfi
     name = Path(output).name
     chip = platform.SOCS.get(platform.SOC_ALIASES.get(soc, soc))
     cmdline = f"{Path(cfg.toolkit_root or '.').resolve()}/{cfg.arch}-linux/bin/atc.bin " + " ".join(argv)
-    doc, workload = build_om_json(graph, name=name, soc_version=soc, target_type=chip.target_type if chip else "MINI",
-                                  atc_cmdline=cmdline, component=cfg.release.component,
-                                  precision_mode=flags.get("precision_mode", "force_fp16"), out_nodes=out_nodes,
-                                  dynamic=dynamic)
+    doc, workload = build_om_json(
+        graph,
+        name=name,
+        soc_version=soc,
+        target_type=chip.target_type if chip else "MINI",
+        atc_cmdline=cmdline,
+        component=cfg.release.component,
+        precision_mode=flags.get("precision_mode", "force_fp16"),
+        out_nodes=out_nodes,
+        dynamic=dynamic,
+    )
     target = Path(output + ".om")
     if not target.parent.is_dir():
         raise AtcError("E10001", output, "output", "The directory of the output file does not exist.")
@@ -291,9 +324,15 @@ def _to_json(flags: dict[str, str], argv: Sequence[str], cfg: simconfig.SimConfi
             raise AtcError("E10007", "framework", "0(Caffe) or 3(TensorFlow) or 5(Onnx)")
         graph = _load(flags, int(fw_text))
         cmdline = f"{cfg.toolkit_root}/{cfg.arch}-linux/bin/atc.bin " + " ".join(argv)
-        doc, _ = build_om_json(graph, name=graph.name, soc_version=flags.get("soc_version", cfg.soc_version),
-                               target_type=cfg.soc.target_type, atc_cmdline=cmdline, component=cfg.release.component,
-                               precision_mode="must_keep_origin_dtype")
+        doc, _ = build_om_json(
+            graph,
+            name=graph.name,
+            soc_version=flags.get("soc_version", cfg.soc_version),
+            target_type=cfg.soc.target_type,
+            atc_cmdline=cmdline,
+            component=cfg.release.component,
+            precision_mode="must_keep_origin_dtype",
+        )
     atomic_write_text(json_path, json.dumps(doc, indent=2) + "\n")
 
 

@@ -6,6 +6,7 @@ read from the ``.prototxt`` (protobuf text: ``layer { name type bottom top }``, 
 ``input_shape``/``input_dim`` or ``Input`` layers); the ``.caffemodel`` weights are only checked to
 exist. Failures raise :class:`ModelError` carrying the ATC error code to report.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -27,16 +28,16 @@ class ModelError(Exception):
 
 @dataclass
 class TensorInfo:
-    shape: list[int]            # -1 = unknown/dynamic
-    dtype: str = "DT_FLOAT"     # GE names: DT_FLOAT, DT_FLOAT16, DT_INT64, ...
+    shape: list[int]  # -1 = unknown/dynamic
+    dtype: str = "DT_FLOAT"  # GE names: DT_FLOAT, DT_FLOAT16, DT_INT64, ...
     format: str = "NCHW"
 
 
 @dataclass
 class Node:
     name: str
-    type: str                   # the framework op type (Conv, Convolution, ...)
-    inputs: list[str]           # producer tensor names ("" = optional input absent)
+    type: str  # the framework op type (Conv, Convolution, ...)
+    inputs: list[str]  # producer tensor names ("" = optional input absent)
     outputs: list[str]
     attrs: dict = field(default_factory=dict)
 
@@ -44,10 +45,10 @@ class Node:
 @dataclass
 class Graph:
     name: str
-    framework: str              # Onnx / Caffe
+    framework: str  # Onnx / Caffe
     inputs: dict[str, TensorInfo]
     nodes: list[Node]
-    outputs: list[str]                              # graph output tensor names
+    outputs: list[str]  # graph output tensor names
     tensors: dict[str, TensorInfo] = field(default_factory=dict)
     weights: dict[str, TensorInfo] = field(default_factory=dict)
     weight_bytes: int = 0
@@ -57,12 +58,36 @@ class Graph:
         return {n.name for n in self.nodes} | set(self.inputs)
 
 
-ONNX_DTYPES = {1: "DT_FLOAT", 2: "DT_UINT8", 3: "DT_INT8", 4: "DT_UINT16", 5: "DT_INT16", 6: "DT_INT32",
-               7: "DT_INT64", 9: "DT_BOOL", 10: "DT_FLOAT16", 11: "DT_DOUBLE", 12: "DT_UINT32",
-               13: "DT_UINT64", 16: "DT_BF16"}
-DTYPE_BYTES = {"DT_FLOAT": 4, "DT_FLOAT16": 2, "DT_BF16": 2, "DT_INT8": 1, "DT_UINT8": 1, "DT_INT16": 2,
-               "DT_UINT16": 2, "DT_INT32": 4, "DT_UINT32": 4, "DT_INT64": 8, "DT_UINT64": 8, "DT_BOOL": 1,
-               "DT_DOUBLE": 8}
+ONNX_DTYPES = {
+    1: "DT_FLOAT",
+    2: "DT_UINT8",
+    3: "DT_INT8",
+    4: "DT_UINT16",
+    5: "DT_INT16",
+    6: "DT_INT32",
+    7: "DT_INT64",
+    9: "DT_BOOL",
+    10: "DT_FLOAT16",
+    11: "DT_DOUBLE",
+    12: "DT_UINT32",
+    13: "DT_UINT64",
+    16: "DT_BF16",
+}
+DTYPE_BYTES = {
+    "DT_FLOAT": 4,
+    "DT_FLOAT16": 2,
+    "DT_BF16": 2,
+    "DT_INT8": 1,
+    "DT_UINT8": 1,
+    "DT_INT16": 2,
+    "DT_UINT16": 2,
+    "DT_INT32": 4,
+    "DT_UINT32": 4,
+    "DT_INT64": 8,
+    "DT_UINT64": 8,
+    "DT_BOOL": 1,
+    "DT_DOUBLE": 8,
+}
 
 
 def load_onnx(path: Path, shapes: dict[str, list[int]]) -> Graph:
@@ -103,8 +128,9 @@ def load_onnx(path: Path, shapes: dict[str, list[int]]) -> Graph:
             raise ModelError("E19010", n.name or f"{n.op_type}_{i}", n.op_type)
         nodes.append(Node(n.name or f"{n.op_type}_{i}", n.op_type, list(n.input), list(n.output)))
     opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), None)
-    return Graph(g.name or path.stem, "Onnx", inputs, nodes, [o.name for o in g.output], tensors, weights,
-                 weight_bytes, opset)
+    return Graph(
+        g.name or path.stem, "Onnx", inputs, nodes, [o.name for o in g.output], tensors, weights, weight_bytes, opset
+    )
 
 
 def _nbytes(t: TensorInfo) -> int:
@@ -115,6 +141,7 @@ def _nbytes(t: TensorInfo) -> int:
 
 
 # --- Caffe prototxt (parsed by the converter's shared reader) ---------------------------------------
+
 
 def parse_prototxt(text: str, source: str) -> dict:
     """Protobuf text format into nested dicts of lists; unparsable text is ATC's E19005."""
@@ -131,7 +158,7 @@ def load_caffe(path: Path, shapes: dict[str, list[int]]) -> Graph:
         raise ModelError("E19005", str(path)) from None
     try:
         found = caffe_inputs(doc)
-    except ValueError:   # a dim that is not a whole number
+    except ValueError:  # a dim that is not a whole number
         raise ModelError("E19005", str(path)) from None
     inputs = {name: TensorInfo(dims, "DT_FLOAT", "NCHW") for name, dims in found.items()}
     nodes = []

@@ -5,6 +5,7 @@ of any real CANN install: its presence is how detection tells a simulated toolki
 launcher scripts export ``ASCEND_SIM_CONFIG`` pointing at it, so a tool knows the CANN version,
 SoC and device count it must imitate.
 """
+
 from __future__ import annotations
 
 import json

@@ -4,6 +4,7 @@
 outdated (another CANN version/SoC, an older layout stamp, or a different Python interpreter),
 so a newcomer can click through every wizard with no Ascend machine.
 """
+
 from __future__ import annotations
 
 import sys
@@ -14,7 +15,7 @@ from workbench.simtoolkit.config import CONFIG_NAME, LAYOUT_STAMP, SimConfig
 from workbench.simtoolkit.install import install
 
 DEMO_CANN = "8.0.RC1"
-DEMO_SOC = "Ascend910B2"   # an Atlas 800T A2-like training server
+DEMO_SOC = "Ascend910B2"  # an Atlas 800T A2-like training server
 DEMO_DEVICES = 8
 
 
@@ -27,9 +28,14 @@ def _current(root: Path) -> bool:
         cfg = SimConfig.from_file(root / CONFIG_NAME)
     except ValueError:
         return False
-    return (cfg.layout_stamp == LAYOUT_STAMP and cfg.cann_version == DEMO_CANN and cfg.soc_version == DEMO_SOC
-            and cfg.devices == DEMO_DEVICES and cfg.python == sys.executable
-            and (root.parent / "set_env.sh").exists())
+    return (
+        cfg.layout_stamp == LAYOUT_STAMP
+        and cfg.cann_version == DEMO_CANN
+        and cfg.soc_version == DEMO_SOC
+        and cfg.devices == DEMO_DEVICES
+        and cfg.python == sys.executable
+        and (root.parent / "set_env.sh").exists()
+    )
 
 
 def ensure_demo_toolkit() -> Path:

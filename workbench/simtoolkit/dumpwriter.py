@@ -10,6 +10,7 @@ deterministic pseudo-random numbers per op. :func:`write_golden` makes matching 
 ``{op}.{index}.{timestamp}.npy`` files (the NPU values in the original layout, plus noise) for
 demos and tests of the accuracy comparison.
 """
+
 from __future__ import annotations
 
 import glob
@@ -58,12 +59,12 @@ def _to_device(logical: np.ndarray, fmt: int, shape: tuple[int, ...]) -> np.ndar
     if fmt == dtypes.FORMAT_NC1HWC0 and len(shape) == 5 and logical.ndim == 4:
         n, c1, h, w, c0 = shape
         padded = np.zeros((n, c1 * c0, h, w), logical.dtype)
-        padded[:, :logical.shape[1]] = logical
+        padded[:, : logical.shape[1]] = logical
         return padded.reshape(n, c1, c0, h, w).transpose(0, 1, 3, 4, 2).copy()
     if fmt == dtypes.FORMAT_FRACTAL_NZ and len(shape) >= 4 and logical.ndim >= 2:
         *batch, n1, m1, m0, n0 = shape
         padded = np.zeros((*batch, m1 * m0, n1 * n0), logical.dtype)
-        padded[..., :logical.shape[-2], :logical.shape[-1]] = logical.reshape(*batch, *logical.shape[-2:])
+        padded[..., : logical.shape[-2], : logical.shape[-1]] = logical.reshape(*batch, *logical.shape[-2:])
         return padded.reshape(*batch, m1, m0, n1, n0).swapaxes(-4, -2).swapaxes(-3, -2).copy()
     return None
 
@@ -76,8 +77,13 @@ def _origin(op: OmOp, index: int) -> tuple[str, int] | None:
     return (op.original_op_names[-1], index) if op.original_op_names else None
 
 
-def _spec(desc: TensorDesc, rng: np.random.Generator, origin: tuple[str, int] | None = None,
-          seed: int = 0, attach: bool = True) -> TensorSpec:
+def _spec(
+    desc: TensorDesc,
+    rng: np.random.Generator,
+    origin: tuple[str, int] | None = None,
+    seed: int = 0,
+    attach: bool = True,
+) -> TensorSpec:
     """Random values; outputs of the same original op share them (in their own layout)."""
     fmt = dtypes.FORMAT.get(desc.layout, dtypes.FORMAT_ND)
     arr, dt = _values(desc, rng)
@@ -88,8 +94,9 @@ def _spec(desc: TensorDesc, rng: np.random.Generator, origin: tuple[str, int] | 
         device = logical if same else _to_device(logical, fmt, tuple(arr.shape))
         if device is not None and device.size == arr.size:
             arr = device.reshape(arr.shape)
-    return TensorSpec(dtypes.encode(arr, dt), dt, fmt, tuple(arr.shape), original_shape,
-                      original_op=origin if attach else None)
+    return TensorSpec(
+        dtypes.encode(arr, dt), dt, fmt, tuple(arr.shape), original_shape, original_op=origin if attach else None
+    )
 
 
 def safe_name(op_name: str) -> str:
@@ -97,14 +104,27 @@ def safe_name(op_name: str) -> str:
     return op_name.replace("/", "_").replace(".", "_")
 
 
-def model_dump_dir(dump_path: str | os.PathLike[str], model_name: str, *, device_id: int = 0, model_id: int = 1,
-                   iteration: int = 0, when: float | None = None) -> Path:
+def model_dump_dir(
+    dump_path: str | os.PathLike[str],
+    model_name: str,
+    *,
+    device_id: int = 0,
+    model_id: int = 1,
+    iteration: int = 0,
+    when: float | None = None,
+) -> Path:
     stamp = time.strftime("%Y%m%d%H%M%S", time.localtime(when if when is not None else time.time()))
     return Path(dump_path) / stamp / str(device_id) / model_name / str(model_id) / str(iteration)
 
 
-def write_model_dump(model: OmModel, settings: DumpSettings, out_dir: str | os.PathLike[str], *, seed: int = 0,
-                     start_us: int | None = None) -> list[Path]:
+def write_model_dump(
+    model: OmModel,
+    settings: DumpSettings,
+    out_dir: str | os.PathLike[str],
+    *,
+    seed: int = 0,
+    start_us: int | None = None,
+) -> list[Path]:
     """Write one dump file per dumped op of ``model`` into ``out_dir``; returns the files in model order."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -130,8 +150,14 @@ def write_model_dump(model: OmModel, settings: DumpSettings, out_dir: str | os.P
     return written
 
 
-def write_golden(dump_files: list[Path], golden_dir: str | os.PathLike[str], *, noise: float = 1e-3,
-                 drift: dict[str, float] | None = None, seed: int = 1) -> list[Path]:
+def write_golden(
+    dump_files: list[Path],
+    golden_dir: str | os.PathLike[str],
+    *,
+    noise: float = 1e-3,
+    drift: dict[str, float] | None = None,
+    seed: int = 1,
+) -> list[Path]:
     """Ground truth for simulated dumps: each output in its original layout, plus relative noise.
 
     ``drift`` maps op names to a larger noise level (to make an op fall below the cosine threshold).

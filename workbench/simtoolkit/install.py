@@ -19,6 +19,7 @@ interpreter that installed them (``sys.executable``) and the directory holding t
 -c 'source set_env.sh && atc …'``. The caller's own ``PYTHONPATH`` is saved and given back to
 applications msprof starts.
 """
+
 from __future__ import annotations
 
 import os
@@ -115,9 +116,15 @@ def _write_exec(path: Path, text: str) -> None:
     path.chmod(0o755)
 
 
-def install(prefix: str | os.PathLike[str], *, cann_version: str = platform.DEFAULT_CANN,
-            soc_version: str = platform.DEFAULT_SOC, devices: int = 8, driver_version: str | None = None,
-            python: str | None = None) -> Path:
+def install(
+    prefix: str | os.PathLike[str],
+    *,
+    cann_version: str = platform.DEFAULT_CANN,
+    soc_version: str = platform.DEFAULT_SOC,
+    devices: int = 8,
+    driver_version: str | None = None,
+    python: str | None = None,
+) -> Path:
     """Install (or reinstall over) a simulated toolkit under ``prefix``; return the toolkit root
     (``prefix/ascend-toolkit/latest``). Raises ValueError naming the bad option."""
     rel = platform.release(cann_version)
@@ -129,9 +136,15 @@ def install(prefix: str | os.PathLike[str], *, cann_version: str = platform.DEFA
     version_dir = toolkit_dir / rel.version
     latest = toolkit_dir / "latest"
     driver = prefix / "driver"
-    cfg = SimConfig(cann_version=rel.version, soc_version=chip.soc_version, devices=int(devices),
-                    driver_version=driver_version or rel.driver, arch=_arch(),
-                    python=python or sys.executable, toolkit_root=str(latest))
+    cfg = SimConfig(
+        cann_version=rel.version,
+        soc_version=chip.soc_version,
+        devices=int(devices),
+        driver_version=driver_version or rel.driver,
+        arch=_arch(),
+        python=python or sys.executable,
+        toolkit_root=str(latest),
+    )
     config_path = version_dir / CONFIG_NAME
 
     for sub in ("bin", f"{cfg.arch}-linux", "tools/profiler/bin", "tools/operator_cmp/compare", "opp", "lib64"):
@@ -145,14 +158,17 @@ def install(prefix: str | os.PathLike[str], *, cann_version: str = platform.DEFA
     os.replace(tmp_link, latest)
 
     atomic_write_text(version_dir / CONFIG_NAME, cfg.to_json())
-    atomic_write_text(version_dir / f"{cfg.arch}-linux" / "ascend_toolkit_install.info", _install_info(cfg, version_dir))
+    atomic_write_text(
+        version_dir / f"{cfg.arch}-linux" / "ascend_toolkit_install.info", _install_info(cfg, version_dir)
+    )
     atomic_write_text(toolkit_dir / "set_env.sh", _set_env_sh(latest, driver))
     atomic_write_text(driver / "version.info", f"Version={cfg.driver_version}\n")
     for rel_path, module in TOOLS.items():
         _write_exec(version_dir / rel_path, _launcher(module, config_path, cfg.python))
     _write_exec(driver / "tools" / "npu-smi", _launcher("npusmi", config_path, cfg.python))
-    _write_exec(version_dir / "tools/operator_cmp/compare/msaccucmp.py",
-                _py_launcher("msaccucmp", config_path, cfg.python))
+    _write_exec(
+        version_dir / "tools/operator_cmp/compare/msaccucmp.py", _py_launcher("msaccucmp", config_path, cfg.python)
+    )
     msprof_link = version_dir / "bin" / "msprof"
     if msprof_link.is_symlink() or msprof_link.exists():
         msprof_link.unlink()

@@ -10,6 +10,7 @@ took N seconds." ``convert`` (to .npy) and ``compare`` (NPU dump folder vs groun
 ``result_{YYYYMMDDhhmmss}.csv``) compute with :mod:`workbench.core.dump` as the real tool does;
 ``overflow``, ``file_compare``, single-op ``compare -op`` and other output types end with error 30.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -34,8 +35,9 @@ class CompareError(Exception):
 
 def _setup_logging() -> None:
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter(f"%(asctime)s ({os.getpid()}) - [%(levelname)s] %(message)s",
-                                           datefmt="%Y-%m-%d %H:%M:%S"))
+    handler.setFormatter(
+        logging.Formatter(f"%(asctime)s ({os.getpid()}) - [%(levelname)s] %(message)s", datefmt="%Y-%m-%d %H:%M:%S")
+    )
     _log.handlers[:] = [handler]
     _log.setLevel(logging.INFO)
     _log.propagate = False
@@ -46,66 +48,175 @@ def _opt(p: argparse.ArgumentParser, *flags: str, **kw) -> None:
 
 
 def _version_arg(p: argparse.ArgumentParser) -> None:
-    _opt(p, "-v", "--version", dest="dump_version", choices=[1, 2], type=int, default=2,
-         help="<Optional> the version of the dump file, 1 means the protobuf dump file, 2 means the binary "
-              "dump file, the default value is 2")
+    _opt(
+        p,
+        "-v",
+        "--version",
+        dest="dump_version",
+        choices=[1, 2],
+        type=int,
+        default=2,
+        help="<Optional> the version of the dump file, 1 means the protobuf dump file, 2 means the binary "
+        "dump file, the default value is 2",
+    )
 
 
 def _compare_args(p: argparse.ArgumentParser) -> None:
-    _opt(p, "-m", "--my_dump_path", dest="my_dump_path", required=True,
-         help="<Required> my dump path, the data compared with golden data")
+    _opt(
+        p,
+        "-m",
+        "--my_dump_path",
+        dest="my_dump_path",
+        required=True,
+        help="<Required> my dump path, the data compared with golden data",
+    )
     _opt(p, "-g", "--golden_dump_path", dest="golden_dump_path", required=True, help="<Required> the golden dump path")
-    _opt(p, "-f", "--fusion_rule_file", dest="fusion_rule_file", default="", help="<Optional> the fusion rule file path")
-    _opt(p, "-q", "--quant_fusion_rule_file", dest="quant_fusion_rule_file", default="",
-         help="<Optional> the quant fusion rule file path")
-    _opt(p, "-cf", "--close_fusion_rule_file", dest="close_fusion_rule_file", default="",
-         help="<Optional> the rule file path without fusion")
+    _opt(
+        p, "-f", "--fusion_rule_file", dest="fusion_rule_file", default="", help="<Optional> the fusion rule file path"
+    )
+    _opt(
+        p,
+        "-q",
+        "--quant_fusion_rule_file",
+        dest="quant_fusion_rule_file",
+        default="",
+        help="<Optional> the quant fusion rule file path",
+    )
+    _opt(
+        p,
+        "-cf",
+        "--close_fusion_rule_file",
+        dest="close_fusion_rule_file",
+        default="",
+        help="<Optional> the rule file path without fusion",
+    )
     _opt(p, "-out", "--output", dest="output_path", default="", help="<Optional> the output path")
-    _opt(p, "-c", "--custom_script_path", dest="custom_script_path", default="",
-         help="<Optional> the user-defined script path, including format conversion and algorithm")
-    _opt(p, "-a", "--algorithm_options", dest="algorithm_options", default="",
-         help='<Optional> the arguments for each algorithm, e.g. "CosineSimilarity:max=1,min=0"')
+    _opt(
+        p,
+        "-c",
+        "--custom_script_path",
+        dest="custom_script_path",
+        default="",
+        help="<Optional> the user-defined script path, including format conversion and algorithm",
+    )
+    _opt(
+        p,
+        "-a",
+        "--algorithm_options",
+        dest="algorithm_options",
+        default="",
+        help='<Optional> the arguments for each algorithm, e.g. "CosineSimilarity:max=1,min=0"',
+    )
     _opt(p, "-alg", "--algorithm", dest="algorithm", default="all", help="<Optional> the algorithms to run")
-    _opt(p, "-map", "--mapping", dest="mapping", action="store_true",
-         help="<Optional> create mappings between my output operators and ground truth one")
-    _opt(p, "-overflow_detection", dest="overflow_detection", action="store_true",
-         help="<Optional> Operator overflow detection, only operators of the fp16 type are supported")
+    _opt(
+        p,
+        "-map",
+        "--mapping",
+        dest="mapping",
+        action="store_true",
+        help="<Optional> create mappings between my output operators and ground truth one",
+    )
+    _opt(
+        p,
+        "-overflow_detection",
+        dest="overflow_detection",
+        action="store_true",
+        help="<Optional> Operator overflow detection, only operators of the fp16 type are supported",
+    )
     _opt(p, "-r", "--range", dest="range", default=None, help='<Optional> compare with the range "start,end,step"')
     _opt(p, "-s", "--select", dest="select", default=None, help='<Optional> compare the indexes "index_1,index_2,..."')
-    _opt(p, "-p", "--post_process", dest="post_process", choices=[0, 1], type=int, default=None,
-         help="<Optional> whether to extract the compare result, only pytorch is supported")
-    _opt(p, "-max", "--max_cmp_size", dest="max_cmp_size", type=int, default=0,
-         help="<Optional> max size of tensor array to compare")
+    _opt(
+        p,
+        "-p",
+        "--post_process",
+        dest="post_process",
+        choices=[0, 1],
+        type=int,
+        default=None,
+        help="<Optional> whether to extract the compare result, only pytorch is supported",
+    )
+    _opt(
+        p,
+        "-max",
+        "--max_cmp_size",
+        dest="max_cmp_size",
+        type=int,
+        default=0,
+        help="<Optional> max size of tensor array to compare",
+    )
     _opt(p, "-advisor", dest="advisor", action="store_true", help="<optional> Enable advisor after compare")
     _version_arg(p)
     _opt(p, "-op", "--op_name", dest="op_name", default=None, help="<Optional> operator name")
     group = p.add_mutually_exclusive_group()
-    group.add_argument("-o", "--output_tensor", dest="output", default=None,
-                       help='<Optional> the index of output, takes effect only when the "-op" exists')
-    group.add_argument("-i", "--input_tensor", dest="input", default=None,
-                       help='<Optional> the index for input, takes effect only when the "-op" exists')
-    _opt(p, "--ignore_single_op_result", dest="ignore_single_op_result", action="store_true",
-         help='<Optional> ignore the single operator detail result, takes effect only when the "-op" exists')
-    _opt(p, "-n", "--topn", dest="topn", type=int, default=20, help="<Optional> the TopN for the single operator result")
-    _opt(p, "-ml", "--max_line", dest="max_line", type=int, default=None,
-         help="<Optional> the max line count for the single operator detail result")
+    group.add_argument(
+        "-o",
+        "--output_tensor",
+        dest="output",
+        default=None,
+        help='<Optional> the index of output, takes effect only when the "-op" exists',
+    )
+    group.add_argument(
+        "-i",
+        "--input_tensor",
+        dest="input",
+        default=None,
+        help='<Optional> the index for input, takes effect only when the "-op" exists',
+    )
+    _opt(
+        p,
+        "--ignore_single_op_result",
+        dest="ignore_single_op_result",
+        action="store_true",
+        help='<Optional> ignore the single operator detail result, takes effect only when the "-op" exists',
+    )
+    _opt(
+        p, "-n", "--topn", dest="topn", type=int, default=20, help="<Optional> the TopN for the single operator result"
+    )
+    _opt(
+        p,
+        "-ml",
+        "--max_line",
+        dest="max_line",
+        type=int,
+        default=None,
+        help="<Optional> the max line count for the single operator detail result",
+    )
     _opt(p, "-ffts", dest="ffts", action="store_true", help="<optional> Enable the comparison between ffts+ and ffts+")
 
 
 def _convert_args(p: argparse.ArgumentParser) -> None:
-    _opt(p, "-d", "--dump_file", dest="dump_path", required=True,
-         help='<Required> the dump file path, supports one file, file list(splits by ",") and directory')
+    _opt(
+        p,
+        "-d",
+        "--dump_file",
+        dest="dump_path",
+        required=True,
+        help='<Required> the dump file path, supports one file, file list(splits by ",") and directory',
+    )
     _opt(p, "-f", "--format", dest="format", default=None, help="<Optional> the format to transfer")
     _opt(p, "-s", "--shape", dest="shape", default=None, help="<Optional> the shape for format transfer")
     group = p.add_mutually_exclusive_group()
     group.add_argument("-o", "--output_tensor", dest="output", default=None, help="<Optional> the index for output")
     group.add_argument("-i", "--input_tensor", dest="input", default=None, help="<Optional> the index for input")
-    _opt(p, "-c", "--custom_script_path", dest="custom_script_path", default=None,
-         help="<Optional> the user-defined script path, including format conversion")
+    _opt(
+        p,
+        "-c",
+        "--custom_script_path",
+        dest="custom_script_path",
+        default=None,
+        help="<Optional> the user-defined script path, including format conversion",
+    )
     _opt(p, "-out", "--output", dest="output_path", default="", help="<Optional> the output path")
     _version_arg(p)
-    _opt(p, "-t", "--type", dest="output_file_type", choices=["npy", "bin", "msnpy", "pt"], default="npy",
-         help="<Optional> the type of the output file, the default value is npy")
+    _opt(
+        p,
+        "-t",
+        "--type",
+        dest="output_file_type",
+        choices=["npy", "bin", "msnpy", "pt"],
+        default="npy",
+        help="<Optional> the type of the output file, the default value is npy",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -116,8 +227,16 @@ def build_parser() -> argparse.ArgumentParser:
     ov = sub.add_parser("overflow", help="Analyze the information of the overflow operators.", description=LOGO)
     _opt(ov, "-d", "--dump_path", dest="dump_path", required=True, help="<Required> the dump file path")
     _opt(ov, "-out", "--output", dest="output_path", required=True, help="<Optional> the output path")
-    _opt(ov, "-n", "--top_n", dest="top_num", choices=[1, 2, 3, 4, 5], type=int, default=1,
-         help="<Optional> the number of overflow ops, first n will be analyzed. the default value is 1")
+    _opt(
+        ov,
+        "-n",
+        "--top_n",
+        dest="top_num",
+        choices=[1, 2, 3, 4, 5],
+        type=int,
+        default=1,
+        help="<Optional> the number of overflow ops, first n will be analyzed. the default value is 1",
+    )
     fc = sub.add_parser("file_compare", help="Compare two single .npy file.", description=LOGO)
     _opt(fc, "-m", "--my_dump_path", dest="my_dump_path", required=True, help="<Required> my dump path")
     _opt(fc, "-g", "--golden_dump_path", dest="golden_dump_path", required=True, help="<Required> the golden dump path")
@@ -151,8 +270,10 @@ def _check(args: argparse.Namespace, argv: Sequence[str]) -> None:
         if args.range and args.select is not None:
             _fail('The argument "-r" and "-s" can not be used at the same time')
         if args.max_cmp_size < 0:
-            _fail("Please enter a valid number for max_cmp_size, the max_cmp_size should be in [0, ∞), "
-                  f"now is {args.max_cmp_size}.")
+            _fail(
+                "Please enter a valid number for max_cmp_size, the max_cmp_size should be in [0, ∞), "
+                f"now is {args.max_cmp_size}."
+            )
         if args.dump_version == 1:
             _log.warning("The -v argument will be deprecated. when the -v value is 1, it will be processed as 2.")
         _needs(args.op_name, args.output, '"-o" or "--output_tensor"', "-op")

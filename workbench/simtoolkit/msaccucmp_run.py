@@ -6,6 +6,7 @@ returns the real CompareError code. ``convert`` writes ``{dumpfile}.{input|outpu
 ``-i``/``-o`` select); ``compare`` writes ``result_{YYYYMMDDhhmmss}.csv`` into ``-out`` (default: the
 current folder) with msaccucmp's header, the algorithms of ``-alg`` (default all).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -21,8 +22,15 @@ from workbench.core.dump.dtypes import DataTypeError
 from workbench.core.dump.dumpfile import DumpFileError, read_dump
 from workbench.core.dump.omjson import OmJsonError
 
-NONE, INVALID_PATH, INVALID_PARAM, INVALID_DUMP_DATA, INVALID_FORMAT, UNSUPPORTED, INVALID_ALGORITHM = \
-    0, 3, 6, 11, 22, 30, 31
+NONE, INVALID_PATH, INVALID_PARAM, INVALID_DUMP_DATA, INVALID_FORMAT, UNSUPPORTED, INVALID_ALGORITHM = (
+    0,
+    3,
+    6,
+    11,
+    22,
+    30,
+    31,
+)
 TARGET_FORMATS = ("NCHW", "ND", "NCDHW")
 
 
@@ -39,8 +47,11 @@ def _convert(args: argparse.Namespace, log: logging.Logger) -> int:
         log.error("[simulated CANN toolkit] only the npy output type without a custom script is simulated.")
         return UNSUPPORTED
     if args.format is not None and args.format not in TARGET_FORMATS:
-        log.error("The format(%s) is not supported by the simulated toolkit: one of %s.", args.format,
-                  ", ".join(TARGET_FORMATS))
+        log.error(
+            "The format(%s) is not supported by the simulated toolkit: one of %s.",
+            args.format,
+            ", ".join(TARGET_FORMATS),
+        )
         return INVALID_FORMAT
     out = _out_dir(args, log)
     if out is None:
@@ -54,8 +65,10 @@ def _convert(args: argparse.Namespace, log: logging.Logger) -> int:
             ret = INVALID_DUMP_DATA
             continue
         for t in dump.tensors():
-            if args.format is not None and ((args.input is not None and (t.kind, str(t.index)) != ("input", args.input))
-                                            or (args.output is not None and (t.kind, str(t.index)) != ("output", args.output))):
+            if args.format is not None and (
+                (args.input is not None and (t.kind, str(t.index)) != ("input", args.input))
+                or (args.output is not None and (t.kind, str(t.index)) != ("output", args.output))
+            ):
                 continue
             try:
                 if args.format is None:
@@ -90,8 +103,9 @@ def _compare(args: argparse.Namespace, log: logging.Logger) -> int:
     if out is None:
         return INVALID_PATH
     try:
-        report = compare_dirs(args.my_dump_path, args.golden_dump_path, fusion_rule=args.fusion_rule_file or None,
-                              algorithms=algs)
+        report = compare_dirs(
+            args.my_dump_path, args.golden_dump_path, fusion_rule=args.fusion_rule_file or None, algorithms=algs
+        )
     except OmJsonError as err:
         log.error("%s", err)
         return 13  # MSACCUCMP_PARSER_JSON_FILE_ERROR

@@ -17,6 +17,7 @@ app is a Python script). Either way a ``[simulated CANN toolkit] profiling …``
 which. Devices: ``ASCEND_RT_VISIBLE_DEVICES`` (physical ids) or device 0. The data is
 deterministic for the same inputs; only the folder's timestamp follows the clock.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -34,22 +35,80 @@ from workbench.simtoolkit import config as simconfig
 from workbench.simtoolkit.install import ENV_SAVED_PYTHONPATH
 
 EXIT_FAILED = 255
-SWITCHES = ("ascendcl", "model-execution", "runtime-api", "hccl", "aicpu", "ai-core", "l2", "sys-hardware-mem",
-            "sys-cpu-profiling", "sys-profiling", "sys-pid-profiling", "sys-io-profiling",
-            "sys-interconnection-profiling", "dvpp-profiling", "msproftx", "export", "parse", "query", "clear",
-            "dynamic", "instr-profiling")
-RANGES = {"sys-sampling-freq": (1, 10), "sys-pid-sampling-freq": (1, 10), "sys-cpu-freq": (1, 50),
-          "sys-interconnection-freq": (1, 50), "host-sys-usage-freq": (1, 50), "aic-freq": (1, 100),
-          "aiv-freq": (1, 100), "sys-io-sampling-freq": (1, 100), "dvpp-freq": (1, 100),
-          "sys-hardware-mem-freq": (1, 100), "sys-period": (1, 2592000), "delay": (1, 4294967295),
-          "duration": (1, 4294967295), "pid": (1, 4294967295)}
-VALUES = {"task-time": ("on", "off", "l0", "l1", "l2", "l3"), "aic-mode": ("task-based", "sample-based"),
-          "aiv-mode": ("task-based", "sample-based"), "llc-profiling": ("read", "write"),
-          "type": ("text", "db"), "summary-format": ("csv", "json")}
-METRICS = ("ArithmeticUtilization", "PipeUtilization", "Memory", "MemoryL0", "MemoryUB", "ResourceConflictRatio",
-           "L2Cache", "PipelineExecuteUtilization", "MemoryAccess")
-FREE = ("output", "application", "sys-devices", "host-sys", "host-sys-usage", "model-id", "iteration-id",
-        "python-path", "reports", "storage-limit", "environment", "rule", "aic-metrics", "aiv-metrics")
+SWITCHES = (
+    "ascendcl",
+    "model-execution",
+    "runtime-api",
+    "hccl",
+    "aicpu",
+    "ai-core",
+    "l2",
+    "sys-hardware-mem",
+    "sys-cpu-profiling",
+    "sys-profiling",
+    "sys-pid-profiling",
+    "sys-io-profiling",
+    "sys-interconnection-profiling",
+    "dvpp-profiling",
+    "msproftx",
+    "export",
+    "parse",
+    "query",
+    "clear",
+    "dynamic",
+    "instr-profiling",
+)
+RANGES = {
+    "sys-sampling-freq": (1, 10),
+    "sys-pid-sampling-freq": (1, 10),
+    "sys-cpu-freq": (1, 50),
+    "sys-interconnection-freq": (1, 50),
+    "host-sys-usage-freq": (1, 50),
+    "aic-freq": (1, 100),
+    "aiv-freq": (1, 100),
+    "sys-io-sampling-freq": (1, 100),
+    "dvpp-freq": (1, 100),
+    "sys-hardware-mem-freq": (1, 100),
+    "sys-period": (1, 2592000),
+    "delay": (1, 4294967295),
+    "duration": (1, 4294967295),
+    "pid": (1, 4294967295),
+}
+VALUES = {
+    "task-time": ("on", "off", "l0", "l1", "l2", "l3"),
+    "aic-mode": ("task-based", "sample-based"),
+    "aiv-mode": ("task-based", "sample-based"),
+    "llc-profiling": ("read", "write"),
+    "type": ("text", "db"),
+    "summary-format": ("csv", "json"),
+}
+METRICS = (
+    "ArithmeticUtilization",
+    "PipeUtilization",
+    "Memory",
+    "MemoryL0",
+    "MemoryUB",
+    "ResourceConflictRatio",
+    "L2Cache",
+    "PipelineExecuteUtilization",
+    "MemoryAccess",
+)
+FREE = (
+    "output",
+    "application",
+    "sys-devices",
+    "host-sys",
+    "host-sys-usage",
+    "model-id",
+    "iteration-id",
+    "python-path",
+    "reports",
+    "storage-limit",
+    "environment",
+    "rule",
+    "aic-metrics",
+    "aiv-metrics",
+)
 OPTIONS = set(SWITCHES) | set(RANGES) | set(VALUES) | set(FREE) | {"help"}
 HELP = """Usage:
       ./msprof [--options] <app> [app arguments]
@@ -130,10 +189,13 @@ def _check(name: str, value: str) -> None:
         if not value.isdigit():
             raise MsprofError(f"Argument --{name}: invalid value: {value}.Please input an integer value in {lo}-{hi}.")
         if not lo <= int(value) <= hi:
-            raise MsprofError(f"Argument --{name}: invalid int value: {int(value)}.Please input data is in {lo} to {hi}.")
+            raise MsprofError(
+                f"Argument --{name}: invalid int value: {int(value)}.Please input data is in {lo} to {hi}."
+            )
     if name == "aic-metrics" and value not in METRICS and not value.startswith("0x"):
-        raise MsprofError(f"Argument --aic-metrics: invalid value: {value}. Please input in the range of "
-                          f"[{'|'.join(METRICS)}]")
+        raise MsprofError(
+            f"Argument --aic-metrics: invalid value: {value}. Please input in the range of [{'|'.join(METRICS)}]"
+        )
     if name in ("output", "application") and not value:
         raise MsprofError(f"Argument --{name}: expected one argument")
 
@@ -209,17 +271,21 @@ def pick_workload(app: list[str], cwd: str | os.PathLike[str] | None = None):
                 workload = profdata.Workload.from_dicts(path.stem, ops, kind="model")
             else:
                 workload = profdata.workload_from_onnx(path)
-        except (OmError, ValueError, KeyError, TypeError) as exc:   # OmError names the file itself
+        except (OmError, ValueError, KeyError, TypeError) as exc:  # OmError names the file itself
             skipped.append(str(exc) if isinstance(exc, OmError) else f"{path} ({type(exc).__name__}: {exc})")
             continue
-        return workload, (f"{simconfig.BANNER} profiling the ops of {path} "
-                          f"({len(workload.ops)} ops of model {workload.name})")
+        return workload, (
+            f"{simconfig.BANNER} profiling the ops of {path} ({len(workload.ops)} ops of model {workload.name})"
+        )
     if any(Path(a).name.startswith("python") for a in app[:1]) and any(a.endswith(".py") for a in app):
         workload, what = profdata.transformer_workload(), "a canned transformer workload (torch_npu eager ops)"
     else:
         workload, what = profdata.resnet50_workload(), "a canned ResNet-50 offline-model workload"
-    why = ("not a model the simulator knows: " + "; ".join(skipped)) if skipped else \
-        "the application runs no .om or .onnx model the simulator can find"
+    why = (
+        ("not a model the simulator knows: " + "; ".join(skipped))
+        if skipped
+        else "the application runs no .om or .onnx model the simulator can find"
+    )
     return workload, f"{simconfig.BANNER} {why}; profiling {what}"
 
 
@@ -230,8 +296,10 @@ def _devices(cfg: simconfig.SimConfig) -> list[int]:
     ids = []
     for part in visible.split(","):
         if not part.strip().isdigit() or int(part) >= cfg.devices:
-            raise MsprofError(f"ASCEND_RT_VISIBLE_DEVICES={visible}: device {part.strip()} does not exist "
-                              f"(this host has devices 0-{cfg.devices - 1}).")
+            raise MsprofError(
+                f"ASCEND_RT_VISIBLE_DEVICES={visible}: device {part.strip()} does not exist "
+                f"(this host has devices 0-{cfg.devices - 1})."
+            )
         ids.append(int(part))
     return ids
 
@@ -246,16 +314,27 @@ def profiler_soc(soc_version: str) -> str:
 
 
 def _query_table(prof: Path, devices: list[int], start_ns: int) -> str:
-    header = ["Job Info", "Device ID", "Dir Name", "Collection Time", "Model ID", "Iteration Number",
-              "Top Time Iteration", "Rank ID"]
+    header = [
+        "Job Info",
+        "Device ID",
+        "Dir Name",
+        "Collection Time",
+        "Model ID",
+        "Iteration Number",
+        "Top Time Iteration",
+        "Rank ID",
+    ]
 
     def when(offset_ns: int) -> str:
         t = (start_ns + offset_ns) / 1e9
-        return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(t)) + f".{(start_ns + offset_ns) // 1000 % 1_000_000:06d}"
+        return (
+            time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(t)) + f".{(start_ns + offset_ns) // 1000 % 1_000_000:06d}"
+        )
 
     rows = [["NA", "", "host", when(4_000_000), "N/A", "N/A", "N/A", "1"]]
-    rows += [["NA", str(d), f"device_{d}", when(4_000_000_000 + d * 1_000_000), "N/A", "N/A", "N/A", "1"]
-             for d in devices]
+    rows += [
+        ["NA", str(d), f"device_{d}", when(4_000_000_000 + d * 1_000_000), "N/A", "N/A", "N/A", "1"] for d in devices
+    ]
     widths = [max(len(r[k]) for r in [header, *rows]) + 1 for k in range(len(header))]
     lines = ["".join(c.ljust(w) for c, w in zip(r, widths)) for r in [header, *rows]]
     return "\n\n".join(lines) + "\n"
@@ -275,12 +354,23 @@ def collect(params: dict[str, str], app: list[str], cfg: simconfig.SimConfig) ->
     dump_after_app(app)
     workload, note = pick_workload(app)
     print(note, file=sys.stderr, flush=True)
-    metrics = None if params.get("ai-core") == "off" or params.get("task-time") in ("off", "l0") else \
-        params.get("aic-metrics", "PipeUtilization")
+    metrics = (
+        None
+        if params.get("ai-core") == "off" or params.get("task-time") in ("off", "l0")
+        else params.get("aic-metrics", "PipeUtilization")
+    )
     seed = int(hashlib.sha256(" ".join([workload.name, *app[1:]]).encode()).hexdigest()[:8], 16)
-    prof = profdata.write_msprof_prof(out, workload, cann_version=cfg.cann_version, soc=profiler_soc(cfg.soc_version),
-                                      devices=devices, aic_metrics=metrics, seed=seed,
-                                      start_ns=start_ns - start_ns % 1_000_000, pid=os.getpid())
+    prof = profdata.write_msprof_prof(
+        out,
+        workload,
+        cann_version=cfg.cann_version,
+        soc=profiler_soc(cfg.soc_version),
+        devices=devices,
+        aic_metrics=metrics,
+        seed=seed,
+        start_ns=start_ns - start_ns % 1_000_000,
+        pid=os.getpid(),
+    )
     info(f"Start export data in {prof.name}.")
     info(f"Export all data in {prof.name} done.")
     info(f"Start query data in {prof.name}.")

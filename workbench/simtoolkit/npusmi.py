@@ -5,6 +5,7 @@ The two table layouts and their column widths are those of the real outputs in
 text byte for byte). Values per device are deterministic: the same install prints the same table.
 Only ``npu-smi info`` is simulated; other sub-commands print what is missing and exit 1.
 """
+
 from __future__ import annotations
 
 import sys
@@ -31,15 +32,26 @@ def simulated_devices(chip: Soc, count: int) -> list[NpuDevice]:
         else:
             bus = f"0000:{i + 1:02X}:00.0"
         power = None if chip.power_w is None else round(chip.power_w + wobble * 0.45, 1)
-        out.append(NpuDevice(
-            npu_id=i, chip_id=0, name=chip.npu_name, health="OK", power_w=power,
-            temp_c=chip.temp_c + (i * 3) % 4 - 1,
-            hugepages_used=0, hugepages_total=chip.hugepages_total, bus_id=bus, aicore_percent=0,
-            memory_used_mb=0 if memory_total == 0 else 1200 + (i * 613) % 1700, memory_total_mb=memory_total,
-            hbm_used_mb=None if hbm_total is None else (3397 if chip.memory_mb == (0,) else 3) + (i * 7) % 4,
-            hbm_total_mb=hbm_total, device_id=i if chip.style == "310" else None,
-            power_text="NA" if power is None else f"{power:.1f}",
-        ))
+        out.append(
+            NpuDevice(
+                npu_id=i,
+                chip_id=0,
+                name=chip.npu_name,
+                health="OK",
+                power_w=power,
+                temp_c=chip.temp_c + (i * 3) % 4 - 1,
+                hugepages_used=0,
+                hugepages_total=chip.hugepages_total,
+                bus_id=bus,
+                aicore_percent=0,
+                memory_used_mb=0 if memory_total == 0 else 1200 + (i * 613) % 1700,
+                memory_total_mb=memory_total,
+                hbm_used_mb=None if hbm_total is None else (3397 if chip.memory_mb == (0,) else 3) + (i * 7) % 4,
+                hbm_total_mb=hbm_total,
+                device_id=i if chip.style == "310" else None,
+                power_text="NA" if power is None else f"{power:.1f}",
+            )
+        )
     return out
 
 
@@ -77,16 +89,44 @@ def render_info(devices: Sequence[NpuDevice], driver_version: str, layout: str) 
         aicore = "NA" if d.aicore_percent is None else str(d.aicore_percent)
         power = d.power_text or ("NA" if d.power_w is None else f"{d.power_w:.1f}")
         if layout == "310":
-            out.append(_row([f"{d.npu_id:<8}{d.name}", d.health,
-                              f"{power:<13}{temp:<18}{d.hugepages_used:<6}/ {d.hugepages_total}"], w))
-            out.append(_row([f"{d.chip_id:<8}{'' if d.device_id is None else d.device_id}", d.bus_id,
-                              f"{aicore:<13}{d.memory_used_mb:<5}/ {d.memory_total_mb}"], w))
+            out.append(
+                _row(
+                    [
+                        f"{d.npu_id:<8}{d.name}",
+                        d.health,
+                        f"{power:<13}{temp:<18}{d.hugepages_used:<6}/ {d.hugepages_total}",
+                    ],
+                    w,
+                )
+            )
+            out.append(
+                _row(
+                    [
+                        f"{d.chip_id:<8}{'' if d.device_id is None else d.device_id}",
+                        d.bus_id,
+                        f"{aicore:<13}{d.memory_used_mb:<5}/ {d.memory_total_mb}",
+                    ],
+                    w,
+                )
+            )
         else:
-            out.append(_row([f"{d.npu_id:<6}{d.name}", d.health,
-                              f"{power:<12}{temp:<18}{d.hugepages_used:<5}/ {d.hugepages_total}"], w))
+            out.append(
+                _row(
+                    [
+                        f"{d.npu_id:<6}{d.name}",
+                        d.health,
+                        f"{power:<12}{temp:<18}{d.hugepages_used:<5}/ {d.hugepages_total}",
+                    ],
+                    w,
+                )
+            )
             hbm = f"{d.hbm_used_mb if d.hbm_used_mb is not None else 0:<5}/ {d.hbm_total_mb or 0}"
-            out.append(_row([str(d.chip_id), d.bus_id,
-                              f"{aicore:<12}{f'{d.memory_used_mb:<5}/ {d.memory_total_mb}':<18}{hbm}"], w))
+            out.append(
+                _row(
+                    [str(d.chip_id), d.bus_id, f"{aicore:<12}{f'{d.memory_used_mb:<5}/ {d.memory_total_mb}':<18}{hbm}"],
+                    w,
+                )
+            )
         out.append(_line(w, "="))
     out.append(_line(w))
     proc_left = "NPU     Chip"

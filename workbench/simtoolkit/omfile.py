@@ -16,6 +16,7 @@ A multi-gear model (``--dynamic_batch_size`` …) keeps one graph with the bigge
 ATC adds a Case op with one subgraph per gear; the simulator does not), GE's multi-batch attributes
 on its Data ops and the ``ascend_mbatch_shape_data`` input; its tensor descs have the gear's dims.
 """
+
 from __future__ import annotations
 
 import json
@@ -35,16 +36,41 @@ try:
     from workbench.simtoolkit.profdata.workload import ONNX_TYPES as _PROF_TYPES
 except ImportError:  # the profiling generator is optional for atc
     _PROF_TYPES = {}
-CAFFE_TYPES = {"Convolution": "Conv2D", "ReLU": "Relu", "Pooling": "Pooling", "InnerProduct": "FullyConnection",
-               "Softmax": "Softmax", "Concat": "ConcatD", "Eltwise": "Eltwise", "BatchNorm": "BNInference",
-               "Scale": "Scale", "LRN": "LRN", "Sigmoid": "Sigmoid", "Flatten": "FlattenV2", "Reshape": "Reshape",
-               "Deconvolution": "Deconvolution", "PReLU": "PRelu", "Permute": "Permute", "Slice": "SliceD",
-               "Crop": "Crop", "Power": "Power", "Split": "SplitD", "ArgMax": "ArgMaxD", "Upsample": "Upsample"}
-CORE_OF = {"Conv2D": "AI_CORE", "MatMulV2": "AI_CORE", "BatchMatMul": "AI_CORE", "FullyConnection": "AI_CORE",
-           "Deconvolution": "AI_CORE", "Conv2DBackpropInput": "AI_CORE"}
+CAFFE_TYPES = {
+    "Convolution": "Conv2D",
+    "ReLU": "Relu",
+    "Pooling": "Pooling",
+    "InnerProduct": "FullyConnection",
+    "Softmax": "Softmax",
+    "Concat": "ConcatD",
+    "Eltwise": "Eltwise",
+    "BatchNorm": "BNInference",
+    "Scale": "Scale",
+    "LRN": "LRN",
+    "Sigmoid": "Sigmoid",
+    "Flatten": "FlattenV2",
+    "Reshape": "Reshape",
+    "Deconvolution": "Deconvolution",
+    "PReLU": "PRelu",
+    "Permute": "Permute",
+    "Slice": "SliceD",
+    "Crop": "Crop",
+    "Power": "Power",
+    "Split": "SplitD",
+    "ArgMax": "ArgMaxD",
+    "Upsample": "Upsample",
+}
+CORE_OF = {
+    "Conv2D": "AI_CORE",
+    "MatMulV2": "AI_CORE",
+    "BatchMatMul": "AI_CORE",
+    "FullyConnection": "AI_CORE",
+    "Deconvolution": "AI_CORE",
+    "Conv2DBackpropInput": "AI_CORE",
+}
 FOLDED = {"Dropout", "Identity", "Constant"}  # no device op after ATC
 FLOAT = ("DT_FLOAT", "DT_DOUBLE")
-MBATCH_INPUT = "ascend_mbatch_shape_data"   # the gear input of a multi-gear model (ACL_DYNAMIC_TENSOR_NAME)
+MBATCH_INPUT = "ascend_mbatch_shape_data"  # the gear input of a multi-gear model (ACL_DYNAMIC_TENSOR_NAME)
 
 
 class OmError(ValueError):
@@ -85,20 +111,39 @@ def _size(t: TensorInfo) -> int:
 
 
 def _desc(t: TensorInfo, out: bool, origin_dtype: str | None = None) -> dict:
-    attrs = {"origin_format": _s(t.format), "origin_shape": _list("i", list(t.shape), "VT_LIST_INT"),
-             "placement": _i(0), "origin_shape_initialized": _b(True), "origin_format_is_set": _b(True)}
+    attrs = {
+        "origin_format": _s(t.format),
+        "origin_shape": _list("i", list(t.shape), "VT_LIST_INT"),
+        "placement": _i(0),
+        "origin_shape_initialized": _b(True),
+        "origin_format_is_set": _b(True),
+    }
     if out:
         attrs["origin_data_type"] = _s(origin_dtype or t.dtype)
-    d = {"attr": _attrs(attrs), "device_type": "NPU", "dtype": t.dtype, "layout": t.format,
-         "shape": {"dim": list(t.shape)} if t.shape else {}}
+    d = {
+        "attr": _attrs(attrs),
+        "device_type": "NPU",
+        "dtype": t.dtype,
+        "layout": t.format,
+        "shape": {"dim": list(t.shape)} if t.shape else {},
+    }
     if out:
         d["real_dim_cnt"] = len(t.shape)
     return d
 
 
-def build_om_json(graph: Graph, *, name: str, soc_version: str, target_type: str, atc_cmdline: str,
-                  component: str, precision_mode: str, out_nodes: list[str] | None = None,
-                  dynamic: dict | None = None) -> tuple[dict, list[dict]]:
+def build_om_json(
+    graph: Graph,
+    *,
+    name: str,
+    soc_version: str,
+    target_type: str,
+    atc_cmdline: str,
+    component: str,
+    precision_mode: str,
+    out_nodes: list[str] | None = None,
+    dynamic: dict | None = None,
+) -> tuple[dict, list[dict]]:
     """The ``--mode=1`` document of the model ATC would build, and the workload ops for msprof.
 
     ``dynamic`` (from the simulated atc's ``dynamic_gears``: ``origin`` dims with -1, ``gears``,
@@ -107,7 +152,7 @@ def build_om_json(graph: Graph, *, name: str, soc_version: str, target_type: str
     multi-batch attributes) and an ``ascend_mbatch_shape_data`` Data input (DT_INT64) is added."""
     fp16 = precision_mode in ("force_fp16", "allow_mix_precision", "allow_mix_precision_fp16", "allow_fp32_to_fp16")
     ops: list[dict] = []
-    producer: dict[str, tuple[str, int]] = {}       # tensor -> (op name, output index)
+    producer: dict[str, tuple[str, int]] = {}  # tensor -> (op name, output index)
     workload: list[dict] = []
 
     def tensor(name: str) -> TensorInfo:
@@ -115,9 +160,16 @@ def build_om_json(graph: Graph, *, name: str, soc_version: str, target_type: str
 
     def add(op_name: str, op_type: str, ins: list[str], outs: list[TensorInfo], extra: dict | None = None) -> dict:
         in_descs = [_desc(tensor(t) if t not in producer else _out_of(t), False) for t in ins if t]
-        op = {"attr": _attrs(extra or {}), "name": op_name, "type": op_type, "id": len(ops),
-              "input": [f"{producer[t][0]}:{producer[t][1]}" if t in producer else "" for t in ins] or [""],
-              "input_desc": in_descs, "output_desc": [_desc(o, True) for o in outs], "has_out_attr": True}
+        op = {
+            "attr": _attrs(extra or {}),
+            "name": op_name,
+            "type": op_type,
+            "id": len(ops),
+            "input": [f"{producer[t][0]}:{producer[t][1]}" if t in producer else "" for t in ins] or [""],
+            "input_desc": in_descs,
+            "output_desc": [_desc(o, True) for o in outs],
+            "has_out_attr": True,
+        }
         srcs = [producer[t] for t in ins if t in producer]
         if srcs:
             op["src_name"] = [s[0] for s in srcs]
@@ -139,8 +191,9 @@ def build_om_json(graph: Graph, *, name: str, soc_version: str, target_type: str
         extra = {"index": _i(idx), "data_type": _i(0)}
         if inp in origin:
             extra["_mbatch_origin_input_dims"] = _list("i", list(origin[inp]), "VT_LIST_INT")
-            extra["_all_origin_gears_inputs"] = _list("s", [_gear_text(inp, info, g[inp]) for g in dynamic["gears"]],
-                                                      "VT_LIST_STRING")
+            extra["_all_origin_gears_inputs"] = _list(
+                "s", [_gear_text(inp, info, g[inp]) for g in dynamic["gears"]], "VT_LIST_STRING"
+            )
         add(inp, "Data", [""], [info], extra)
         producer[inp] = (inp, 0)
         if fp16 and info.dtype in FLOAT:
@@ -149,8 +202,13 @@ def build_om_json(graph: Graph, *, name: str, soc_version: str, target_type: str
             producer[inp] = (cast, 0)
     graph_inputs = list(graph.inputs)
     if dynamic:
-        add(MBATCH_INPUT, "Data", [""], [TensorInfo([int(dynamic["values"])], "DT_INT64", "ND")],
-            {"index": _i(len(graph_inputs)), "data_type": _i(0), "mbatch-inserted-node": _b(True)})
+        add(
+            MBATCH_INPUT,
+            "Data",
+            [""],
+            [TensorInfo([int(dynamic["values"])], "DT_INT64", "ND")],
+            {"index": _i(len(graph_inputs)), "data_type": _i(0), "mbatch-inserted-node": _b(True)},
+        )
         graph_inputs.append(MBATCH_INPUT)
     task_names = []
     for node in graph.nodes:
@@ -167,15 +225,30 @@ def build_om_json(graph: Graph, *, name: str, soc_version: str, target_type: str
                 producer[w] = (w, 0)
         core = _PROF_TYPES.get(node.type, ("", ""))[1] or CORE_OF.get(typ, "AI_VECTOR_CORE")
         engine = "AIcpuEngine" if core == "AI_CPU" else "AIcoreEngine"
-        add(node.name, typ, [i for i in node.inputs if i], outs,
-            {"_engine_type": _s(engine), "_datadump_original_op_names": _list("s", [node.name], "VT_LIST_STRING"),
-             "tvm_blockdim": _i(8), "_is_custom_op": _b(False)})
+        add(
+            node.name,
+            typ,
+            [i for i in node.inputs if i],
+            outs,
+            {
+                "_engine_type": _s(engine),
+                "_datadump_original_op_names": _list("s", [node.name], "VT_LIST_STRING"),
+                "tvm_blockdim": _i(8),
+                "_is_custom_op": _b(False),
+            },
+        )
         task_names.append(node.name)
         for k, o in enumerate(x for x in node.outputs if x):
             producer[o] = (node.name, k)
-        workload.append({"name": node.name, "type": typ, "core": core,
-                         "inputs": [_wl(tensor(i) if i not in producer else _out_of(i)) for i in node.inputs if i],
-                         "outputs": [_wl(o) for o in outs]})
+        workload.append(
+            {
+                "name": node.name,
+                "type": typ,
+                "core": core,
+                "inputs": [_wl(tensor(i) if i not in producer else _out_of(i)) for i in node.inputs if i],
+                "outputs": [_wl(o) for o in outs],
+            }
+        )
     final = list(out_nodes or []) or graph.outputs
     net_inputs = []
     for k, t in enumerate(final):
@@ -190,29 +263,48 @@ def build_om_json(graph: Graph, *, name: str, soc_version: str, target_type: str
     add("Node_Output", "NetOutput", [t for t in net_inputs if t in producer], [])
     _link_consumers(ops)
     memory = sum(_size(TensorInfo(d["shape"].get("dim", []), d["dtype"])) for o in ops for d in o["output_desc"])
-    out_names = [f"{producer[t][0]}:{producer[t][1]}:{graph.outputs[k] if k < len(graph.outputs) else t}"
-                 for k, t in enumerate(net_inputs) if t in producer]
+    out_names = [
+        f"{producer[t][0]}:{producer[t][1]}:{graph.outputs[k] if k < len(graph.outputs) else t}"
+        for k, t in enumerate(net_inputs)
+        if t in producer
+    ]
     model_attrs = {
-        "atc_cmdline": _s(atc_cmdline), "framework_type": _s(graph.framework),
-        "om_info_list": _list("i", [graph.weight_bytes, 50000 + 1000 * len(ops), 0, 400 * len(task_names)], "VT_LIST_INT"),
-        "label_num": _i(0), "weight_size": _i(graph.weight_bytes), "event_num": _i(0),
-        "opp_version": _s(component), "soc_version": _s(soc_version), "stream_num": _i(1),
+        "atc_cmdline": _s(atc_cmdline),
+        "framework_type": _s(graph.framework),
+        "om_info_list": _list(
+            "i", [graph.weight_bytes, 50000 + 1000 * len(ops), 0, 400 * len(task_names)], "VT_LIST_INT"
+        ),
+        "label_num": _i(0),
+        "weight_size": _i(graph.weight_bytes),
+        "event_num": _i(0),
+        "opp_version": _s(component),
+        "soc_version": _s(soc_version),
+        "stream_num": _i(1),
         "attr_model_out_nodes_name": _list("s", out_names, "VT_LIST_STRING"),
         "task_index_op_name": _list("s", task_names, "VT_LIST_STRING"),
-        "memory_size": _i(memory + (-memory) % 512), "atc_version": _s(component), "session_id": _i(0),
-        "target_type": _s(target_type), "core_type": _i(0), "_enable_l1_fusion": _b(False),
+        "memory_size": _i(memory + (-memory) % 512),
+        "atc_version": _s(component),
+        "session_id": _i(0),
+        "target_type": _s(target_type),
+        "core_type": _i(0),
+        "_enable_l1_fusion": _b(False),
         "simulated_by": _s("Ascend Workbench simulated CANN toolkit"),
     }
-    graph_doc = {"attr": _attrs({"_session_graph_id": _s("-1_0"), "_is_graph_inferred": _b(True), "label_num": _i(0)}),
-                 "input": [f"{i}:0" for i in graph_inputs], "name": f"{name}_NPU_0", "op": ops}
+    graph_doc = {
+        "attr": _attrs({"_session_graph_id": _s("-1_0"), "_is_graph_inferred": _b(True), "label_num": _i(0)}),
+        "input": [f"{i}:0" for i in graph_inputs],
+        "name": f"{name}_NPU_0",
+        "op": ops,
+    }
     doc = {"attr": _attrs(model_attrs), "custom_version": "1.11.z.0", "graph": [graph_doc], "name": name, "version": 2}
     return doc, workload
 
 
 def _gear_text(name: str, info: TensorInfo, dims: list[int]) -> str:
     """One ``_all_origin_gears_inputs`` item as GE writes it: format:dtype:name:bytes:rank:dims."""
-    return f"{info.format}:{info.dtype}:{name}:{_size(TensorInfo(dims, info.dtype))}:{len(dims)}:" \
-           + ",".join(str(d) for d in dims)
+    return f"{info.format}:{info.dtype}:{name}:{_size(TensorInfo(dims, info.dtype))}:{len(dims)}:" + ",".join(
+        str(d) for d in dims
+    )
 
 
 def _wl(t: TensorInfo) -> dict:
@@ -256,6 +348,6 @@ def read_om(path: Path) -> dict:
     if marker != MARKER:
         raise OmError(f"{path}: an om file not written by the simulated toolkit")
     try:
-        return json.loads(data[HEADER_SIZE:HEADER_SIZE + length])
+        return json.loads(data[HEADER_SIZE : HEADER_SIZE + length])
     except ValueError:
         raise OmError(f"{path}: damaged payload") from None

@@ -11,6 +11,7 @@ rest are realistic values chosen for the simulator (marked SIM) — the real too
   ``device_N/summary`` + ``timeline`` (REAL, reference §1.3).
 - ``CannRelease.pid_prefix``: 8.x error-manager lines carry ``[PID: n] timestamp`` (REAL, §6.2).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -84,8 +85,7 @@ def release(version: str) -> CannRelease:
     try:
         return RELEASES[version]
     except KeyError:
-        raise ValueError(f"CANN version {version!r} is not simulated; expected one of "
-                         f"{', '.join(RELEASES)}") from None
+        raise ValueError(f"CANN version {version!r} is not simulated; expected one of {', '.join(RELEASES)}") from None
 
 
 def soc(name: str) -> Soc:
@@ -93,5 +93,4 @@ def soc(name: str) -> Soc:
     try:
         return SOCS[key]
     except KeyError:
-        raise ValueError(f"SoC {name!r} is not simulated; expected one of "
-                         f"{', '.join([*SOCS, *SOC_ALIASES])}") from None
+        raise ValueError(f"SoC {name!r} is not simulated; expected one of {', '.join([*SOCS, *SOC_ALIASES])}") from None

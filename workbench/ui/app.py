@@ -1,4 +1,5 @@
 """Start the GUI: QApplication, language, theme, main window, first-start demo, screenshots."""
+
 from __future__ import annotations
 
 import argparse
@@ -23,9 +24,12 @@ def _prepare_environment(args: argparse.Namespace) -> bool:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"  # screenshots need no screen
         return True
     if headless:
-        print("ascend-workbench: no display found (DISPLAY is not set), so the window cannot open. "
-              "Start it from a desktop session, under Xvfb (xvfb-run -a ascend-workbench), or render it "
-              "with --screenshot out.png.", file=sys.stderr)
+        print(
+            "ascend-workbench: no display found (DISPLAY is not set), so the window cannot open. "
+            "Start it from a desktop session, under Xvfb (xvfb-run -a ascend-workbench), or render it "
+            "with --screenshot out.png.",
+            file=sys.stderr,
+        )
         return False
     return True
 
@@ -69,8 +73,13 @@ def install_logging() -> Path | None:
         sys.excepthook = _logging_excepthook(sys.excepthook)
     from PySide6 import __version__ as pyside_version
 
-    log.info("Ascend Workbench %s starting: PySide6 %s, Python %s, %s", __version__,
-             pyside_version, sys.version.split()[0], sys.platform)
+    log.info(
+        "Ascend Workbench %s starting: PySide6 %s, Python %s, %s",
+        __version__,
+        pyside_version,
+        sys.version.split()[0],
+        sys.platform,
+    )
     return path
 
 
@@ -82,9 +91,13 @@ def _qt_message_handler(msg_type, context, message: str) -> None:
     before (or to stderr, as Qt's default handler would)."""
     from PySide6.QtCore import QtMsgType
 
-    level = {QtMsgType.QtDebugMsg: logging.DEBUG, QtMsgType.QtInfoMsg: logging.INFO,
-             QtMsgType.QtWarningMsg: logging.WARNING, QtMsgType.QtCriticalMsg: logging.ERROR,
-             QtMsgType.QtFatalMsg: logging.CRITICAL}.get(msg_type, logging.WARNING)
+    level = {
+        QtMsgType.QtDebugMsg: logging.DEBUG,
+        QtMsgType.QtInfoMsg: logging.INFO,
+        QtMsgType.QtWarningMsg: logging.WARNING,
+        QtMsgType.QtCriticalMsg: logging.ERROR,
+        QtMsgType.QtFatalMsg: logging.CRITICAL,
+    }.get(msg_type, logging.WARNING)
     category = context.category if context is not None else None
     text = f"{category}: {message}" if category and category != "default" else message
     if qt_log.isEnabledFor(level):
@@ -100,6 +113,7 @@ def _qt_message_handler(msg_type, context, message: str) -> None:
 def _logging_excepthook(previous):
     """An excepthook that logs an uncaught exception (PySide calls it for one raised in a slot)
     and then hands it to ``previous`` (by default: the traceback printed on stderr)."""
+
     def hook(exc_type, exc, tb):
         if not issubclass(exc_type, KeyboardInterrupt):
             log.critical("uncaught exception", exc_info=(exc_type, exc, tb))
@@ -109,8 +123,16 @@ def _logging_excepthook(previous):
     return hook
 
 
-def build_window(settings, problems: list[str], open_paths: list[str], *, restore: bool = True,
-                 demo: bool = True, view: str | None = None, screenshot: bool = False):
+def build_window(
+    settings,
+    problems: list[str],
+    open_paths: list[str],
+    *,
+    restore: bool = True,
+    demo: bool = True,
+    view: str | None = None,
+    screenshot: bool = False,
+):
     """Create the main window, restore its layout, report start-up problems and open things."""
     from PySide6.QtCore import QCoreApplication
 
@@ -156,8 +178,10 @@ def open_demo(window) -> None:
         project, reports = demo.ensure_demo_project()
     except Exception as exc:  # noqa: BLE001 - the app must start even if the demo cannot be made
         log.warning("demo project not created", exc_info=True)
-        window.output.add_text_tab(QCoreApplication.translate("App", "Start-up problems"),
-                                  QCoreApplication.translate("App", "Demo project not created: {0}").format(exc))
+        window.output.add_text_tab(
+            QCoreApplication.translate("App", "Start-up problems"),
+            QCoreApplication.translate("App", "Demo project not created: {0}").format(exc),
+        )
         return
     window.set_project(project)
     if reports:
@@ -180,8 +204,9 @@ def take_screenshot(args: argparse.Namespace) -> int:
     from PySide6.QtCore import QSize
 
     app, settings, problems = create_app(args.lang)
-    window = build_window(settings, problems, args.open, restore=False, demo=not args.no_demo,
-                          view=args.view, screenshot=True)
+    window = build_window(
+        settings, problems, args.open, restore=False, demo=not args.no_demo, view=args.view, screenshot=True
+    )
     try:
         w, h = (int(v) for v in args.size.lower().split("x"))
     except ValueError:

@@ -9,6 +9,7 @@ Signals (QtTask):
     status_changed(str), progress_changed(object: float | None), partial_result(object),
     succeeded(object), failed(str, object), cancelled(), finished()
 """
+
 from __future__ import annotations
 
 from typing import Any, Callable
@@ -77,8 +78,9 @@ class TaskBridge(QObject):
         self.runner = TaskRunner(max_workers=max_workers, background_nice=5)
         self._tasks: dict[int, QtTask] = {}
 
-    def start(self, fn: Callable[..., Any], *args: Any, title: str, kind: str = "job",
-              key: str | None = None, **kwargs: Any) -> QtTask:
+    def start(
+        self, fn: Callable[..., Any], *args: Any, title: str, kind: str = "job", key: str | None = None, **kwargs: Any
+    ) -> QtTask:
         holder: dict[str, QtTask] = {}
 
         def attach(handle: TaskHandle) -> None:

@@ -8,6 +8,7 @@ Entry functions follow one shape: ``open_x(context, parent, …)`` for a dialog 
 parent makes it window-modal and owns it), ``open_x(context, …)`` for a document (it becomes a tab
 through :attr:`AppContext.add_document`).
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -34,8 +35,8 @@ class AppEvents(QObject):
     QObject parent of helpers that must outlive the dialog that started them (a task follower
     that opens the report when a run finishes, the opener of a model-structure document)."""
 
-    project_changed = Signal(object)   # the current project was opened, closed or switched (Project | None)
-    runs_changed = Signal()            # a profiling run was added, re-run or deleted
+    project_changed = Signal(object)  # the current project was opened, closed or switched (Project | None)
+    runs_changed = Signal()  # a profiling run was added, re-run or deleted
 
 
 @dataclass(frozen=True, eq=False)

@@ -1,4 +1,5 @@
 """Install the Qt translators for the chosen language (zh_CN ships with the app)."""
+
 from __future__ import annotations
 
 from PySide6.QtCore import QLibraryInfo, QLocale, QTranslator

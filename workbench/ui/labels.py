@@ -3,6 +3,7 @@
 ``QT_TRANSLATE_NOOP`` marks them for pyside6-lupdate; ``translate_label`` looks them up at run
 time. A test checks that every core label is listed here.
 """
+
 from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication, QT_TRANSLATE_NOOP

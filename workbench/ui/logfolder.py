@@ -1,4 +1,5 @@
 """Help ▸ Open Log Folder: the folder of the rotating log files (``workbench.core.logs.log_dir()``)."""
+
 from __future__ import annotations
 
 import logging
@@ -18,11 +19,15 @@ def open_log_folder(window=None) -> bool:
     try:
         folder.mkdir(parents=True, exist_ok=True)
         ok = QDesktopServices.openUrl(QUrl.fromLocalFile(str(folder)))
-        problem = None if ok else QCoreApplication.translate(
-            "App", "No application could open the log folder {0}").format(folder)
+        problem = (
+            None
+            if ok
+            else QCoreApplication.translate("App", "No application could open the log folder {0}").format(folder)
+        )
     except OSError as exc:
         problem = QCoreApplication.translate("App", "Cannot create the log folder {0}: {1}").format(
-            folder, exc.strerror or exc)
+            folder, exc.strerror or exc
+        )
     if problem is None:
         return True
     log.warning("%s", problem)

@@ -5,6 +5,7 @@ follow MindStudio's layout; an entry whose feature is not built yet is present b
 a tooltip saying so. Window geometry and dock layout are saved in the state file (not settings)
 and restored on the next start; a damaged state file falls back to the default layout.
 """
+
 from __future__ import annotations
 
 import datetime as _dt
@@ -14,7 +15,14 @@ from pathlib import Path
 from PySide6.QtCore import QByteArray, QFileSystemWatcher, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
-    QDockWidget, QFileDialog, QLabel, QMainWindow, QMenu, QMessageBox, QTabWidget, QWidget,
+    QDockWidget,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QMessageBox,
+    QTabWidget,
+    QWidget,
 )
 
 from workbench.core import artefacts, settings as core_settings, uistate
@@ -64,9 +72,12 @@ class MainWindow(QMainWindow):
         self.welcome = QLabel(self)
         self.welcome.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.welcome.setWordWrap(True)
-        self.welcome.setText(self.tr(
-            "<h2>Ascend Workbench</h2><p>Open a project (File ▸ Open Project) or a profiling report "
-            "(File ▸ Open Report…), or drop a report folder here.</p>"))
+        self.welcome.setText(
+            self.tr(
+                "<h2>Ascend Workbench</h2><p>Open a project (File ▸ Open Project) or a profiling report "
+                "(File ▸ Open Report…), or drop a report folder here.</p>"
+            )
+        )
         self.documents.addTab(self.welcome, self.tr("Welcome"))
         self.setCentralWidget(self.documents)
         self.setAcceptDrops(True)
@@ -79,7 +90,9 @@ class MainWindow(QMainWindow):
         self.explorer.action_requested.connect(self.run_action)
         self.explorer.selection_changed.connect(self._show_file_details)
         self.docks: dict[str, QDockWidget] = {}
-        self._add_dock("ProjectExplorerDock", self.tr("Project Explorer"), self.explorer, Qt.DockWidgetArea.LeftDockWidgetArea)
+        self._add_dock(
+            "ProjectExplorerDock", self.tr("Project Explorer"), self.explorer, Qt.DockWidgetArea.LeftDockWidgetArea
+        )
         self._add_dock("DetailsDock", self.tr("Properties"), self.details, Qt.DockWidgetArea.RightDockWidgetArea)
         self._add_dock("OutputDock", self.tr("Output"), self.output, Qt.DockWidgetArea.BottomDockWidgetArea)
         self._add_dock("TasksDock", self.tr("Tasks"), self.tasks, Qt.DockWidgetArea.BottomDockWidgetArea)
@@ -91,7 +104,9 @@ class MainWindow(QMainWindow):
         self.docks["DetailsDock"].raise_()
         self.tabifyDockWidget(self.docks["OutputDock"], self.docks["TasksDock"])
         self.docks["OutputDock"].raise_()
-        self.resizeDocks([self.docks["ProjectExplorerDock"], self.docks["DetailsDock"]], [300, 280], Qt.Orientation.Horizontal)
+        self.resizeDocks(
+            [self.docks["ProjectExplorerDock"], self.docks["DetailsDock"]], [300, 280], Qt.Orientation.Horizontal
+        )
         self.resizeDocks([self.docks["OutputDock"]], [220], Qt.Orientation.Vertical)
         self._default_state = self.saveState()
 
@@ -104,12 +119,24 @@ class MainWindow(QMainWindow):
     # --- the application context (what dialogs get instead of this window) -----------------------------
     def _build_context(self) -> AppContext:
         return AppContext(
-            bridge=self.bridge, pool=self.pool, prompter=self.prompter, settings=self.settings,
-            save_settings=self.save_settings, current_project=self._current_project, events=self.app_events,
-            host_transport=self.host_transport, add_document=self.add_document, open_report=self.open_report,
-            show_status=self.show_status, warn=self.warn_later, show_properties=self._show_properties,
-            open_reports=self.open_reports, show_comparison=self.show_comparison,
-            comparison_failed=self.report_task_failed, open_comparison_row=self.open_comparison_row)
+            bridge=self.bridge,
+            pool=self.pool,
+            prompter=self.prompter,
+            settings=self.settings,
+            save_settings=self.save_settings,
+            current_project=self._current_project,
+            events=self.app_events,
+            host_transport=self.host_transport,
+            add_document=self.add_document,
+            open_report=self.open_report,
+            show_status=self.show_status,
+            warn=self.warn_later,
+            show_properties=self._show_properties,
+            open_reports=self.open_reports,
+            show_comparison=self.show_comparison,
+            comparison_failed=self.report_task_failed,
+            open_comparison_row=self.open_comparison_row,
+        )
 
     def _current_project(self) -> core_project.Project | None:
         return self.project
@@ -143,8 +170,14 @@ class MainWindow(QMainWindow):
         self.addDockWidget(area, dock)
         self.docks[name] = dock
 
-    def _action(self, menu: QMenu, text: str, slot: Callable[[], object] | None = None,
-                shortcut: QKeySequence | str | None = None, not_built: str | None = None) -> QAction:
+    def _action(
+        self,
+        menu: QMenu,
+        text: str,
+        slot: Callable[[], object] | None = None,
+        shortcut: QKeySequence | str | None = None,
+        not_built: str | None = None,
+    ) -> QAction:
         action = QAction(text, self)
         if shortcut:
             action.setShortcut(QKeySequence(shortcut))
@@ -162,11 +195,17 @@ class MainWindow(QMainWindow):
         bar = self.menuBar()
         file_menu = bar.addMenu(self.tr("&File"))
         file_menu.setToolTipsVisible(True)
-        self.act_new_project = self._action(file_menu, self.tr("New Project…"), self.new_project_dialog, QKeySequence.StandardKey.New)
-        self.act_open_project = self._action(file_menu, self.tr("Open Project…"), self.open_project_dialog, "Ctrl+Shift+O")
+        self.act_new_project = self._action(
+            file_menu, self.tr("New Project…"), self.new_project_dialog, QKeySequence.StandardKey.New
+        )
+        self.act_open_project = self._action(
+            file_menu, self.tr("Open Project…"), self.open_project_dialog, "Ctrl+Shift+O"
+        )
         self.act_close_project = self._action(file_menu, self.tr("Close Project"), self.close_project)
         file_menu.addSeparator()
-        self.act_open_report = self._action(file_menu, self.tr("Open Report…"), self.open_report_dialog, QKeySequence.StandardKey.Open)
+        self.act_open_report = self._action(
+            file_menu, self.tr("Open Report…"), self.open_report_dialog, QKeySequence.StandardKey.Open
+        )
         file_menu.addSeparator()
         self.recent_projects_menu = file_menu.addMenu(self.tr("Recent Projects"))
         self.recent_reports_menu = file_menu.addMenu(self.tr("Recent Reports"))
@@ -229,8 +268,10 @@ class MainWindow(QMainWindow):
         tools.setObjectName("MainToolbar")
         tools.addAction(self.act_open_report)
         tools.addAction(self.act_converter)
-        for text, slot in ((self.tr("New Profiling"), self.new_profiling_wizard),
-                           (self.tr("Baseline Comparison"), self.baseline_comparison_dialog)):
+        for text, slot in (
+            (self.tr("New Profiling"), self.new_profiling_wizard),
+            (self.tr("Baseline Comparison"), self.baseline_comparison_dialog),
+        ):
             act = QAction(text, self)
             act.triggered.connect(lambda _c=False, f=slot: f())
             tools.addAction(act)
@@ -253,6 +294,7 @@ class MainWindow(QMainWindow):
                     walk(act.menu(), f"{prefix}{act.menu().title().replace('&', '')}/")
                 elif not act.isSeparator():
                     out[prefix + act.text()] = act
+
         for top in self.menuBar().actions():
             walk(top.menu(), top.text().replace("&", "") + "/")
         return out
@@ -267,9 +309,12 @@ class MainWindow(QMainWindow):
         if running and not self._quitting:
             names = "\n".join(f"• {t.title}" for t in running[:10])
             answer = QMessageBox.question(
-                self, self.tr("Jobs Running"),
+                self,
+                self.tr("Jobs Running"),
                 self.tr("These jobs are still running:\n{0}\n\nCancel them and quit?").format(names),
-                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                QMessageBox.StandardButton.No,
+            )
             if answer != QMessageBox.StandardButton.Yes:
                 event.ignore()
                 return
@@ -312,8 +357,9 @@ class MainWindow(QMainWindow):
             return
         self.settings.language = code
         self.save_settings()
-        QMessageBox.information(self, self.tr("Language"),
-                                self.tr("The language will change the next time Ascend Workbench starts."))
+        QMessageBox.information(
+            self, self.tr("Language"), self.tr("The language will change the next time Ascend Workbench starts.")
+        )
 
     def set_theme(self, code: str) -> None:
         from workbench.ui.theme import apply_theme
@@ -367,15 +413,21 @@ class MainWindow(QMainWindow):
         if not path.is_dir():
             self.settings.remove_recent("projects", str(folder))
             self.save_settings()
-            QMessageBox.warning(self, self.tr("Open Project"),
-                                self.tr("{0}\n\nIt was removed from Recent Projects.").format(message))
+            QMessageBox.warning(
+                self, self.tr("Open Project"), self.tr("{0}\n\nIt was removed from Recent Projects.").format(message)
+            )
             return
         if damaged:
             answer = QMessageBox.question(
-                self, self.tr("Open Project"),
-                self.tr("{0}\n\nRepair it? The damaged file is kept beside it as project.json.corrupt "
-                        "and a fresh project file is written.").format(message),
-                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+                self,
+                self.tr("Open Project"),
+                self.tr(
+                    "{0}\n\nRepair it? The damaged file is kept beside it as project.json.corrupt "
+                    "and a fresh project file is written."
+                ).format(message),
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                QMessageBox.StandardButton.No,
+            )
             if answer == QMessageBox.StandardButton.Yes:
                 try:
                     project, _kept = core_project.repair_project(folder)
@@ -386,7 +438,9 @@ class MainWindow(QMainWindow):
             return
         QMessageBox.warning(self, self.tr("Open Project"), message)
 
-    def create_project(self, folder: str | Path, name: str | None = None, ptype: str | None = None) -> core_project.Project | None:
+    def create_project(
+        self, folder: str | Path, name: str | None = None, ptype: str | None = None
+    ) -> core_project.Project | None:
         try:
             project = core_project.create_project(folder, name=name, ptype=ptype)
         except core_project.ProjectError as exc:
@@ -599,12 +653,21 @@ class MainWindow(QMainWindow):
         from workbench.ui.compare.dialog import locate_slice
         from workbench.ui.report.document import ReportDocument
 
-        for side, first in ((comparison.base, row.get("base_first_ns")), (comparison.current, row.get("current_first_ns"))):
+        for side, first in (
+            (comparison.base, row.get("base_first_ns")),
+            (comparison.current, row.get("current_first_ns")),
+        ):
             if first is None or first != first:  # missing on this side
                 continue
-            doc = next((self.documents.widget(i) for i in range(self.documents.count())
-                        if isinstance(self.documents.widget(i), ReportDocument)
-                        and str(self.documents.widget(i).report.source) == str(side.source)), None)
+            doc = next(
+                (
+                    self.documents.widget(i)
+                    for i in range(self.documents.count())
+                    if isinstance(self.documents.widget(i), ReportDocument)
+                    and str(self.documents.widget(i).report.source) == str(side.source)
+                ),
+                None,
+            )
             if doc is None:
                 report = comparison.base_report if side is comparison.base else comparison.current_report
                 if report is None:

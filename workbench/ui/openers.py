@@ -9,6 +9,7 @@ Every opener has the same signature ``opener(context, parent, path, view)``: the
 context, the widget a dialog is parented to, the path, and the report view to show (reports only).
 The views are imported when first used (start-up stays fast).
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable

@@ -1,4 +1,5 @@
 """Locate shipped resources (package ``workbench.resources``): icons, translations, samples."""
+
 from __future__ import annotations
 
 import importlib.resources as ir

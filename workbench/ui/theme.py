@@ -1,4 +1,5 @@
 """Light and dark themes: Qt's Fusion style with a palette (no stylesheet fights)."""
+
 from __future__ import annotations
 
 from PySide6.QtGui import QColor, QPalette
@@ -14,12 +15,18 @@ def apply_theme(name: str) -> None:
         return
     pal = QPalette()
     roles = {
-        QPalette.ColorRole.Window: "#2b2d30", QPalette.ColorRole.WindowText: "#dfe1e5",
-        QPalette.ColorRole.Base: "#1e1f22", QPalette.ColorRole.AlternateBase: "#26282b",
-        QPalette.ColorRole.ToolTipBase: "#3c3f41", QPalette.ColorRole.ToolTipText: "#dfe1e5",
-        QPalette.ColorRole.Text: "#dfe1e5", QPalette.ColorRole.Button: "#3c3f41",
-        QPalette.ColorRole.ButtonText: "#dfe1e5", QPalette.ColorRole.Highlight: "#2f65ca",
-        QPalette.ColorRole.HighlightedText: "#ffffff", QPalette.ColorRole.Link: "#589df6",
+        QPalette.ColorRole.Window: "#2b2d30",
+        QPalette.ColorRole.WindowText: "#dfe1e5",
+        QPalette.ColorRole.Base: "#1e1f22",
+        QPalette.ColorRole.AlternateBase: "#26282b",
+        QPalette.ColorRole.ToolTipBase: "#3c3f41",
+        QPalette.ColorRole.ToolTipText: "#dfe1e5",
+        QPalette.ColorRole.Text: "#dfe1e5",
+        QPalette.ColorRole.Button: "#3c3f41",
+        QPalette.ColorRole.ButtonText: "#dfe1e5",
+        QPalette.ColorRole.Highlight: "#2f65ca",
+        QPalette.ColorRole.HighlightedText: "#ffffff",
+        QPalette.ColorRole.Link: "#589df6",
         QPalette.ColorRole.PlaceholderText: "#8c8f94",
     }
     for role, color in roles.items():

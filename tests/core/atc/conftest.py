@@ -1,4 +1,5 @@
 """Fixtures for the converter: the real sshd (tests/sshd.py), a simulated toolkit, real models."""
+
 from __future__ import annotations
 
 import sys

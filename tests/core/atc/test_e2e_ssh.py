@@ -1,4 +1,5 @@
 """End to end through the real sshd and the simulated toolkit: upload, atc, parse, download, history."""
+
 from __future__ import annotations
 
 import json
@@ -31,8 +32,14 @@ def toolkit(ssh_transport, sim_prefix):
 
 
 def _job(model: Path, remote: Path, **kw) -> ConversionJob:
-    return ConversionJob(host="loopback", model=str(model), soc_version=SIM_SOC, remote_dir=str(remote),
-                         inputs=[InputSpec("images", [1, 3, 32, 32])], **kw)
+    return ConversionJob(
+        host="loopback",
+        model=str(model),
+        soc_version=SIM_SOC,
+        remote_dir=str(remote),
+        inputs=[InputSpec("images", [1, 3, 32, 32])],
+        **kw,
+    )
 
 
 def test_onnx_cnn_converts_and_the_om_is_downloaded(ssh_transport, toolkit, tmp_path):
@@ -46,7 +53,7 @@ def test_onnx_cnn_converts_and_the_om_is_downloaded(ssh_transport, toolkit, tmp_
     local = project.root / "models" / "cnn_b1.om"
     assert result.om_path == str(local) and local.is_file()
     assert local.read_bytes() == (remote / "cnn_b1.om").read_bytes()
-    assert (remote / "cnn_argmax.onnx").read_bytes() == model.read_bytes()   # uploaded
+    assert (remote / "cnn_argmax.onnx").read_bytes() == model.read_bytes()  # uploaded
     doc = read_om(local)["om_json"]
     names = {op["name"] for op in doc["graph"][0]["op"]}
     assert {"images", "conv1", "relu1", "pool1", "conv2", "fc", "argmax"} <= names
@@ -77,9 +84,15 @@ def test_wrong_input_name_is_e10016_with_its_explanation(ssh_transport, toolkit,
     remote = tmp_path / "w2"
     remote.mkdir()
     ssh_transport.put(str(cnn), str(remote / "smallcnn.onnx"))
-    on_host = ConversionJob(host="loopback", model=str(remote / "smallcnn.onnx"), model_on_host=True,
-                            soc_version=SIM_SOC, remote_dir=str(remote), inputs=[InputSpec("data", [1, 3, 32, 32])],
-                            out_dir=str(tmp_path / "out"))
+    on_host = ConversionJob(
+        host="loopback",
+        model=str(remote / "smallcnn.onnx"),
+        model_on_host=True,
+        soc_version=SIM_SOC,
+        remote_dir=str(remote),
+        inputs=[InputSpec("data", [1, 3, 32, 32])],
+        out_dir=str(tmp_path / "out"),
+    )
     result = run_conversion(on_host, ssh_transport, toolkit)
     assert not result.ok and result.om_path is None and result.exit_status != 0
     [error] = result.errors
@@ -92,21 +105,25 @@ def test_wrong_input_name_is_e10016_with_its_explanation(ssh_transport, toolkit,
 
 def test_caffe_without_weight_and_dynamic_conflict_fail_before_running(ssh_transport, toolkit, tmp_path, caffe, cnn):
     with pytest.raises(JobInvalid) as err:
-        run_conversion(ConversionJob(model=str(caffe), soc_version=SIM_SOC, remote_dir=str(tmp_path / "r")),
-                       ssh_transport, toolkit)
+        run_conversion(
+            ConversionJob(model=str(caffe), soc_version=SIM_SOC, remote_dir=str(tmp_path / "r")), ssh_transport, toolkit
+        )
     assert [i.code for i in err.value.issues] == ["E10008"]
     job = _job(cnn, tmp_path / "r", dynamic_batch_sizes=[1, 2], dynamic_dims=[[1], [2]])
     job.inputs = [InputSpec("images", [-1, 3, 32, 32])]
     with pytest.raises(JobInvalid) as err:
         run_conversion(job, ssh_transport, toolkit)
     assert "E10009" in [i.code for i in err.value.issues]
-    assert not (tmp_path / "r").exists()   # nothing reached the host
+    assert not (tmp_path / "r").exists()  # nothing reached the host
 
 
 def _atc_processes(marker: str) -> list[str]:
     out = subprocess.run(["ps", "-ww", "-eo", "pid=,stat=,args="], capture_output=True, text=True, check=True).stdout
-    return [ln for ln in out.splitlines() if "workbench.simtoolkit.atc" in ln and marker in ln
-            and not ln.split()[1].startswith("Z")]
+    return [
+        ln
+        for ln in out.splitlines()
+        if "workbench.simtoolkit.atc" in ln and marker in ln and not ln.split()[1].startswith("Z")
+    ]
 
 
 def test_cancel_leaves_no_atc_process_on_the_server(ssh_transport, toolkit, tmp_path, cnn):
@@ -138,18 +155,21 @@ def test_mode1_json_of_the_produced_om_lists_the_ops(ssh_transport, toolkit, tmp
     result = run_conversion(_job(cnn, tmp_path / "m", out_dir=str(tmp_path / "out")), ssh_transport, toolkit)
     assert result.ok
     saved = tmp_path / "smallcnn.json"
-    structure = model_structure(result.om_path, ssh_transport, toolkit, save_json=saved,
-                                remote_dir=str(tmp_path / "om2json"))
+    structure = model_structure(
+        result.om_path, ssh_transport, toolkit, save_json=saved, remote_dir=str(tmp_path / "om2json")
+    )
     doc = json.loads(saved.read_text())
     assert [op.name for op in structure.ops] == [op["name"] for op in doc["graph"][0]["op"]]
     by_name = {op.name: op for op in structure.ops}
     import onnx
+
     for node in onnx.load(str(cnn)).graph.node:
-        if node.op_type != "Flatten":   # folded away by ATC
+        if node.op_type != "Flatten":  # folded away by ATC
             assert node.name in by_name
     assert by_name["conv1"].type == "Conv2D" and by_name["conv1"].outputs[0].shape == [1, 8, 32, 32]
     assert [op.name for op in structure.search("CONV")] == [
-        op["name"] for op in doc["graph"][0]["op"] if "conv" in op["name"].lower() or "conv" in op["type"].lower()]
+        op["name"] for op in doc["graph"][0]["op"] if "conv" in op["name"].lower() or "conv" in op["type"].lower()
+    ]
 
 
 def test_soc_version_proposed_from_npu_smi(ssh_transport, toolkit):
@@ -159,18 +179,35 @@ def test_soc_version_proposed_from_npu_smi(ssh_transport, toolkit):
 
 # --- the CLI, as a real process --------------------------------------------------------------------
 
+
 @pytest.fixture
 def cli(ssh_home, isolated_home, sshd_server, sim_prefix):
     from workbench.core.services.hosts import Host, HostStore
 
-    HostStore().add(Host(name="lb", hostname="127.0.0.1", port=sshd_server.port, user=sshd_server.user,
-                         auth="key", key_file=str(sshd_server.client_key), toolkit=str(sim_prefix)))
+    HostStore().add(
+        Host(
+            name="lb",
+            hostname="127.0.0.1",
+            port=sshd_server.port,
+            user=sshd_server.user,
+            auth="key",
+            key_file=str(sshd_server.client_key),
+            toolkit=str(sim_prefix),
+        )
+    )
     env = dict(os.environ, HOME=str(ssh_home), ASCEND_WORKBENCH_HOME=str(isolated_home), PYTHONPATH=str(ROOT))
     env.pop("SSH_AUTH_SOCK", None)
 
     def run(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "workbench", *args], capture_output=True, text=True, env=env,
-                              stdin=subprocess.DEVNULL, timeout=180)
+        return subprocess.run(
+            [sys.executable, "-m", "workbench", *args],
+            capture_output=True,
+            text=True,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            timeout=180,
+        )
+
     return run
 
 
@@ -178,35 +215,95 @@ def test_cli_convert_over_ssh_into_a_project(cli, tmp_path, cnn):
     project = create_project(tmp_path / "proj")
     project.remote.host, project.remote.remote_path = "lb", str(tmp_path / "remote-proj")
     project.save()
-    out = cli("convert", "--host", "lb", "--model", str(cnn), "--soc-version", SIM_SOC, "--input-shape",
-              "images:1,3,32,32", "--out", str(project.root / "om"), "--json")
+    out = cli(
+        "convert",
+        "--host",
+        "lb",
+        "--model",
+        str(cnn),
+        "--soc-version",
+        SIM_SOC,
+        "--input-shape",
+        "images:1,3,32,32",
+        "--out",
+        str(project.root / "om"),
+        "--json",
+    )
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
-    assert data == {"ok": True, "command": "atc --model=smallcnn.onnx --framework=5 --output=smallcnn "
-                    f"--soc_version={SIM_SOC} --input_shape=images:1,3,32,32",
-                    "om_path": str(project.root / "om" / "smallcnn.om"), "warnings": [], "errors": []}
-    assert (tmp_path / "remote-proj" / "atc" / "smallcnn.om").is_file()   # under the project's remote folder
-    assert "ATC run success" in out.stderr                                # the log streams to stderr with --json
+    assert data == {
+        "ok": True,
+        "command": "atc --model=smallcnn.onnx --framework=5 --output=smallcnn "
+        f"--soc_version={SIM_SOC} --input_shape=images:1,3,32,32",
+        "om_path": str(project.root / "om" / "smallcnn.om"),
+        "warnings": [],
+        "errors": [],
+    }
+    assert (tmp_path / "remote-proj" / "atc" / "smallcnn.om").is_file()  # under the project's remote folder
+    assert "ATC run success" in out.stderr  # the log streams to stderr with --json
     assert [c["result"] for c in open_project(project.root).conversions] == ["success"]
 
 
 def test_cli_exit_codes_and_dry_run(cli, tmp_path, cnn, caffe):
-    dry = cli("convert", "--host", "lb", "--model", str(cnn), "--soc-version", SIM_SOC, "--input-shape",
-              "images:-1,3,32,32", "--dynamic-batch-size", "1,2,4", "--precision-mode", "allow_mix_precision",
-              "--extra", "log=info", "--out", str(tmp_path / "nothing"), "--dry-run")
+    dry = cli(
+        "convert",
+        "--host",
+        "lb",
+        "--model",
+        str(cnn),
+        "--soc-version",
+        SIM_SOC,
+        "--input-shape",
+        "images:-1,3,32,32",
+        "--dynamic-batch-size",
+        "1,2,4",
+        "--precision-mode",
+        "allow_mix_precision",
+        "--extra",
+        "log=info",
+        "--out",
+        str(tmp_path / "nothing"),
+        "--dry-run",
+    )
     assert dry.returncode == 0, dry.stderr
-    assert dry.stdout.strip() == ("atc --model=smallcnn.onnx --framework=5 --output=smallcnn "
-                                  f"--soc_version={SIM_SOC} --input_shape=images:-1,3,32,32 "
-                                  "--dynamic_batch_size=1,2,4 --precision_mode=allow_mix_precision --log=info")
+    assert dry.stdout.strip() == (
+        "atc --model=smallcnn.onnx --framework=5 --output=smallcnn "
+        f"--soc_version={SIM_SOC} --input_shape=images:-1,3,32,32 "
+        "--dynamic_batch_size=1,2,4 --precision_mode=allow_mix_precision --log=info"
+    )
     assert not (tmp_path / "nothing").exists()
     bad = cli("convert", "--host", "lb", "--model", str(caffe), "--soc-version", SIM_SOC, "--json")
     assert bad.returncode == 2
     assert [(e["code"], bool(e["explanation"])) for e in json.loads(bad.stdout)["errors"]] == [("E10008", True)]
-    both = cli("convert", "--host", "lb", "--model", str(cnn), "--soc-version", SIM_SOC, "--input-shape",
-               "images:-1,3,32,32", "--dynamic-batch-size", "1,2", "--dynamic-dims", "1;2", "--json")
+    both = cli(
+        "convert",
+        "--host",
+        "lb",
+        "--model",
+        str(cnn),
+        "--soc-version",
+        SIM_SOC,
+        "--input-shape",
+        "images:-1,3,32,32",
+        "--dynamic-batch-size",
+        "1,2",
+        "--dynamic-dims",
+        "1;2",
+        "--json",
+    )
     assert both.returncode == 2 and "E10009" in [e["code"] for e in json.loads(both.stdout)["errors"]]
-    wrong = cli("convert", "--host", "lb", "--model", str(cnn), "--soc-version", SIM_SOC, "--input-shape",
-                "data:1,3,32,32", "--json")
+    wrong = cli(
+        "convert",
+        "--host",
+        "lb",
+        "--model",
+        str(cnn),
+        "--soc-version",
+        SIM_SOC,
+        "--input-shape",
+        "data:1,3,32,32",
+        "--json",
+    )
     assert wrong.returncode == 2
     [err] = json.loads(wrong.stdout)["errors"]
     assert err["code"] == "E10016" and "not found in the model" in err["message"] and err["explanation"]
@@ -216,17 +313,23 @@ def test_cli_atc_failure_exits_1(cli, tmp_path):
     model = tmp_path / "custom.onnx"
     import onnx
     from onnx import TensorProto, helper
+
     x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4])
     y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 4])
     node = helper.make_node("FancyOp", ["x"], ["y"], name="fancy", domain="com.example")
-    onnx.save(helper.make_model(helper.make_graph([node], "g", [x], [y]),
-                                opset_imports=[helper.make_opsetid("", 13), helper.make_opsetid("com.example", 1)]),
-              str(model))
+    onnx.save(
+        helper.make_model(
+            helper.make_graph([node], "g", [x], [y]),
+            opset_imports=[helper.make_opsetid("", 13), helper.make_opsetid("com.example", 1)],
+        ),
+        str(model),
+    )
     project = create_project(tmp_path / "p")
     project.remote.host, project.remote.remote_path = "lb", str(tmp_path / "rp")
     project.save()
-    out = cli("convert", "--host", "lb", "--model", str(model), "--soc-version", SIM_SOC, "--out", str(project.root),
-              "--json")
+    out = cli(
+        "convert", "--host", "lb", "--model", str(model), "--soc-version", SIM_SOC, "--out", str(project.root), "--json"
+    )
     assert out.returncode == 1, out.stderr
     data = json.loads(out.stdout)
     assert data["ok"] is False and data["om_path"] is None
@@ -241,12 +344,24 @@ def test_cli_model_inspect_and_demo_host(cli, cnn, caffe, tmp_path):
     assert data["inputs"] == [{"name": "images", "dtype": "float32", "shape": [-1, 3, 32, 32]}]
     assert data["op_count"] == 8
     assert json.loads(cli("model", "inspect", str(caffe), "--json").stdout)["inputs"] == [
-        {"name": "data", "dtype": "float32", "shape": [1, 3, 8, 8]}]
-    demo = cli("convert", "--host", "demo", "--model", str(cnn), "--soc-version", "Ascend910B2", "--input-shape",
-               "images:2,3,32,32", "--out", str(tmp_path / "demo-out"), "--json")
+        {"name": "data", "dtype": "float32", "shape": [1, 3, 8, 8]}
+    ]
+    demo = cli(
+        "convert",
+        "--host",
+        "demo",
+        "--model",
+        str(cnn),
+        "--soc-version",
+        "Ascend910B2",
+        "--input-shape",
+        "images:2,3,32,32",
+        "--out",
+        str(tmp_path / "demo-out"),
+        "--json",
+    )
     assert demo.returncode == 0, demo.stderr
     om = json.loads(demo.stdout)["om_path"]
     ops = json.loads(cli("model", "structure", om, "--host", "demo", "--search", "relu", "--json").stdout)["ops"]
     assert [op["name"] for op in ops] == ["relu1", "relu2"] and ops[0]["outputs"][0]["shape"] == [2, 8, 32, 32]
     assert cli("model", "inspect", str(tmp_path / "none.onnx")).returncode == 2
-

@@ -1,4 +1,5 @@
 """atc console output parsed into success, warnings and explained errors (real lines, §6.2)."""
+
 from __future__ import annotations
 
 from workbench.core.atc.explain import CATALOG, explain, parse_atc_output
@@ -6,8 +7,10 @@ from workbench.core.atc.flags import FAILED, MESSAGES, START, SUCCESS
 
 
 def test_success_with_warning():
-    out = (f"{START}\n{SUCCESS}\nW11001: Op [Slice_29] does not hit the high-priority operator information library, "
-           "which might result in compromised performance.\n")
+    out = (
+        f"{START}\n{SUCCESS}\nW11001: Op [Slice_29] does not hit the high-priority operator information library, "
+        "which might result in compromised performance.\n"
+    )
     o = parse_atc_output(out, "", 0)
     assert o.ok and o.success_line and o.errors == []
     [w] = o.warnings
@@ -16,15 +19,20 @@ def test_success_with_warning():
 
 
 def test_failure_with_pid_prefix_and_multiline_details():
-    out = "\n".join([
-        START, FAILED,
-        "E10007: [PID: 10490] 2025-03-18-09:02:18.501.341 [--framework] is required. The value must be "
-        "[0(Caffe) or 1(MindSpore) or 3(TensorFlow) or 5(Onnx)].",
-        "EZ3003: No supported Ops kernel and engine are found for [AddDsl], optype [AddDsl].",
-        "        Possible Cause: The operator is not supported by the system.",
-        "        Solution: 1. Check that the OPP component is installed properly.",
-        "        TraceBack (most recent call last):",
-        "        build graph failed, graph id:0, ret:-1[FUNC:BuildModel][FILE:ge_generator.cc][LINE:148]", ""])
+    out = "\n".join(
+        [
+            START,
+            FAILED,
+            "E10007: [PID: 10490] 2025-03-18-09:02:18.501.341 [--framework] is required. The value must be "
+            "[0(Caffe) or 1(MindSpore) or 3(TensorFlow) or 5(Onnx)].",
+            "EZ3003: No supported Ops kernel and engine are found for [AddDsl], optype [AddDsl].",
+            "        Possible Cause: The operator is not supported by the system.",
+            "        Solution: 1. Check that the OPP component is installed properly.",
+            "        TraceBack (most recent call last):",
+            "        build graph failed, graph id:0, ret:-1[FUNC:BuildModel][FILE:ge_generator.cc][LINE:148]",
+            "",
+        ]
+    )
     o = parse_atc_output(out, "", 255)
     assert not o.ok
     assert [e.code for e in o.errors] == ["E10007", "EZ3003"]

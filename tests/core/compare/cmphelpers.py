@@ -1,4 +1,5 @@
 """Independent reading/rewriting of kernel_details CSVs for the comparison tests (csv + Decimal only)."""
+
 from __future__ import annotations
 
 import csv
@@ -47,8 +48,9 @@ def totals(rows: list[dict[str, str]], key: str) -> dict[str, dict[str, Decimal 
     return out
 
 
-def scaled_copy(src: Path, dst: Path, match: Callable[[dict[str, str]], bool], factor: str,
-                column: str = "Duration(us)") -> Path:
+def scaled_copy(
+    src: Path, dst: Path, match: Callable[[dict[str, str]], bool], factor: str, column: str = "Duration(us)"
+) -> Path:
     """``src`` with ``column`` of the matching rows multiplied by ``factor`` (to the ns, as CANN writes)."""
     header, rows = read(src)
     for row in rows:

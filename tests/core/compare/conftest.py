@@ -1,4 +1,5 @@
 """Fixtures: the real kernel_details samples and generated msprof / torch_npu reports of one workload."""
+
 from __future__ import annotations
 
 import shutil

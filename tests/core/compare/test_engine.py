@@ -1,4 +1,5 @@
 """The comparison engine against independently computed values (csv module + Decimal)."""
+
 from __future__ import annotations
 
 import math
@@ -97,8 +98,12 @@ def test_by_name_and_instances_in_order_of_appearance(pipe_csv, tmp_path):
     occurrences = [r for r in raw if r["Name"] == name]
     # scale only the second occurrence of that name (by start time)
     second = sorted(occurrences, key=lambda r: Decimal(r["Start Time(us)"].strip()))[1]["Start Time(us)"]
-    cur = scaled_copy(pipe_csv, tmp_path / "cur" / "kernel_details.csv",
-                      lambda r: r["Name"] == name and r["Start Time(us)"] == second, "2")
+    cur = scaled_copy(
+        pipe_csv,
+        tmp_path / "cur" / "kernel_details.csv",
+        lambda r: r["Name"] == name and r["Start Time(us)"] == second,
+        "2",
+    )
     c = compare(pipe_csv, cur, by="name")
     before, after = totals(raw, "Name"), totals(read(cur)[1], "Name")
     rows = c.rows.set_index("key")
@@ -137,13 +142,18 @@ def test_added_and_removed_rows(pipe_csv, tmp_path):
 def _report(durations: dict[str, list[float]], device: int = 0, kind: str = "torch_npu") -> Report:
     types = [t for t, ds in durations.items() for _ in ds]
     ds = [d for ds in durations.values() for d in ds]
-    ops = pd.DataFrame({
-        "device": pd.array([device] * len(ds), dtype="Int64"),
-        "name": pd.Categorical([f"{t}_op" for t in types]), "type": pd.Categorical(types),
-        "task_type": pd.Categorical(["AI_CORE"] * len(ds)),
-        "start_ns": pd.array(np.arange(len(ds), dtype=np.int64) * 1_000_000 + 1_700_000_000_000_000_000, dtype="Int64"),
-        "duration_us": np.array(ds, dtype=np.float64),
-    })
+    ops = pd.DataFrame(
+        {
+            "device": pd.array([device] * len(ds), dtype="Int64"),
+            "name": pd.Categorical([f"{t}_op" for t in types]),
+            "type": pd.Categorical(types),
+            "task_type": pd.Categorical(["AI_CORE"] * len(ds)),
+            "start_ns": pd.array(
+                np.arange(len(ds), dtype=np.int64) * 1_000_000 + 1_700_000_000_000_000_000, dtype="Int64"
+            ),
+            "duration_us": np.array(ds, dtype=np.float64),
+        }
+    )
     return Report(source="mem", kind=kind, tables={"ops": ops}).finish()
 
 
@@ -192,8 +202,9 @@ def test_msprof_vs_torch_npu_of_the_same_workload(generated):
 
 def test_ai_core_metric_means_against_csv(pipe_csv, tmp_path):
     target, metric = "MatMulV3", "aic_mac_ratio"
-    cur = scaled_copy(pipe_csv, tmp_path / "cur" / "kernel_details.csv", lambda r: r["Type"] == target, "0.5",
-                      column=metric)
+    cur = scaled_copy(
+        pipe_csv, tmp_path / "cur" / "kernel_details.csv", lambda r: r["Type"] == target, "0.5", column=metric
+    )
     c = compare(pipe_csv, cur)
     m = c.metrics.set_index(["key", "metric"])
 

@@ -1,4 +1,5 @@
 """Excel export read back with openpyxl, and the `compare` verb run as a subprocess (exit codes, JSON)."""
+
 from __future__ import annotations
 
 import json
@@ -78,8 +79,14 @@ def test_xlsx_faster_is_green(pipe_csv, tmp_path):
 
 def cli(*args, env_home):
     env = dict(os.environ, ASCEND_WORKBENCH_HOME=str(env_home))
-    return subprocess.run([sys.executable, "-m", "workbench", "compare", *map(str, args)], capture_output=True,
-                          text=True, env=env, stdin=subprocess.DEVNULL, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "workbench", "compare", *map(str, args)],
+        capture_output=True,
+        text=True,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        timeout=300,
+    )
 
 
 def test_cli_gate_json_and_xlsx(pipe_csv, slower, tmp_path, isolated_home):
@@ -94,18 +101,28 @@ def test_cli_gate_json_and_xlsx(pipe_csv, slower, tmp_path, isolated_home):
     assert {"base_total_us", "current_total_us", "diff_us", "diff_pct"} <= set(doc["overall"])
     row = next(r for r in doc["rows"] if r["key"] == "MatMulV3")
     assert row["status"] == "slower" and row["diff_us"] == float(a - b)
-    assert {"key", "status", "base_count", "current_count", "base_total_us", "current_total_us", "diff_us",
-            "diff_pct"} <= set(row)
+    assert {
+        "key",
+        "status",
+        "base_count",
+        "current_count",
+        "base_total_us",
+        "current_total_us",
+        "diff_us",
+        "diff_pct",
+    } <= set(row)
     assert any(r.startswith("MatMulV3:") for r in doc["regressions"])
-    below = cli(pipe_csv, slower, "--json", "--fail-on-regression", "60", "--out", tmp_path / "c.xlsx",
-                env_home=isolated_home)
+    below = cli(
+        pipe_csv, slower, "--json", "--fail-on-regression", "60", "--out", tmp_path / "c.xlsx", env_home=isolated_home
+    )
     assert below.returncode == 0, below.stderr
     assert json.loads(below.stdout)["regressions"] == [] and (tmp_path / "c.xlsx").is_file()
     # total regression alone trips the gate: threshold between the total's and the row's percent
     total_pct = doc["overall"]["diff_pct"]
     assert 0 < total_pct < row_pct
-    by_name = cli(pipe_csv, slower, "--json", "--by", "name", "--fail-on-regression", str(total_pct - 0.5),
-                  env_home=isolated_home)
+    by_name = cli(
+        pipe_csv, slower, "--json", "--by", "name", "--fail-on-regression", str(total_pct - 0.5), env_home=isolated_home
+    )
     assert by_name.returncode == 3 and json.loads(by_name.stdout)["by"] == "name"
     text = cli(pipe_csv, slower, env_home=isolated_home)
     assert text.returncode == 0 and "MatMulV3" in text.stdout and "slower" in text.stdout

@@ -3,6 +3,7 @@
 Independent of workbench.core.dump (which decodes with the protobuf runtime): field numbers are
 the documented AclDumpMsg.proto ones (docs/cann-formats.md §7.1).
 """
+
 from __future__ import annotations
 
 import struct
@@ -35,8 +36,16 @@ def shape_msg(dims) -> bytes:
     return b"".join(key(1, 0) + varint(d) for d in dims)
 
 
-def tensor_msg(*, output: bool, data_type: int, fmt: int, shape, size: int, original_shape=(),
-               original_op: tuple[str, int] | None = None) -> bytes:
+def tensor_msg(
+    *,
+    output: bool,
+    data_type: int,
+    fmt: int,
+    shape,
+    size: int,
+    original_shape=(),
+    original_op: tuple[str, int] | None = None,
+) -> bytes:
     # OpInput: data_type 1, format 2, shape 3, data 4, size 5, original_shape 6
     # OpOutput: data_type 1, format 2, shape 3, original_op 4, data 5, size 6, original_shape 7
     body = vfield(1, data_type) + vfield(2, fmt) + lfield(3, shape_msg(shape))
@@ -53,8 +62,9 @@ def tensor_msg(*, output: bool, data_type: int, fmt: int, shape, size: int, orig
     return body
 
 
-def dump_bytes(op_name: str, inputs: list[dict], outputs: list[dict], version: str = "2.0",
-               dump_time: int = 1623919128584912) -> bytes:
+def dump_bytes(
+    op_name: str, inputs: list[dict], outputs: list[dict], version: str = "2.0", dump_time: int = 1623919128584912
+) -> bytes:
     """inputs/outputs: dicts with raw, data_type, fmt, shape[, original_shape, original_op]."""
     header = lfield(1, version.encode()) + vfield(2, dump_time)
     for t in outputs:
@@ -62,5 +72,9 @@ def dump_bytes(op_name: str, inputs: list[dict], outputs: list[dict], version: s
     for t in inputs:
         header += lfield(4, tensor_msg(output=False, size=len(t["raw"]), **{k: v for k, v in t.items() if k != "raw"}))
     header += lfield(6, op_name.encode())
-    return struct.pack("<Q", len(header)) + header + b"".join(t["raw"] for t in inputs) + \
-        b"".join(t["raw"] for t in outputs)
+    return (
+        struct.pack("<Q", len(header))
+        + header
+        + b"".join(t["raw"] for t in inputs)
+        + b"".join(t["raw"] for t in outputs)
+    )

@@ -1,4 +1,5 @@
 """acl.json round trips keep every key the editor does not manage (real samples), validation, errors."""
+
 from __future__ import annotations
 
 import json
@@ -26,7 +27,7 @@ def test_real_sample_round_trip_keeps_keys_and_tabs(samples, tmp_path):
     cfg.apply_dump(s)
     cfg.save()
     text = path.read_text()
-    assert "\n\t\"dump\"" in text  # the sample's tab indentation is kept
+    assert '\n\t"dump"' in text  # the sample's tab indentation is kept
     data = json.loads(text)
     assert data["dump"]["dump_path"] == original["dump"]["dump_path"]
     assert data["dump"]["dump_list"] == [{"model_name": "resnet50", "layer": ["conv1", "pool1"]}]
@@ -47,10 +48,20 @@ def test_torch_npu_exception_sample_keeps_dump_scene(samples, tmp_path):
 
 def test_unknown_keys_profiler_and_other_models_survive(tmp_path):
     path = tmp_path / "acl.json"
-    doc = {"err_msg_mode": "1", "profiler": {"switch": "on", "aic_metrics": "PipeUtilization"},
-           "dump": {"dump_list": [{"model_name": "other", "layer": ["a"]},
-                                  {"model_name": "net", "opname_blacklist": ["x"], "layer": ["b"]}],
-                    "dump_path": "/out", "dump_step": "0|5", "dump_data": "stats", "dump_stats": ["Max"]}}
+    doc = {
+        "err_msg_mode": "1",
+        "profiler": {"switch": "on", "aic_metrics": "PipeUtilization"},
+        "dump": {
+            "dump_list": [
+                {"model_name": "other", "layer": ["a"]},
+                {"model_name": "net", "opname_blacklist": ["x"], "layer": ["b"]},
+            ],
+            "dump_path": "/out",
+            "dump_step": "0|5",
+            "dump_data": "stats",
+            "dump_stats": ["Max"],
+        },
+    }
     path.write_text(json.dumps(doc, indent=2))
     cfg = AclConfig.load(path)
     s = cfg.dump_settings("net")
@@ -62,8 +73,10 @@ def test_unknown_keys_profiler_and_other_models_survive(tmp_path):
     cfg.save()
     data = json.loads(path.read_text())
     assert data["err_msg_mode"] == "1" and data["profiler"] == doc["profiler"]
-    assert data["dump"]["dump_list"] == [{"model_name": "other", "layer": ["a"]},
-                                         {"model_name": "net", "opname_blacklist": ["x"]}]
+    assert data["dump"]["dump_list"] == [
+        {"model_name": "other", "layer": ["a"]},
+        {"model_name": "net", "opname_blacklist": ["x"]},
+    ]
     assert data["dump"]["dump_step"] == "0|5" and "dump_stats" not in data["dump"]
     assert list(data) == ["err_msg_mode", "profiler", "dump"]
     assert path.read_text().startswith('{\n  "err_msg_mode"')  # 2-space indentation kept
@@ -89,8 +102,20 @@ def test_invalid_json_names_line_and_column_and_keeps_the_file(tmp_path):
 
 
 def test_validation_errors():
-    cfg = AclConfig({"dump": {"dump_list": [{"model_name": "m", "layer": "conv1"}], "dump_mode": "both",
-                              "dump_stats": ["Max", "Median"]}})
+    cfg = AclConfig(
+        {
+            "dump": {
+                "dump_list": [{"model_name": "m", "layer": "conv1"}],
+                "dump_mode": "both",
+                "dump_stats": ["Max", "Median"],
+            }
+        }
+    )
     fields = {(i.level, i.field) for i in cfg.validate()}
-    assert fields == {("error", "dump.dump_mode"), ("error", "dump.dump_path"), ("error", "dump.dump_list[0].layer"),
-                      ("error", "dump.dump_stats"), ("warning", "dump.dump_stats")}
+    assert fields == {
+        ("error", "dump.dump_mode"),
+        ("error", "dump.dump_path"),
+        ("error", "dump.dump_list[0].layer"),
+        ("error", "dump.dump_stats"),
+        ("warning", "dump.dump_stats"),
+    }

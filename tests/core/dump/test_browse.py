@@ -1,4 +1,5 @@
 """The dump data view's core: folder scan with level names, tensor stats/histogram, exports."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -14,9 +15,12 @@ def _layout(tmp_path):
     leaf.mkdir(parents=True)
     a = np.arange(24, dtype=np.float32).reshape(2, 3, 4) - 5
     b = np.array([[1, -2], [3, 4]], dtype=np.float16)
-    write_dump(leaf / "Add.add_1.2.0.1700000000000001", "add_1",
-               [TensorSpec(a.tobytes(), dtypes.DT["FLOAT"], shape=a.shape)],
-               [TensorSpec(b.tobytes(), dtypes.DT["FLOAT16"], shape=b.shape)])
+    write_dump(
+        leaf / "Add.add_1.2.0.1700000000000001",
+        "add_1",
+        [TensorSpec(a.tobytes(), dtypes.DT["FLOAT"], shape=a.shape)],
+        [TensorSpec(b.tobytes(), dtypes.DT["FLOAT16"], shape=b.shape)],
+    )
     (leaf / "Conv2D.conv_0.1.0.1700000000000000").write_bytes(b"\x05\x00\x00\x00\x00\x00\x00\x00ab")
     return tmp_path / "dump", leaf, a, b
 
@@ -28,8 +32,10 @@ def test_scan_levels_and_order(tmp_path):
     bad, good = scan.entries
     assert "at byte offset 0" in bad.error and scan.errors == [bad.error]
     assert good.folder == ("20240101120000", "0", "resnet", "1", "0") and good.op_type == "Add"
-    assert [(t.kind, t.dtype, t.shape) for t in good.tensors] == [("input", "DT_FLOAT", (2, 3, 4)),
-                                                                   ("output", "DT_FLOAT16", (2, 2))]
+    assert [(t.kind, t.dtype, t.shape) for t in good.tensors] == [
+        ("input", "DT_FLOAT", (2, 3, 4)),
+        ("output", "DT_FLOAT16", (2, 2)),
+    ]
     assert [scan.level_name(i) for i in range(6)] == ["Iteration", "Model ID", "Model", "Device", "Timestamp", ""]
     assert [e.op_name for e in scan_dump_folder(leaf / "Add.add_1.2.0.1700000000000001").entries] == ["add_1"]
 

@@ -1,4 +1,5 @@
 """dump-config / dump convert verbs, the simulated runtime dump and simulated msaccucmp convert/compare."""
+
 from __future__ import annotations
 
 import csv
@@ -19,23 +20,44 @@ LARGE = "atc-om2json-large/test.om.json"
 
 
 def _cli(*args, cwd):
-    return subprocess.run([sys.executable, "-m", "workbench", *args], capture_output=True, text=True, cwd=cwd,
-                          timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "workbench", *args], capture_output=True, text=True, cwd=cwd, timeout=300
+    )
 
 
 def test_dump_config_edits_in_place_and_keeps_keys(samples, tmp_path):
     acl = tmp_path / "acl.json"
     acl.write_text(json.dumps({"profiler": {"switch": "on"}, "dump": {"dump_path": "/old", "dump_step": "1"}}))
-    r = _cli("dump-config", "--model-json", str(samples / LARGE), "--ops", "MatMul_368,Pad_49", "--mode", "all",
-             "--out", str(acl), cwd=tmp_path)
+    r = _cli(
+        "dump-config",
+        "--model-json",
+        str(samples / LARGE),
+        "--ops",
+        "MatMul_368,Pad_49",
+        "--mode",
+        "all",
+        "--out",
+        str(acl),
+        cwd=tmp_path,
+    )
     assert r.returncode == 0, r.stderr
     assert "dump and profiling are both on" in r.stderr
     data = json.loads(acl.read_text())
     assert data["profiler"] == {"switch": "on"} and data["dump"]["dump_step"] == "1"
     assert data["dump"]["dump_list"] == [{"model_name": "tdnn", "layer": ["MatMul_368", "Pad_49"]}]
     assert (data["dump"]["dump_path"], data["dump"]["dump_mode"]) == ("/old", "all")
-    r = _cli("dump-config", "--model-json", str(samples / LARGE), "--all", "--data", "stats", "--out", str(acl),
-             "--json", cwd=tmp_path)
+    r = _cli(
+        "dump-config",
+        "--model-json",
+        str(samples / LARGE),
+        "--all",
+        "--data",
+        "stats",
+        "--out",
+        str(acl),
+        "--json",
+        cwd=tmp_path,
+    )
     out = json.loads(r.stdout)
     assert out["acl"]["dump"]["dump_list"] == [{"model_name": "tdnn"}]
     assert out["acl"]["dump"]["dump_stats"] == ["Max", "Min", "Avg", "L2norm", "Nan", "Negative Inf", "Positive Inf"]
@@ -47,8 +69,18 @@ def test_dump_config_bad_input(samples, tmp_path):
     before = acl.read_text()
     r = _cli("dump-config", "--model-json", str(samples / LARGE), "--all", "--out", str(acl), cwd=tmp_path)
     assert r.returncode == 2 and "line 3, column 3" in r.stderr and acl.read_text() == before
-    r = _cli("dump-config", "--model-json", str(samples / LARGE), "--ops", "nope", "--path", "/d",
-             "--out", str(tmp_path / "new.json"), cwd=tmp_path)
+    r = _cli(
+        "dump-config",
+        "--model-json",
+        str(samples / LARGE),
+        "--ops",
+        "nope",
+        "--path",
+        "/d",
+        "--out",
+        str(tmp_path / "new.json"),
+        cwd=tmp_path,
+    )
     assert r.returncode == 2 and "not ops of model 'tdnn': nope" in r.stderr
     assert not (tmp_path / "new.json").exists()
 
@@ -56,8 +88,9 @@ def test_dump_config_bad_input(samples, tmp_path):
 def test_dump_convert_verb(tmp_path):
     src = tmp_path / "d"
     src.mkdir()
-    (src / "Add.ok.1.0.7").write_bytes(dump_bytes("ok", [], [{"raw": np.float32([1, 2]).tobytes(), "data_type": 1,
-                                                               "fmt": 2, "shape": (2,)}]))
+    (src / "Add.ok.1.0.7").write_bytes(
+        dump_bytes("ok", [], [{"raw": np.float32([1, 2]).tobytes(), "data_type": 1, "fmt": 2, "shape": (2,)}])
+    )
     (src / "Add.bad.1.0.8").write_bytes(b"\x00" * 4)
     r = _cli("dump", "convert", str(src), "--out", str(tmp_path / "o"), "--json", cwd=tmp_path)
     assert r.returncode == 1
@@ -71,17 +104,26 @@ def test_simulated_runtime_dumps_when_acl_json_enables_it(samples, tmp_path):
     om = tmp_path / "tdnn.om"
     write_om(om, doc, [])
     (tmp_path / "dump").mkdir()
-    (tmp_path / "acl.json").write_text(json.dumps({"dump": {"dump_list": [{"model_name": "tdnn",
-                                                                            "layer": ["MatMul_368", "Pad_49"]}],
-                                                            "dump_path": "dump", "dump_mode": "all"}}))
+    (tmp_path / "acl.json").write_text(
+        json.dumps(
+            {
+                "dump": {
+                    "dump_list": [{"model_name": "tdnn", "layer": ["MatMul_368", "Pad_49"]}],
+                    "dump_path": "dump",
+                    "dump_mode": "all",
+                }
+            }
+        )
+    )
     files = dump_after_app(["./main", str(om)], tmp_path)
     assert [f.name.split(".")[1] for f in files] == ["Pad_49", "MatMul_368"]  # model order
     parts = files[0].relative_to(tmp_path / "dump").parts
     assert len(parts) == 6 and parts[1:5] == ("0", "tdnn", "1", "0") and len(parts[0]) == 14
     d = read_dump(files[1])
     assert d.op_name == "MatMul_368" and d.inputs and d.outputs
-    (tmp_path / "acl.json").write_text(json.dumps({"dump": {"dump_list": [{"model_name": "other"}],
-                                                            "dump_path": "dump"}}))
+    (tmp_path / "acl.json").write_text(
+        json.dumps({"dump": {"dump_list": [{"model_name": "other"}], "dump_path": "dump"}})
+    )
     assert dump_after_app(["./main", str(om)], tmp_path) == []
 
 
@@ -90,8 +132,13 @@ def test_simulated_msaccucmp_convert_and_compare(samples, tmp_path, monkeypatch,
     src.mkdir()
     dev = np.arange(2 * 1 * 2 * 2 * 16, dtype=np.float16).reshape(2, 1, 2, 2, 16)
     f = src / "Conv2D.conv1.1.0.100"
-    f.write_bytes(dump_bytes("conv1", [], [{"raw": dev.tobytes(), "data_type": 2, "fmt": 3, "shape": dev.shape,
-                                            "original_shape": (2, 3, 2, 2)}]))
+    f.write_bytes(
+        dump_bytes(
+            "conv1",
+            [],
+            [{"raw": dev.tobytes(), "data_type": 2, "fmt": 3, "shape": dev.shape, "original_shape": (2, 3, 2, 2)}],
+        )
+    )
     out = tmp_path / "out"
     out.mkdir()
     assert msaccucmp.main(["convert", "-d", str(f), "-out", str(out)]) == 0

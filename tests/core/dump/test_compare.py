@@ -1,4 +1,5 @@
 """Accuracy comparison end to end: simulated dumps of a real om JSON model vs ground truth, CSV, CLI."""
+
 from __future__ import annotations
 
 import csv
@@ -23,8 +24,9 @@ DRIFT_OP = "BatchNormalization_180_BNInferenceD"
 def model_run(tmp_path_factory, samples):
     root = tmp_path_factory.mktemp("acc")
     model = read_om_json(samples / "atc-om2json-large/test.om.json")
-    files = write_model_dump(model, DumpSettings(option="all", model_name=model.name, dump_path=str(root)),
-                             root / "npu", start_us=1_000_000)
+    files = write_model_dump(
+        model, DumpSettings(option="all", model_name=model.name, dump_path=str(root)), root / "npu", start_us=1_000_000
+    )
     write_golden(files, root / "golden", drift={DRIFT_OP: 3.0})
     return root, model, files
 
@@ -53,11 +55,28 @@ def test_result_csv_layout(model_run, tmp_path):
     path = write_result_csv(report, tmp_path / "result.csv")
     with open(path, newline="") as fh:
         rows = list(csv.reader(fh))
-    assert rows[0] == ["Index", "OpType", "NPUDump", "DataType", "Address", "GroundTruth", "DataType", "TensorIndex",
-                       "Shape", "CosineSimilarity", "MaxAbsoluteError", "AccumulatedRelativeError",
-                       "RelativeEuclideanDistance", "KullbackLeiblerDivergence", "StandardDeviation",
-                       "MeanAbsoluteError", "RootMeanSquareError", "MaxRelativeError", "MeanRelativeError",
-                       "CompareFailReason"]
+    assert rows[0] == [
+        "Index",
+        "OpType",
+        "NPUDump",
+        "DataType",
+        "Address",
+        "GroundTruth",
+        "DataType",
+        "TensorIndex",
+        "Shape",
+        "CosineSimilarity",
+        "MaxAbsoluteError",
+        "AccumulatedRelativeError",
+        "RelativeEuclideanDistance",
+        "KullbackLeiblerDivergence",
+        "StandardDeviation",
+        "MeanAbsoluteError",
+        "RootMeanSquareError",
+        "MaxRelativeError",
+        "MeanRelativeError",
+        "CompareFailReason",
+    ]
     assert len(rows) == len(report.rows) + 1
     row = next(r for r in rows[1:] if r[2] == DRIFT_OP)
     assert row[7] == f"{DRIFT_OP}:output:0" and row[3] == "float16" and row[6] == "float32"
@@ -78,7 +97,7 @@ def test_values_agree_with_numpy_on_the_converted_tensor(model_run):
     golden = np.load(row.golden_file).astype(np.float64)
     npu = t.array().astype(np.float64)
     assert npu.shape == golden.shape
-    cos = (npu * golden).sum() / np.sqrt((npu ** 2).sum() * (golden ** 2).sum())
+    cos = (npu * golden).sum() / np.sqrt((npu**2).sum() * (golden**2).sum())
     assert float(row.values["CosineSimilarity"]) == pytest.approx(cos, abs=2e-6)
     assert float(row.values["MaxAbsoluteError"]) == pytest.approx(np.abs(npu - golden).max(), rel=1e-5)
 
@@ -87,10 +106,12 @@ def test_missing_golden_and_mismatched_shape_rows(tmp_path):
     npu, golden = tmp_path / "npu", tmp_path / "golden"
     npu.mkdir(), golden.mkdir()
     raw = np.arange(6, dtype=np.float32)
-    (npu / "Add.a.1.0.10").write_bytes(dump_bytes("a", [], [{"raw": raw.tobytes(), "data_type": 1, "fmt": 2,
-                                                             "shape": (2, 3)}]))
-    (npu / "Add.b.2.0.11").write_bytes(dump_bytes("b", [], [{"raw": raw.tobytes(), "data_type": 1, "fmt": 2,
-                                                             "shape": (6,)}]))
+    (npu / "Add.a.1.0.10").write_bytes(
+        dump_bytes("a", [], [{"raw": raw.tobytes(), "data_type": 1, "fmt": 2, "shape": (2, 3)}])
+    )
+    (npu / "Add.b.2.0.11").write_bytes(
+        dump_bytes("b", [], [{"raw": raw.tobytes(), "data_type": 1, "fmt": 2, "shape": (6,)}])
+    )
     (npu / "Add.c.3.0.12").write_bytes(b"\x01")  # damaged: a warning, the others still compare
     np.save(golden / "a.0.5.npy", np.arange(4, dtype=np.float32))
     report = compare_dirs(npu, golden)
@@ -102,22 +123,36 @@ def test_missing_golden_and_mismatched_shape_rows(tmp_path):
 
 
 def _cli(*args, cwd):
-    return subprocess.run([sys.executable, "-m", "workbench", *args], capture_output=True, text=True, cwd=cwd,
-                          timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "workbench", *args], capture_output=True, text=True, cwd=cwd, timeout=300
+    )
 
 
 def test_cli_accuracy_compare_json(model_run, tmp_path, samples):
     root, _, _ = model_run
-    r = _cli("accuracy", "compare", "--npu", str(root / "npu"), "--golden", str(root / "golden"), "--fusion-rule",
-             str(samples / "atc-om2json-large/test.om.json"), "--out", str(tmp_path / "r.csv"), "--json", cwd=tmp_path)
+    r = _cli(
+        "accuracy",
+        "compare",
+        "--npu",
+        str(root / "npu"),
+        "--golden",
+        str(root / "golden"),
+        "--fusion-rule",
+        str(samples / "atc-om2json-large/test.om.json"),
+        "--out",
+        str(tmp_path / "r.csv"),
+        "--json",
+        cwd=tmp_path,
+    )
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert out["first_below_threshold"]["op"] == DRIFT_OP
     row = out["rows"][0]
     assert {"op", "tensor_index", "cosine", "max_abs_error", "accumulated_relative_error"} <= set(row)
     assert (tmp_path / "r.csv").exists()
-    r = _cli("accuracy", "compare", "--npu", str(tmp_path / "nope"), "--golden", str(root), "--out", "x.csv",
-             cwd=tmp_path)
+    r = _cli(
+        "accuracy", "compare", "--npu", str(tmp_path / "nope"), "--golden", str(root), "--out", "x.csv", cwd=tmp_path
+    )
     assert r.returncode == 2 and "nope: not a folder" in r.stderr
 
 

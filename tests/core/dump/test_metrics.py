@@ -1,4 +1,5 @@
 """Metric values agree with independent formulas (plain Python on float32 inputs), edge cases included."""
+
 from __future__ import annotations
 
 import math
@@ -33,8 +34,12 @@ def reference(x, y):
         "AccumulatedRelativeError": sum(rel),
         "RelativeEuclideanDistance": math.sqrt(sum((a - b) ** 2 for a, b in zip(x, y))) / ny,
         "KullbackLeiblerDivergence": sum(a * math.log(a / b) for a, b in zip(p, q)),
-        "StandardDeviation": (mx, math.sqrt(sum((v - mx) ** 2 for v in x) / n),
-                              my, math.sqrt(sum((v - my) ** 2 for v in y) / n)),
+        "StandardDeviation": (
+            mx,
+            math.sqrt(sum((v - mx) ** 2 for v in x) / n),
+            my,
+            math.sqrt(sum((v - my) ** 2 for v in y) / n),
+        ),
         "MeanAbsoluteError": sum(abs(a - b) for a, b in zip(x, y)) / n,
         "RootMeanSquareError": math.sqrt(sum((a - b) ** 2 for a, b in zip(x, y)) / n),
         "MaxRelativeError": max(rel),
@@ -77,12 +82,17 @@ def test_scalar_tensor_cosine_is_one_with_message():
 def test_all_zero_sides():
     z, v = np.zeros(8, np.float32), np.arange(8, dtype=np.float32)
     assert compare_arrays(z, z, ["CosineSimilarity"]) == (["1.0"], [])
-    values, reasons = compare_arrays(z, v, ["CosineSimilarity", "RelativeEuclideanDistance"], npu_file="npu.bin",
-                                     golden_file="g.npy")
+    values, reasons = compare_arrays(
+        z, v, ["CosineSimilarity", "RelativeEuclideanDistance"], npu_file="npu.bin", golden_file="g.npy"
+    )
     assert values[0] == "NaN" and reasons == ["Cannot compare by Cosine Similarity. All the data is zero in npu.bin."]
     assert values[1] == "1.000000"  # sqrt(sum(v^2)/sum(v^2))
-    values, reasons = compare_arrays(v, z, ["CosineSimilarity", "RelativeEuclideanDistance", "MaxRelativeError",
-                                            "AccumulatedRelativeError"], golden_file="g.npy")
+    values, reasons = compare_arrays(
+        v,
+        z,
+        ["CosineSimilarity", "RelativeEuclideanDistance", "MaxRelativeError", "AccumulatedRelativeError"],
+        golden_file="g.npy",
+    )
     assert values == ["NaN", "0.000000", "0.000000", "0.000000"]  # all |golden| <= eps: relative errors are 0
     assert reasons == ["Cannot compare by Cosine Similarity. All the data is zero in g.npy."]
 
@@ -114,6 +124,7 @@ def test_booleans_support_only_cosine_and_red():
 
 
 def test_nan_inputs_give_nan_strings_not_errors():
-    values, _ = compare_arrays(np.array([1, np.nan], np.float32), np.array([1, 2], np.float32),
-                               ["CosineSimilarity", "MaxAbsoluteError"])
+    values, _ = compare_arrays(
+        np.array([1, np.nan], np.float32), np.array([1, 2], np.float32), ["CosineSimilarity", "MaxAbsoluteError"]
+    )
     assert values == ["nan", "nan"]  # '{:.6f}'.format(nan), what msaccucmp prints

@@ -1,4 +1,5 @@
 """The op tree of real atc --mode=1 JSON samples."""
+
 from __future__ import annotations
 
 import json
@@ -24,12 +25,19 @@ def test_fusion_attributes_of_the_large_sample(samples):
     op = model.op("trans_TransData_4")
     assert op is not None and op.output_descs[0].origin_name == "Conv_52"
     conv = next(o for o in model.ops if o.type == "Conv2D")
-    raw = next(o for o in json.loads((samples / "atc-om2json-large/test.om.json").read_text())["graph"][0]["op"]
-               if o["name"] == conv.name)["output_desc"][0]
+    raw = next(
+        o
+        for o in json.loads((samples / "atc-om2json-large/test.om.json").read_text())["graph"][0]["op"]
+        if o["name"] == conv.name
+    )["output_desc"][0]
     origin = next(a["value"]["list"]["i"] for a in raw["attr"] if a["key"] == "origin_shape")
     d = conv.output_descs[0]
-    assert (d.layout, d.dtype, d.shape, d.origin_shape) == (raw["layout"], raw["dtype"], tuple(raw["shape"]["dim"]),
-                                                            tuple(origin))
+    assert (d.layout, d.dtype, d.shape, d.origin_shape) == (
+        raw["layout"],
+        raw["dtype"],
+        tuple(raw["shape"]["dim"]),
+        tuple(origin),
+    )
     assert d.layout == "NC1HWC0"
     assert not model.op("feats").dumped and conv.dumped
     assert model.op("trans_Cast_0").inputs == ["feats:0"]

@@ -1,4 +1,5 @@
 """Remote accuracy comparison through the host's msaccucmp.py (the demo host's simulated toolkit)."""
+
 from __future__ import annotations
 
 import csv
@@ -18,10 +19,24 @@ MODEL = "atc-om2json-310-cann5.1/model.json"
 
 
 def test_command_line():
-    argv = msaccucmp_command("/t/msaccucmp.py", "/n", "/g", "/o", fusion_rule="/f.json",
-                             algorithms=["CosineSimilarity", "MaxAbsoluteError"])
-    assert argv == ["python3", "/t/msaccucmp.py", "compare", "-m", "/n", "-g", "/g", "-f", "/f.json",
-                    "-alg", "CosineSimilarity,MaxAbsoluteError", "-out", "/o"]
+    argv = msaccucmp_command(
+        "/t/msaccucmp.py", "/n", "/g", "/o", fusion_rule="/f.json", algorithms=["CosineSimilarity", "MaxAbsoluteError"]
+    )
+    assert argv == [
+        "python3",
+        "/t/msaccucmp.py",
+        "compare",
+        "-m",
+        "/n",
+        "-g",
+        "/g",
+        "-f",
+        "/f.json",
+        "-alg",
+        "CosineSimilarity,MaxAbsoluteError",
+        "-out",
+        "/o",
+    ]
 
 
 def test_remote_compare_matches_local(samples, tmp_path):
@@ -32,8 +47,15 @@ def test_remote_compare_matches_local(samples, tmp_path):
     write_golden(files, tmp_path / "golden", drift={"Concat_1211": 3.0})
     algs = ["CosineSimilarity", "MaxAbsoluteError", "MeanRelativeError"]
     host = demo_host()
-    remote = remote_compare(transport_for(host), str(npu), str(tmp_path / "golden"), fusion_rule=str(rule),
-                            algorithms=algs, toolkit=host.toolkit, remote_dir=str(tmp_path / "host"))
+    remote = remote_compare(
+        transport_for(host),
+        str(npu),
+        str(tmp_path / "golden"),
+        fusion_rule=str(rule),
+        algorithms=algs,
+        toolkit=host.toolkit,
+        remote_dir=str(tmp_path / "host"),
+    )
     local = compare_dirs(npu, tmp_path / "golden", fusion_rule=rule, algorithms=algs)
     write_result_csv(local, tmp_path / "local.csv")
     with open(tmp_path / "local.csv", newline="", encoding="utf-8") as fh:
@@ -51,7 +73,13 @@ def test_remote_compare_matches_local(samples, tmp_path):
 def test_remote_compare_without_msaccucmp(tmp_path):
     from workbench.core.services.toolkit import ToolkitInfo
 
-    tk = ToolkitInfo(root="/nowhere", set_env="/nowhere/set_env.sh", version=None, arch=None,
-                     tools={"msaccucmp": None}, simulated=False)
+    tk = ToolkitInfo(
+        root="/nowhere",
+        set_env="/nowhere/set_env.sh",
+        version=None,
+        arch=None,
+        tools={"msaccucmp": None},
+        simulated=False,
+    )
     with pytest.raises(TransportError, match="msaccucmp.py"):
         remote_compare(transport_for(demo_host()), str(tmp_path), str(tmp_path), toolkit=tk)

@@ -1,5 +1,6 @@
 """Fixtures for the System Profiler: the real sshd (tests/sshd.py), simulated toolkits of an old
 (summary/timeline) and a new (mindstudio_profiler_output) CANN, a small Python application."""
+
 from __future__ import annotations
 
 import sys
@@ -32,6 +33,8 @@ def app_project(tmp_path) -> Path:
     """A small acl-free Python application in a folder (the app project)."""
     root = tmp_path / "app-project"
     root.mkdir()
-    (root / "main.py").write_text("import sys\nprint('app says hello', *sys.argv[1:], flush=True)\n"
-                                  "print('app warns', file=sys.stderr, flush=True)\n")
+    (root / "main.py").write_text(
+        "import sys\nprint('app says hello', *sys.argv[1:], flush=True)\n"
+        "print('app warns', file=sys.stderr, flush=True)\n"
+    )
     return root

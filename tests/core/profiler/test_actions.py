@@ -1,5 +1,6 @@
 """The System Profiler's work functions over a host name (what the wizard, the runs panel and Import
 Result start), Qt-free: probing the demo host, the checks page's command, run / re-run / delete."""
+
 from __future__ import annotations
 
 import sys
@@ -11,8 +12,14 @@ from workbench.core.project import create_project, open_project
 
 
 def _job(project_root) -> ProfilingJob:
-    return ProfilingJob(run_mode=REMOTE, host="demo", project_path=str(project_root), executable="main.py",
-                        executable_type="python", python=sys.executable)
+    return ProfilingJob(
+        run_mode=REMOTE,
+        host="demo",
+        project_path=str(project_root),
+        executable="main.py",
+        executable_type="python",
+        python=sys.executable,
+    )
 
 
 def test_probe_finds_the_demo_hosts_simulated_toolkit_and_devices():

@@ -1,5 +1,6 @@
 """Cancel stops msprof and the application on the host (checked with ps); checks before starting:
 missing perf/ltrace/iotop, chip metric groups, devices, Python script warnings."""
+
 from __future__ import annotations
 
 import sys
@@ -22,9 +23,11 @@ class _WaitFor:
     def __init__(self, text: str) -> None:
         self.text, self.seen, self.lines = text, threading.Event(), []
 
-    def status(self, text): pass
+    def status(self, text):
+        pass
 
-    def fraction(self, value): pass
+    def fraction(self, value):
+        pass
 
     def partial(self, item):
         self.lines.append(item)
@@ -40,8 +43,14 @@ def _processes(transport, needle: str) -> list[str]:
 def test_cancel_leaves_no_msprof_or_app_process(sim_toolkits, ssh_transport, ssh_host, tmp_path):
     app = tmp_path / "sleepy_app_7f3.py"
     app.write_text("import time\nprint('sleepy started', flush=True)\ntime.sleep(300)\n")
-    job = ProfilingJob(host=ssh_host.name, executable=str(app), executable_type="python", python=sys.executable,
-                       toolkit=str(sim_toolkits[NEW]), remote_output=str(tmp_path / "ro"))
+    job = ProfilingJob(
+        host=ssh_host.name,
+        executable=str(app),
+        executable_type="python",
+        python=sys.executable,
+        toolkit=str(sim_toolkits[NEW]),
+        remote_output=str(tmp_path / "ro"),
+    )
     progress, cancel, errors = _WaitFor("sleepy started"), CancelToken(), []
 
     def work():
@@ -54,7 +63,7 @@ def test_cancel_leaves_no_msprof_or_app_process(sim_toolkits, ssh_transport, ssh
     worker.start()
     assert progress.seen.wait(120), progress.lines
     running = _processes(ssh_transport, app.name)
-    assert any("msprof" in line for line in running) and len(running) >= 2, running   # msprof + the app
+    assert any("msprof" in line for line in running) and len(running) >= 2, running  # msprof + the app
     cancel.cancel()
     worker.join(60)
     assert not worker.is_alive()
@@ -62,7 +71,7 @@ def test_cancel_leaves_no_msprof_or_app_process(sim_toolkits, ssh_transport, ssh
     # the transport's process-group kill stopped both: the sweep after it found nothing to kill
     assert not any("left after cancelling" in str(item) for item in progress.lines)
     left = _processes(ssh_transport, app.name)
-    deadline = time.monotonic() + 10        # a killed process may take a moment to be reaped
+    deadline = time.monotonic() + 10  # a killed process may take a moment to be reaped
     while left and time.monotonic() < deadline:
         time.sleep(0.2)
         left = _processes(ssh_transport, app.name)
@@ -70,12 +79,19 @@ def test_cancel_leaves_no_msprof_or_app_process(sim_toolkits, ssh_transport, ssh
     assert not (tmp_path / "results").exists()
 
 
-def test_missing_os_runtime_dependencies_are_reported_before_starting(sim_toolkits, ssh_transport, ssh_host,
-                                                                        tmp_path, fake_path):
+def test_missing_os_runtime_dependencies_are_reported_before_starting(
+    sim_toolkits, ssh_transport, ssh_host, tmp_path, fake_path
+):
     bare, full = fake_path
-    job = ProfilingJob(host=ssh_host.name, executable="/bin/true", toolkit=str(sim_toolkits[NEW]),
-                       os_runtime_api=True, host_sys=["cpu", "disk"], env={"PATH": str(bare)},
-                       remote_output=str(tmp_path / "ro"))
+    job = ProfilingJob(
+        host=ssh_host.name,
+        executable="/bin/true",
+        toolkit=str(sim_toolkits[NEW]),
+        os_runtime_api=True,
+        host_sys=["cpu", "disk"],
+        env={"PATH": str(bare)},
+        remote_output=str(tmp_path / "ro"),
+    )
     toolkit = detect_toolkit(ssh_transport, job.toolkit)
     issues = {i.field: i for i in preflight(job, ssh_transport, toolkit) if i.blocking}
     osrt = issues["os_runtime_api"].message
@@ -84,7 +100,7 @@ def test_missing_os_runtime_dependencies_are_reported_before_starting(sim_toolki
     with pytest.raises(ProfilerError) as info:
         profile(job, ssh_transport, toolkit, results_dir=tmp_path / "results")
     assert {i.field for i in info.value.issues} == {"os_runtime_api", "host_sys"}
-    assert not (tmp_path / "ro").exists()          # msprof never started
+    assert not (tmp_path / "ro").exists()  # msprof never started
 
     job.env = {"PATH": str(full)}
     job.host_sys = ["cpu"]
@@ -92,8 +108,8 @@ def test_missing_os_runtime_dependencies_are_reported_before_starting(sim_toolki
 
 
 def test_chip_metric_groups_and_devices_are_checked_on_the_host(sim_toolkits, ssh_transport, ssh_host):
-    old = detect_toolkit(ssh_transport, str(sim_toolkits[OLD]))     # Ascend910: no L2Cache
-    new = detect_toolkit(ssh_transport, str(sim_toolkits[NEW]))     # Ascend910B2 (A2): L2Cache
+    old = detect_toolkit(ssh_transport, str(sim_toolkits[OLD]))  # Ascend910: no L2Cache
+    new = detect_toolkit(ssh_transport, str(sim_toolkits[NEW]))  # Ascend910B2 (A2): L2Cache
     job = ProfilingJob(host=ssh_host.name, executable="/bin/true", aic_metrics="L2Cache", devices=[1, 5])
     by_field = {i.field: i for i in preflight(job, ssh_transport, old)}
     assert by_field["aic_metrics"].blocking and "not available on Ascend910A" in by_field["aic_metrics"].message
@@ -113,8 +129,10 @@ def test_option_combinations_are_explained(sim_toolkits, ssh_transport, ssh_host
 
 
 def test_python_script_warnings():
-    text = ("import acl\nimport numpy as np\n\nMODEL = './model/resnet50.om'\nLABELS = '/data/labels.txt'\n"
-            "ret = acl.rt.memcpy_async(dst, 8, src, 8, kind, stream)\nacl.mdl.execute_async(m, i, o, s)\n")
+    text = (
+        "import acl\nimport numpy as np\n\nMODEL = './model/resnet50.om'\nLABELS = '/data/labels.txt'\n"
+        "ret = acl.rt.memcpy_async(dst, 8, src, 8, kind, stream)\nacl.mdl.execute_async(m, i, o, s)\n"
+    )
     issues = python_script_issues("main.py", text)
     messages = " | ".join(i.message for i in issues)
     assert "line 6: acl.rt.memcpy_async" in messages and "line 7: acl.mdl.execute_async" in messages
@@ -129,8 +147,7 @@ def test_python_script_warnings():
 def test_preflight_reads_the_projects_python_script(sim_toolkits, ssh_transport, ssh_host, tmp_path):
     (tmp_path / "infer.py").write_text("import acl\nacl.rt.launch_callback(fn, 0, 1, s)\nM = 'm.om'\n")
     toolkit = detect_toolkit(ssh_transport, str(sim_toolkits[NEW]))
-    job = ProfilingJob(host=ssh_host.name, project_path=str(tmp_path), executable="infer.py",
-                       executable_type="python")
+    job = ProfilingJob(host=ssh_host.name, project_path=str(tmp_path), executable="infer.py", executable_type="python")
     warnings = [i for i in preflight(job, ssh_transport, toolkit) if i.field == "executable"]
     assert len(warnings) == 2 and all(i.level == "warning" for i in warnings)
     assert str(tmp_path / "infer.py") in warnings[0].message
@@ -144,8 +161,10 @@ def test_leftover_process_groups_are_found_and_killed(tmp_path):
     from workbench.core.services.transport import LocalTransport
 
     marker = str(tmp_path / "run-marker-91c")
-    proc = subprocess.Popen(["bash", "-c", f"sleep 300 & exec {sys.executable} -c 'import time; time.sleep(300)' "
-                             f"{marker}"], start_new_session=True)
+    proc = subprocess.Popen(
+        ["bash", "-c", f"sleep 300 & exec {sys.executable} -c 'import time; time.sleep(300)' {marker}"],
+        start_new_session=True,
+    )
     try:
         tr = LocalTransport()
         deadline = time.monotonic() + 10
@@ -153,7 +172,7 @@ def test_leftover_process_groups_are_found_and_killed(tmp_path):
         while len(found) < 2 and time.monotonic() < deadline:
             time.sleep(0.1)
             found = leftover_processes(tr, marker)
-        assert {pgid for _, pgid, _ in found} == {proc.pid} and len(found) >= 2   # both sleeps of the group
+        assert {pgid for _, pgid, _ in found} == {proc.pid} and len(found) >= 2  # both sleeps of the group
         assert [pid for pid, _, _ in kill_leftovers(tr, marker)]
         proc.wait(10)
         deadline = time.monotonic() + 10

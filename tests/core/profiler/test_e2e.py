@@ -1,6 +1,7 @@
 """End to end through the real sshd and simulated toolkits of an old (6.0.1, summary/timeline)
 and a new (8.0.RC1, mindstudio_profiler_output) CANN: deploy, profile a Python app, export,
 download, open; op statistics equal what the host's msprof wrote; history, re-run, delete."""
+
 from __future__ import annotations
 
 import csv
@@ -48,16 +49,24 @@ def report_op_totals(report) -> dict[str, tuple[int, float]]:
 @pytest.fixture
 def project(app_project, tmp_path):
     p = create_project(app_project, name="demoapp")
-    p.remote.remote_path = str(tmp_path / "remote" / "demoapp")   # absolute: never the server user's home
+    p.remote.remote_path = str(tmp_path / "remote" / "demoapp")  # absolute: never the server user's home
     p.save()
     return p
 
 
 @pytest.mark.parametrize("version", [NEW, OLD])
 def test_profile_deploys_runs_fetches_and_records(version, sim_toolkits, project, ssh_transport, ssh_host, tmp_path):
-    job = ProfilingJob(host=ssh_host.name, project_path=str(project.root), executable="main.py",
-                       executable_type="python", python=sys.executable, args=["x1"],
-                       toolkit=str(sim_toolkits[version]), devices=[1], env={"MY_VAR": "1"})
+    job = ProfilingJob(
+        host=ssh_host.name,
+        project_path=str(project.root),
+        executable="main.py",
+        executable_type="python",
+        python=sys.executable,
+        args=["x1"],
+        toolkit=str(sim_toolkits[version]),
+        devices=[1],
+        env={"MY_VAR": "1"},
+    )
     progress = RecordingProgress()
     run = profile(job, ssh_transport, progress=progress)
     lines = [item for kind, item in progress.events if kind == "partial"]
@@ -67,7 +76,7 @@ def test_profile_deploys_runs_fetches_and_records(version, sim_toolkits, project
     # deployed, ran there, output kept under the remote project folder
     remote_root = project.remote.remote_path
     assert ssh_transport.exists(f"{remote_root}/main.py")
-    assert not ssh_transport.exists(f"{remote_root}/.ascend-workbench/project.json")   # excluded from deploy
+    assert not ssh_transport.exists(f"{remote_root}/.ascend-workbench/project.json")  # excluded from deploy
     assert run.remote_dir == f"{remote_root}/.ascend-workbench/msprof-output/{run.id}"
     assert len(run.prof_dirs) == 1 and run.prof_dirs[0].startswith(run.remote_dir + "/PROF_")
     assert run.cann_version == version and run.command[0].endswith("/tools/profiler/bin/msprof")
@@ -112,11 +121,19 @@ def test_profile_deploys_runs_fetches_and_records(version, sim_toolkits, project
     assert list_runs(open_project(project.root)) == []
 
 
-def test_run_profiling_without_a_project_returns_the_report_path(sim_toolkits, app_project, ssh_transport,
-                                                                  ssh_host, tmp_path):
-    job = ProfilingJob(host=ssh_host.name, executable=str(app_project / "main.py"), executable_type="python",
-                       python=sys.executable, toolkit=str(sim_toolkits[NEW]), remote_output=str(tmp_path / "ro"),
-                       aic_metrics="MemoryAccess", cwd=str(app_project))
+def test_run_profiling_without_a_project_returns_the_report_path(
+    sim_toolkits, app_project, ssh_transport, ssh_host, tmp_path
+):
+    job = ProfilingJob(
+        host=ssh_host.name,
+        executable=str(app_project / "main.py"),
+        executable_type="python",
+        python=sys.executable,
+        toolkit=str(sim_toolkits[NEW]),
+        remote_output=str(tmp_path / "ro"),
+        aic_metrics="MemoryAccess",
+        cwd=str(app_project),
+    )
     path = run_profiling(job, ssh_transport, results_dir=tmp_path / "results")
     assert path.parent.parent == tmp_path / "results" and path.name.startswith("PROF_")
     report = open_report(path)
@@ -125,8 +142,12 @@ def test_run_profiling_without_a_project_returns_the_report_path(sim_toolkits, a
 
 
 def test_a_failing_msprof_is_reported_with_its_message(sim_toolkits, ssh_transport, ssh_host, tmp_path):
-    job = ProfilingJob(host=ssh_host.name, executable=str(tmp_path / "missing_app"),
-                       toolkit=str(sim_toolkits[NEW]), remote_output=str(tmp_path / "ro"))
+    job = ProfilingJob(
+        host=ssh_host.name,
+        executable=str(tmp_path / "missing_app"),
+        toolkit=str(sim_toolkits[NEW]),
+        remote_output=str(tmp_path / "ro"),
+    )
     from workbench.core.profiler.run import ProfilerError
 
     expected = r"msprof exited with status 255: .*App path\(.*missing_app\) does not exist"
@@ -140,9 +161,16 @@ def test_local_run_mode_profiles_on_this_machine(sim_toolkits, app_project, tmp_
     from workbench.core.profiler.run import open_host
 
     project = create_project(app_project, name="localapp")
-    job = ProfilingJob(run_mode="Local", project_path=str(app_project), executable="main.py",
-                       executable_type="python", python=sys.executable, toolkit=str(sim_toolkits[OLD]),
-                       aic_metrics="ArithmeticUtilization", task_time="l2")
+    job = ProfilingJob(
+        run_mode="Local",
+        project_path=str(app_project),
+        executable="main.py",
+        executable_type="python",
+        python=sys.executable,
+        toolkit=str(sim_toolkits[OLD]),
+        aic_metrics="ArithmeticUtilization",
+        task_time="l2",
+    )
     assert last_job(project) is None
     transport, _ = open_host(job)
     assert transport.is_local

@@ -1,5 +1,6 @@
 """Import Result (a PROF_* folder, its parent, a folder of several; on the host or locally) and
 Merge Reports."""
+
 from __future__ import annotations
 
 import shutil
@@ -19,8 +20,14 @@ from workbench.simtoolkit import profdata
 
 
 def _prof(parent, device: int, version: str = "8.0.RC1", index: int = 1):
-    return profdata.write_msprof_prof(parent, profdata.resnet50_workload(), cann_version=version, soc="Ascend910B2",
-                                      devices=[device], prof_index=index)
+    return profdata.write_msprof_prof(
+        parent,
+        profdata.resnet50_workload(),
+        cann_version=version,
+        soc="Ascend910B2",
+        devices=[device],
+        prof_index=index,
+    )
 
 
 @pytest.fixture
@@ -40,7 +47,7 @@ def test_import_a_folder_of_several_from_the_host(cluster, ssh_transport, tmp_pa
     assert {p.relative_to(local).as_posix() for p in local.iterdir()} == {"rank0", "rank1"}
     assert (local / "rank0" / a.name / "mindstudio_profiler_output").is_dir()
     assert (local / "rank1" / b.name / "device_1" / "summary").is_dir()
-    assert not any(p.name == "data" for p in local.rglob("*"))       # raw data is not copied
+    assert not any(p.name == "data" for p in local.rglob("*"))  # raw data is not copied
     assert run.report(project.root) == local and run.kind == "imported" and run.remote_dir == str(root)
     report = open_report(run.report(project.root))
     assert report.devices == [0, 1]
@@ -50,7 +57,7 @@ def test_import_a_folder_of_several_from_the_host(cluster, ssh_transport, tmp_pa
     with pytest.raises(ValueError, match="never deleted"):
         delete_run(project, run.id, on_host=True, transport=ssh_transport)
     delete_run(project, run.id)
-    assert not local.exists() and a.is_dir() and b.is_dir()        # the source is untouched
+    assert not local.exists() and a.is_dir() and b.is_dir()  # the source is untouched
 
 
 def test_import_one_prof_folder_locally(cluster, tmp_path):
@@ -79,8 +86,9 @@ def test_unexported_prof_needs_the_export_step(cluster, sim_toolkits, ssh_transp
     progress = RecordingProgress()
     # the simulated msprof's export only reports (its collection is always exported), so the data stays missing
     with pytest.raises(FetchError, match="after the export step"):
-        import_result(str(raw.parent), transport=ssh_transport, toolkit=toolkit, results_dir=tmp_path / "r",
-                      progress=progress)
+        import_result(
+            str(raw.parent), transport=ssh_transport, toolkit=toolkit, results_dir=tmp_path / "r", progress=progress
+        )
     lines = [item[1] for kind, item in progress.events if kind == "partial"]
     assert f"[INFO] Start export data in {a.name}.\n" in lines
     assert not (tmp_path / "r").exists() or not any((tmp_path / "r").iterdir())

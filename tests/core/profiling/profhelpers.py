@@ -2,6 +2,7 @@
 
 Nothing here uses the code under test: expected values come from the raw files.
 """
+
 from __future__ import annotations
 
 import csv
@@ -58,8 +59,11 @@ def op_stats(rows: list[dict[str, str]], by: str = "type") -> dict[tuple[str, st
 
 def span_ns(rows: list[dict[str, str]]) -> int:
     starts = [us_to_ns(first(r, "Start Time(us)", "Task Start Time(us)", "Task Start Time")) for r in rows]
-    ends = [us_to_ns(first(r, "Start Time(us)", "Task Start Time(us)", "Task Start Time"))
-            + us_to_ns(first(r, "Duration(us)", "Task Duration(us)")) for r in rows]
+    ends = [
+        us_to_ns(first(r, "Start Time(us)", "Task Start Time(us)", "Task Start Time"))
+        + us_to_ns(first(r, "Duration(us)", "Task Duration(us)"))
+        for r in rows
+    ]
     return max(ends) - min(starts)
 
 
@@ -83,19 +87,31 @@ def by_key(items) -> dict:
     return acc
 
 
-KD_TO_OP_SUMMARY = {"Name": "Op Name", "Type": "OP Type", "Accelerator Core": "Task Type",
-                    "Start Time(us)": "Task Start Time(us)", "Duration(us)": "Task Duration(us)",
-                    "Wait Time(us)": "Task Wait Time(us)", "Block Dim": "Block Num", "Mix Block Dim": "Mix Block Num"}
-KD_TO_LEGACY = {**KD_TO_OP_SUMMARY, "Start Time(us)": "Task Start Time", "Block Dim": "Block Dim",
-                "Mix Block Dim": "Mix Block Dim"}
+KD_TO_OP_SUMMARY = {
+    "Name": "Op Name",
+    "Type": "OP Type",
+    "Accelerator Core": "Task Type",
+    "Start Time(us)": "Task Start Time(us)",
+    "Duration(us)": "Task Duration(us)",
+    "Wait Time(us)": "Task Wait Time(us)",
+    "Block Dim": "Block Num",
+    "Mix Block Dim": "Mix Block Num",
+}
+KD_TO_LEGACY = {
+    **KD_TO_OP_SUMMARY,
+    "Start Time(us)": "Task Start Time",
+    "Block Dim": "Block Dim",
+    "Mix Block Dim": "Mix Block Dim",
+}
 
 
 def kd_path(samples: Path, which: str) -> Path:
     return samples / f"torch_npu-kernel_details-{which}" / "kernel_details.csv"
 
 
-def rewrite(src: Path, dst: Path, rename: dict[str, str], drop: tuple[str, ...] = (),
-            device: str | None = None) -> Path:
+def rewrite(
+    src: Path, dst: Path, rename: dict[str, str], drop: tuple[str, ...] = (), device: str | None = None
+) -> Path:
     """Copy kernel_details ``src`` to ``dst`` with renamed/dropped headers and an optional Device_id."""
     header, rows = read_rows(src)
     keep = [h for h in header if h not in drop]
@@ -110,6 +126,7 @@ def rewrite(src: Path, dst: Path, rename: dict[str, str], drop: tuple[str, ...] 
 
 
 # ---- timeline JSON, read independently with the json module ------------------------------------
+
 
 def trace_events(path: Path) -> list[dict]:
     import json

@@ -1,4 +1,5 @@
 """AI Core PMU metrics: group detection per chip and metric group, memory_bound when missing."""
+
 from __future__ import annotations
 
 import math
@@ -35,7 +36,7 @@ def test_real_samples_group_and_memory_bound(samples, which, group):
     assert report.pmu_group == group and report.pmu_split  # aic_/aiv_ columns: 910B-class
     metrics = report.ai_core_metrics
     assert len(metrics) == len(rows)
-    pmu_headers = header[header.index("Context ID") + 1:]
+    pmu_headers = header[header.index("Context ID") + 1 :]
     assert [c for c in metrics.columns if c in pmu_headers] == pmu_headers
     if group == "PipeUtilization":
         assert "memory_bound" not in header
@@ -46,38 +47,60 @@ def test_real_samples_group_and_memory_bound(samples, which, group):
 
 
 def test_unprefixed_columns_and_file_memory_bound_is_kept(tmp_path):
-    header = ["Op Name", "OP Type", "Task Type", "Task Start Time(us)", "Task Duration(us)", "aicore_time(us)",
-              "total_cycles", "vec_ratio", "mac_ratio", "scalar_ratio", "mte1_ratio", "mte2_ratio", "mte3_ratio"]
-    rows = [["a", "Add", "AI_CORE", "1.0", "2.0", "1.5", "100", "0.2", "0.1", "0.1", "0.1", "0.5", "0.1"],
-            ["b", "Mul", "AI_CORE", "3.0", "2.0", "1.5", "100", "0", "0", "0.1", "0.1", "0.5", "0.1"],
-            ["c", "Mul", "AI_CORE", "5.0", "2.0", "N/A", "N/A", "N/A", "N/A", "N/A", "N/A", "N/A", "N/A"]]
+    header = [
+        "Op Name",
+        "OP Type",
+        "Task Type",
+        "Task Start Time(us)",
+        "Task Duration(us)",
+        "aicore_time(us)",
+        "total_cycles",
+        "vec_ratio",
+        "mac_ratio",
+        "scalar_ratio",
+        "mte1_ratio",
+        "mte2_ratio",
+        "mte3_ratio",
+    ]
+    rows = [
+        ["a", "Add", "AI_CORE", "1.0", "2.0", "1.5", "100", "0.2", "0.1", "0.1", "0.1", "0.5", "0.1"],
+        ["b", "Mul", "AI_CORE", "3.0", "2.0", "1.5", "100", "0", "0", "0.1", "0.1", "0.5", "0.1"],
+        ["c", "Mul", "AI_CORE", "5.0", "2.0", "N/A", "N/A", "N/A", "N/A", "N/A", "N/A", "N/A", "N/A"],
+    ]
     path = write_csv(tmp_path / "op_summary_0_1_1.csv", header, rows)
     report = open_report(path)
     assert (report.pmu_group, report.pmu_split) == ("PipeUtilization", False)
     mb = report.ai_core_metrics["memory_bound"].tolist()
     assert mb[0] == 0.5 / 0.2 and math.isnan(mb[1]) and math.isnan(mb[2])  # 0 or N/A denominators: missing
-    with_file = write_csv(tmp_path / "op_summary_0_1_2.csv", header + ["memory_bound"],
-                          [r + [v] for r, v in zip(rows, ["7", "8", "N/A"])])
+    with_file = write_csv(
+        tmp_path / "op_summary_0_1_2.csv", header + ["memory_bound"], [r + [v] for r, v in zip(rows, ["7", "8", "N/A"])]
+    )
     kept = open_report(with_file).ai_core_metrics["memory_bound"].tolist()
     assert kept[:2] == [7.0, 8.0] and math.isnan(kept[2])
 
 
 def test_no_pmu_columns_means_no_metrics_table(tmp_path):
-    path = write_csv(tmp_path / "op_summary_1.csv", ["Op Name", "OP Type", "Task Type", "Task Start Time(us)",
-                                                     "Task Duration(us)"], [["a", "Add", "AI_CORE", "1", "2"]])
+    path = write_csv(
+        tmp_path / "op_summary_1.csv",
+        ["Op Name", "OP Type", "Task Type", "Task Start Time(us)", "Task Duration(us)"],
+        [["a", "Add", "AI_CORE", "1", "2"]],
+    )
     report = open_report(path)
     assert report.pmu_group is None and "ai_core_metrics" not in report.tables
 
 
 profdata = pytest.importorskip("workbench.simtoolkit.profdata")
-CASES = [(soc, group) for soc in ("Ascend910B2", "Ascend910", "Ascend310P3") for group in profdata.AIC_METRICS
-         if soc == "Ascend910B2" or group not in ("L2Cache", "MemoryAccess")]
+CASES = [
+    (soc, group)
+    for soc in ("Ascend910B2", "Ascend910", "Ascend310P3")
+    for group in profdata.AIC_METRICS
+    if soc == "Ascend910B2" or group not in ("L2Cache", "MemoryAccess")
+]
 
 
 @pytest.mark.parametrize("soc,group", CASES)
 def test_generated_groups_are_detected(tmp_path, soc, group):
-    prof = profdata.write_msprof_prof(tmp_path, profdata.resnet50_workload(), soc=soc, aic_metrics=group,
-                                      iterations=1)
+    prof = profdata.write_msprof_prof(tmp_path, profdata.resnet50_workload(), soc=soc, aic_metrics=group, iterations=1)
     op_summary = sorted(prof.rglob("op_summary_*.csv"))[0]
     header, rows = read_rows(op_summary)
     report = open_report(op_summary)

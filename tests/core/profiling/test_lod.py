@@ -1,4 +1,5 @@
 """Level-of-detail layout: exact visible sets, merged runs cover every slice, overlap rows."""
+
 from __future__ import annotations
 
 from types import SimpleNamespace
@@ -9,8 +10,12 @@ from workbench.core.profiling.lod import TimelineLayout
 
 
 def fake_timeline(lane, start, dur, depth):
-    return SimpleNamespace(lane=np.array(lane, dtype=np.int32), start_ns=np.array(start, dtype=np.int64),
-                           dur_ns=np.array(dur, dtype=np.int64), depth=np.array(depth, dtype=np.int16))
+    return SimpleNamespace(
+        lane=np.array(lane, dtype=np.int32),
+        start_ns=np.array(start, dtype=np.int64),
+        dur_ns=np.array(dur, dtype=np.int64),
+        depth=np.array(depth, dtype=np.int16),
+    )
 
 
 def random_timeline(n=20000, lanes=3, seed=1):

@@ -1,4 +1,5 @@
 """`report info/ops/api` on the real samples and on layout variants, against independent values."""
+
 from __future__ import annotations
 
 import json
@@ -69,12 +70,33 @@ def test_cann8_prof_layout(capsys, samples, prof8):
     code, api, _ = run(capsys, "api", str(prof8), "--json")
     assert code == 0
     assert api == [
-        {"level": "acl", "name": "aclrtSynchronizeStream", "count": 3, "total_us": 120.5, "avg_us": 120.5 / 3,
-         "min_us": 10.5, "max_us": 70.0},
-        {"level": "runtime", "name": "rtKernelLaunch", "count": 6, "total_us": 30.0, "avg_us": 5.0, "min_us": 1.0,
-         "max_us": 9.0},
-        {"level": "osrt", "name": "pthread_mutex_lock", "count": 2, "total_us": 8.5, "avg_us": 4.25, "min_us": 2.5,
-         "max_us": 6.0},
+        {
+            "level": "acl",
+            "name": "aclrtSynchronizeStream",
+            "count": 3,
+            "total_us": 120.5,
+            "avg_us": 120.5 / 3,
+            "min_us": 10.5,
+            "max_us": 70.0,
+        },
+        {
+            "level": "runtime",
+            "name": "rtKernelLaunch",
+            "count": 6,
+            "total_us": 30.0,
+            "avg_us": 5.0,
+            "min_us": 1.0,
+            "max_us": 9.0,
+        },
+        {
+            "level": "osrt",
+            "name": "pthread_mutex_lock",
+            "count": 2,
+            "total_us": 8.5,
+            "avg_us": 4.25,
+            "min_us": 2.5,
+            "max_us": 6.0,
+        },
     ]  # the N/A row is missing data, not a zero-time API; OS runtime API rows have level osrt
     # Pointing at mindstudio_profiler_output or at the parent folder gives the same report.
     for path in (prof8 / "mindstudio_profiler_output", prof8.parent):
@@ -83,8 +105,9 @@ def test_cann8_prof_layout(capsys, samples, prof8):
 
 
 def test_single_op_summary_csv_with_device_column(capsys, samples, tmp_path):
-    path = rewrite(kd_path(samples, "arith"), tmp_path / "op_summary_20231109.csv", KD_TO_OP_SUMMARY,
-                   drop=("Step Id",), device="6")
+    path = rewrite(
+        kd_path(samples, "arith"), tmp_path / "op_summary_20231109.csv", KD_TO_OP_SUMMARY, drop=("Step Id",), device="6"
+    )
     _, raw = read_rows(kd_path(samples, "arith"))
     code, info, _ = run(capsys, "info", str(path), "--json")
     assert (info["kind"], info["devices"], info["op_count"]) == ("msprof", [6], len(raw))
@@ -103,10 +126,24 @@ def test_legacy_prof_layout(capsys, samples, prof_legacy):
     check_ops(rows, raw)
     code, api, _ = run(capsys, "api", str(prof_legacy), "--json")
     assert api == [
-        {"level": "acl", "name": "aclrtMemcpy", "count": 3, "total_us": 600.0, "avg_us": 200.0, "min_us": 100.0,
-         "max_us": 300.0},
-        {"level": "runtime", "name": "rtKernelLaunch", "count": 8, "total_us": 400.0, "avg_us": 50.0,
-         "min_us": 20.0, "max_us": 90.0},
+        {
+            "level": "acl",
+            "name": "aclrtMemcpy",
+            "count": 3,
+            "total_us": 600.0,
+            "avg_us": 200.0,
+            "min_us": 100.0,
+            "max_us": 300.0,
+        },
+        {
+            "level": "runtime",
+            "name": "rtKernelLaunch",
+            "count": 8,
+            "total_us": 400.0,
+            "avg_us": 50.0,
+            "min_us": 20.0,
+            "max_us": 90.0,
+        },
     ]  # runtime_api is in ns in CANN 5/6
 
 

@@ -3,6 +3,7 @@
 Statistics computed from the timeline are checked against the summary CSVs written beside it,
 and every expected value is computed from the raw files with the json / csv modules.
 """
+
 from __future__ import annotations
 
 import json
@@ -71,8 +72,14 @@ def _csv(folder: Path, pattern: str) -> Path:
     return found[0]
 
 
-def check_against_summaries(capsys, root: Path, ops_csv: Path, api_csvs: list[tuple[Path, str | None, float]],
-                            timeline_json: Path, op_statistic_csv: Path | None) -> dict:
+def check_against_summaries(
+    capsys,
+    root: Path,
+    ops_csv: Path,
+    api_csvs: list[tuple[Path, str | None, float]],
+    timeline_json: Path,
+    op_statistic_csv: Path | None,
+) -> dict:
     """The engine's numbers equal the tool's CSVs and the timeline (all read independently)."""
     _, ops_rows = read_rows(ops_csv)
     events = trace_events(timeline_json)
@@ -116,8 +123,9 @@ def check_against_summaries(capsys, root: Path, ops_csv: Path, api_csvs: list[tu
 
     timeline_stats = stats.op_statistics(ops_from_timeline(report.timeline), "name")
     csv_stats = op_stats(ops_rows, "name")
-    assert {(r.key, r.task_type): r.count for r in timeline_stats.itertuples()} == \
-        {k: v["count"] for k, v in csv_stats.items()}
+    assert {(r.key, r.task_type): r.count for r in timeline_stats.itertuples()} == {
+        k: v["count"] for k, v in csv_stats.items()
+    }
     for r in timeline_stats.itertuples():
         assert math.isclose(r.total_us, csv_stats[(r.key, r.task_type)]["total_us"], rel_tol=1e-9, abs_tol=1e-6)
     # Device tasks in the timeline are the OPs rows: same names, same exact start times.
@@ -132,8 +140,13 @@ def test_generated_cann8_prof_two_devices(capsys, tmp_path):
     prof = profdata.write_msprof_prof(tmp_path, profdata.resnet50_workload(), devices=[0, 1])
     out = prof / "mindstudio_profiler_output"
     info = check_against_summaries(
-        capsys, prof, _csv(out, "op_summary_*.csv"), [(_csv(out, "api_statistic_*.csv"), None, 1.0)],
-        _csv(out, "msprof_*.json"), _csv(out, "op_statistic_*.csv"))
+        capsys,
+        prof,
+        _csv(out, "op_summary_*.csv"),
+        [(_csv(out, "api_statistic_*.csv"), None, 1.0)],
+        _csv(out, "msprof_*.json"),
+        _csv(out, "op_statistic_*.csv"),
+    )
     assert info["kind"] == "msprof" and info["devices"] == [0, 1]
 
 
@@ -141,9 +154,13 @@ def test_generated_cann6_prof(capsys, tmp_path):
     prof = profdata.write_msprof_prof(tmp_path, profdata.resnet50_workload(), cann_version="6.0.1", soc="Ascend910")
     summary = prof / "device_0" / "summary"
     info = check_against_summaries(
-        capsys, prof, _csv(summary, "op_summary_*.csv"),
+        capsys,
+        prof,
+        _csv(summary, "op_summary_*.csv"),
         [(_csv(summary, "acl_statistic_*.csv"), "acl", 1.0), (_csv(summary, "runtime_api_*.csv"), "runtime", 1e-3)],
-        _csv(prof / "device_0" / "timeline", "msprof_*.json"), _csv(summary, "op_statistic_*.csv"))
+        _csv(prof / "device_0" / "timeline", "msprof_*.json"),
+        _csv(summary, "op_statistic_*.csv"),
+    )
     assert info["kind"] == "msprof-legacy" and info["devices"] == [0]
 
 
@@ -151,8 +168,13 @@ def test_generated_torch_npu(capsys, tmp_path):
     top = profdata.write_torch_npu(tmp_path, profdata.transformer_workload())
     out = top / "ASCEND_PROFILER_OUTPUT"
     info = check_against_summaries(
-        capsys, top, out / "kernel_details.csv", [(out / "api_statistic.csv", None, 1.0)],
-        out / "trace_view.json", out / "op_statistic.csv")
+        capsys,
+        top,
+        out / "kernel_details.csv",
+        [(out / "api_statistic.csv", None, 1.0)],
+        out / "trace_view.json",
+        out / "op_statistic.csv",
+    )
     assert info["kind"] == "torch_npu"
 
 
@@ -205,8 +227,12 @@ def test_truncated_timeline_loads_with_a_warning(capsys, tmp_path, samples):
 
 
 def test_folder_of_two_torch_ranks_is_one_cluster_report(capsys, tmp_path):
-    tops = [profdata.write_torch_npu(tmp_path / "job", profdata.transformer_workload(), device=r, rank=r,
-                                     hostname=f"node{r}", seed=r) for r in (0, 1)]
+    tops = [
+        profdata.write_torch_npu(
+            tmp_path / "job", profdata.transformer_workload(), device=r, rank=r, hostname=f"node{r}", seed=r
+        )
+        for r in (0, 1)
+    ]
     info = cli_json(capsys, "info", str(tmp_path / "job"), "--json")
     assert info["kind"] == "cluster" and info["devices"] == [0, 1]
     kernel_rows = [read_rows(t / "ASCEND_PROFILER_OUTPUT" / "kernel_details.csv")[1] for t in tops]
@@ -241,14 +267,13 @@ def test_big_flow_name_table_is_kept_in_arrays_and_round_trips(tmp_path, samples
     meta, arrays = original.timeline.to_arrays()
     assert meta["flow_names"] is None and meta["version"] == 2
     blob, off = arrays["flow_name_blob"], arrays["flow_name_off"]
-    assert [bytes(blob[a:b]).decode() for a, b in zip(off[:-1], off[1:])] == \
-        sorted(set(names), key=names.index)
-    open_report(source, use_cache=True)   # writes the cache
+    assert [bytes(blob[a:b]).decode() for a, b in zip(off[:-1], off[1:])] == sorted(set(names), key=names.index)
+    open_report(source, use_cache=True)  # writes the cache
     for other in (open_report(save_report(original, tmp_path / "tv.wbreport")), open_report(source, use_cache=True)):
         assert isinstance(other.timeline.flows.name.table, tl_mod.TextTable)
         assert list(other.timeline.flows.name) == names
         assert other.timeline.flows.name[len(names) - 1] == names[-1]
-        again, again_arrays = other.timeline.to_arrays()   # a reopened big table is written back as is
+        again, again_arrays = other.timeline.to_arrays()  # a reopened big table is written back as is
         assert again["flow_names"] is None
         assert np.array_equal(again_arrays["flow_name_blob"], blob)
     # a version-1 meta (the table as a JSON list) is still read
@@ -258,8 +283,11 @@ def test_big_flow_name_table_is_kept_in_arrays_and_round_trips(tmp_path, samples
     assert list(tl_mod.Timeline.from_arrays(meta1, arrays1).flows.name) == names
 
 
-@pytest.mark.parametrize("texts", [["HostToDevice1", "", "x" * 300, "HostToDevice2"], ["a", "中文", "", "é\n"], []],
-                         ids=["ascii", "utf8", "empty"])
+@pytest.mark.parametrize(
+    "texts",
+    [["HostToDevice1", "", "x" * 300, "HostToDevice2"], ["a", "中文", "", "é\n"], []],
+    ids=["ascii", "utf8", "empty"],
+)
 def test_text_table_holds_any_names(texts):
     from workbench.core.profiling.timeline import TextTable
 

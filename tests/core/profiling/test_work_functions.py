@@ -1,4 +1,5 @@
 """open_report / merge / save / export are work functions: progress is reported, cancel is honoured."""
+
 from __future__ import annotations
 
 import pytest
@@ -85,7 +86,7 @@ def test_open_for_view_previews_then_leaves_the_cache_for_later(tmp_path, monkey
     assert report.pending_cache is not None and not cache.present(layout)
     place = views.write_cache(report, progress=RecordingProgress(), cancel=CancelToken())
     assert place is not None and cache.present(layout) and report.pending_cache is None
-    assert views.write_cache(report) is None   # nothing pending any more
+    assert views.write_cache(report) is None  # nothing pending any more
     progress = RecordingProgress()
     again, _ = views.open_for_view(path, progress=progress)
     assert "cache" in again.info and not [v for k, v in progress.events if k == "partial"]

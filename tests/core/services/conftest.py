@@ -1,4 +1,5 @@
 """Fixtures for the remote-host services: the real sshd from tests/sshd.py."""
+
 from __future__ import annotations
 
 import sys

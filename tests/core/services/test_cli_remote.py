@@ -1,4 +1,5 @@
 """The `host`, `remote` and `deploy` verbs, run as real processes against the test sshd."""
+
 from __future__ import annotations
 
 import json
@@ -20,19 +21,38 @@ def cli(ssh_home, isolated_home):
     env.pop("SSH_AUTH_SOCK", None)
 
     def run(*args: str, check: int | None = 0) -> subprocess.CompletedProcess[bytes]:
-        proc = subprocess.run([sys.executable, "-m", "workbench", *args], capture_output=True, env=env,
-                              stdin=subprocess.DEVNULL, timeout=120)
+        proc = subprocess.run(
+            [sys.executable, "-m", "workbench", *args],
+            capture_output=True,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            timeout=120,
+        )
         if check is not None:
             assert proc.returncode == check, proc.stderr.decode(errors="replace")
         return proc
+
     return run
 
 
 @pytest.fixture
 def added(cli, sshd_server):
     app_known_hosts().unlink()  # `host add --accept-new-host-key` must learn it
-    out = cli("host", "add", "lb", "--hostname", "127.0.0.1", "--port", str(sshd_server.port), "--user",
-              sshd_server.user, "--key", str(sshd_server.client_key), "--accept-new-host-key", "--json")
+    out = cli(
+        "host",
+        "add",
+        "lb",
+        "--hostname",
+        "127.0.0.1",
+        "--port",
+        str(sshd_server.port),
+        "--user",
+        sshd_server.user,
+        "--key",
+        str(sshd_server.client_key),
+        "--accept-new-host-key",
+        "--json",
+    )
     assert json.loads(out.stdout)["added"]["name"] == "lb"
     assert "SHA256:" in out.stderr.decode()
     assert app_known_hosts().read_text().split() == sshd_server.host_key_line.split()
@@ -50,8 +70,19 @@ def test_host_add_list_remove(cli, added):
 
 
 def test_unknown_host_key_refused_without_the_flag(cli, sshd_server):
-    cli("host", "add", "lb", "--hostname", "127.0.0.1", "--port", str(sshd_server.port), "--user",
-        sshd_server.user, "--key", str(sshd_server.client_key))
+    cli(
+        "host",
+        "add",
+        "lb",
+        "--hostname",
+        "127.0.0.1",
+        "--port",
+        str(sshd_server.port),
+        "--user",
+        sshd_server.user,
+        "--key",
+        str(sshd_server.client_key),
+    )
     app_known_hosts().unlink()
     out = cli("host", "check", "lb", "--json", check=1)
     data = json.loads(out.stdout)
@@ -62,8 +93,20 @@ def test_remote_run_returns_arguments_byte_for_byte(cli, added):
     args = ["a b", "it's", 'q"q', ";", "$(id)", "`id`", "x\ny", "中文", "*", "", "-n"]
     out = cli("remote", "run", added, "--", "printf", "%s\\0", *args)
     assert out.stdout == "".join(a + "\0" for a in args).encode()
-    status = cli("remote", "run", added, "--env", "A=1 2", "--cwd", "/tmp", "--", "bash", "-c",
-                 'echo "$A $PWD"; echo oops >&2; exit 7', check=7)
+    status = cli(
+        "remote",
+        "run",
+        added,
+        "--env",
+        "A=1 2",
+        "--cwd",
+        "/tmp",
+        "--",
+        "bash",
+        "-c",
+        'echo "$A $PWD"; echo oops >&2; exit 7',
+        check=7,
+    )
     assert status.stdout == b"1 2 /tmp\n" and status.stderr == b"oops\n"
     assert cli("remote", "run", added, "--env", "bad", "--", "true", check=2).returncode == 2
     assert cli("remote", "run", added, check=2).returncode == 2
@@ -72,7 +115,9 @@ def test_remote_run_returns_arguments_byte_for_byte(cli, added):
 def test_remote_put_get_round_trip(cli, added, tmp_path):
     data = os.urandom(700_001)
     (tmp_path / "src.bin").write_bytes(data)
-    up = json.loads(cli("remote", "put", added, str(tmp_path / "src.bin"), str(tmp_path / "remote.bin"), "--json").stdout)
+    up = json.loads(
+        cli("remote", "put", added, str(tmp_path / "src.bin"), str(tmp_path / "remote.bin"), "--json").stdout
+    )
     assert up["bytes"] == len(data)
     cli("remote", "get", added, str(tmp_path / "remote.bin"), str(tmp_path / "back.bin"))
     assert (tmp_path / "back.bin").read_bytes() == data
@@ -104,8 +149,21 @@ def test_deploy_keeps_remote_only_files(cli, added, tmp_path):
 def test_host_check_reports_the_simulated_toolkit(cli, sshd_server, tmp_path):
     install = pytest.importorskip("workbench.simtoolkit.install")
     root = install.install(tmp_path / "Ascend", cann_version="7.0.0", soc_version="Ascend310P3", devices=2)
-    cli("host", "add", "sim", "--hostname", "127.0.0.1", "--port", str(sshd_server.port), "--user",
-        sshd_server.user, "--key", str(sshd_server.client_key), "--toolkit", str(root))
+    cli(
+        "host",
+        "add",
+        "sim",
+        "--hostname",
+        "127.0.0.1",
+        "--port",
+        str(sshd_server.port),
+        "--user",
+        sshd_server.user,
+        "--key",
+        str(sshd_server.client_key),
+        "--toolkit",
+        str(root),
+    )
     data = json.loads(cli("host", "check", "sim", "--json").stdout)
     assert data["reachable"] is True and data["cann_version"] == "7.0.0"
     assert data["toolkit_path"] == str(root) and data["tools"]["atc"] is True

@@ -1,4 +1,5 @@
 """The simulated demo host works in the workbench's own data folder, never in the user's home."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -19,4 +20,3 @@ def test_demo_host_home_is_inside_the_workbench_data_folder(tmp_path, monkeypatc
     assert LocalTransport().home() == str(Path.home())
     real_local = transport_for(Host(name="here", hostname=LOCAL_HOSTNAME, simulated=False))
     assert real_local.home() == str(tmp_path / "real-home")
-

@@ -1,4 +1,5 @@
 """Deployment: the plan, sending only new/changed files, never deleting remote-only files."""
+
 from __future__ import annotations
 
 import os
@@ -8,8 +9,18 @@ import pytest
 
 from workbench.core.project import create_project, open_project
 from workbench.core.services.deploy import (
-    CHANGED, NEW, REMOTE_ONLY, UNCHANGED, DeployError, Mapping, compute_plan, is_excluded, project_mappings,
-    pull, set_project_mappings, sync,
+    CHANGED,
+    NEW,
+    REMOTE_ONLY,
+    UNCHANGED,
+    DeployError,
+    Mapping,
+    compute_plan,
+    is_excluded,
+    project_mappings,
+    pull,
+    set_project_mappings,
+    sync,
 )
 from workbench.core.services.transport import LocalTransport
 from workbench.core.tasks import RecordingProgress
@@ -44,8 +55,12 @@ def test_remote_only_files_survive_every_sync(transport, tmp_path):
     local, remote = _setup(tmp_path)
     mapping = Mapping(str(local), str(remote), excludes=["__pycache__", "*.tmp"])
     plan = compute_plan(transport, [mapping])
-    assert _actions(plan) == {"src/main.py": NEW, "model 模型.onnx": NEW,
-                              "datasets/imagenet.bin": REMOTE_ONLY, "out.log": REMOTE_ONLY}
+    assert _actions(plan) == {
+        "src/main.py": NEW,
+        "model 模型.onnx": NEW,
+        "datasets/imagenet.bin": REMOTE_ONLY,
+        "out.log": REMOTE_ONLY,
+    }
     progress = RecordingProgress()
     report = sync(transport, plan, progress=progress)
     assert sorted(report["sent"]) == ["model 模型.onnx", "src/main.py"]
@@ -56,8 +71,10 @@ def test_remote_only_files_survive_every_sync(transport, tmp_path):
 
     # Second round: nothing changed -> nothing sent; change one file -> only it is sent.
     again = compute_plan(transport, [mapping])
-    assert {r: a for r, a in _actions(again).items() if a != REMOTE_ONLY} == {"src/main.py": UNCHANGED,
-                                                                             "model 模型.onnx": UNCHANGED}
+    assert {r: a for r, a in _actions(again).items() if a != REMOTE_ONLY} == {
+        "src/main.py": UNCHANGED,
+        "model 模型.onnx": UNCHANGED,
+    }
     (local / "src" / "main.py").write_text("print('changed')\n")
     os.utime(local / "src" / "main.py", (2_000_000_000, 2_000_000_000))
     third = compute_plan(transport, [mapping])
@@ -83,9 +100,15 @@ def test_remote_only_deleted_only_when_ticked(transport, tmp_path):
 def test_plan_to_dict_counts(transport, tmp_path):
     local, remote = _setup(tmp_path)
     data = compute_plan(transport, [Mapping(str(local), str(remote))]).to_dict()
-    assert data["counts"] == {"new": 3, "changed": 0, "remote-only": 2, "unchanged": 0}  # notes.tmp is not excluded here
-    assert data["bytes_to_send"] == sum(p.stat().st_size for p in [local / "src" / "main.py",
-                                                                   local / "model 模型.onnx", local / "notes.tmp"])
+    assert data["counts"] == {
+        "new": 3,
+        "changed": 0,
+        "remote-only": 2,
+        "unchanged": 0,
+    }  # notes.tmp is not excluded here
+    assert data["bytes_to_send"] == sum(
+        p.stat().st_size for p in [local / "src" / "main.py", local / "model 模型.onnx", local / "notes.tmp"]
+    )
 
 
 def test_missing_remote_folder_means_all_new(transport, tmp_path):
@@ -122,7 +145,9 @@ def test_mappings_stored_in_the_project(tmp_path):
     set_project_mappings(project, [Mapping("src", "/data/p", ["*.o"])])
     project.save()
     again = open_project(tmp_path / "p")
-    assert [m.to_dict() for m in project_mappings(again)] == [{"local": "src", "remote": "/data/p", "excludes": ["*.o"]}]
+    assert [m.to_dict() for m in project_mappings(again)] == [
+        {"local": "src", "remote": "/data/p", "excludes": ["*.o"]}
+    ]
     again.extra["deployment"] = {"mappings": [{"local": "src"}]}
     with pytest.raises(DeployError) as err:
         project_mappings(again)

@@ -1,4 +1,5 @@
 """Hosts store, ~/.ssh/config import, and run configurations (validation, Local and Remote runs)."""
+
 from __future__ import annotations
 
 import json
@@ -9,7 +10,12 @@ import pytest
 from workbench.core.project import create_project, open_project
 from workbench.core.services.hosts import Host, HostError, HostStore
 from workbench.core.services.runconfig import (
-    LOCAL, REMOTE, RunConfigError, RunConfiguration, load_run_configurations, run_configuration,
+    LOCAL,
+    REMOTE,
+    RunConfigError,
+    RunConfiguration,
+    load_run_configurations,
+    run_configuration,
     save_run_configurations,
 )
 from workbench.core.services.runner import parse_devices, parse_env
@@ -83,8 +89,11 @@ Host *
 """)
     hosts = {h.name: h for h in import_ssh_config(cfg)}
     assert set(hosts) == {"bastion", "a910", "direct"}
-    assert (hosts["bastion"].hostname, hosts["bastion"].port, hosts["bastion"].user) == ("bastion.example.com", 2200,
-                                                                                         "defaultuser")
+    assert (hosts["bastion"].hostname, hosts["bastion"].port, hosts["bastion"].user) == (
+        "bastion.example.com",
+        2200,
+        "defaultuser",
+    )
     a = hosts["a910"]
     assert (a.hostname, a.user, a.proxy_jump) == ("192.168.1.10", "ma", "bastion")
     assert a.key_file == str(Path("~/.ssh/ascend_key").expanduser())
@@ -92,9 +101,21 @@ Host *
     assert import_ssh_config(tmp_path / "missing") == []
 
 
-@pytest.mark.parametrize("name,ok", [("run1", True), ("A-b_c", True), ("x" * 64, True), ("x" * 65, False),
-                                     ("1run", False), ("-run", False), ("run 1", False), ("运行", False), ("", False),
-                                     ("run.1", False)])
+@pytest.mark.parametrize(
+    "name,ok",
+    [
+        ("run1", True),
+        ("A-b_c", True),
+        ("x" * 64, True),
+        ("x" * 65, False),
+        ("1run", False),
+        ("-run", False),
+        ("run 1", False),
+        ("运行", False),
+        ("", False),
+        ("run.1", False),
+    ],
+)
 def test_run_configuration_names(name, ok):
     cfg = RunConfiguration(name=name, executable="python3", mode=LOCAL)
     if ok:
@@ -120,8 +141,17 @@ def test_run_configuration_fields_are_checked():
 
 def test_run_configurations_saved_in_the_project(tmp_path):
     project = create_project(tmp_path / "p", name="p")
-    configs = [RunConfiguration(name="train", executable="python3", args=["train.py", "--epochs", "1"],
-                                env={"A": "1"}, mode=REMOTE, host="a910", devices=[0, 1])]
+    configs = [
+        RunConfiguration(
+            name="train",
+            executable="python3",
+            args=["train.py", "--epochs", "1"],
+            env={"A": "1"},
+            mode=REMOTE,
+            host="a910",
+            devices=[0, 1],
+        )
+    ]
     save_run_configurations(project, configs)
     assert load_run_configurations(open_project(tmp_path / "p")) == configs
     with pytest.raises(RunConfigError, match="duplicate"):
@@ -130,8 +160,14 @@ def test_run_configurations_saved_in_the_project(tmp_path):
 
 def test_local_mode_runs_in_the_project_with_env_and_devices(tmp_path):
     project = create_project(tmp_path / "p", name="p")
-    cfg = RunConfiguration(name="show", executable="bash", args=["-c", 'echo "$PWD|$A|$ASCEND_RT_VISIBLE_DEVICES"'],
-                           env={"A": "x y"}, mode=LOCAL, devices=[2])
+    cfg = RunConfiguration(
+        name="show",
+        executable="bash",
+        args=["-c", 'echo "$PWD|$A|$ASCEND_RT_VISIBLE_DEVICES"'],
+        env={"A": "x y"},
+        mode=LOCAL,
+        devices=[2],
+    )
     progress = RecordingProgress()
     result = run_configuration(cfg, project, progress=progress)
     assert result.stdout == f"{project.root}|x y|2\n"

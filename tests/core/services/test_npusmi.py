@@ -1,6 +1,7 @@
 """npu-smi info parsing against the three REAL outputs in ../shared/samples/npu-smi.
 
 Expected values were read off the sample text by eye (the one place literal values are right)."""
+
 from __future__ import annotations
 
 import pytest
@@ -77,12 +78,18 @@ def test_process_rows_are_parsed(samples):
     assert [(p.npu_id, p.chip_id, p.pid, p.name, p.memory_mb) for p in info.processes] == [(0, 0, 4242, "python3", 311)]
 
 
-@pytest.mark.parametrize("mutate, message", [
-    (lambda t: t.replace("npu-smi 23.0.0", "something 23.0.0"), "line 2: expected '| npu-smi <version>"),
-    (lambda t: t.replace("577  / 7759", "577 of 7759"), "lines 7-8"),
-    (lambda t: "\n".join(l for l in t.splitlines() if not l.startswith("| 0       0 ")), "line 8: expected the second row"),
-    (lambda t: "command not found: npu-smi\n", "line 1"),
-])
+@pytest.mark.parametrize(
+    "mutate, message",
+    [
+        (lambda t: t.replace("npu-smi 23.0.0", "something 23.0.0"), "line 2: expected '| npu-smi <version>"),
+        (lambda t: t.replace("577  / 7759", "577 of 7759"), "lines 7-8"),
+        (
+            lambda t: "\n".join(l for l in t.splitlines() if not l.startswith("| 0       0 ")),
+            "line 8: expected the second row",
+        ),
+        (lambda t: "command not found: npu-smi\n", "line 1"),
+    ],
+)
 def test_bad_text_names_source_and_line(samples, mutate, message):
     text = mutate((samples / "npu-smi" / "npu-smi-info_310_23.0.0.txt").read_text())
     with pytest.raises(NpuSmiParseError) as err:

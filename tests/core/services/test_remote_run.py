@@ -1,4 +1,5 @@
 """The command runner over SSH and locally: streaming, literal arguments, cancel, timeout, drops."""
+
 from __future__ import annotations
 
 import os
@@ -8,15 +9,41 @@ from pathlib import Path
 import pytest
 
 from workbench.core.services.transport import (
-    ConnectionLost, LocalTransport, RunTimeout, build_script, iter_lines, kill_local_group,
+    ConnectionLost,
+    LocalTransport,
+    RunTimeout,
+    build_script,
+    iter_lines,
+    kill_local_group,
 )
 from workbench.core.tasks import Cancelled, CancelToken, RecordingProgress
 
 # Every argument must come back byte for byte.
 NASTY = [
-    "plain", "with space", "two  spaces", "it's", 'say "hi"', "semi;colon", "$(echo injected)",
-    "`echo injected`", "line1\nline2", "中文参数 路径", "*", "~", "$HOME", "back\\slash", "-n", "",
-    "a && b || c", "pipe | grep", "> out.txt", "tab\there", "'; rm -rf / #", "${IFS}x", "!bang", "#hash",
+    "plain",
+    "with space",
+    "two  spaces",
+    "it's",
+    'say "hi"',
+    "semi;colon",
+    "$(echo injected)",
+    "`echo injected`",
+    "line1\nline2",
+    "中文参数 路径",
+    "*",
+    "~",
+    "$HOME",
+    "back\\slash",
+    "-n",
+    "",
+    "a && b || c",
+    "pipe | grep",
+    "> out.txt",
+    "tab\there",
+    "'; rm -rf / #",
+    "${IFS}x",
+    "!bang",
+    "#hash",
 ]
 
 
@@ -44,8 +71,12 @@ def test_cwd_env_and_devices_are_literal(transport, tmp_path):
     odd = tmp_path / "dir with 'quote' $(x) 中文"
     odd.mkdir()
     env = {"WB_A": "value with $(id) `id` 'q' \"dq\"\nnext", "WB_B": "中文"}
-    result = transport.run(["bash", "-c", 'printf "%s\\0" "$PWD" "$WB_A" "$WB_B" "$ASCEND_RT_VISIBLE_DEVICES"'],
-                           cwd=str(odd), env=env, devices=[0, 3])
+    result = transport.run(
+        ["bash", "-c", 'printf "%s\\0" "$PWD" "$WB_A" "$WB_B" "$ASCEND_RT_VISIBLE_DEVICES"'],
+        cwd=str(odd),
+        env=env,
+        devices=[0, 3],
+    )
     assert result.stdout.split("\0")[:-1] == [str(odd), env["WB_A"], env["WB_B"], "0,3"]
 
 
@@ -76,8 +107,10 @@ def test_lines_stream_as_they_arrive_in_order(transport, tmp_path):
     # arrival order that sshd cannot blur (it may forward simultaneous stdout/stderr either way).
     g1, g2 = tmp_path / "g1", tmp_path / "g2"
     gates = {("stdout", "first\n"): g1, ("stderr", "second\n"): g2}
-    script = (f"echo first; while [ ! -e {g1} ]; do sleep 0.02; done; echo second >&2; "
-              f"while [ ! -e {g2} ]; do sleep 0.02; done; echo third; printf tail")
+    script = (
+        f"echo first; while [ ! -e {g1} ]; do sleep 0.02; done; echo second >&2; "
+        f"while [ ! -e {g2} ]; do sleep 0.02; done; echo third; printf tail"
+    )
     progress = RecordingProgress()
     original = progress.partial
 
@@ -88,8 +121,12 @@ def test_lines_stream_as_they_arrive_in_order(transport, tmp_path):
 
     progress.partial = partial
     result = transport.run(["bash", "-c", script], progress=progress, timeout=60)
-    assert iter_lines(progress.events) == [("stdout", "first\n"), ("stderr", "second\n"), ("stdout", "third\n"),
-                                           ("stdout", "tail")]
+    assert iter_lines(progress.events) == [
+        ("stdout", "first\n"),
+        ("stderr", "second\n"),
+        ("stdout", "third\n"),
+        ("stdout", "tail"),
+    ]
     assert (result.stdout, result.stderr) == ("first\nthird\ntail", "second\n")
 
 
@@ -114,8 +151,9 @@ def test_cancel_kills_the_whole_process_group(transport):
     progress.partial = partial
     # $$ of the exec'd bash is the group leader's pid; children sleep in the same group.
     with pytest.raises(Cancelled):
-        transport.run(["bash", "-c", "sleep 300 & sleep 300 & echo $$; wait"], progress=progress, cancel=cancel,
-                      timeout=120)
+        transport.run(
+            ["bash", "-c", "sleep 300 & sleep 300 & echo $$; wait"], progress=progress, cancel=cancel, timeout=120
+        )
     assert seen and not _group_alive(seen[0])
 
 
@@ -145,6 +183,7 @@ def test_local_kill_of_a_finished_group_is_harmless():
 
 
 # --- the server dies ------------------------------------------------------------------------
+
 
 def test_sshd_killed_mid_command_then_reconnect(ssh_transport, sshd_server):
     progress = RecordingProgress()

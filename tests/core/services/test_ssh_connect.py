@@ -1,4 +1,5 @@
 """Connecting to a real sshd: keys, host keys (unknown / accepted / changed), auth errors, ProxyJump."""
+
 from __future__ import annotations
 
 import subprocess
@@ -13,8 +14,9 @@ from workbench.core.services.transport import TransportError
 
 
 def _ssh_keygen_fingerprint(pub: Path) -> str:
-    out = subprocess.run(["ssh-keygen", "-l", "-E", "sha256", "-f", str(pub)], check=True, capture_output=True,
-                         text=True).stdout
+    out = subprocess.run(
+        ["ssh-keygen", "-l", "-E", "sha256", "-f", str(pub)], check=True, capture_output=True, text=True
+    ).stdout
     return out.split()[1]
 
 
@@ -59,8 +61,11 @@ def test_changed_host_key_is_refused_naming_file_and_line(ssh_host, sshd_server,
     target = app_known_hosts() if where == "app" else ssh_home / ".ssh" / "known_hosts"
     if where == "user":
         app_known_hosts().unlink()
-    target.write_text("# comment\nsomehost ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl\n"
-                      + bad_line + "\n")
+    target.write_text(
+        "# comment\nsomehost ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl\n"
+        + bad_line
+        + "\n"
+    )
     with SshTransport(ssh_host, CallbackPrompter(confirm=lambda info: True)) as tr:
         with pytest.raises(HostKeyChanged) as err:
             tr.run(["true"])
@@ -111,8 +116,10 @@ def test_encrypted_key_asks_passphrase_and_rejects_a_wrong_one(ssh_host, sshd_se
     auth = sshd_server.root / "authorized_keys"
     auth.write_text(auth.read_text() + Path(f"{key}.pub").read_text())
     ssh_host.key_file = str(key)
-    with SshTransport(ssh_host, CallbackPrompter(passphrase=lambda h, f: "nope")) as tr, \
-            pytest.raises(AuthError) as err:
+    with (
+        SshTransport(ssh_host, CallbackPrompter(passphrase=lambda h, f: "nope")) as tr,
+        pytest.raises(AuthError) as err,
+    ):
         tr.run(["true"])
     assert "wrong passphrase" in str(err.value) and str(key) in str(err.value)
     with SshTransport(ssh_host, CallbackPrompter(passphrase=lambda h, f: None)) as tr, pytest.raises(AuthError):
@@ -136,8 +143,15 @@ def test_connection_refused_is_clear(ssh_home):
 def test_proxy_jump_through_a_stored_host(ssh_host, sshd_server):
     store = HostStore()
     store.add(ssh_host)
-    target = Host(name="behind", hostname="127.0.0.1", port=sshd_server.port, user=sshd_server.user,
-                  auth="key", key_file=str(sshd_server.client_key), proxy_jump="loopback")
+    target = Host(
+        name="behind",
+        hostname="127.0.0.1",
+        port=sshd_server.port,
+        user=sshd_server.user,
+        auth="key",
+        key_file=str(sshd_server.client_key),
+        proxy_jump="loopback",
+    )
     with SshTransport(target, store=store) as tr:
         assert tr.run(["echo", "via jump"]).stdout == "via jump\n"
         assert tr._jump is not None and tr._jump.connected

@@ -1,12 +1,18 @@
 """Toolkit detection on hand-made real-looking installs (no simulator involved)."""
+
 from __future__ import annotations
 
 import os
 
 import pytest
 
-from workbench.core.services.toolkit import (ToolkitNotFound, check_host, detect_toolkit, parse_install_info,
-                                             version_from_info)
+from workbench.core.services.toolkit import (
+    ToolkitNotFound,
+    check_host,
+    detect_toolkit,
+    parse_install_info,
+    version_from_info,
+)
 from workbench.core.services.transport import LocalTransport
 
 
@@ -29,8 +35,9 @@ def _real_like(base, version, info_lines, arch="aarch64", cann85=False):
 
 
 def test_info_with_component_versions_only(tmp_path):
-    root = _real_like(tmp_path, "6.0.1", ["package_name=Ascend-cann-toolkit",
-                                          "runtime_installed_version=[1.84.15.1.310:6.0.1]"])
+    root = _real_like(
+        tmp_path, "6.0.1", ["package_name=Ascend-cann-toolkit", "runtime_installed_version=[1.84.15.1.310:6.0.1]"]
+    )
     info = detect_toolkit(LocalTransport(), str(tmp_path))
     assert info.root == str(root) and info.version == "6.0.1" and info.arch == "aarch64"
     assert not info.simulated

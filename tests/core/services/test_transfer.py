@@ -1,4 +1,5 @@
 """SFTP uploads and downloads: round trips, folders, progress, cancel, and server death mid-transfer."""
+
 from __future__ import annotations
 
 import hashlib
@@ -13,8 +14,11 @@ from workbench.core.tasks import Cancelled, CancelToken, RecordingProgress
 
 
 def _tree_digest(root: Path) -> dict[str, str]:
-    return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(root.rglob("*")) if p.is_file()}
+    return {
+        p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
 
 
 def _parts(root: Path) -> list[Path]:
@@ -56,10 +60,10 @@ def test_folder_round_trip_and_scp_like_targets(transport, tmp_path):
     src = tmp_path / "project"
     _make_tree(src)
     remote = tmp_path / "remote"
-    transport.put(src, str(remote))                       # remote does not exist: becomes the copy
+    transport.put(src, str(remote))  # remote does not exist: becomes the copy
     assert _tree_digest(remote) == _tree_digest(src) and (remote / "empty").is_dir()
     assert (remote / "a.bin").stat().st_mode & 0o777 == 0o750
-    transport.put(src, str(remote))                       # now it exists: the copy goes inside
+    transport.put(src, str(remote))  # now it exists: the copy goes inside
     assert _tree_digest(remote / "project") == _tree_digest(src)
     local = tmp_path / "down"
     transport.get(str(remote), local)
@@ -111,8 +115,11 @@ def test_cancel_leaves_no_half_file(transport, tmp_path, direction):
 def test_sshd_killed_mid_transfer_then_reconnect(ssh_transport, sshd_server, tmp_path, direction):
     data = os.urandom(24 * 1024 * 1024)
     (tmp_path / "big.bin").write_bytes(data)
-    src, target = (tmp_path / "big.bin", str(tmp_path / "copy.bin")) if direction == "put" else (
-        str(tmp_path / "big.bin"), tmp_path / "copy.bin")
+    src, target = (
+        (tmp_path / "big.bin", str(tmp_path / "copy.bin"))
+        if direction == "put"
+        else (str(tmp_path / "big.bin"), tmp_path / "copy.bin")
+    )
     progress = RecordingProgress()
     original = progress.fraction
 
@@ -126,9 +133,9 @@ def test_sshd_killed_mid_transfer_then_reconnect(ssh_transport, sshd_server, tmp
         with pytest.raises(ConnectionLost) as err:
             getattr(ssh_transport, direction)(src, target, progress=progress)
         assert "connection was lost" in str(err.value) and "loopback" in str(err.value)
-        assert not (tmp_path / "copy.bin").exists()          # never a half file under the final name
+        assert not (tmp_path / "copy.bin").exists()  # never a half file under the final name
         if direction == "get":
-            assert not _parts(tmp_path)                      # the local temp file is removed
+            assert not _parts(tmp_path)  # the local temp file is removed
         else:  # the remote one could not be removed: it is remembered
             assert [Path(p) for p in ssh_transport.orphan_parts] == _parts(tmp_path)
     finally:
@@ -144,6 +151,6 @@ def test_short_reads_from_a_capped_server_still_assemble(ssh_transport, tmp_path
     """A server that caps reads below our request size: the rest is fetched in order."""
     data = os.urandom(1_000_000)
     (tmp_path / "f.bin").write_bytes(data)
-    monkeypatch.setattr(transfer, "READ_SIZE", 300 * 1024)   # above OpenSSH's 255 KiB cap
+    monkeypatch.setattr(transfer, "READ_SIZE", 300 * 1024)  # above OpenSSH's 255 KiB cap
     ssh_transport.get(str(tmp_path / "f.bin"), tmp_path / "g.bin")
     assert (tmp_path / "g.bin").read_bytes() == data

@@ -1,4 +1,5 @@
 """Artefact recognition for the project explorer, including on the real samples."""
+
 from __future__ import annotations
 
 from workbench.core.artefacts import Artefact, classify
@@ -6,13 +7,24 @@ from workbench.core.artefacts import Artefact, classify
 
 def test_names(tmp_path):
     cases = {
-        "resnet50.onnx": Artefact.ONNX_MODEL, "frozen.pb": Artefact.TF_MODEL, "deploy.prototxt": Artefact.CAFFE_MODEL,
-        "deploy.caffemodel": Artefact.CAFFE_WEIGHTS, "m.air": Artefact.AIR_MODEL, "resnet50.om": Artefact.OM_MODEL,
-        "acl.json": Artefact.ACL_JSON, "trace_view.json": Artefact.TRACE_VIEW,
-        "msprof_20240101120000.json": Artefact.MSPROF_TIMELINE, "msprof_0_1_20240101120000.json": Artefact.MSPROF_TIMELINE,
-        "op_summary_0_1_1.csv": Artefact.OP_SUMMARY, "op_summary_20240101120000.csv": Artefact.OP_SUMMARY,
-        "kernel_details.csv": Artefact.OP_SUMMARY, "x.npy": Artefact.NPY, "r.wbreport": Artefact.SAVED_REPORT,
-        "Conv2D.conv1.3.2.1700000000000000": Artefact.DUMP_FILE, "notes.txt": None, "data.json": None,
+        "resnet50.onnx": Artefact.ONNX_MODEL,
+        "frozen.pb": Artefact.TF_MODEL,
+        "deploy.prototxt": Artefact.CAFFE_MODEL,
+        "deploy.caffemodel": Artefact.CAFFE_WEIGHTS,
+        "m.air": Artefact.AIR_MODEL,
+        "resnet50.om": Artefact.OM_MODEL,
+        "acl.json": Artefact.ACL_JSON,
+        "trace_view.json": Artefact.TRACE_VIEW,
+        "msprof_20240101120000.json": Artefact.MSPROF_TIMELINE,
+        "msprof_0_1_20240101120000.json": Artefact.MSPROF_TIMELINE,
+        "op_summary_0_1_1.csv": Artefact.OP_SUMMARY,
+        "op_summary_20240101120000.csv": Artefact.OP_SUMMARY,
+        "kernel_details.csv": Artefact.OP_SUMMARY,
+        "x.npy": Artefact.NPY,
+        "r.wbreport": Artefact.SAVED_REPORT,
+        "Conv2D.conv1.3.2.1700000000000000": Artefact.DUMP_FILE,
+        "notes.txt": None,
+        "data.json": None,
     }
     for name, expected in cases.items():
         f = tmp_path / name
@@ -21,9 +33,12 @@ def test_names(tmp_path):
 
 
 def test_folders(tmp_path):
-    for name, expected in {"PROF_000001_20240101120000000_ABCDEF": Artefact.PROF_DIR,
-                           "host_123_20240101_ascend_pt": Artefact.PROFILER_OUTPUT,
-                           "ASCEND_PROFILER_OUTPUT": Artefact.PROFILER_OUTPUT, "src": None}.items():
+    for name, expected in {
+        "PROF_000001_20240101120000000_ABCDEF": Artefact.PROF_DIR,
+        "host_123_20240101_ascend_pt": Artefact.PROFILER_OUTPUT,
+        "ASCEND_PROFILER_OUTPUT": Artefact.PROFILER_OUTPUT,
+        "src": None,
+    }.items():
         (tmp_path / name).mkdir()
         assert classify(tmp_path / name) is expected, name
     dump = tmp_path / "20240101120000" / "0" / "resnet" / "1" / "0"
@@ -51,8 +66,12 @@ def test_a_trace_is_recognised_by_content_whatever_its_name(tmp_path, samples):
     obj = tmp_path / "b.json"
     obj.write_text('\ufeff {"displayTimeUnit": "ns", "traceEvents": [{"ph": "X"}]}', encoding="utf-8")
     assert looks_like_trace(obj)
-    for name, text in (("numbers.json", "[1, 2, 3]"), ("config.json", '{"dump": {"dump_path": "x"}}'),
-                       ("objs.json", '[{"name": "not a trace"}]'), ("empty.json", "")):
+    for name, text in (
+        ("numbers.json", "[1, 2, 3]"),
+        ("config.json", '{"dump": {"dump_path": "x"}}'),
+        ("objs.json", '[{"name": "not a trace"}]'),
+        ("empty.json", ""),
+    ):
         (tmp_path / name).write_text(text)
         assert not looks_like_trace(tmp_path / name), name
     (tmp_path / "bin.json").write_bytes(b"\x00\x01\x02[")
@@ -62,15 +81,23 @@ def test_a_trace_is_recognised_by_content_whatever_its_name(tmp_path, samples):
 
 # --- the registry (one Kind per Artefact; classify, open and context actions come from it) -----
 
+
 def _old_classify(path):
     """``classify`` as it was before the registry (kept verbatim as the reference)."""
     import re
 
     from workbench.core.artefacts import _is_aipp, _looks_like_dump_dir
 
-    suffixes = {".onnx": Artefact.ONNX_MODEL, ".pb": Artefact.TF_MODEL, ".prototxt": Artefact.CAFFE_MODEL,
-                ".caffemodel": Artefact.CAFFE_WEIGHTS, ".air": Artefact.AIR_MODEL, ".om": Artefact.OM_MODEL,
-                ".npy": Artefact.NPY, ".wbreport": Artefact.SAVED_REPORT}
+    suffixes = {
+        ".onnx": Artefact.ONNX_MODEL,
+        ".pb": Artefact.TF_MODEL,
+        ".prototxt": Artefact.CAFFE_MODEL,
+        ".caffemodel": Artefact.CAFFE_WEIGHTS,
+        ".air": Artefact.AIR_MODEL,
+        ".om": Artefact.OM_MODEL,
+        ".npy": Artefact.NPY,
+        ".wbreport": Artefact.SAVED_REPORT,
+    }
     dump_name = re.compile(r"^[A-Za-z0-9_]+\.[^/]+\.\d+\.\d+\.\d{10,}$")
     name = path.name
     lower = name.lower()
@@ -95,7 +122,11 @@ def _old_classify(path):
         return Artefact.OP_SUMMARY
     if lower.endswith((".om.json",)) or (suffix == ".json" and lower.startswith("model")):
         return Artefact.OM_JSON if lower.endswith(".om.json") else None
-    if suffix in (".cfg", ".config", ".conf", ".txt") and "aipp" in lower or (suffix in (".cfg", ".config") and _is_aipp(path)):
+    if (
+        suffix in (".cfg", ".config", ".conf", ".txt")
+        and "aipp" in lower
+        or (suffix in (".cfg", ".config") and _is_aipp(path))
+    ):
         return Artefact.AIPP_CONFIG
     if dump_name.match(name):
         return Artefact.DUMP_FILE
@@ -109,8 +140,13 @@ def test_every_artefact_has_exactly_one_entry():
     assert sorted(kinds, key=lambda a: a.value) == sorted(Artefact, key=lambda a: a.value)
     assert len(kinds) == len(set(kinds)) == len(artefacts.BY_ARTEFACT)
     assert artefacts.LABELS == {k.artefact: k.label for k in artefacts.KINDS} and all(artefacts.LABELS.values())
-    opens = {artefacts.OPEN_REPORT, artefacts.OPEN_TEXT, artefacts.SHOW_MODEL_STRUCTURE, artefacts.EDIT_DUMP_CONFIG,
-             artefacts.OPEN_DUMP_DATA}
+    opens = {
+        artefacts.OPEN_REPORT,
+        artefacts.OPEN_TEXT,
+        artefacts.SHOW_MODEL_STRUCTURE,
+        artefacts.EDIT_DUMP_CONFIG,
+        artefacts.OPEN_DUMP_DATA,
+    }
     for kind in artefacts.KINDS:
         assert kind.open in opens, kind
         assert all(a in artefacts.ACTION_LABELS for a in kind.actions), kind
@@ -130,10 +166,32 @@ def test_classify_agrees_with_the_old_rules_on_the_real_and_shipped_samples(samp
                 assert BY_ARTEFACT[kind].identify(path), path
             checked += 1
     assert checked > 50
-    names = ["resnet50.onnx", "frozen.pb", "deploy.prototxt", "deploy.caffemodel", "m.air", "resnet50.om", "x.npy",
-             "r.wbreport", "acl.json", "ACL.JSON", "trace_view.json", "msprof_0_1_20240101120000.json",
-             "op_summary_0_1_1.csv", "kernel_details.csv", "a.om.json", "model.json", "my_aipp.txt", "insert.cfg",
-             "Conv2D.conv1.3.2.1700000000000000", ".om", ".onnx", "data.json", "notes.txt", "x.tar.npy"]
+    names = [
+        "resnet50.onnx",
+        "frozen.pb",
+        "deploy.prototxt",
+        "deploy.caffemodel",
+        "m.air",
+        "resnet50.om",
+        "x.npy",
+        "r.wbreport",
+        "acl.json",
+        "ACL.JSON",
+        "trace_view.json",
+        "msprof_0_1_20240101120000.json",
+        "op_summary_0_1_1.csv",
+        "kernel_details.csv",
+        "a.om.json",
+        "model.json",
+        "my_aipp.txt",
+        "insert.cfg",
+        "Conv2D.conv1.3.2.1700000000000000",
+        ".om",
+        ".onnx",
+        "data.json",
+        "notes.txt",
+        "x.tar.npy",
+    ]
     for name in names:
         (tmp_path / name).write_text("aipp_op {\n}\n" if name == "insert.cfg" else "")
         assert classify(tmp_path / name) is _old_classify(tmp_path / name), name
@@ -154,12 +212,14 @@ def test_opening_decides_by_the_registry(samples, tmp_path):
     other = samples / "torch_npu-910B-rank0-comm-mem" / "communication.json"
     assert classify(om_json) is None and classify(renamed) is None, "the explorer stays name-based for these"
     expected = {
-        renamed: a.OPEN_REPORT, om_json: a.SHOW_MODEL_STRUCTURE, other: a.OPEN_TEXT,
+        renamed: a.OPEN_REPORT,
+        om_json: a.SHOW_MODEL_STRUCTURE,
+        other: a.OPEN_TEXT,
         samples / "acl-json-dump-samples" / "acl.json": a.EDIT_DUMP_CONFIG,
         samples / "torch_npu-kernel_details-pipe" / "kernel_details.csv": a.OPEN_REPORT,
         samples / "atc-om2json-large" / "test.om.json": a.SHOW_MODEL_STRUCTURE,
         samples / "atc-aipp-config" / "aipp.config": a.OPEN_TEXT,
-        samples / "npu-smi": None,                                     # a plain folder expands
+        samples / "npu-smi": None,  # a plain folder expands
     }
     for path, action in expected.items():
         assert a.open_action(path) == action, path

@@ -1,5 +1,6 @@
 """``ascend-workbench <verb>`` imports only the module that registers the verb; the map saying
 which module that is stays in step with what the modules register."""
+
 from __future__ import annotations
 
 import importlib
@@ -18,8 +19,10 @@ def test_every_verb_has_its_home_and_every_home_registers_it():
 
 
 def test_a_verb_imports_only_its_own_module():
-    code = ("import sys; from workbench import cli; cli._load_verbs('report'); "
-            "print(sorted(m for m in sys.modules if m.endswith('.cli') and m.startswith('workbench.')))")
+    code = (
+        "import sys; from workbench import cli; cli._load_verbs('report'); "
+        "print(sorted(m for m in sys.modules if m.endswith('.cli') and m.startswith('workbench.')))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert eval(out) == ["workbench.cli", "workbench.core.profiling.cli"]  # noqa: S307 - our own printout
     # and the verb still runs from the command line, with the whole list in the top-level help

@@ -1,6 +1,7 @@
 """The log file (core.logs, Qt-free): where it lives, how it rotates, that setting it up twice
 changes nothing and that a folder that cannot be made never stops anything; and the two places
 that used to print tracebacks (task listeners, the CLI's internal-error branch) log them instead."""
+
 from __future__ import annotations
 
 import argparse
@@ -59,8 +60,7 @@ def test_the_file_rotates(isolated_home: Path):
     assert path.stat().st_size < logs.MAX_BYTES and path.with_name("cli.log.1").stat().st_size <= logs.MAX_BYTES
 
 
-def test_setup_is_idempotent_and_follows_the_home(isolated_home: Path, tmp_path: Path,
-                                                    monkeypatch: pytest.MonkeyPatch):
+def test_setup_is_idempotent_and_follows_the_home(isolated_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     first = logs.setup_logging("gui")
     [handler] = _file_handlers()
     assert logs.setup_logging("gui") == first
@@ -105,12 +105,16 @@ def test_internal_error_prints_one_line_and_logs_the_traceback(isolated_home: Pa
     assert "Traceback (most recent call last)" in text and 'raise RuntimeError("boom")' in text
 
 
-def test_internal_error_without_a_log_folder_still_prints_one_line(tmp_path: Path,
-                                                                    monkeypatch: pytest.MonkeyPatch, capsys):
+def test_internal_error_without_a_log_folder_still_prints_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
+):
     home = _unwritable_home(tmp_path, monkeypatch)
     assert verbs.run_guarded(_boom, argparse.Namespace()) == 1
     err = capsys.readouterr().err
-    assert err == f"internal error: RuntimeError: boom (no details: cannot write a log file in {home / 'state' / 'logs'})\n"
+    assert (
+        err
+        == f"internal error: RuntimeError: boom (no details: cannot write a log file in {home / 'state' / 'logs'})\n"
+    )
 
 
 def test_bad_input_does_not_touch_the_log_folder(isolated_home: Path, capsys):

@@ -1,4 +1,5 @@
 """Projects: create / open / reopen, type detection, migrations, damaged or unwritable folders."""
+
 from __future__ import annotations
 
 import json
@@ -21,12 +22,15 @@ def test_create_close_reopen_keeps_type(tmp_path):
     assert raw["schema_version"] == p.SCHEMA_VERSION and raw["type"] == "Ascend Training"
 
 
-@pytest.mark.parametrize(("files", "expected"), [
-    ({"op_proto/add.cc": "", "CMakeLists.txt": ""}, p.OPERATOR),
-    ({"train.py": "print(1)"}, p.TRAINING),
-    ({"src/model.py": "import torch\nimport torch_npu\n"}, p.TRAINING),
-    ({"src/main.cpp": "#include \"acl/acl.h\"", "src/acl.json": "{}", "model/resnet.om": ""}, p.APP),
-])
+@pytest.mark.parametrize(
+    ("files", "expected"),
+    [
+        ({"op_proto/add.cc": "", "CMakeLists.txt": ""}, p.OPERATOR),
+        ({"train.py": "print(1)"}, p.TRAINING),
+        ({"src/model.py": "import torch\nimport torch_npu\n"}, p.TRAINING),
+        ({"src/main.cpp": '#include "acl/acl.h"', "src/acl.json": "{}", "model/resnet.om": ""}, p.APP),
+    ],
+)
 def test_type_detected_from_existing_folder(tmp_path, files, expected):
     for rel, text in files.items():
         f = tmp_path / "proj" / rel
@@ -69,8 +73,17 @@ def test_bad_type_field_is_named(tmp_path):
 def test_migrates_version_0_file(tmp_path):
     f = tmp_path / "old" / ".ascend-workbench" / "project.json"
     f.parent.mkdir(parents=True)
-    f.write_text(json.dumps({"name": "old", "project_type": "Ascend Operator", "remote_host": "atlas",
-                             "remote_path": "/home/u/old", "conversions": [{"om": "a.om"}]}))
+    f.write_text(
+        json.dumps(
+            {
+                "name": "old",
+                "project_type": "Ascend Operator",
+                "remote_host": "atlas",
+                "remote_path": "/home/u/old",
+                "conversions": [{"om": "a.om"}],
+            }
+        )
+    )
     proj = p.open_project(tmp_path / "old")
     assert proj.type == p.OPERATOR and proj.remote.host == "atlas" and proj.remote.remote_path == "/home/u/old"
     assert proj.conversions == [{"om": "a.om"}]

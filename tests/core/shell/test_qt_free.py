@@ -1,4 +1,5 @@
 """workbench.core never imports Qt: the import-linter contract, and an import with Qt blocked."""
+
 from __future__ import annotations
 
 import pkgutil
@@ -37,6 +38,8 @@ def test_every_core_module_imports_with_qt_blocked():
 def test_import_linter_contract_holds():
     exe = shutil.which("lint-imports")
     assert exe, "import-linter is a test dependency (pip install -e .[test])"
-    out = subprocess.run([exe, "--config", str(ROOT / "pyproject.toml")], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    out = subprocess.run(
+        [exe, "--config", str(ROOT / "pyproject.toml")], capture_output=True, text=True, cwd=ROOT, timeout=300
+    )
     assert out.returncode == 0, out.stdout + out.stderr
     assert "core is Qt-free KEPT" in out.stdout

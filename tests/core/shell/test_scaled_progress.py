@@ -1,4 +1,5 @@
 """ScaledProgress: a sub-task's 0..1 fractions land in [lo, hi] of the whole job."""
+
 from __future__ import annotations
 
 import pytest

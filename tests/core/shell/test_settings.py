@@ -1,4 +1,5 @@
 """Settings: typed, versioned, migrated; damaged files never crash the app or get lost."""
+
 from __future__ import annotations
 
 import json
@@ -42,8 +43,12 @@ def test_corrupt_file_is_kept_aside_and_reported():
 def test_bad_field_named_and_defaulted_other_fields_kept():
     path = s.settings_path()
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"schema_version": 2, "theme": "purple", "language": "zh_CN",
-                                "max_recent": "ten", "future_key": {"x": 1}}), encoding="utf-8")
+    path.write_text(
+        json.dumps(
+            {"schema_version": 2, "theme": "purple", "language": "zh_CN", "max_recent": "ten", "future_key": {"x": 1}}
+        ),
+        encoding="utf-8",
+    )
     loaded, problems = s.load()
     assert loaded.theme == "light" and loaded.language == "zh_CN" and loaded.max_recent == 10
     assert any("'theme'" in p and "'dark'" in p and "purple" in p for p in problems)

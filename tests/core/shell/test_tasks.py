@@ -1,4 +1,5 @@
 """The task mechanism: ordered progress, cancellation, failures, no leaked threads."""
+
 from __future__ import annotations
 
 import threading
@@ -165,6 +166,7 @@ def test_background_workers_run_nicer_than_the_caller():
 
         def child():
             got["child"] = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
         t = threading.Thread(target=child)
         t.start()
         t.join()
@@ -181,4 +183,4 @@ def test_background_workers_run_nicer_than_the_caller():
     finally:
         runner.shutdown()
         plain.shutdown()
-    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == mine   # the caller is untouched
+    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == mine  # the caller is untouched

@@ -1,5 +1,6 @@
 """Core does not know the simulated toolkit: ``workbench.wiring`` (run by the CLI, the GUI start and
 tests/conftest.py) gives the demo host its toolkit and lists the ``sim`` verb."""
+
 from __future__ import annotations
 
 import shutil
@@ -41,9 +42,11 @@ def test_the_wiring_is_idempotent_and_lists_sim_once():
 
 
 def test_core_alone_lists_no_simulated_toolkit_verb():
-    code = ("from workbench.core import verbs; import sys; "
-            "print(sorted(verbs.VERB_HOMES) , any('simtoolkit' in m for m in verbs.VERB_MODULES), "
-            "[m for m in sys.modules if m.startswith('workbench.simtoolkit')])")
+    code = (
+        "from workbench.core import verbs; import sys; "
+        "print(sorted(verbs.VERB_HOMES) , any('simtoolkit' in m for m in verbs.VERB_MODULES), "
+        "[m for m in sys.modules if m.startswith('workbench.simtoolkit')])"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert "'sim'" not in out and out.strip().endswith("False []")
 
@@ -58,6 +61,7 @@ def test_the_cli_wires_the_sim_verb_before_running_verbs():
 def test_import_linter_keeps_core_off_the_simulated_toolkit():
     exe = shutil.which("lint-imports")
     assert exe, "import-linter is a test dependency (pip install -e .[test])"
-    out = subprocess.run([exe, "--config", str(ROOT / "pyproject.toml")], capture_output=True, text=True, cwd=ROOT,
-                         timeout=300)
+    out = subprocess.run(
+        [exe, "--config", str(ROOT / "pyproject.toml")], capture_output=True, text=True, cwd=ROOT, timeout=300
+    )
     assert "core does not import the simulated toolkit KEPT" in out.stdout, out.stdout + out.stderr

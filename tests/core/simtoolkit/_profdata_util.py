@@ -1,4 +1,5 @@
 """Small independent readers used by the profdata tests (csv/json modules only)."""
+
 from __future__ import annotations
 
 import csv

@@ -1,4 +1,5 @@
 """An installed simulated toolkit per CANN version (installed once per test session)."""
+
 from __future__ import annotations
 
 import pytest

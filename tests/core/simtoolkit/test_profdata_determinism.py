@@ -1,4 +1,5 @@
 """Determinism, the shipped sample report, ONNX workloads and the big-trace writer."""
+
 from __future__ import annotations
 
 import collections
@@ -32,11 +33,18 @@ def _tree(root: Path) -> dict[str, bytes]:
     return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
-@pytest.mark.parametrize("writer", [
-    lambda out, seed: write_msprof_prof(out, resnet50_workload(), cann_version="8.0.RC1", devices=[0, 1], seed=seed),
-    lambda out, seed: write_msprof_prof(out, resnet50_workload(), cann_version="5.1.RC2", soc="Ascend310", seed=seed),
-    lambda out, seed: write_torch_npu(out, transformer_workload(layers=1), seed=seed),
-])
+@pytest.mark.parametrize(
+    "writer",
+    [
+        lambda out, seed: write_msprof_prof(
+            out, resnet50_workload(), cann_version="8.0.RC1", devices=[0, 1], seed=seed
+        ),
+        lambda out, seed: write_msprof_prof(
+            out, resnet50_workload(), cann_version="5.1.RC2", soc="Ascend310", seed=seed
+        ),
+        lambda out, seed: write_torch_npu(out, transformer_workload(layers=1), seed=seed),
+    ],
+)
 def test_same_inputs_give_byte_identical_output(tmp_path, writer):
     a, b = writer(tmp_path / "a", 3), writer(tmp_path / "b", 3)
     assert a.name == b.name
@@ -65,11 +73,15 @@ def _tiny_onnx(path: Path) -> Path:
         helper.make_node("Gemm", ["f", "fc_w"], ["y"], name="Gemm_3", transB=1),
     ]
     graph = helper.make_graph(
-        nodes, "tiny",
+        nodes,
+        "tiny",
         [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 8, 8])],
         [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 10])],
-        [helper.make_tensor("w", TensorProto.FLOAT, [4, 3, 3, 3], [0.0] * 108),
-         helper.make_tensor("fc_w", TensorProto.FLOAT, [10, 256], [0.0] * 2560)])
+        [
+            helper.make_tensor("w", TensorProto.FLOAT, [4, 3, 3, 3], [0.0] * 108),
+            helper.make_tensor("fc_w", TensorProto.FLOAT, [10, 256], [0.0] * 2560),
+        ],
+    )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
     onnx.save(model, str(path))
     return path
@@ -78,7 +90,10 @@ def _tiny_onnx(path: Path) -> Path:
 def test_workload_from_onnx_maps_nodes_and_shapes(tmp_path):
     w = workload_from_onnx(_tiny_onnx(tmp_path / "tiny.onnx"))
     assert [(op.name, op.type, op.core) for op in w.ops] == [
-        ("Conv_0", "Conv2D", "AI_CORE"), ("Relu_1", "Relu", "AI_VECTOR_CORE"), ("Gemm_3", "MatMulV2", "AI_CORE")]
+        ("Conv_0", "Conv2D", "AI_CORE"),
+        ("Relu_1", "Relu", "AI_VECTOR_CORE"),
+        ("Gemm_3", "MatMulV2", "AI_CORE"),
+    ]
     assert w.ops[0].inputs[0].shape == (1, 3, 8, 8) and w.ops[0].outputs[0].shape == (1, 4, 8, 8)
     assert w.ops[0].inputs[0].dtype == "FLOAT16"
     root = write_msprof_prof(tmp_path, w, iterations=1)
@@ -95,8 +110,19 @@ def test_bad_onnx_names_the_file(tmp_path):
 
 
 def test_ops_from_plain_data_and_rough_durations(tmp_path):
-    w = Workload.from_dicts("om", [{"name": "a", "type": "Add", "core": "AI_VECTOR_CORE", "duration_us": 100,
-                                     "inputs": [{"shape": [4, 4], "dtype": "FLOAT"}], "outputs": [{"shape": [4, 4]}]}])
+    w = Workload.from_dicts(
+        "om",
+        [
+            {
+                "name": "a",
+                "type": "Add",
+                "core": "AI_VECTOR_CORE",
+                "duration_us": 100,
+                "inputs": [{"shape": [4, 4], "dtype": "FLOAT"}],
+                "outputs": [{"shape": [4, 4]}],
+            }
+        ],
+    )
     root = write_msprof_prof(tmp_path, w, iterations=3)
     _, rows = read_csv(next((root / "mindstudio_profiler_output").glob("op_summary_*.csv")))
     assert len(rows) == 3 and all(95 < float(r["Task Duration(us)"]) < 105 for r in rows)

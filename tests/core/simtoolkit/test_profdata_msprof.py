@@ -1,4 +1,5 @@
 """msprof PROF_* folders of every CANN version: layout, headers, pid packing, internal consistency."""
+
 from __future__ import annotations
 
 import collections
@@ -17,10 +18,22 @@ STAMP = r"\d{14}"
 def reports(tmp_path_factory):
     """CANN version -> PROF folder (two devices, offline ResNet-50, two iterations)."""
     out = {}
-    for version, soc in {"8.0.RC1": "Ascend910B2", "8.2.RC1": "Ascend910B2", "7.0.0": "Ascend910B2",
-                         "6.0.1": "Ascend910", "5.1.RC2": "Ascend310"}.items():
-        out[version] = write_msprof_prof(tmp_path_factory.mktemp(version), resnet50_workload(), cann_version=version,
-                                         soc=soc, devices=[0, 1], iterations=2, aic_metrics="PipeUtilization")
+    for version, soc in {
+        "8.0.RC1": "Ascend910B2",
+        "8.2.RC1": "Ascend910B2",
+        "7.0.0": "Ascend910B2",
+        "6.0.1": "Ascend910",
+        "5.1.RC2": "Ascend310",
+    }.items():
+        out[version] = write_msprof_prof(
+            tmp_path_factory.mktemp(version),
+            resnet50_workload(),
+            cann_version=version,
+            soc=soc,
+            devices=[0, 1],
+            iterations=2,
+            aic_metrics="PipeUtilization",
+        )
     return out
 
 
@@ -33,8 +46,16 @@ def test_modern_layout_file_names(reports, version):
     root = reports[version]
     assert re.fullmatch(r"PROF_\d{6}_\d{17}_[A-Z]{16}", root.name)
     names = {p.name for p in (root / "mindstudio_profiler_output").iterdir()}
-    for base, ext in [("msprof", "json"), ("step_trace", "json"), ("op_summary", "csv"), ("op_statistic", "csv"),
-                      ("task_time", "csv"), ("api_statistic", "csv"), ("npu_mem", "csv"), ("step_trace", "csv")]:
+    for base, ext in [
+        ("msprof", "json"),
+        ("step_trace", "json"),
+        ("op_summary", "csv"),
+        ("op_statistic", "csv"),
+        ("task_time", "csv"),
+        ("api_statistic", "csv"),
+        ("npu_mem", "csv"),
+        ("step_trace", "csv"),
+    ]:
         assert any(re.fullmatch(f"{base}_{STAMP}\\.{ext}", n) for n in names), (base, ext, names)
     assert "README.txt" in names
     for d in ("host/data", "device_0/data", "device_1/data", "mindstudio_profiler_log"):
@@ -55,8 +76,9 @@ def test_legacy_layout_file_names(reports, version):
 
 
 def test_single_op_legacy_uses_two_index_names(tmp_path):
-    root = write_msprof_prof(tmp_path, transformer_workload(layers=1), cann_version="6.0.1", soc="Ascend910",
-                             iterations=1)
+    root = write_msprof_prof(
+        tmp_path, transformer_workload(layers=1), cann_version="6.0.1", soc="Ascend910", iterations=1
+    )
     assert (root / "device_0" / "summary" / "op_summary_0_1.csv").is_file()
 
 
@@ -76,11 +98,34 @@ def test_op_summary_headers_per_version(reports):
     h7, _ = _op_summary(reports["7.0.0"], "7.0.0")
     assert "OP State" not in h7 and "HF32 Eligible" not in h7 and h7[0] == "Device_id"
     h6, _ = _op_summary(reports["6.0.1"], "6.0.1")
-    assert h6[:13] == ["Model Name", "Model ID", "Task ID", "Stream ID", "Infer ID", "Op Name", "OP Type", "Task Type",
-                       "Task Start Time", "Task Duration(us)", "Task Wait Time(us)", "Block Dim", "Mix Block Dim"]
+    assert h6[:13] == [
+        "Model Name",
+        "Model ID",
+        "Task ID",
+        "Stream ID",
+        "Infer ID",
+        "Op Name",
+        "OP Type",
+        "Task Type",
+        "Task Start Time",
+        "Task Duration(us)",
+        "Task Wait Time(us)",
+        "Block Dim",
+        "Mix Block Dim",
+    ]
     rt, _ = read_csv(reports["6.0.1"] / "device_0" / "summary" / "runtime_api_0_1_1.csv")
-    assert rt == ["Name", "Stream ID", "Time(%)", "Time(ns)", "Calls", "Avg(ns)", "Min(ns)", "Max(ns)", "Process ID",
-                  "Thread ID"]
+    assert rt == [
+        "Name",
+        "Stream ID",
+        "Time(%)",
+        "Time(ns)",
+        "Calls",
+        "Avg(ns)",
+        "Min(ns)",
+        "Max(ns)",
+        "Process ID",
+        "Thread ID",
+    ]
     tt, _ = read_csv(reports["5.1.RC2"] / "device_0" / "summary" / "task_time_0_1_1.csv")
     assert tt[:3] == ["Time(%)", "Time(us)", "Count"]
 
@@ -135,11 +180,16 @@ def test_timeline_device_tasks_equal_op_summary(reports):
     out = root / "mindstudio_profiler_output"
     events = load_trace(one(out, "msprof_*.json"))
     names = process_names(events)
-    timeline = sorted((e["pid"] & 31, e["ts"], e["dur"], e["name"], e["args"]["Task Id"]) for e in events
-                      if e["ph"] == "X" and names[e["pid"]] == "Ascend Hardware")
+    timeline = sorted(
+        (e["pid"] & 31, e["ts"], e["dur"], e["name"], e["args"]["Task Id"])
+        for e in events
+        if e["ph"] == "X" and names[e["pid"]] == "Ascend Hardware"
+    )
     _, rows = read_csv(one(out, "op_summary_*.csv"))
-    table = sorted((int(r["Device_id"]), r["Task Start Time(us)"], float(r["Task Duration(us)"]), r["Op Name"],
-                    int(r["Task ID"])) for r in rows)
+    table = sorted(
+        (int(r["Device_id"]), r["Task Start Time(us)"], float(r["Task Duration(us)"]), r["Op Name"], int(r["Task ID"]))
+        for r in rows
+    )
     assert timeline == table
     _, tt = read_csv(one(out, "task_time_*.csv"))
     for r in tt:
@@ -150,7 +200,9 @@ def test_every_device_task_has_a_host_to_device_flow_from_node_launch(reports):
     events = load_trace(one(reports["8.0.RC1"] / "mindstudio_profiler_output", "msprof_*.json"))
     names = process_names(events)
     launches = {(e["pid"], e["tid"], e["ts"]): e for e in events if e["ph"] == "X" and e["name"] == "Node@launch"}
-    device = {(e["pid"], e["tid"], e["ts"]): e for e in events if e["ph"] == "X" and names[e["pid"]] == "Ascend Hardware"}
+    device = {
+        (e["pid"], e["tid"], e["ts"]): e for e in events if e["ph"] == "X" and names[e["pid"]] == "Ascend Hardware"
+    }
     flows = collections.defaultdict(dict)
     for e in events:
         if e["ph"] in "sf":
@@ -192,8 +244,17 @@ def test_op_statistic_is_the_aggregation_of_op_summary(reports, version):
     else:
         _, ops = read_csv(one(root / "mindstudio_profiler_output", "op_summary_*.csv"))
         header, stats = read_csv(one(root / "mindstudio_profiler_output", "op_statistic_*.csv"))
-        assert header == ["Device_id", "OP Type", "Core Type", "Count", "Total Time(us)", "Min Time(us)",
-                          "Avg Time(us)", "Max Time(us)", "Ratio(%)"]
+        assert header == [
+            "Device_id",
+            "OP Type",
+            "Core Type",
+            "Count",
+            "Total Time(us)",
+            "Min Time(us)",
+            "Avg Time(us)",
+            "Max Time(us)",
+            "Ratio(%)",
+        ]
     _check_statistic(ops, stats)
 
 
@@ -206,7 +267,17 @@ def test_api_statistic_is_the_aggregation_of_cann_events(reports):
         if e["ph"] == "X" and names[e["pid"]] == "CANN":
             agg[(e["args"]["level"], e["name"].split("@", 1)[1])].append(e["dur"])
     header, rows = read_csv(one(out, "api_statistic_*.csv"))
-    assert header == ["Device_id", "Level", "API Name", "Time(us)", "Count", "Avg(us)", "Min(us)", "Max(us)", "Variance"]
+    assert header == [
+        "Device_id",
+        "Level",
+        "API Name",
+        "Time(us)",
+        "Count",
+        "Avg(us)",
+        "Min(us)",
+        "Max(us)",
+        "Variance",
+    ]
     assert {(r["Level"], r["API Name"]) for r in rows} == set(agg)
     for r in rows:
         d = agg[(r["Level"], r["API Name"])]

@@ -2,6 +2,7 @@
 what msprof profiles and what the runtime dumps, as a user gets there (atc, acl.json, msprof).
 
 Outputs are read with the csv/json modules only (not the workbench's readers)."""
+
 from __future__ import annotations
 
 import csv
@@ -26,8 +27,15 @@ BANNER = "[simulated CANN toolkit]"
 
 def _bash(prefix: Path, script: str, cwd: Path) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k not in ("ASCEND_SIM_CONFIG", "PYTHONPATH")}
-    return subprocess.run(["bash", "-c", f"source {prefix}/ascend-toolkit/set_env.sh && {script}"],
-                          capture_output=True, text=True, env=env, timeout=180, cwd=cwd, check=False)
+    return subprocess.run(
+        ["bash", "-c", f"source {prefix}/ascend-toolkit/set_env.sh && {script}"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=180,
+        cwd=cwd,
+        check=False,
+    )
 
 
 def _w(name: str, *shape: int) -> onnx.TensorProto:
@@ -50,16 +58,31 @@ def conv_net(path: Path, batch: int | str = 1) -> list[onnx.NodeProto]:
         helper.make_node("Conv", ["g1", "fc.w"], ["logits"], name="classifier"),
         helper.make_node("Softmax", ["logits"], ["prob"], name="softmax", axis=1),
     ]
-    inits = [_w("c1.w", 8, 3, 3, 3), _w("c1.b", 8), _w("bn.s", 8), _w("bn.b", 8), _w("bn.m", 8), _w("bn.v", 8),
-             _w("c2.w", 8, 8, 3, 3), _w("fc.w", 10, 8, 1, 1)]
+    inits = [
+        _w("c1.w", 8, 3, 3, 3),
+        _w("c1.b", 8),
+        _w("bn.s", 8),
+        _w("bn.b", 8),
+        _w("bn.m", 8),
+        _w("bn.v", 8),
+        _w("c2.w", 8, 8, 3, 3),
+        _w("fc.w", 10, 8, 1, 1),
+    ]
     graph = helper.make_graph(nodes, "convnet", [x], [y], inits)
     onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), str(path))
     return nodes
 
 
 # ONNX op type -> the CANN op type the simulated atc gives it (what om JSON and profiles show).
-CANN = {"Conv": "Conv2D", "BatchNormalization": "BNInferenceD", "Relu": "Relu", "MaxPool": "MaxPoolV3",
-        "Add": "Add", "GlobalAveragePool": "ReduceMeanD", "Softmax": "SoftmaxV2"}
+CANN = {
+    "Conv": "Conv2D",
+    "BatchNormalization": "BNInferenceD",
+    "Relu": "Relu",
+    "MaxPool": "MaxPoolV3",
+    "Add": "Add",
+    "GlobalAveragePool": "ReduceMeanD",
+    "Softmax": "SoftmaxV2",
+}
 
 
 def _prof_dir(stdout: str) -> Path:
@@ -83,15 +106,23 @@ def test_msprof_profiles_an_app_running_a_dynamic_batch_om_with_dump_enabled(sim
     """Issue: msprof crashed (ValueError: Value out of range: -1) for a dynamic-batch .om with dump on."""
     nodes = conv_net(tmp_path / "convnet.onnx", batch="batch")
     (tmp_path / "dump").mkdir()
-    (tmp_path / "acl.json").write_text(json.dumps({"dump": {
-        "dump_list": [{"model_name": "convnet_dyn"}], "dump_path": "dump", "dump_mode": "output"}}, indent="\t"))
+    (tmp_path / "acl.json").write_text(
+        json.dumps(
+            {"dump": {"dump_list": [{"model_name": "convnet_dyn"}], "dump_path": "dump", "dump_mode": "output"}},
+            indent="\t",
+        )
+    )
     (tmp_path / "infer.py").write_text(
         "import argparse\np = argparse.ArgumentParser()\np.add_argument('--model')\np.add_argument('--acl_json')\n"
-        "a = p.parse_args()\nprint('loaded', a.model, 'with', a.acl_json, 'batch 4')\n")
-    r = _bash(sim_prefixes["8.0.RC1"],
-              "atc --framework=5 --model=convnet.onnx --output=convnet_dyn --soc_version=Ascend910B2 "
-              "--input_format=NCHW --input_shape=image:-1,3,32,32 --dynamic_batch_size=1,2,4 && "
-              f"msprof --output=out {sys.executable} infer.py --model=convnet_dyn.om --acl_json=acl.json", tmp_path)
+        "a = p.parse_args()\nprint('loaded', a.model, 'with', a.acl_json, 'batch 4')\n"
+    )
+    r = _bash(
+        sim_prefixes["8.0.RC1"],
+        "atc --framework=5 --model=convnet.onnx --output=convnet_dyn --soc_version=Ascend910B2 "
+        "--input_format=NCHW --input_shape=image:-1,3,32,32 --dynamic_batch_size=1,2,4 && "
+        f"msprof --output=out {sys.executable} infer.py --model=convnet_dyn.om --acl_json=acl.json",
+        tmp_path,
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     assert "Traceback" not in r.stderr and "loaded convnet_dyn.om with acl.json batch 4" in r.stdout
 
@@ -100,8 +131,11 @@ def test_msprof_profiles_an_app_running_a_dynamic_batch_om_with_dump_enabled(sim
     ops = {o["name"]: o for o in doc["graph"][0]["op"]}
     attrs = {a["key"]: a["value"] for a in ops["image"]["attr"]}
     assert attrs["_mbatch_origin_input_dims"]["list"]["i"] == [-1, 3, 32, 32]
-    assert [g.rsplit(":", 1)[1] for g in attrs["_all_origin_gears_inputs"]["list"]["s"]] == \
-        ["1,3,32,32", "2,3,32,32", "4,3,32,32"]
+    assert [g.rsplit(":", 1)[1] for g in attrs["_all_origin_gears_inputs"]["list"]["s"]] == [
+        "1,3,32,32",
+        "2,3,32,32",
+        "4,3,32,32",
+    ]
     assert ops["ascend_mbatch_shape_data"]["type"] == "Data"
     assert doc["graph"][0]["input"] == ["image:0", "ascend_mbatch_shape_data:0"]
     assert ops["conv1"]["output_desc"][0]["shape"] == {"dim": [4, 8, 32, 32]}
@@ -131,11 +165,15 @@ def test_msprof_profiles_the_conv_net_the_app_runs_not_a_canned_workload(sim_pre
     # the acl Python sample style: the model path is in the script, the app takes no arguments
     (tmp_path / "infer.py").write_text(
         'import os\n\nMODEL_PATH = "./model/convnet.om"\n\n'
-        'def main():\n    print("running", MODEL_PATH, os.path.exists(MODEL_PATH))\n\n\nmain()\n')
-    r = _bash(sim_prefixes["8.0.RC1"],
-              "atc --framework=5 --model=convnet.onnx --output=model/convnet --soc_version=Ascend910B2 "
-              f"--input_shape=image:1,3,32,32 && msprof --output=out --aic-metrics=PipeUtilization "
-              f"{sys.executable} infer.py", tmp_path)
+        'def main():\n    print("running", MODEL_PATH, os.path.exists(MODEL_PATH))\n\n\nmain()\n'
+    )
+    r = _bash(
+        sim_prefixes["8.0.RC1"],
+        "atc --framework=5 --model=convnet.onnx --output=model/convnet --soc_version=Ascend910B2 "
+        f"--input_shape=image:1,3,32,32 && msprof --output=out --aic-metrics=PipeUtilization "
+        f"{sys.executable} infer.py",
+        tmp_path,
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     assert "running ./model/convnet.om True" in r.stdout
     assert f"{BANNER} profiling the ops of {tmp_path}/model/convnet.om (10 ops of model convnet)" in r.stderr
@@ -149,8 +187,8 @@ def test_msprof_profiles_the_conv_net_the_app_runs_not_a_canned_workload(sim_pre
     names = [n.name for n in nodes]
     assert len(rows) % len(names) == 0 and len(rows) >= len(names)
     for k in range(0, len(rows), len(names)):
-        assert [row["Op Name"] for row in rows[k:k + len(names)]] == names
-        assert [row["OP Type"] for row in rows[k:k + len(names)]] == [CANN[n.op_type] for n in nodes]
+        assert [row["Op Name"] for row in rows[k : k + len(names)]] == names
+        assert [row["OP Type"] for row in rows[k : k + len(names)]] == [CANN[n.op_type] for n in nodes]
     iterations = len(rows) // len(names)
 
     stats = {row["OP Type"]: row for row in _csv_rows(_one(out, "op_statistic_*.csv"))}
@@ -170,12 +208,17 @@ def test_msprof_profiles_the_conv_net_the_app_runs_not_a_canned_workload(sim_pre
 def test_msprof_says_when_it_falls_back_to_a_canned_workload(sim_prefixes, tmp_path):
     (tmp_path / "train.py").write_text("print('no model here')\n")
     (tmp_path / "broken.om").write_bytes(b"not an om")
-    r = _bash(sim_prefixes["8.0.RC1"], f"msprof --output=out {sys.executable} train.py && "
-              f"msprof --output=out2 {sys.executable} train.py broken.om", tmp_path)
+    r = _bash(
+        sim_prefixes["8.0.RC1"],
+        f"msprof --output=out {sys.executable} train.py && msprof --output=out2 {sys.executable} train.py broken.om",
+        tmp_path,
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     notes = [line for line in r.stderr.splitlines() if line.startswith(f"{BANNER} ")]
-    assert notes[0] == (f"{BANNER} the application runs no .om or .onnx model the simulator can find; "
-                        "profiling a canned transformer workload (torch_npu eager ops)")
+    assert notes[0] == (
+        f"{BANNER} the application runs no .om or .onnx model the simulator can find; "
+        "profiling a canned transformer workload (torch_npu eager ops)"
+    )
     assert notes[1].startswith(f"{BANNER} not a model the simulator knows: {tmp_path}/broken.om: too short")
     assert notes[1].endswith("; profiling a canned transformer workload (torch_npu eager ops)")
 
@@ -186,14 +229,19 @@ def test_model_files_finds_the_models_an_app_names(tmp_path):
         (tmp_path / name).write_bytes(b"x")
     (tmp_path / "src").mkdir()
     (tmp_path / "src" / "infer.py").write_text(
-        'MODEL = "../model/c.om"\nOTHER = "./model/d.onnx"\nMISSING = "/nowhere/m.om"\n')
+        'MODEL = "../model/c.om"\nOTHER = "./model/d.onnx"\nMISSING = "/nowhere/m.om"\n'
+    )
     (tmp_path / "out").mkdir()
     binary = tmp_path / "out" / "main"
     binary.write_bytes(b"\x7fELF\x00\x00../model/e.om\x00acl.json\x00")
     binary.chmod(0o755)
     app = ["python3", "src/infer.py", "--model=a.om", "-i", "b.om", "missing.om"]
-    assert model_files(app, tmp_path) == [tmp_path / "a.om", tmp_path / "b.om", tmp_path / "model" / "c.om",
-                                          tmp_path / "model" / "d.onnx"]
+    assert model_files(app, tmp_path) == [
+        tmp_path / "a.om",
+        tmp_path / "b.om",
+        tmp_path / "model" / "c.om",
+        tmp_path / "model" / "d.onnx",
+    ]
     assert model_files(app, tmp_path, suffixes=(".om",))[2:] == [tmp_path / "model" / "c.om"]
     # a C++ sample's binary run from its folder: the path compiled into it (relative to the working dir)
     assert model_files(["./main"], tmp_path / "out") == [tmp_path / "model" / "e.om"]
@@ -207,13 +255,23 @@ def test_runtime_dumps_real_shapes_of_a_dynamic_shape_om(sim_prefixes, tmp_path,
 
     monkeypatch.setenv(ENV_CONFIG, str(sim_prefixes["8.0.RC1"] / "ascend-toolkit" / "latest" / CONFIG_NAME))
     conv_net(tmp_path / "convnet.onnx", batch="N")
-    assert atc.main(["--framework=5", "--model=" + str(tmp_path / "convnet.onnx"), f"--output={tmp_path}/convnet",
-                     "--soc_version=Ascend910B2"]) == 0
+    assert (
+        atc.main(
+            [
+                "--framework=5",
+                "--model=" + str(tmp_path / "convnet.onnx"),
+                f"--output={tmp_path}/convnet",
+                "--soc_version=Ascend910B2",
+            ]
+        )
+        == 0
+    )
     ops = read_om(tmp_path / "convnet.om")["om_json"]["graph"][0]["op"]
     assert next(o for o in ops if o["name"] == "conv1")["output_desc"][0]["shape"]["dim"][0] == -1
     (tmp_path / "dump").mkdir()
-    (tmp_path / "acl.json").write_text(json.dumps({"dump": {"dump_list": [{"model_name": "convnet"}],
-                                                            "dump_path": "dump", "dump_mode": "all"}}))
+    (tmp_path / "acl.json").write_text(
+        json.dumps({"dump": {"dump_list": [{"model_name": "convnet"}], "dump_path": "dump", "dump_mode": "all"}})
+    )
     files = dump_after_app(["./main", str(tmp_path / "convnet.om")], tmp_path)
     assert len(files) >= 10
     for f in files:
@@ -221,20 +279,32 @@ def test_runtime_dumps_real_shapes_of_a_dynamic_shape_om(sim_prefixes, tmp_path,
             assert all(d >= 0 for d in t.shape + t.original_shape), (f.name, t)
 
 
-@pytest.mark.parametrize("flags, gears, values", [
-    (["--input_shape=image:-1,3,32,32", "--dynamic_batch_size=2,8"], ["2,3,32,32", "8,3,32,32"], 1),
-    (["--input_shape=image:1,3,-1,-1", "--dynamic_image_size=32,32;64,48"], ["1,3,32,32", "1,3,64,48"], 2),
-    (["--input_shape=image:-1,3,-1,32", "--dynamic_dims=1,32;2,64"], ["1,3,32,32", "2,3,64,32"], 2),
-])
-def test_atc_builds_every_gear_of_a_dynamic_model(sim_prefixes, tmp_path, monkeypatch, capsys, flags, gears,
-                                                  values):
+@pytest.mark.parametrize(
+    "flags, gears, values",
+    [
+        (["--input_shape=image:-1,3,32,32", "--dynamic_batch_size=2,8"], ["2,3,32,32", "8,3,32,32"], 1),
+        (["--input_shape=image:1,3,-1,-1", "--dynamic_image_size=32,32;64,48"], ["1,3,32,32", "1,3,64,48"], 2),
+        (["--input_shape=image:-1,3,-1,32", "--dynamic_dims=1,32;2,64"], ["1,3,32,32", "2,3,64,32"], 2),
+    ],
+)
+def test_atc_builds_every_gear_of_a_dynamic_model(sim_prefixes, tmp_path, monkeypatch, capsys, flags, gears, values):
     from workbench.simtoolkit import atc
     from workbench.simtoolkit.config import CONFIG_NAME, ENV_CONFIG
 
     monkeypatch.setenv(ENV_CONFIG, str(sim_prefixes["8.0.RC1"] / "ascend-toolkit" / "latest" / CONFIG_NAME))
     conv_net(tmp_path / "convnet.onnx", batch="N")
-    assert atc.main(["--framework=5", f"--model={tmp_path}/convnet.onnx", f"--output={tmp_path}/m",
-                     "--soc_version=Ascend910B2", *flags]) == 0, capsys.readouterr().out
+    assert (
+        atc.main(
+            [
+                "--framework=5",
+                f"--model={tmp_path}/convnet.onnx",
+                f"--output={tmp_path}/m",
+                "--soc_version=Ascend910B2",
+                *flags,
+            ]
+        )
+        == 0
+    ), capsys.readouterr().out
     ops = {o["name"]: o for o in read_om(tmp_path / "m.om")["om_json"]["graph"][0]["op"]}
     attrs = {a["key"]: a["value"] for a in ops["image"]["attr"]}
     assert [g.rsplit(":", 1)[1] for g in attrs["_all_origin_gears_inputs"]["list"]["s"]] == gears
@@ -248,8 +318,16 @@ def test_atc_refuses_gears_that_do_not_fit_the_dynamic_dims(sim_prefixes, tmp_pa
 
     monkeypatch.setenv(ENV_CONFIG, str(sim_prefixes["8.0.RC1"] / "ascend-toolkit" / "latest" / CONFIG_NAME))
     conv_net(tmp_path / "convnet.onnx", batch="N")
-    code = atc.main(["--framework=5", f"--model={tmp_path}/convnet.onnx", f"--output={tmp_path}/m",
-                     "--soc_version=Ascend910B2", "--input_shape=image:-1,3,-1,32", "--dynamic_dims=1;2"])
+    code = atc.main(
+        [
+            "--framework=5",
+            f"--model={tmp_path}/convnet.onnx",
+            f"--output={tmp_path}/m",
+            "--soc_version=Ascend910B2",
+            "--input_shape=image:-1,3,-1,32",
+            "--dynamic_dims=1;2",
+        ]
+    )
     out = capsys.readouterr().out
     assert code == atc.EXIT_FAILED and "E10001" in out and "one for each -1 in --input_shape" in out
     assert not (tmp_path / "m.om").exists()

@@ -1,4 +1,5 @@
 """Toolkit detection on the simulated toolkit of every CANN version, through LocalTransport."""
+
 from __future__ import annotations
 
 import pytest
@@ -27,8 +28,16 @@ def test_detects_version_tools_and_devices(sim_prefixes, version):
     assert [d.soc_version for d in smi.devices] == [SOCS[version]] * 2
 
 
-@pytest.mark.parametrize("given", ["{p}", "{p}/ascend-toolkit", "{p}/ascend-toolkit/latest",
-                                   "{p}/ascend-toolkit/set_env.sh", "{p}/ascend-toolkit/latest/"])
+@pytest.mark.parametrize(
+    "given",
+    [
+        "{p}",
+        "{p}/ascend-toolkit",
+        "{p}/ascend-toolkit/latest",
+        "{p}/ascend-toolkit/set_env.sh",
+        "{p}/ascend-toolkit/latest/",
+    ],
+)
 def test_every_way_of_naming_the_install(sim_prefixes, given):
     prefix = sim_prefixes["7.0.0"]
     info = detect_toolkit(LocalTransport(), given.format(p=prefix))
@@ -55,5 +64,7 @@ def test_host_check_json(sim_prefixes):
     assert out["reachable"] and out["cann_version"] == "6.0.1" and out["simulated"]
     assert out["tools"] == {"atc": True, "msprof": True, "msaccucmp": True, "npu_smi": True}
     assert [(d["id"], d["chip"], d["soc_version"], d["health"]) for d in out["devices"]] == [
-        (0, "910A", "Ascend910A", "OK"), (1, "910A", "Ascend910A", "OK")]
+        (0, "910A", "Ascend910A", "OK"),
+        (1, "910A", "Ascend910A", "OK"),
+    ]
     assert out["errors"] == []

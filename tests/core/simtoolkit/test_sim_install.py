@@ -1,4 +1,5 @@
 """The installed simulated toolkit: layout, set_env.sh under bash, launchers, CLI verb, demo host."""
+
 from __future__ import annotations
 
 import json
@@ -17,8 +18,14 @@ from workbench.simtoolkit.demo import demo_prefix, ensure_demo_toolkit
 def _bash(prefix, script, **env):
     full_env = {k: v for k, v in os.environ.items() if k not in ("ASCEND_SIM_CONFIG", "PYTHONPATH")}
     full_env.update(env)
-    return subprocess.run(["bash", "-c", f"source {prefix}/ascend-toolkit/set_env.sh && {script}"],
-                          capture_output=True, text=True, env=full_env, timeout=60, cwd="/")
+    return subprocess.run(
+        ["bash", "-c", f"source {prefix}/ascend-toolkit/set_env.sh && {script}"],
+        capture_output=True,
+        text=True,
+        env=full_env,
+        timeout=60,
+        cwd="/",
+    )
 
 
 def test_layout_is_the_real_one(sim_prefixes):
@@ -65,11 +72,32 @@ def test_msaccucmp_is_a_python_script(sim_prefixes):
 
 
 def test_cli_install_json_and_bad_soc(tmp_path, capsys):
-    assert cli_main(["sim", "install", "--prefix", str(tmp_path / "A"), "--cann-version", "5.1.RC2",
-                     "--soc", "Ascend310", "--devices", "3", "--json"]) == 0
+    assert (
+        cli_main(
+            [
+                "sim",
+                "install",
+                "--prefix",
+                str(tmp_path / "A"),
+                "--cann-version",
+                "5.1.RC2",
+                "--soc",
+                "Ascend310",
+                "--devices",
+                "3",
+                "--json",
+            ]
+        )
+        == 0
+    )
     out = json.loads(capsys.readouterr().out)
     assert out["toolkit_path"] == str(tmp_path / "A/ascend-toolkit/latest")
-    assert (out["cann_version"], out["soc_version"], out["devices"], out["simulated"]) == ("5.1.RC2", "Ascend310", 3, True)
+    assert (out["cann_version"], out["soc_version"], out["devices"], out["simulated"]) == (
+        "5.1.RC2",
+        "Ascend310",
+        3,
+        True,
+    )
     assert cli_main(["sim", "install", "--prefix", str(tmp_path / "B"), "--soc", "Ascend999"]) == 2
     assert "Ascend999" in capsys.readouterr().err
     assert not (tmp_path / "B").exists()

@@ -1,4 +1,5 @@
 """Simulated msprof and msaccucmp through bash + set_env.sh, as a remote host runs them."""
+
 from __future__ import annotations
 
 import csv
@@ -12,28 +13,40 @@ import pytest
 def _bash(prefix, script, cwd, **env):
     full_env = {k: v for k, v in os.environ.items() if k not in ("ASCEND_SIM_CONFIG", "PYTHONPATH")}
     full_env.update(env)
-    return subprocess.run(["bash", "-c", f"source {prefix}/ascend-toolkit/set_env.sh && {script}"],
-                          capture_output=True, text=True, env=full_env, timeout=120, cwd=cwd)
+    return subprocess.run(
+        ["bash", "-c", f"source {prefix}/ascend-toolkit/set_env.sh && {script}"],
+        capture_output=True,
+        text=True,
+        env=full_env,
+        timeout=120,
+        cwd=cwd,
+    )
 
 
 @pytest.fixture
 def app(tmp_path):
     script = tmp_path / "app.py"
-    script.write_text("import os, sys\nprint('hello from app', sys.argv[1:], os.environ.get('PYTHONPATH', '<unset>'))\n")
+    script.write_text(
+        "import os, sys\nprint('hello from app', sys.argv[1:], os.environ.get('PYTHONPATH', '<unset>'))\n"
+    )
     return script
 
 
 def test_runs_the_app_streams_its_output_and_writes_a_modern_prof(sim_prefixes, app, tmp_path):
-    r = _bash(sim_prefixes["8.0.RC1"], f"msprof --output={tmp_path}/out --aic-metrics=PipeUtilization "
-              f"{sys.executable} {app} arg1", tmp_path, PYTHONPATH="/keep/me")
+    r = _bash(
+        sim_prefixes["8.0.RC1"],
+        f"msprof --output={tmp_path}/out --aic-metrics=PipeUtilization {sys.executable} {app} arg1",
+        tmp_path,
+        PYTHONPATH="/keep/me",
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     lines = r.stdout.splitlines()
     assert lines[0] == "[INFO] Start profiling...."
-    assert lines[1] == "hello from app ['arg1'] /keep/me"   # real output, caller's PYTHONPATH intact
+    assert lines[1] == "hello from app ['arg1'] /keep/me"  # real output, caller's PYTHONPATH intact
     assert lines[-2] == "[INFO] Profiling finished."
     prefix_text = "[INFO] Process profiling data complete. Data is saved in "
     assert lines[-1].startswith(prefix_text)
-    prof = lines[-1][len(prefix_text):]
+    prof = lines[-1][len(prefix_text) :]
     assert os.path.dirname(prof) == f"{tmp_path}/out" and os.path.basename(prof).startswith("PROF_000001_")
     out = os.path.join(prof, "mindstudio_profiler_output")
     summaries = [f for f in os.listdir(out) if f.startswith("op_summary_")]
@@ -52,13 +65,25 @@ def test_profiles_the_om_the_app_used_on_visible_devices_legacy_layout(sim_prefi
     x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 8, 8])
     y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
     w = numpy_helper.from_array(np.ones((2, 3, 1, 1), np.float32), "w")
-    g = helper.make_graph([helper.make_node("Conv", ["x", "w"], ["c"], name="MyConv"),
-                           helper.make_node("Sigmoid", ["c"], ["y"], name="MySigmoid")], "g", [x], [y], [w])
+    g = helper.make_graph(
+        [
+            helper.make_node("Conv", ["x", "w"], ["c"], name="MyConv"),
+            helper.make_node("Sigmoid", ["c"], ["y"], name="MySigmoid"),
+        ],
+        "g",
+        [x],
+        [y],
+        [w],
+    )
     onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), str(tmp_path / "m.onnx"))
     prefix = sim_prefixes["6.0.1"]
-    r = _bash(prefix, f"atc --framework=5 --model=m.onnx --output=m --soc_version=Ascend910A && "
-              f"msprof --output=out --application='{sys.executable} {app} m.om'", tmp_path,
-              ASCEND_RT_VISIBLE_DEVICES="1")
+    r = _bash(
+        prefix,
+        f"atc --framework=5 --model=m.onnx --output=m --soc_version=Ascend910A && "
+        f"msprof --output=out --application='{sys.executable} {app} m.om'",
+        tmp_path,
+        ASCEND_RT_VISIBLE_DEVICES="1",
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     prof = r.stdout.splitlines()[-1].rsplit(" ", 1)[1]
     summary_dir = os.path.join(prof, "device_1", "summary")
@@ -70,12 +95,23 @@ def test_profiles_the_om_the_app_used_on_visible_devices_legacy_layout(sim_prefi
     assert {"MyConv", "MySigmoid"} <= names
 
 
-@pytest.mark.parametrize("args, stdout_has, stderr_has", [
-    ("--output=o --bogus=1 true", "Usage:", "msprof: unrecognized option '--bogus'"),
-    ("--output=o --ascendcl=maybe true", "[ERROR] Argument --ascendcl: invalid value: maybe. Please input 'on' or 'off'.", ""),
-    ("--output=o --aic-freq=500 true", "[ERROR] Argument --aic-freq: invalid int value: 500.Please input data is in 1 to 100.", ""),
-    ("--output=o ./missing_app", "[ERROR] App path(", ""),
-])
+@pytest.mark.parametrize(
+    "args, stdout_has, stderr_has",
+    [
+        ("--output=o --bogus=1 true", "Usage:", "msprof: unrecognized option '--bogus'"),
+        (
+            "--output=o --ascendcl=maybe true",
+            "[ERROR] Argument --ascendcl: invalid value: maybe. Please input 'on' or 'off'.",
+            "",
+        ),
+        (
+            "--output=o --aic-freq=500 true",
+            "[ERROR] Argument --aic-freq: invalid int value: 500.Please input data is in 1 to 100.",
+            "",
+        ),
+        ("--output=o ./missing_app", "[ERROR] App path(", ""),
+    ],
+)
 def test_bad_command_lines(sim_prefixes, tmp_path, args, stdout_has, stderr_has):
     r = _bash(sim_prefixes["7.0.0"], f"msprof {args}", tmp_path)
     assert r.returncode == 255

@@ -1,4 +1,5 @@
 """The simulated npu-smi reproduces the real table layouts byte for byte."""
+
 from __future__ import annotations
 
 import pytest
@@ -8,8 +9,9 @@ from workbench.simtoolkit import platform
 from workbench.simtoolkit.npusmi import render_info, simulated_devices
 
 
-@pytest.mark.parametrize("name", ["npu-smi-info_310_23.0.0.txt", "npu-smi-info_310P3_25.3.rc1.txt",
-                                  "npu-smi-info_910_8card_24.1.0.txt"])
+@pytest.mark.parametrize(
+    "name", ["npu-smi-info_310_23.0.0.txt", "npu-smi-info_310P3_25.3.rc1.txt", "npu-smi-info_910_8card_24.1.0.txt"]
+)
 def test_rendering_the_parsed_sample_gives_the_sample_back(samples, name):
     text = (samples / "npu-smi" / name).read_text(encoding="utf-8")
     info = parse_npu_smi_info(text)

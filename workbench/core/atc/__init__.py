@@ -10,10 +10,19 @@
 - :mod:`run` — ``run_conversion(job, transport, toolkit, progress=, cancel=)`` and project history
 - :mod:`structure` — ``model_structure(path, transport)``: searchable op list of an .om / ONNX model
 """
+
 from workbench.core.atc.aipp import AippConfig, AippError, AippOp, check_aipp, parse_aipp, read_aipp, write_aipp
 from workbench.core.atc.explain import Diagnostic, Explanation, explain, parse_atc_output
 from workbench.core.atc.job import (
-    ConversionJob, InputSpec, Produced, Upload, apply_flag, command, command_line, files_produced, files_to_upload,
+    ConversionJob,
+    InputSpec,
+    Produced,
+    Upload,
+    apply_flag,
+    command,
+    command_line,
+    files_produced,
+    files_to_upload,
 )
 from workbench.core.atc.modelinfo import ModelInfoError, ModelInputs, TensorInfo, detect_framework, inspect_model
 from workbench.core.atc.run import ConversionResult, JobInvalid, propose_soc_version, run_conversion
@@ -21,9 +30,38 @@ from workbench.core.atc.structure import ModelStructure, OpEntry, model_structur
 from workbench.core.atc.validate import Issue, validate
 
 __all__ = [
-    "AippConfig", "AippError", "AippOp", "ConversionJob", "ConversionResult", "Diagnostic", "Explanation", "InputSpec",
-    "Issue", "JobInvalid", "ModelInfoError", "ModelInputs", "ModelStructure", "OpEntry", "Produced", "TensorInfo",
-    "Upload", "apply_flag", "check_aipp", "command", "command_line", "detect_framework", "explain", "files_produced",
-    "files_to_upload", "inspect_model", "model_structure", "parse_aipp", "parse_atc_output", "propose_soc_version",
-    "read_aipp", "run_conversion", "validate", "write_aipp",
+    "AippConfig",
+    "AippError",
+    "AippOp",
+    "ConversionJob",
+    "ConversionResult",
+    "Diagnostic",
+    "Explanation",
+    "InputSpec",
+    "Issue",
+    "JobInvalid",
+    "ModelInfoError",
+    "ModelInputs",
+    "ModelStructure",
+    "OpEntry",
+    "Produced",
+    "TensorInfo",
+    "Upload",
+    "apply_flag",
+    "check_aipp",
+    "command",
+    "command_line",
+    "detect_framework",
+    "explain",
+    "files_produced",
+    "files_to_upload",
+    "inspect_model",
+    "model_structure",
+    "parse_aipp",
+    "parse_atc_output",
+    "propose_soc_version",
+    "read_aipp",
+    "run_conversion",
+    "validate",
+    "write_aipp",
 ]

@@ -12,6 +12,7 @@ the optional crop, colour-space conversion (``csc_switch`` with the 3×3 ``matri
 biases), resize and padding. A dynamic AIPP sets only ``related_input_rank``,
 ``max_src_image_size`` (mandatory) and ``support_rotation``; the rest is given at run time.
 """
+
 from __future__ import annotations
 
 import os
@@ -22,21 +23,52 @@ from workbench.core.atc.prototxt import Entry, PrototxtError, parse_entries
 
 MODES = ("static", "dynamic")
 # input_format values (the list beyond the sample's RGB888_U8 is UNVERIFIED: accept all known ones).
-INPUT_FORMATS = ("YUV420SP_U8", "XRGB8888_U8", "RGB888_U8", "YUV400_U8", "ARGB8888_U8", "YUYV_U8", "YUV422SP_U8",
-                 "AYUV444_U8", "RAW10", "RAW12", "RAW16", "RAW24", "NC1HWC0DI_FP16", "NC1HWC0DI_S8")
-EVEN_FORMATS = ("YUV420SP_U8", "YUV422SP_U8", "YUYV_U8")   # chroma subsampled: even widths (and 420: heights)
+INPUT_FORMATS = (
+    "YUV420SP_U8",
+    "XRGB8888_U8",
+    "RGB888_U8",
+    "YUV400_U8",
+    "ARGB8888_U8",
+    "YUYV_U8",
+    "YUV422SP_U8",
+    "AYUV444_U8",
+    "RAW10",
+    "RAW12",
+    "RAW16",
+    "RAW24",
+    "NC1HWC0DI_FP16",
+    "NC1HWC0DI_S8",
+)
+EVEN_FORMATS = ("YUV420SP_U8", "YUV422SP_U8", "YUYV_U8")  # chroma subsampled: even widths (and 420: heights)
 MAX_IMAGE_SIDE = 4096
 FP16_MAX = 65504.0
 CHANNELS = 4
 MATRIX_KEYS = tuple(f"matrix_r{r}c{c}" for r in range(3) for c in range(3))
 # Scalar fields in the order they are written; kind: int, bool, mode, format.
 SCALARS: tuple[tuple[str, str], ...] = (
-    ("aipp_mode", "mode"), ("related_input_rank", "int"), ("max_src_image_size", "int"), ("support_rotation", "bool"),
-    ("input_format", "format"), ("src_image_size_w", "int"), ("src_image_size_h", "int"),
-    ("crop", "bool"), ("load_start_pos_w", "int"), ("load_start_pos_h", "int"), ("crop_size_w", "int"),
-    ("crop_size_h", "int"), ("resize", "bool"), ("resize_output_w", "int"), ("resize_output_h", "int"),
-    ("padding", "bool"), ("left_padding_size", "int"), ("right_padding_size", "int"), ("top_padding_size", "int"),
-    ("bottom_padding_size", "int"), ("csc_switch", "bool"), ("rbuv_swap_switch", "bool"), ("ax_swap_switch", "bool"),
+    ("aipp_mode", "mode"),
+    ("related_input_rank", "int"),
+    ("max_src_image_size", "int"),
+    ("support_rotation", "bool"),
+    ("input_format", "format"),
+    ("src_image_size_w", "int"),
+    ("src_image_size_h", "int"),
+    ("crop", "bool"),
+    ("load_start_pos_w", "int"),
+    ("load_start_pos_h", "int"),
+    ("crop_size_w", "int"),
+    ("crop_size_h", "int"),
+    ("resize", "bool"),
+    ("resize_output_w", "int"),
+    ("resize_output_h", "int"),
+    ("padding", "bool"),
+    ("left_padding_size", "int"),
+    ("right_padding_size", "int"),
+    ("top_padding_size", "int"),
+    ("bottom_padding_size", "int"),
+    ("csc_switch", "bool"),
+    ("rbuv_swap_switch", "bool"),
+    ("ax_swap_switch", "bool"),
 )
 # List fields: attribute -> (key prefix, length, kind), written after the scalars in this order.
 LISTS: dict[str, tuple[str, int, str]] = {
@@ -85,13 +117,13 @@ class AippOp:
     csc_switch: bool | None = None
     rbuv_swap_switch: bool | None = None
     ax_swap_switch: bool | None = None
-    matrix: list[int | None] = field(default_factory=lambda: _none_list(9))        # r0c0, r0c1, … r2c2
+    matrix: list[int | None] = field(default_factory=lambda: _none_list(9))  # r0c0, r0c1, … r2c2
     output_bias: list[int | None] = field(default_factory=lambda: _none_list(3))
     input_bias: list[int | None] = field(default_factory=lambda: _none_list(3))
     mean_chn: list[int | None] = field(default_factory=lambda: _none_list(CHANNELS))
     min_chn: list[float | None] = field(default_factory=lambda: _none_list(CHANNELS))
     var_reci_chn: list[float | None] = field(default_factory=lambda: _none_list(CHANNELS))
-    extra: list[tuple[str, str]] = field(default_factory=list)   # unknown keys, kept verbatim
+    extra: list[tuple[str, str]] = field(default_factory=list)  # unknown keys, kept verbatim
 
     def items(self) -> list[tuple[str, object]]:
         """(key, value) of every set field, in the written order."""
@@ -109,6 +141,7 @@ class AippConfig:
 
 
 # --- reading ------------------------------------------------------------------------------------
+
 
 def _convert(kind: str, text: str, where: str, key: str):  # noqa: ANN202 - int | float | bool | str
     if kind == "bool":
@@ -128,7 +161,7 @@ def _convert(kind: str, text: str, where: str, key: str):  # noqa: ANN202 - int 
             return float(text)
         except ValueError:
             raise AippError(f"{where}: {key}: expected a number, got {text!r}") from None
-    return text   # mode / format: checked by check_aipp so the editor can show the bad value
+    return text  # mode / format: checked by check_aipp so the editor can show the bad value
 
 
 _LIST_KEYS: dict[str, tuple[str, int, str]] = {}
@@ -182,6 +215,7 @@ def read_aipp(path: str | os.PathLike[str]) -> AippConfig:
 
 # --- writing ------------------------------------------------------------------------------------
 
+
 def _fmt(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -207,8 +241,10 @@ def save_aipp(config: AippConfig, path: str | os.PathLike[str]) -> None:
 
 # --- constraints --------------------------------------------------------------------------------
 
-def check_aipp(config: AippConfig, *, model_inputs: int | None = None, dynamic_image_size: bool = False
-               ) -> list[tuple[str, str]]:
+
+def check_aipp(
+    config: AippConfig, *, model_inputs: int | None = None, dynamic_image_size: bool = False
+) -> list[tuple[str, str]]:
     """The documented constraints as ``(field, reason)`` pairs (empty: fine). ``model_inputs`` is
     the model's input count when known; ``dynamic_image_size`` whether the job uses it."""
     problems: list[tuple[str, str]] = []
@@ -223,7 +259,10 @@ def check_aipp(config: AippConfig, *, model_inputs: int | None = None, dynamic_i
         if rank < 0:
             bad("related_input_rank", f"related_input_rank must be 0 or more, got {rank}")
         elif model_inputs is not None and rank >= model_inputs:
-            bad("related_input_rank", f"related_input_rank {rank} is out of range: the model has {model_inputs} input(s)")
+            bad(
+                "related_input_rank",
+                f"related_input_rank {rank} is out of range: the model has {model_inputs} input(s)",
+            )
         if rank in ranks:
             bad("related_input_rank", f"aipp_op[{ranks[rank]}] and aipp_op[{i}] both preprocess input {rank}")
         ranks.setdefault(rank, i)
@@ -235,8 +274,11 @@ def check_aipp(config: AippConfig, *, model_inputs: int | None = None, dynamic_i
                 bad("max_src_image_size", "dynamic AIPP requires max_src_image_size (the largest input image in bytes)")
             static_keys = [k for k, _ in op.items() if k not in DYNAMIC_KEYS and k not in dict(op.extra)]
             if static_keys:
-                bad(static_keys[0], "in dynamic mode only related_input_rank, max_src_image_size and support_rotation "
-                    f"may be set (found {', '.join(static_keys)})")
+                bad(
+                    static_keys[0],
+                    "in dynamic mode only related_input_rank, max_src_image_size and support_rotation "
+                    f"may be set (found {', '.join(static_keys)})",
+                )
             continue
         _check_static(op, bad, dynamic_image_size)
     return problems
@@ -262,8 +304,11 @@ def _check_static(op: AippOp, bad, dynamic_image_size: bool) -> None:  # noqa: A
             if start < 0 or size < 0:
                 bad(f"crop_size_{axis}", f"load_start_pos_{axis} and crop_size_{axis} must be 0 or more")
             elif src and start + size > src:
-                bad(f"crop_size_{axis}", f"load_start_pos_{axis} ({start}) + crop_size_{axis} ({size}) exceeds "
-                    f"src_image_size_{axis} ({src})")
+                bad(
+                    f"crop_size_{axis}",
+                    f"load_start_pos_{axis} ({start}) + crop_size_{axis} ({size}) exceeds "
+                    f"src_image_size_{axis} ({src})",
+                )
             if fmt in EVEN_FORMATS and start % 2:
                 bad(f"load_start_pos_{axis}", f"{fmt} crops must start at an even position, got {start}")
     if op.resize:
@@ -294,5 +339,7 @@ def _check_static(op: AippOp, bad, dynamic_image_size: bool) -> None:  # noqa: A
         if op.crop or op.padding:
             bad("crop" if op.crop else "padding", "with --dynamic_image_size a static AIPP must not crop or pad")
         if w or h:
-            bad("src_image_size_w" if w else "src_image_size_h",
-                "with --dynamic_image_size a static AIPP needs src_image_size_w and src_image_size_h set to 0")
+            bad(
+                "src_image_size_w" if w else "src_image_size_h",
+                "with --dynamic_image_size a static AIPP needs src_image_size_w and src_image_size_h set to 0",
+            )

@@ -12,6 +12,7 @@ lies in a project, the conversion is recorded in its history.
 Caffe or TensorFlow model. ``model structure FILE [--host NAME] [--search TEXT] [--save-json
 PATH] [--json]``: the op list of an .om (atc --mode=1 on the host), om JSON or ONNX model.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -54,6 +55,7 @@ class _LogProgress:
 
 # --- convert ----------------------------------------------------------------------------------
 
+
 def _convert_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", required=True, help="a configured CANN machine, or 'demo' (simulated toolkit)")
     p.add_argument("--model", required=True, help="the model file (.onnx, .pb, .prototxt, .air)")
@@ -68,8 +70,13 @@ def _convert_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--output-type", metavar="T", help='FP16, or per output "node:0:FP16;node:1:FP32"')
     p.add_argument("--out-nodes", metavar="SPEC", help='"node:0;node2:0"')
     p.add_argument("--precision-mode", metavar="M")
-    p.add_argument("--extra", action="append", default=[], metavar="FLAG=VALUE",
-                   help="any other documented atc flag, e.g. --extra log=info (repeatable)")
+    p.add_argument(
+        "--extra",
+        action="append",
+        default=[],
+        metavar="FLAG=VALUE",
+        help="any other documented atc flag, e.g. --extra log=info (repeatable)",
+    )
     p.add_argument("--out", metavar="DIR", help="local folder for the .om (default: the current folder)")
     p.add_argument("--dry-run", action="store_true", help="print the exact atc command line; run nothing")
     p.add_argument("--json", action="store_true")
@@ -83,12 +90,23 @@ def _build_job(args: argparse.Namespace) -> tuple[Any, list[Any]]:
 
     job = ConversionJob(host=args.host, model=args.model)
     problems: list[Issue] = []
-    given: list[tuple[str, str]] = [(flag, value) for flag, value in (
-        ("weight", args.weight), ("framework", args.framework), ("soc_version", args.soc_version),
-        ("input_shape", args.input_shape), ("dynamic_batch_size", args.dynamic_batch_size),
-        ("dynamic_image_size", args.dynamic_image_size), ("dynamic_dims", args.dynamic_dims),
-        ("insert_op_conf", args.insert_op_conf), ("output_type", args.output_type), ("out_nodes", args.out_nodes),
-        ("precision_mode", args.precision_mode)) if value is not None]
+    given: list[tuple[str, str]] = [
+        (flag, value)
+        for flag, value in (
+            ("weight", args.weight),
+            ("framework", args.framework),
+            ("soc_version", args.soc_version),
+            ("input_shape", args.input_shape),
+            ("dynamic_batch_size", args.dynamic_batch_size),
+            ("dynamic_image_size", args.dynamic_image_size),
+            ("dynamic_dims", args.dynamic_dims),
+            ("insert_op_conf", args.insert_op_conf),
+            ("output_type", args.output_type),
+            ("out_nodes", args.out_nodes),
+            ("precision_mode", args.precision_mode),
+        )
+        if value is not None
+    ]
     for item in args.extra:
         name, eq, value = item.partition("=")
         name = name.strip().lstrip("-")
@@ -125,8 +143,9 @@ def _find_project(folder: Path) -> Any:
     return None
 
 
-def _report(args: argparse.Namespace, ok: bool, command: str, om_path: str | None, warnings: list[dict],
-            errors: list[dict]) -> None:
+def _report(
+    args: argparse.Namespace, ok: bool, command: str, om_path: str | None, warnings: list[dict], errors: list[dict]
+) -> None:
     data = {"ok": ok, "command": command, "om_path": om_path, "warnings": warnings, "errors": errors}
     if args.json:
         print(json.dumps(data, indent=2, ensure_ascii=False))
@@ -174,9 +193,10 @@ def _convert(args: argparse.Namespace) -> int:
         job.out_dir = str(out)
     cancel = CancelToken()
     try:
-        result = run_conversion(job, transport, host.toolkit or None, project=project,
-                                progress=_LogProgress(args.json), cancel=cancel)
-    except JobInvalid as exc:   # pragma: no cover - validated above
+        result = run_conversion(
+            job, transport, host.toolkit or None, project=project, progress=_LogProgress(args.json), cancel=cancel
+        )
+    except JobInvalid as exc:  # pragma: no cover - validated above
         _report(args, False, line, None, warns, [i.to_json() for i in exc.issues])
         return INVALID
     except KeyboardInterrupt:
@@ -192,6 +212,7 @@ def _convert(args: argparse.Namespace) -> int:
 
 
 # --- model ------------------------------------------------------------------------------------
+
 
 def _model_args(p: argparse.ArgumentParser) -> None:
     sub = p.add_subparsers(dest="action", required=True, metavar="ACTION")
@@ -220,8 +241,15 @@ def _model(args: argparse.Namespace) -> int:
     try:
         if args.action == "inspect":
             info = inspect_model(args.file, args.framework).to_json()
-            text = "\n".join(["inputs:", *("  " + _fmt_tensor(t) for t in info["inputs"]), "outputs:",
-                              *("  " + _fmt_tensor(t) for t in info["outputs"]), f"ops: {info['op_count']}"])
+            text = "\n".join(
+                [
+                    "inputs:",
+                    *("  " + _fmt_tensor(t) for t in info["inputs"]),
+                    "outputs:",
+                    *("  " + _fmt_tensor(t) for t in info["outputs"]),
+                    f"ops: {info['op_count']}",
+                ]
+            )
             _emit(info, args.json, text)
             return VALID
         structure = _structure(args)
@@ -232,8 +260,10 @@ def _model(args: argparse.Namespace) -> int:
     ops = structure.search(args.search)
     data = structure.to_json()
     data["ops"] = [op.to_json() for op in ops]
-    text = "\n".join(f"{op.name}\t{op.type}\t" + " ".join(f"{o.dtype}[{','.join(map(str, o.shape))}]"
-                                                          for o in op.outputs) for op in ops)
+    text = "\n".join(
+        f"{op.name}\t{op.type}\t" + " ".join(f"{o.dtype}[{','.join(map(str, o.shape))}]" for o in op.outputs)
+        for op in ops
+    )
     _emit(data, args.json, text or "no ops")
     return VALID
 
@@ -249,11 +279,14 @@ def _structure(args: argparse.Namespace) -> Any:
     host = resolve_host(args.host)
     transport = open_transport(host, accept_new=args.accept_new_host_key)
     try:
-        return model_structure(args.file, transport, host.toolkit or None, save_json=args.save_json,
-                               progress=_LogProgress(True))
+        return model_structure(
+            args.file, transport, host.toolkit or None, save_json=args.save_json, progress=_LogProgress(True)
+        )
     finally:
         transport.close()
 
 
-register_verb("convert", "convert a model to an offline model (.om) with ATC on a CANN machine", _convert_args, _convert)
+register_verb(
+    "convert", "convert a model to an offline model (.om) with ATC on a CANN machine", _convert_args, _convert
+)
 register_verb("model", "inspect a model's inputs, or list the ops of an .om / ONNX model", _model_args, _model)

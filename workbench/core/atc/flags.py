@@ -8,6 +8,7 @@ parameter [--log]``) that older releases print and the simulator prints for ever
 :func:`value_problems` yields ATC's value checks in the order the simulator applies them, so the
 simulator raises the first one and the converter's validation lists them all.
 """
+
 from __future__ import annotations
 
 import re
@@ -29,20 +30,49 @@ save_original_model external_weight deterministic oo_level host_env_os host_env_
 shape_generalized_build_mode quant_dumpable cal_conf enable_scope_fusion_passes target auto_tune_mode help h""".split()
 ENUMS: dict[str, tuple[str, ...]] = {
     "input_format": ("NCHW", "NHWC", "ND", "NCDHW", "NDHWC"),
-    "precision_mode": ("force_fp16", "force_fp32", "cube_fp16in_fp32out", "allow_mix_precision", "allow_fp32_to_fp16",
-                       "must_keep_origin_dtype", "allow_mix_precision_fp16", "allow_mix_precision_bf16",
-                       "allow_fp32_to_bf16"),
-    "precision_mode_v2": ("fp16", "origin", "cube_fp16in_fp32out", "mixed_float16", "mixed_bfloat16", "cube_hif8",
-                          "mixed_hif8"),
+    "precision_mode": (
+        "force_fp16",
+        "force_fp32",
+        "cube_fp16in_fp32out",
+        "allow_mix_precision",
+        "allow_fp32_to_fp16",
+        "must_keep_origin_dtype",
+        "allow_mix_precision_fp16",
+        "allow_mix_precision_bf16",
+        "allow_fp32_to_bf16",
+    ),
+    "precision_mode_v2": (
+        "fp16",
+        "origin",
+        "cube_fp16in_fp32out",
+        "mixed_float16",
+        "mixed_bfloat16",
+        "cube_hif8",
+        "mixed_hif8",
+    ),
     "op_select_implmode": ("high_precision", "high_performance", "high_precision_for_all", "high_performance_for_all"),
     "buffer_optimize": ("l2_optimize", "off_optimize"),
     "core_type": ("AiCore", "VectorCore"),
     "op_debug_level": ("0", "1", "2", "3", "4"),
 }
-ZERO_ONE = ("disable_reuse_memory", "enable_small_channel", "sparsity", "ac_parallel_enable",
-            "tiling_schedule_optimize", "virtual_type", "dump_mode", "deterministic")
-TRUE_FALSE = ("allow_hf32", "enable_single_stream", "enable_compress_weight", "enable_attr_compression",
-              "is_input_adjust_hw_layout", "is_output_adjust_hw_layout")
+ZERO_ONE = (
+    "disable_reuse_memory",
+    "enable_small_channel",
+    "sparsity",
+    "ac_parallel_enable",
+    "tiling_schedule_optimize",
+    "virtual_type",
+    "dump_mode",
+    "deterministic",
+)
+TRUE_FALSE = (
+    "allow_hf32",
+    "enable_single_stream",
+    "enable_compress_weight",
+    "enable_attr_compression",
+    "is_input_adjust_hw_layout",
+    "is_output_adjust_hw_layout",
+)
 LOG_LEVELS = ("debug", "info", "warning", "error", "null")
 FRAMEWORKS = {0: "Caffe", 1: "MindSpore", 3: "TensorFlow", 5: "Onnx"}
 FRAMEWORK_CHOICES = "0(Caffe) or 1(MindSpore) or 3(TensorFlow) or 5(Onnx)"
@@ -51,9 +81,24 @@ INPUT_FORMATS = {0: ("NCHW", "ND"), 1: ENUMS["input_format"], 3: ENUMS["input_fo
 OUTPUT_TYPES = ("FP32", "FP16", "INT8", "INT16", "UINT16", "UINT8", "INT32", "INT64", "UINT32", "UINT64", "DOUBLE")
 DYNAMIC_FLAGS = ("dynamic_batch_size", "dynamic_image_size", "input_shape_range", "dynamic_dims")
 # --soc_version values seen in real commands plus those Huawei documents (the latter UNVERIFIED).
-SOC_VERSIONS = ("Ascend310", "Ascend310P1", "Ascend310P3", "Ascend310P5", "Ascend310P7", "Ascend310B1",
-                "Ascend910", "Ascend910A", "Ascend910B", "Ascend910ProA", "Ascend910ProB", "Ascend910PremiumA",
-                "Ascend910B1", "Ascend910B2", "Ascend910B3", "Ascend910B4")
+SOC_VERSIONS = (
+    "Ascend310",
+    "Ascend310P1",
+    "Ascend310P3",
+    "Ascend310P5",
+    "Ascend310P7",
+    "Ascend310B1",
+    "Ascend910",
+    "Ascend910A",
+    "Ascend910B",
+    "Ascend910ProA",
+    "Ascend910ProB",
+    "Ascend910PremiumA",
+    "Ascend910B1",
+    "Ascend910B2",
+    "Ascend910B3",
+    "Ascend910B4",
+)
 MESSAGES = {
     "E10001": "Value [{0}] for parameter [--{1}] is invalid. Reason: {2}",
     "E10002": "Value [{0}] for parameter [--input_shape] is invalid. Reason: {1}. The value must be formatted as [{2}].",
@@ -63,17 +108,17 @@ MESSAGES = {
     "E10007": "[--{0}] is required. The value must be [{1}].",
     "E10008": "[--weight] must not be empty when [--framework] is set to 0 (Caffe).",
     "E10009": "[--dynamic_batch_size], [--dynamic_image_size], [--input_shape_range], and [--dynamic_dims] are "
-              "mutually exclusive.",
+    "mutually exclusive.",
     "E10010": "Value [{0}] for parameter [--log] is invalid.",
     "E10011": "Value [{0}] for parameter [--input_shape] is invalid. Shape values must be positive integers. "
-              "The error value in the shape is [{1}].",
+    "The error value in the shape is [{1}].",
     "E10016": "Opname [{0}] specified in [--{1}] is not found in the model. Confirm whether this node name exists, "
-              "or the node is not split with the specified delimiter ';'.",
+    "or the node is not split with the specified delimiter ';'.",
     "E10022": "Path [{0}] for parameter [--{1}] does not include the file name.",
     "E10047": "[--{0}] and [--{1}] are mutually exclusive.",
     "E10052": "AIPP configuration is invalid. Reason: {0}.",
     "E10054": "The {req} parameter [--{0}] for ATC is empty. Another possible reason is that the values of some "
-              "parameters are not enclosed by quotation marks (\"\").",
+    'parameters are not enclosed by quotation marks ("").',
     "E19005": "Failed to parse the protobuf file [{0}].",
     "E19010": "No parser is registered for Op [{0}, optype [{1}]].",
 }
@@ -102,7 +147,7 @@ class AtcCheck(Exception):
         return message_text(self.code, *self.args_)
 
 
-Dim = int | str   # a number (-1: dynamic) or a range "n1~n2"
+Dim = int | str  # a number (-1: dynamic) or a range "n1~n2"
 
 
 def parse_shape_spec(value: str) -> dict[str, list[Dim]]:
@@ -112,7 +157,9 @@ def parse_shape_spec(value: str) -> dict[str, list[Dim]]:
     for part in filter(None, value.split(";")):
         name, sep, dims_text = part.rpartition(":")
         if not sep or not name:
-            raise AtcCheck("E10002", value, f"The shape of input [{part}] has no name", SHAPE_FORMAT, field="input_shape")
+            raise AtcCheck(
+                "E10002", value, f"The shape of input [{part}] has no name", SHAPE_FORMAT, field="input_shape"
+            )
         dims: list[Dim] = []
         for d in dims_text.split(","):
             d = d.strip()
@@ -154,9 +201,13 @@ def value_problems(flags: Mapping[str, str]) -> Iterator[AtcCheck]:
     if "output_type" in flags:
         for item in flags["output_type"].split(";"):
             if item.rpartition(":")[2] not in OUTPUT_TYPES:
-                yield AtcCheck("E10001", flags["output_type"], "output_type",
-                               f"The value must be one of [{', '.join(OUTPUT_TYPES)}] or node:index:type.",
-                               field="output_type")
+                yield AtcCheck(
+                    "E10001",
+                    flags["output_type"],
+                    "output_type",
+                    f"The value must be one of [{', '.join(OUTPUT_TYPES)}] or node:index:type.",
+                    field="output_type",
+                )
                 break
     dynamic = [f for f in DYNAMIC_FLAGS if flags.get(f)]
     if len(dynamic) > 1:
@@ -169,9 +220,18 @@ def value_problems(flags: Mapping[str, str]) -> Iterator[AtcCheck]:
             yield exc
             return
         if not any(-1 in dims for dims in shapes.values()):
-            yield AtcCheck("E10001", flags[dynamic[0]], dynamic[0],
-                           "--input_shape must contain -1 in the dimensions to be made dynamic.", field=dynamic[0])
+            yield AtcCheck(
+                "E10001",
+                flags[dynamic[0]],
+                dynamic[0],
+                "--input_shape must contain -1 in the dimensions to be made dynamic.",
+                field=dynamic[0],
+            )
     if flags.get("dynamic_batch_size") and not re.fullmatch(r"\d+(,\d+)*", flags["dynamic_batch_size"]):
-        yield AtcCheck("E10001", flags["dynamic_batch_size"], "dynamic_batch_size",
-                       'The value must be formatted as "batchsize1,batchsize2,..." with positive integers.',
-                       field="dynamic_batch_size")
+        yield AtcCheck(
+            "E10001",
+            flags["dynamic_batch_size"],
+            "dynamic_batch_size",
+            'The value must be formatted as "batchsize1,batchsize2,..." with positive integers.',
+            field="dynamic_batch_size",
+        )

@@ -8,6 +8,7 @@ are written ``--name=value`` in this order: model, weight, framework, output, so
 input_format, input_shape, dynamic gear, input_fp16_nodes, insert_op_conf, out_nodes,
 output_type, precision_mode, op_select_implmode, enable_small_channel, log, then the extras.
 """
+
 from __future__ import annotations
 
 import posixpath
@@ -31,15 +32,15 @@ class InputSpec:
     """One model input; ``shape`` None leaves it out of ``--input_shape`` (ATC keeps the model's)."""
 
     name: str
-    shape: list[Dim] | None = None     # ints (-1 dynamic) or "n1~n2" ranges
-    dtype: str = ""                    # as read from the model (shown, not passed to atc)
+    shape: list[Dim] | None = None  # ints (-1 dynamic) or "n1~n2" ranges
+    dtype: str = ""  # as read from the model (shown, not passed to atc)
 
 
 @dataclass
 class Upload:
-    kind: str              # model / weight / aipp
-    remote: str            # where it goes on the host
-    local: str | None      # the local file, or None when ``text`` is written instead
+    kind: str  # model / weight / aipp
+    remote: str  # where it goes on the host
+    local: str | None  # the local file, or None when ``text`` is written instead
     text: str | None = None
 
 
@@ -51,34 +52,34 @@ class Produced:
 
 @dataclass
 class ConversionJob:
-    host: str = ""                     # a CANN machine's name ("demo" for the demo host)
-    model: str = ""                    # local path, or a path on the host when model_on_host
-    model_on_host: bool = False        # model and weight already on the host (not uploaded)
-    framework: int | None = None       # None: from the model's file name
-    weight: str = ""                   # Caffe .caffemodel
-    output_name: str = ""              # without .om; default: the model's file stem
-    out_dir: str = ""                  # local folder receiving the .om (relative: to the project)
-    remote_dir: str = ""               # working folder on the host (default: see run.remote_workdir)
+    host: str = ""  # a CANN machine's name ("demo" for the demo host)
+    model: str = ""  # local path, or a path on the host when model_on_host
+    model_on_host: bool = False  # model and weight already on the host (not uploaded)
+    framework: int | None = None  # None: from the model's file name
+    weight: str = ""  # Caffe .caffemodel
+    output_name: str = ""  # without .om; default: the model's file stem
+    out_dir: str = ""  # local folder receiving the .om (relative: to the project)
+    remote_dir: str = ""  # working folder on the host (default: see run.remote_workdir)
     soc_version: str = ""
     inputs: list[InputSpec] = field(default_factory=list)
     input_format: str = ""
     input_fp16_nodes: list[str] = field(default_factory=list)
     dynamic_batch_sizes: list[int] = field(default_factory=list)
-    dynamic_image_sizes: list[tuple[int, int]] = field(default_factory=list)    # (height, width)
+    dynamic_image_sizes: list[tuple[int, int]] = field(default_factory=list)  # (height, width)
     dynamic_dims: list[list[int]] = field(default_factory=list)
     aipp: bool = False
-    aipp_file: str = ""                # a local AIPP file to upload as is
-    aipp_config: AippConfig | None = None   # or the config edited in the wizard (written on upload)
-    output_type: str = ""              # one type for every output
-    output_types: dict[str, str] = field(default_factory=dict)    # or per output: "node:index" -> type
-    out_nodes: list[str] = field(default_factory=list)            # "node:index"
+    aipp_file: str = ""  # a local AIPP file to upload as is
+    aipp_config: AippConfig | None = None  # or the config edited in the wizard (written on upload)
+    output_type: str = ""  # one type for every output
+    output_types: dict[str, str] = field(default_factory=dict)  # or per output: "node:index" -> type
+    out_nodes: list[str] = field(default_factory=list)  # "node:index"
     precision_mode: str = ""
     op_select_implmode: str = ""
     log: str = ""
     enable_small_channel: bool | None = None
-    extra: dict[str, str] = field(default_factory=dict)           # any other documented flag
-    devices: list[int] | None = None   # ASCEND_RT_VISIBLE_DEVICES for the run
-    env: dict[str, str] = field(default_factory=dict)             # extra environment for the run
+    extra: dict[str, str] = field(default_factory=dict)  # any other documented flag
+    devices: list[int] | None = None  # ASCEND_RT_VISIBLE_DEVICES for the run
+    env: dict[str, str] = field(default_factory=dict)  # extra environment for the run
 
     @property
     def effective_framework(self) -> int | None:
@@ -136,7 +137,9 @@ def flag_values(job: ConversionJob) -> list[tuple[str, str]]:
         out.append(("framework", str(job.effective_framework)))
     out.append(("output", job.effective_output_name))
     pairs = [
-        ("soc_version", job.soc_version), ("input_format", job.input_format), ("input_shape", shape_text(job.inputs)),
+        ("soc_version", job.soc_version),
+        ("input_format", job.input_format),
+        ("input_shape", shape_text(job.inputs)),
         ("dynamic_batch_size", ",".join(str(b) for b in job.dynamic_batch_sizes)),
         ("dynamic_image_size", ";".join(f"{h},{w}" for h, w in job.dynamic_image_sizes)),
         ("dynamic_dims", ";".join(",".join(str(d) for d in g) for g in job.dynamic_dims)),
@@ -144,7 +147,8 @@ def flag_values(job: ConversionJob) -> list[tuple[str, str]]:
         ("insert_op_conf", job.aipp_remote_name if job.aipp and (job.aipp_file or job.aipp_config) else ""),
         ("out_nodes", ";".join(job.out_nodes)),
         ("output_type", job.output_type or ";".join(f"{k}:{v}" for k, v in job.output_types.items())),
-        ("precision_mode", job.precision_mode), ("op_select_implmode", job.op_select_implmode),
+        ("precision_mode", job.precision_mode),
+        ("op_select_implmode", job.op_select_implmode),
         ("enable_small_channel", "" if job.enable_small_channel is None else str(int(job.enable_small_channel))),
         ("log", job.log),
     ]
@@ -201,11 +205,13 @@ def files_produced(job: ConversionJob, remote_dir: str | None = None, out_dir: s
 
 # --- parsing the wizard's / CLI's text fields ----------------------------------------------------
 
+
 def _ints(text: str, flag: str, value: str, what: str) -> list[int]:
     items = [t.strip() for t in text.split(",")]
     if not all(t.isdigit() and int(t) > 0 for t in items):
-        raise AtcCheck("E10001", value, flag, f"The value must be formatted as {what} with positive integers.",
-                       field=flag)
+        raise AtcCheck(
+            "E10001", value, flag, f"The value must be formatted as {what} with positive integers.", field=flag
+        )
     return [int(t) for t in items]
 
 
@@ -220,17 +226,23 @@ def parse_image_sizes(text: str) -> list[tuple[int, int]]:
     for part in filter(None, (p.strip() for p in text.split(";"))):
         hw = _ints(part, "dynamic_image_size", text, '"height1,width1;height2,width2"')
         if len(hw) != 2:
-            raise AtcCheck("E10001", text, "dynamic_image_size",
-                           f"Each size must be \"height,width\"; [{part}] has {len(hw)} value(s).",
-                           field="dynamic_image_size")
+            raise AtcCheck(
+                "E10001",
+                text,
+                "dynamic_image_size",
+                f'Each size must be "height,width"; [{part}] has {len(hw)} value(s).',
+                field="dynamic_image_size",
+            )
         out.append((hw[0], hw[1]))
     return out
 
 
 def parse_dims(text: str) -> list[list[int]]:
     """``"1,224;2,448"`` -> [[1, 224], [2, 448]] (one group per gear)."""
-    return [_ints(p, "dynamic_dims", text, '"dim1,dim2;dim1,dim2"') for p in filter(None, (q.strip() for q in
-                                                                                             text.split(";")))]
+    return [
+        _ints(p, "dynamic_dims", text, '"dim1,dim2;dim1,dim2"')
+        for p in filter(None, (q.strip() for q in text.split(";")))
+    ]
 
 
 def parse_inputs(spec: str) -> list[InputSpec]:
@@ -267,8 +279,10 @@ _SETTERS = {
     "input_fp16_nodes": lambda j, v: setattr(j, "input_fp16_nodes", _split(v)),
     "insert_op_conf": lambda j, v: (setattr(j, "aipp", True), setattr(j, "aipp_file", v)),
     "out_nodes": lambda j, v: setattr(j, "out_nodes", _split(v)),
-    "output_type": lambda j, v: (setattr(j, "output_type", parse_output_type(v)[0]),
-                                 setattr(j, "output_types", parse_output_type(v)[1])),
+    "output_type": lambda j, v: (
+        setattr(j, "output_type", parse_output_type(v)[0]),
+        setattr(j, "output_types", parse_output_type(v)[1]),
+    ),
     "precision_mode": lambda j, v: setattr(j, "precision_mode", v),
     "op_select_implmode": lambda j, v: setattr(j, "op_select_implmode", v),
     "log": lambda j, v: setattr(j, "log", v),

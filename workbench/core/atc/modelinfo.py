@@ -11,6 +11,7 @@ shows and what validation checks names against.
 Shapes use ``-1`` for dynamic / unknown axes; ``dim_names`` keeps ONNX's symbolic names ("N").
 Node names follow ATC's view: an ONNX node without a name is ``<op_type>_<index>``.
 """
+
 from __future__ import annotations
 
 import struct
@@ -21,10 +22,38 @@ from pathlib import Path
 from workbench.core.atc.prototxt import PrototxtError, parse_prototxt
 
 FRAMEWORK_BY_SUFFIX = {".onnx": 5, ".pb": 3, ".prototxt": 0, ".air": 1}
-ONNX_DTYPES = {1: "float32", 2: "uint8", 3: "int8", 4: "uint16", 5: "int16", 6: "int32", 7: "int64", 8: "string",
-               9: "bool", 10: "float16", 11: "float64", 12: "uint32", 13: "uint64", 16: "bfloat16"}
-TF_DTYPES = {1: "float32", 2: "float64", 3: "int32", 4: "uint8", 5: "int16", 6: "int8", 7: "string", 9: "int64",
-             10: "bool", 14: "bfloat16", 17: "uint16", 19: "float16", 22: "uint32", 23: "uint64"}
+ONNX_DTYPES = {
+    1: "float32",
+    2: "uint8",
+    3: "int8",
+    4: "uint16",
+    5: "int16",
+    6: "int32",
+    7: "int64",
+    8: "string",
+    9: "bool",
+    10: "float16",
+    11: "float64",
+    12: "uint32",
+    13: "uint64",
+    16: "bfloat16",
+}
+TF_DTYPES = {
+    1: "float32",
+    2: "float64",
+    3: "int32",
+    4: "uint8",
+    5: "int16",
+    6: "int8",
+    7: "string",
+    9: "int64",
+    10: "bool",
+    14: "bfloat16",
+    17: "uint16",
+    19: "float16",
+    22: "uint32",
+    23: "uint64",
+}
 
 
 class ModelInfoError(ValueError):
@@ -34,8 +63,8 @@ class ModelInfoError(ValueError):
 @dataclass
 class TensorInfo:
     name: str
-    dtype: str                      # numpy-style: float32, float16, int64, ...
-    shape: list[int]                # -1 = dynamic / unknown
+    dtype: str  # numpy-style: float32, float16, int64, ...
+    shape: list[int]  # -1 = dynamic / unknown
     dim_names: list[str | None] = field(default_factory=list)
 
     def to_json(self) -> dict:
@@ -45,20 +74,25 @@ class TensorInfo:
 @dataclass
 class ModelInputs:
     path: str
-    framework: int                  # ATC --framework value
+    framework: int  # ATC --framework value
     inputs: list[TensorInfo]
     outputs: list[TensorInfo]
     op_count: int
-    op_types: dict[str, int]        # op type -> count
-    node_outputs: dict[str, int]    # node name -> number of outputs (for --out_nodes name:index)
+    op_types: dict[str, int]  # op type -> count
+    node_outputs: dict[str, int]  # node name -> number of outputs (for --out_nodes name:index)
 
     def input_names(self) -> list[str]:
         return [t.name for t in self.inputs]
 
     def to_json(self) -> dict:
-        return {"file": self.path, "framework": self.framework, "inputs": [t.to_json() for t in self.inputs],
-                "outputs": [t.to_json() for t in self.outputs], "op_count": self.op_count,
-                "op_types": dict(sorted(self.op_types.items()))}
+        return {
+            "file": self.path,
+            "framework": self.framework,
+            "inputs": [t.to_json() for t in self.inputs],
+            "outputs": [t.to_json() for t in self.outputs],
+            "op_count": self.op_count,
+            "op_types": dict(sorted(self.op_types.items())),
+        }
 
 
 def detect_framework(path: str) -> int | None:
@@ -84,6 +118,7 @@ def inspect_model(path: str | Path, framework: int | None = None) -> ModelInputs
 
 
 # --- ONNX ---------------------------------------------------------------------------------------
+
 
 def load_onnx_graph(p: Path):  # noqa: ANN201 - onnx.ModelProto, imported lazily
     """The ONNX model without its external weights; ModelInfoError when it is not ONNX protobuf."""
@@ -117,6 +152,7 @@ def _onnx(p: Path) -> ModelInputs:
 
 # --- Caffe --------------------------------------------------------------------------------------
 
+
 def caffe_inputs(doc: dict) -> dict[str, list[int]]:
     """Input blobs of a parsed prototxt, in order: top-level ``input`` (shapes from ``input_shape``
     blocks or flat ``input_dim``) then ``Input`` layers (``input_param { shape { dim } }``)."""
@@ -124,7 +160,7 @@ def caffe_inputs(doc: dict) -> dict[str, list[int]]:
     dims_blocks = [[int(d) for d in blk.get("dim", [])] for blk in doc.get("input_shape", [])]
     flat_dims = [int(d) for d in doc.get("input_dim", [])]
     for i, name in enumerate(doc.get("input", [])):
-        dims = dims_blocks[i] if i < len(dims_blocks) else flat_dims[4 * i:4 * i + 4]
+        dims = dims_blocks[i] if i < len(dims_blocks) else flat_dims[4 * i : 4 * i + 4]
         inputs[name] = dims or [-1]
     for layer in caffe_layers(doc):
         if (layer.get("type") or [""])[0] == "Input":
@@ -153,11 +189,19 @@ def _caffe(p: Path) -> ModelInputs:
     consumed = {b for ly in layers for b in ly.get("bottom", [])}
     tops = [t for ly in layers for t in ly.get("top", []) if t not in consumed]
     outputs = [TensorInfo(t, "float32", []) for t in dict.fromkeys(tops)]
-    return ModelInputs(str(p), 0, [TensorInfo(n, "float32", d) for n, d in ins.items()], outputs, len(layers),
-                       dict(Counter((ly.get("type") or ["Unknown"])[0] for ly in layers)), nodes)
+    return ModelInputs(
+        str(p),
+        0,
+        [TensorInfo(n, "float32", d) for n, d in ins.items()],
+        outputs,
+        len(layers),
+        dict(Counter((ly.get("type") or ["Unknown"])[0] for ly in layers)),
+        nodes,
+    )
 
 
 # --- TensorFlow (frozen GraphDef, wire format) ----------------------------------------------------
+
 
 def _varint(buf: bytes, pos: int) -> tuple[int, int]:
     result = shift = 0
@@ -180,12 +224,12 @@ def _fields(buf: bytes):  # noqa: ANN202 - yields (field number, wire type, valu
         if wt == 0:
             val, pos = _varint(buf, pos)
         elif wt == 1:
-            val, pos = buf[pos:pos + 8], pos + 8
+            val, pos = buf[pos : pos + 8], pos + 8
         elif wt == 2:
             n, pos = _varint(buf, pos)
-            val, pos = buf[pos:pos + n], pos + n
+            val, pos = buf[pos : pos + n], pos + n
         elif wt == 5:
-            val, pos = buf[pos:pos + 4], pos + 4
+            val, pos = buf[pos : pos + 4], pos + 4
         else:
             raise ValueError(f"unsupported wire type {wt}")
         if pos > len(buf):
@@ -196,11 +240,11 @@ def _fields(buf: bytes):  # noqa: ANN202 - yields (field number, wire type, valu
 def _tf_shape(buf: bytes) -> list[int]:
     dims: list[int] = []
     for num, _, val in _fields(buf):
-        if num == 2:   # TensorShapeProto.dim
+        if num == 2:  # TensorShapeProto.dim
             size = next((v for n, _, v in _fields(val) if n == 1), 0)
-            size = struct.unpack("<q", struct.pack("<Q", size))[0]   # int64 two's complement
+            size = struct.unpack("<q", struct.pack("<Q", size))[0]  # int64 two's complement
             dims.append(size if size > 0 else -1)
-        elif num == 3 and val:   # unknown_rank
+        elif num == 3 and val:  # unknown_rank
             return [-1]
     return dims
 
@@ -212,7 +256,7 @@ def _tensorflow(p: Path) -> ModelInputs:
     nodes: dict[str, int] = {}
     try:
         for num, wt, node in _fields(data):
-            if num != 1 or wt != 2:   # GraphDef.node
+            if num != 1 or wt != 2:  # GraphDef.node
                 continue
             name, op, attrs = "", "", {}
             for n, _, v in _fields(node):
@@ -220,7 +264,7 @@ def _tensorflow(p: Path) -> ModelInputs:
                     name = v.decode("utf-8", "replace")
                 elif n == 2:
                     op = v.decode("utf-8", "replace")
-                elif n == 5:   # map<string, AttrValue> entry
+                elif n == 5:  # map<string, AttrValue> entry
                     entry = {k: val for k, _, val in _fields(v)}
                     attrs[entry.get(1, b"").decode("utf-8", "replace")] = entry.get(2, b"")
             if not name or not op:

@@ -4,12 +4,15 @@ AIPP ``--insert_op_conf`` files, with line numbers kept for error messages.
 Only what those files use is supported: scalar fields (quoted strings or bare tokens), nested
 messages (``key {`` or ``key: {``) and ``#`` comments. Repeated fields simply repeat.
 """
+
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
 
-_TOKEN = re.compile(r'\s*(?:(#[^\n]*)|([A-Za-z_][\w.]*)\s*:?\s*(\{)|([A-Za-z_][\w.]*)\s*:\s*("(?:[^"\\]|\\.)*"|[^\s{}#]+)|(\}))')
+_TOKEN = re.compile(
+    r'\s*(?:(#[^\n]*)|([A-Za-z_][\w.]*)\s*:?\s*(\{)|([A-Za-z_][\w.]*)\s*:\s*("(?:[^"\\]|\\.)*"|[^\s{}#]+)|(\}))'
+)
 
 
 _END = re.compile(r"\s*\Z")
@@ -53,7 +56,7 @@ def parse_entries(text: str, source: str) -> list[Entry]:
             line += text.count("\n", pos, ws.end() if ws else pos)
             raise PrototxtError(f"{source} (line {line})", "expected 'name: value', 'name {' or '}'")
         token = m.group(0)
-        line += token.count("\n", 0, len(token) - len(token.lstrip()))   # the token's own line
+        line += token.count("\n", 0, len(token) - len(token.lstrip()))  # the token's own line
         pos = m.end()
         comment, block, _, key, value, close = m.groups()
         tok_line = line

@@ -7,6 +7,7 @@ chosen devices (the log streams as ``("stdout"|"stderr", line)`` partials; Cance
 process group), parses the console output, downloads the ``.om`` on success and records the
 conversion in the project's history (``project.conversions`` + ``project.save()``).
 """
+
 from __future__ import annotations
 
 import datetime as _dt
@@ -25,9 +26,9 @@ from workbench.core.services.toolkit import ToolkitInfo, detect_toolkit, read_np
 from workbench.core.services.transport import Transport
 from workbench.core.tasks import CancelToken, NullProgress, Progress, ScaledProgress
 
-REMOTE_SUBDIR = "atc"                         # under the project's remote folder
+REMOTE_SUBDIR = "atc"  # under the project's remote folder
 DEFAULT_REMOTE_BASE = "ascend-workbench/atc"  # under the login folder when the project has none
-HISTORY_KEY = "model_converter"               # project.extra key: the wizard's last values
+HISTORY_KEY = "model_converter"  # project.extra key: the wizard's last values
 
 
 class JobInvalid(ValueError):
@@ -45,7 +46,7 @@ class ConversionResult:
     host: str
     remote_dir: str
     remote_om: str
-    om_path: str | None                 # the downloaded .om (None when atc failed)
+    om_path: str | None  # the downloaded .om (None when atc failed)
     exit_status: int | None
     warnings: list[Diagnostic] = field(default_factory=list)
     errors: list[Diagnostic] = field(default_factory=list)
@@ -54,10 +55,18 @@ class ConversionResult:
     duration_s: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
-        return {"ok": self.ok, "command": self.command, "om_path": self.om_path,
-                "warnings": [w.to_json() for w in self.warnings], "errors": [e.to_json() for e in self.errors],
-                "host": self.host, "remote_dir": self.remote_dir, "exit_status": self.exit_status,
-                "started": self.started, "duration_s": round(self.duration_s, 3)}
+        return {
+            "ok": self.ok,
+            "command": self.command,
+            "om_path": self.om_path,
+            "warnings": [w.to_json() for w in self.warnings],
+            "errors": [e.to_json() for e in self.errors],
+            "host": self.host,
+            "remote_dir": self.remote_dir,
+            "exit_status": self.exit_status,
+            "started": self.started,
+            "duration_s": round(self.duration_s, 3),
+        }
 
 
 def remote_workdir(job: ConversionJob, transport: Transport, project: Any = None) -> str:
@@ -78,8 +87,9 @@ def local_out_dir(job: ConversionJob, project: Any = None) -> Path:
     return base / job.out_dir if job.out_dir else base
 
 
-def propose_soc_version(transport: Transport, toolkit: ToolkitInfo, *, cancel: CancelToken | None = None
-                        ) -> tuple[str | None, list[str]]:
+def propose_soc_version(
+    transport: Transport, toolkit: ToolkitInfo, *, cancel: CancelToken | None = None
+) -> tuple[str | None, list[str]]:
     """(``--soc_version`` of the host's first healthy NPU per ``npu-smi info`` or None, the choices:
     the host's spellings first, then the known list)."""
     devices = read_npu_smi(transport, toolkit, cancel=cancel).devices
@@ -88,9 +98,17 @@ def propose_soc_version(transport: Transport, toolkit: ToolkitInfo, *, cancel: C
     return (mine[0] if mine else None), choices
 
 
-def run_conversion(job: ConversionJob, transport: Transport, toolkit: ToolkitInfo | str | None = None, *,
-                   project: Any = None, model: ModelInputs | None = None, overwrite: bool = True,
-                   progress: Progress | None = None, cancel: CancelToken | None = None) -> ConversionResult:
+def run_conversion(
+    job: ConversionJob,
+    transport: Transport,
+    toolkit: ToolkitInfo | str | None = None,
+    *,
+    project: Any = None,
+    model: ModelInputs | None = None,
+    overwrite: bool = True,
+    progress: Progress | None = None,
+    cancel: CancelToken | None = None,
+) -> ConversionResult:
     """Work function: convert ``job`` on the host behind ``transport`` (see the module docstring).
 
     ``toolkit``: the detected toolkit, a set_env.sh path, or None to detect it. Raises
@@ -119,16 +137,27 @@ def run_conversion(job: ConversionJob, transport: Transport, toolkit: ToolkitInf
         if up.local is None:
             transport.write_text(up.remote, up.text or "")
         else:
-            transport.put(up.local, up.remote, progress=ScaledProgress(progress, 0.4 * n / len(uploads),
-                                                                      0.4 * (n + 1) / len(uploads)), cancel=cancel)
+            transport.put(
+                up.local,
+                up.remote,
+                progress=ScaledProgress(progress, 0.4 * n / len(uploads), 0.4 * (n + 1) / len(uploads)),
+                cancel=cancel,
+            )
     produced = files_produced(job, remote_dir, str(out_dir))[0]
     if transport.exists(produced.remote):
-        transport.remove(produced.remote)   # never download a stale .om from an earlier run
+        transport.remove(produced.remote)  # never download a stale .om from an earlier run
     argv = command(job)
     progress.status(f"Running atc on {transport.label}")
     progress.fraction(None)
-    run = transport.run(argv, cwd=remote_dir, env=job.env or None, toolkit=toolkit.set_env, devices=job.devices,
-                        progress=progress, cancel=cancel)
+    run = transport.run(
+        argv,
+        cwd=remote_dir,
+        env=job.env or None,
+        toolkit=toolkit.set_env,
+        devices=job.devices,
+        progress=progress,
+        cancel=cancel,
+    )
     outcome = parse_atc_output(run.stdout, run.stderr, run.exit_status)
     om_path = None
     if outcome.ok:
@@ -140,9 +169,20 @@ def run_conversion(job: ConversionJob, transport: Transport, toolkit: ToolkitInf
             out_dir.mkdir(parents=True, exist_ok=True)
             transport.get(produced.remote, str(local_om), progress=ScaledProgress(progress, 0.9, 1.0), cancel=cancel)
             om_path = str(local_om)
-    result = ConversionResult(outcome.ok, command_line(job), job.host or transport.label, remote_dir, produced.remote,
-                              om_path, run.exit_status, outcome.warnings, outcome.errors, run.stdout + run.stderr,
-                              started.isoformat(timespec="seconds"), time.monotonic() - t0)
+    result = ConversionResult(
+        outcome.ok,
+        command_line(job),
+        job.host or transport.label,
+        remote_dir,
+        produced.remote,
+        om_path,
+        run.exit_status,
+        outcome.warnings,
+        outcome.errors,
+        run.stdout + run.stderr,
+        started.isoformat(timespec="seconds"),
+        time.monotonic() - t0,
+    )
     if project is not None:
         record_conversion(project, job, result)
     progress.fraction(1.0)
@@ -158,11 +198,20 @@ def record_conversion(project: Any, job: ConversionJob, result: ConversionResult
             om = Path(om).resolve().relative_to(Path(project.root).resolve()).as_posix()
         except ValueError:
             pass
-    entry = {"time": result.started, "host": result.host, "model": job.model, "soc_version": job.soc_version,
-             "command": result.command, "remote_dir": result.remote_dir, "result": "success" if result.ok else "failed",
-             "exit_status": result.exit_status, "om": om, "duration_s": round(result.duration_s, 3),
-             "warnings": [w.code for w in result.warnings],
-             "errors": [{"code": e.code, "message": e.message} for e in result.errors]}
+    entry = {
+        "time": result.started,
+        "host": result.host,
+        "model": job.model,
+        "soc_version": job.soc_version,
+        "command": result.command,
+        "remote_dir": result.remote_dir,
+        "result": "success" if result.ok else "failed",
+        "exit_status": result.exit_status,
+        "om": om,
+        "duration_s": round(result.duration_s, 3),
+        "warnings": [w.code for w in result.warnings],
+        "errors": [{"code": e.code, "message": e.message} for e in result.errors],
+    }
     project.conversions.append(entry)
     project.extra[HISTORY_KEY] = job.to_dict()
     project.save()
@@ -181,4 +230,3 @@ def last_job(project: Any) -> ConversionJob | None:
 def remember_job(project: Any, job: ConversionJob) -> None:
     project.extra[HISTORY_KEY] = job.to_dict()
     project.save()
-

@@ -5,6 +5,7 @@ directly, or for an ONNX model locally (shape inference, no external weights loa
 Each op has its name, type, inputs (``src:index`` for an om, tensor names for ONNX) and outputs
 (shape, dtype, format). The wizard's Model Structure tab and the dump-configuration editor use it.
 """
+
 from __future__ import annotations
 
 import posixpath
@@ -37,8 +38,12 @@ class OpEntry:
     outputs: list[TensorSpec] = field(default_factory=list)
 
     def to_json(self) -> dict:
-        return {"name": self.name, "type": self.type, "inputs": list(self.inputs),
-                "outputs": [o.to_json() for o in self.outputs]}
+        return {
+            "name": self.name,
+            "type": self.type,
+            "inputs": list(self.inputs),
+            "outputs": [o.to_json() for o in self.outputs],
+        }
 
 
 @dataclass
@@ -59,13 +64,22 @@ class ModelStructure:
         return dict(sorted(counts.items()))
 
     def to_json(self) -> dict:
-        return {"name": self.name, "source": self.source, "op_count": len(self.ops), "op_types": self.op_types(),
-                "ops": [op.to_json() for op in self.ops]}
+        return {
+            "name": self.name,
+            "source": self.source,
+            "op_count": len(self.ops),
+            "op_types": self.op_types(),
+            "ops": [op.to_json() for op in self.ops],
+        }
 
 
 def from_om_model(model: OmModel) -> ModelStructure:
-    ops = [OpEntry(op.name, op.type, list(op.inputs),
-                   [TensorSpec(list(d.shape), d.dtype, d.layout) for d in op.output_descs]) for op in model.ops]
+    ops = [
+        OpEntry(
+            op.name, op.type, list(op.inputs), [TensorSpec(list(d.shape), d.dtype, d.layout) for d in op.output_descs]
+        )
+        for op in model.ops
+    ]
     return ModelStructure(model.name, model.source, ops)
 
 
@@ -90,10 +104,17 @@ def onnx_structure(path: str | Path) -> ModelStructure:
     return ModelStructure(g.name or p.stem, str(p), ops)
 
 
-def model_structure(path: str | Path, transport: Transport | None = None, toolkit: ToolkitInfo | str | None = None,
-                    *, on_host: bool = False, save_json: str | Path | None = None,
-                    remote_dir: str | None = None, progress: Progress | None = None,
-                    cancel: CancelToken | None = None) -> ModelStructure:
+def model_structure(
+    path: str | Path,
+    transport: Transport | None = None,
+    toolkit: ToolkitInfo | str | None = None,
+    *,
+    on_host: bool = False,
+    save_json: str | Path | None = None,
+    remote_dir: str | None = None,
+    progress: Progress | None = None,
+    cancel: CancelToken | None = None,
+) -> ModelStructure:
     """Work function: the op list of ``path`` (.om, om .json or .onnx). An .om needs ``transport``
     (atc --mode=1 runs there; a local .om is uploaded first unless ``on_host``); ``save_json`` keeps
     the om JSON at that local path (for the dump editor and msaccucmp's fusion rule); ``remote_dir``
@@ -122,14 +143,20 @@ def model_structure(path: str | Path, transport: Transport | None = None, toolki
         transport.put(str(path), om, progress=progress, cancel=cancel)
     remote_json = posixpath.join(work, name + ".json")
     progress.status(f"Running atc --mode=1 on {transport.label}")
-    run = transport.run(["atc", "--mode=1", f"--om={om}", f"--json={remote_json}"], cwd=work,
-                        toolkit=toolkit.set_env, progress=progress, cancel=cancel)
+    run = transport.run(
+        ["atc", "--mode=1", f"--om={om}", f"--json={remote_json}"],
+        cwd=work,
+        toolkit=toolkit.set_env,
+        progress=progress,
+        cancel=cancel,
+    )
     if run.exit_status != 0:
         from workbench.core.atc.explain import parse_atc_output
 
         errs = parse_atc_output(run.stdout, run.stderr, run.exit_status).errors
-        raise TransportError(f"{transport.label}: atc --mode=1 --om={om} failed: "
-                             + "; ".join(f"{e.code}: {e.message}" for e in errs))
+        raise TransportError(
+            f"{transport.label}: atc --mode=1 --om={om} failed: " + "; ".join(f"{e.code}: {e.message}" for e in errs)
+        )
     with tempfile.TemporaryDirectory(prefix="wb-om2json-") as tmp:
         local = Path(save_json) if save_json else Path(tmp) / (name + ".json")
         transport.get(remote_json, str(local), cancel=cancel)

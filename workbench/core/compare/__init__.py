@@ -12,12 +12,21 @@
 CLI: ``ascend-workbench compare BASE CURRENT --json [--by type|name] [--out F.xlsx]
 [--fail-on-regression PCT] [--tolerance PCT]`` (exit 3 on a regression beyond PCT).
 """
+
 from __future__ import annotations
 
 from workbench.core.compare.engine import compare_paths, compare_reports
-from workbench.core.compare.model import (DEFAULT_TOLERANCE_PCT, LABELS, STATUSES, CompareError, Comparison,
-                                          Side)
+from workbench.core.compare.model import DEFAULT_TOLERANCE_PCT, LABELS, STATUSES, CompareError, Comparison, Side
 from workbench.core.compare.xlsx import write_xlsx
 
-__all__ = ["DEFAULT_TOLERANCE_PCT", "LABELS", "STATUSES", "CompareError", "Comparison", "Side", "compare_paths",
-           "compare_reports", "write_xlsx"]
+__all__ = [
+    "DEFAULT_TOLERANCE_PCT",
+    "LABELS",
+    "STATUSES",
+    "CompareError",
+    "Comparison",
+    "Side",
+    "compare_paths",
+    "compare_reports",
+    "write_xlsx",
+]

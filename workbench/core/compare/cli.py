@@ -5,6 +5,7 @@ Made for CI: exit 0 ok, 3 when ``--fail-on-regression PCT`` is given and the tot
 any OP row present on both sides got slower by more than PCT percent, 2 bad input (message on
 stderr, naming the side), 1 unexpected error (one line, never a traceback).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -31,36 +32,65 @@ def _pair(text: str) -> tuple[int, int]:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("base", metavar="BASE", help="the baseline report (PROF_* folder, *_ascend_pt folder, timeline "
-                                                "JSON, op_summary / kernel_details CSV or .wbreport)")
+    p.add_argument(
+        "base",
+        metavar="BASE",
+        help="the baseline report (PROF_* folder, *_ascend_pt folder, timeline "
+        "JSON, op_summary / kernel_details CSV or .wbreport)",
+    )
     p.add_argument("current", metavar="CURRENT", help="the report to compare with the baseline")
     p.add_argument("--json", action="store_true", help="JSON output (default: readable text)")
     p.add_argument("--by", choices=("type", "name"), default="type", help="match OPs by OP type (default) or op name")
     p.add_argument("--out", metavar="FILE.xlsx", help="also write the comparison to an Excel workbook")
-    p.add_argument("--fail-on-regression", type=float, metavar="PCT", default=None,
-                   help="exit 3 when the total or an OP row on both sides is slower by more than PCT percent")
-    p.add_argument("--tolerance", type=float, metavar="PCT", default=DEFAULT_TOLERANCE_PCT,
-                   help=f"changes within PCT percent count as 'same' (default {DEFAULT_TOLERANCE_PCT:g})")
-    p.add_argument("--pair", type=_pair, action="append", metavar="B:C",
-                   help="compare base device B with current device C (repeatable; default: same device IDs)")
+    p.add_argument(
+        "--fail-on-regression",
+        type=float,
+        metavar="PCT",
+        default=None,
+        help="exit 3 when the total or an OP row on both sides is slower by more than PCT percent",
+    )
+    p.add_argument(
+        "--tolerance",
+        type=float,
+        metavar="PCT",
+        default=DEFAULT_TOLERANCE_PCT,
+        help=f"changes within PCT percent count as 'same' (default {DEFAULT_TOLERANCE_PCT:g})",
+    )
+    p.add_argument(
+        "--pair",
+        type=_pair,
+        action="append",
+        metavar="B:C",
+        help="compare base device B with current device C (repeatable; default: same device IDs)",
+    )
     p.add_argument("--top", type=int, metavar="N", default=None, help="only the first N OP rows (regressions first)")
-    p.add_argument("--cache", choices=("auto", "on", "off"), default="auto",
-                   help="columnar cache of the parsed sources (default: auto, for large sources)")
+    p.add_argument(
+        "--cache",
+        choices=("auto", "on", "off"),
+        default="auto",
+        help="columnar cache of the parsed sources (default: auto, for large sources)",
+    )
 
 
 def result_dict(comparison, args: argparse.Namespace, regressions: list[str] | None, out: str | None) -> dict[str, Any]:
     """The JSON document (stable keys)."""
     rows = comparison.rows if args.top is None else comparison.rows.head(args.top)
     return {
-        "base": args.base, "current": args.current, "by": comparison.by, "tolerance_pct": comparison.tolerance_pct,
+        "base": args.base,
+        "current": args.current,
+        "by": comparison.by,
+        "tolerance_pct": comparison.tolerance_pct,
         "pairs": [list(p) for p in comparison.pairs],
-        "base_summary": comparison.base.as_dict(), "current_summary": comparison.current.as_dict(),
+        "base_summary": comparison.base.as_dict(),
+        "current_summary": comparison.current.as_dict(),
         "warnings": list(comparison.warnings),
         "overall": {**comparison.total(), "rows": records(comparison.overall, OVERALL_COLUMNS)},
         "status_counts": comparison.status_counts(),
         "rows": records(rows, OP_COLUMNS),
         "ai_core_metrics": records(comparison.metrics, METRIC_COLUMNS),
-        "fail_on_regression": args.fail_on_regression, "regressions": regressions, "out": out,
+        "fail_on_regression": args.fail_on_regression,
+        "regressions": regressions,
+        "out": out,
     }
 
 
@@ -70,10 +100,12 @@ def _pct(value: Any) -> str:
 
 def _text(doc: dict[str, Any]) -> str:
     o = doc["overall"]
-    lines = [f"base:    {doc['base']} ({doc['base_summary']['kind']})",
-             f"current: {doc['current']} ({doc['current_summary']['kind']})",
-             f"total device time: {o['base_total_us']:.3f} -> {o['current_total_us']:.3f} us, "
-             f"{o['diff_us']:+.3f} us ({_pct(o['diff_pct'])}) {o['status']}"]
+    lines = [
+        f"base:    {doc['base']} ({doc['base_summary']['kind']})",
+        f"current: {doc['current']} ({doc['current_summary']['kind']})",
+        f"total device time: {o['base_total_us']:.3f} -> {o['current_total_us']:.3f} us, "
+        f"{o['diff_us']:+.3f} us ({_pct(o['diff_pct'])}) {o['status']}",
+    ]
     lines += [f"warning: {w}" for w in doc["warnings"]]
     lines.append(f"{'status':<8} {'diff(us)':>12} {'diff(%)':>9}  {doc['by']}")
     lines += [f"{r['status']:<8} {r['diff_us']:>12.3f} {_pct(r['diff_pct']):>9}  {r['key']}" for r in doc["rows"]]
@@ -93,8 +125,15 @@ def _run(args: argparse.Namespace) -> int:
     if args.out is not None and not args.out.lower().endswith(".xlsx"):
         raise ProfilingDataError(f"--out {args.out}: expected an .xlsx file name")
     use_cache = {"auto": None, "on": True, "off": False}[args.cache]
-    comparison = run_inline(compare_paths, args.base, args.current, by=args.by, tolerance_pct=args.tolerance,
-                            pairs=args.pair, use_cache=use_cache)
+    comparison = run_inline(
+        compare_paths,
+        args.base,
+        args.current,
+        by=args.by,
+        tolerance_pct=args.tolerance,
+        pairs=args.pair,
+        use_cache=use_cache,
+    )
     out = None
     if args.out:
         from workbench.core.compare.xlsx import write_xlsx

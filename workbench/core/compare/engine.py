@@ -1,5 +1,6 @@
 """Compare a baseline report with a current one: :func:`compare_reports` (two open reports) and
 the work function :func:`compare_paths` (opens both, naming the side that cannot be read)."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -19,14 +20,30 @@ from workbench.core.tasks import CancelToken, NullProgress, Progress, ScaledProg
 
 def _side(role: str, report: Report, devices: list[int], ops: pd.DataFrame) -> Side:
     total = float(np.nansum(duration_ns(ops))) / 1000.0
-    return Side(role=role, source=str(report.source), kind=report.kind, devices=[int(d) for d in report.devices],
-                compared_devices=devices, chip=facts.chip_of(report), cann_version=facts.cann_of(report),
-                model_name=facts.model_of(report), pmu_group=report.pmu_group, op_count=len(ops),
-                total_us=total, span_us=report.span_ns / 1000.0, tables=sorted(report.tables))
+    return Side(
+        role=role,
+        source=str(report.source),
+        kind=report.kind,
+        devices=[int(d) for d in report.devices],
+        compared_devices=devices,
+        chip=facts.chip_of(report),
+        cann_version=facts.cann_of(report),
+        model_name=facts.model_of(report),
+        pmu_group=report.pmu_group,
+        op_count=len(ops),
+        total_us=total,
+        span_us=report.span_ns / 1000.0,
+        tables=sorted(report.tables),
+    )
 
 
-def compare_reports(base: Report, current: Report, by: str = "type", tolerance_pct: float = DEFAULT_TOLERANCE_PCT,
-                    pairs: list[tuple[int, int]] | None = None) -> Comparison:
+def compare_reports(
+    base: Report,
+    current: Report,
+    by: str = "type",
+    tolerance_pct: float = DEFAULT_TOLERANCE_PCT,
+    pairs: list[tuple[int, int]] | None = None,
+) -> Comparison:
     """Compare two open reports.
 
     ``pairs``: (base device, current device) pairs; default the same device IDs (or, when the
@@ -44,10 +61,18 @@ def compare_reports(base: Report, current: Report, by: str = "type", tolerance_p
     sides = (_side("base", base, devices[0], ops[0]), _side("current", current, devices[1], ops[1]))
     warnings += facts.fact_warnings(base, current, sides[0].__dict__, sides[1].__dict__)
     comparison = Comparison(
-        base=sides[0], current=sides[1], by=by, tolerance_pct=float(tolerance_pct), pairs=chosen,
+        base=sides[0],
+        current=sides[1],
+        by=by,
+        tolerance_pct=float(tolerance_pct),
+        pairs=chosen,
         overall=overall_rows(ops[0], ops[1], base, current, devices, tolerance_pct, warnings),
         metrics=metric_rows(metrics[0], metrics[1], tolerance_pct, warnings),
-        warnings=warnings, base_report=base, current_report=current, _ops=ops)
+        warnings=warnings,
+        base_report=base,
+        current_report=current,
+        _ops=ops,
+    )
     if len(ops[0]) and len(ops[1]) and comparison.common_rows() == 0:
         warnings.append(f"no OP {by} is present in both reports: every row is added or removed")
     return comparison
@@ -58,8 +83,9 @@ def _kept(ops: pd.DataFrame) -> pd.DataFrame:
     return ops[[c for c in OP_KEEP if c in ops.columns]] if len(ops.columns) else ops
 
 
-def open_side(role: str, path: str | Path, progress: Progress, cancel: CancelToken,
-              use_cache: bool | None = None) -> Report:
+def open_side(
+    role: str, path: str | Path, progress: Progress, cancel: CancelToken, use_cache: bool | None = None
+) -> Report:
     """``open_report`` whose failure names the side: ``base report /x: <why>``."""
     try:
         return open_report(path, progress=progress, cancel=cancel, use_cache=use_cache)
@@ -80,10 +106,17 @@ def _named(role: str, path: str | Path, exc: Exception) -> str:
     return f"{role} report: {reason}" if str(path) in reason else f"{role} report {path}: {reason}"
 
 
-def compare_paths(base: str | Path, current: str | Path, *, by: str = "type",
-                  tolerance_pct: float = DEFAULT_TOLERANCE_PCT, pairs: list[tuple[int, int]] | None = None,
-                  use_cache: bool | None = None, progress: Progress | None = None,
-                  cancel: CancelToken | None = None) -> Comparison:
+def compare_paths(
+    base: str | Path,
+    current: str | Path,
+    *,
+    by: str = "type",
+    tolerance_pct: float = DEFAULT_TOLERANCE_PCT,
+    pairs: list[tuple[int, int]] | None = None,
+    use_cache: bool | None = None,
+    progress: Progress | None = None,
+    cancel: CancelToken | None = None,
+) -> Comparison:
     """Work function: open both reports and compare them."""
     progress = progress or NullProgress()
     cancel = cancel or CancelToken()

@@ -1,5 +1,6 @@
 """Facts about each side (chip, CANN version, model, PMU group, devices), device pairing, and
 the warnings when the two sides differ in a way that makes the numbers less comparable."""
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
@@ -75,30 +76,39 @@ def op_devices(report: Report) -> list[int]:
     return sorted(report.devices)
 
 
-def pair_devices(base: list[int], current: list[int], pairs: list[tuple[int, int]] | None,
-                 warnings: list[str]) -> list[tuple[int, int]]:
+def pair_devices(
+    base: list[int], current: list[int], pairs: list[tuple[int, int]] | None, warnings: list[str]
+) -> list[tuple[int, int]]:
     """The (base device, current device) pairs to compare: the user's, else the same IDs, else in
     order (saying so). Devices left out are named in ``warnings``."""
     if pairs:
-        for side, devices, wanted in (("base", base, [p[0] for p in pairs]),
-                                      ("current", current, [p[1] for p in pairs])):
+        for side, devices, wanted in (
+            ("base", base, [p[0] for p in pairs]),
+            ("current", current, [p[1] for p in pairs]),
+        ):
             missing = [d for d in wanted if d not in devices]
             if missing and devices:
-                raise CompareError(f"{side}: no device {', '.join(map(str, missing))} "
-                                   f"(its devices: {', '.join(map(str, devices)) or 'none'})")
+                raise CompareError(
+                    f"{side}: no device {', '.join(map(str, missing))} "
+                    f"(its devices: {', '.join(map(str, devices)) or 'none'})"
+                )
         chosen = list(pairs)
     else:
         common = sorted(set(base) & set(current))
         chosen = [(d, d) for d in common] if common else list(zip(base, current))
     differing = [p for p in chosen if p[0] != p[1]]
     if differing:
-        warnings.append("different device IDs: " + ", ".join(f"base device {b} compared with current device {c}"
-                                                              for b, c in differing))
+        warnings.append(
+            "different device IDs: "
+            + ", ".join(f"base device {b} compared with current device {c}" for b, c in differing)
+        )
     for side, devices, used in (("base", base, {p[0] for p in chosen}), ("current", current, {p[1] for p in chosen})):
         left = [d for d in devices if d not in used]
         if left:
-            warnings.append(f"{side} device(s) {', '.join(map(str, left))} left out of the comparison "
-                            "(no counterpart on the other side)")
+            warnings.append(
+                f"{side} device(s) {', '.join(map(str, left))} left out of the comparison "
+                "(no counterpart on the other side)"
+            )
     return chosen
 
 
@@ -115,15 +125,22 @@ def device_slice(frame: pd.DataFrame | None, devices: list[int]) -> pd.DataFrame
     return frame[keep].reset_index(drop=True)
 
 
-def fact_warnings(base: Report, current: Report, base_facts: dict[str, Any],
-                  current_facts: dict[str, Any]) -> list[str]:
+def fact_warnings(
+    base: Report, current: Report, base_facts: dict[str, Any], current_facts: dict[str, Any]
+) -> list[str]:
     """Differences in collection facts: kind, chip, CANN version, model, PMU group, missing tables."""
     out: list[str] = []
     if base.kind != current.kind:
-        out.append(f"different kinds of report: base is {base.kind} output, current is {current.kind} output "
-                   "(OPs are matched by key; the tools may count time differently)")
-    for fact, label in (("chip", "chip / SoC"), ("cann_version", "CANN version"), ("model_name", "model name"),
-                        ("pmu_group", "AI Core PMU group")):
+        out.append(
+            f"different kinds of report: base is {base.kind} output, current is {current.kind} output "
+            "(OPs are matched by key; the tools may count time differently)"
+        )
+    for fact, label in (
+        ("chip", "chip / SoC"),
+        ("cann_version", "CANN version"),
+        ("model_name", "model name"),
+        ("pmu_group", "AI Core PMU group"),
+    ):
         b, c = base_facts.get(fact), current_facts.get(fact)
         if b is not None and c is not None and b != c:
             out.append(f"different {label}: base {b}, current {c}")

@@ -4,6 +4,7 @@ Tables are pandas DataFrames (columnar, so a view model can serve a million by-n
 building Python objects per row). Missing values are NaN; :meth:`Comparison.records` turns a
 table into JSON-ready dicts with ``None`` for them (a percentage of ``None`` is shown as "n/a").
 """
+
 from __future__ import annotations
 
 import math
@@ -15,10 +16,22 @@ import numpy as np
 import pandas as pd
 
 from workbench.core.compare.opdiff import instances, op_rows
+
 # The row vocabulary lives in rows.py (opdiff builds on it too); re-exported here for the views.
-from workbench.core.compare.rows import (BETTER, INSTANCE_COLUMNS, METRIC_COLUMNS, METRIC_STATUSES,  # noqa: F401
-                                         OP_COLUMNS, OVERALL_COLUMNS, STATUS_RANK, STATUSES, WORSE, percent,
-                                         sort_regressions_first, statuses)
+from workbench.core.compare.rows import (
+    BETTER,
+    INSTANCE_COLUMNS,
+    METRIC_COLUMNS,
+    METRIC_STATUSES,  # noqa: F401
+    OP_COLUMNS,
+    OVERALL_COLUMNS,
+    STATUS_RANK,
+    STATUSES,
+    WORSE,
+    percent,
+    sort_regressions_first,
+    statuses,
+)
 from workbench.core.profiling.errors import ProfilingDataError
 
 if TYPE_CHECKING:
@@ -29,19 +42,37 @@ BY = ("type", "name")
 
 # Display names of the columns (core returns English; the UI translates these).
 LABELS = {
-    "key": "Key", "task_type": "Task Type", "status": "Status", "metric": "Metric", "unit": "Unit",
-    "base_count": "Base Count", "current_count": "Current Count",
-    "base_total_us": "Base Total(us)", "current_total_us": "Current Total(us)",
-    "diff_us": "Diff(us)", "diff_pct": "Diff(%)",
-    "base_avg_us": "Base Avg(us)", "current_avg_us": "Current Avg(us)",
-    "avg_diff_us": "Avg Diff(us)", "avg_diff_pct": "Avg Diff(%)",
-    "base_min_us": "Base Min(us)", "current_min_us": "Current Min(us)",
-    "base_max_us": "Base Max(us)", "current_max_us": "Current Max(us)",
-    "base_first_ns": "Base First Start(ns)", "current_first_ns": "Current First Start(ns)",
-    "base": "Base", "current": "Current", "diff": "Diff",
-    "ordinal": "#", "base_name": "Base Name", "current_name": "Current Name",
-    "base_start_ns": "Base Start(ns)", "current_start_ns": "Current Start(ns)",
-    "base_duration_us": "Base Duration(us)", "current_duration_us": "Current Duration(us)",
+    "key": "Key",
+    "task_type": "Task Type",
+    "status": "Status",
+    "metric": "Metric",
+    "unit": "Unit",
+    "base_count": "Base Count",
+    "current_count": "Current Count",
+    "base_total_us": "Base Total(us)",
+    "current_total_us": "Current Total(us)",
+    "diff_us": "Diff(us)",
+    "diff_pct": "Diff(%)",
+    "base_avg_us": "Base Avg(us)",
+    "current_avg_us": "Current Avg(us)",
+    "avg_diff_us": "Avg Diff(us)",
+    "avg_diff_pct": "Avg Diff(%)",
+    "base_min_us": "Base Min(us)",
+    "current_min_us": "Current Min(us)",
+    "base_max_us": "Base Max(us)",
+    "current_max_us": "Current Max(us)",
+    "base_first_ns": "Base First Start(ns)",
+    "current_first_ns": "Current First Start(ns)",
+    "base": "Base",
+    "current": "Current",
+    "diff": "Diff",
+    "ordinal": "#",
+    "base_name": "Base Name",
+    "current_name": "Current Name",
+    "base_start_ns": "Base Start(ns)",
+    "current_start_ns": "Current Start(ns)",
+    "base_duration_us": "Base Duration(us)",
+    "current_duration_us": "Current Duration(us)",
 }
 
 
@@ -70,11 +101,11 @@ def records(frame: pd.DataFrame, columns: Iterable[str] | None = None) -> list[d
 class Side:
     """What the view shows of one report beside the other: source, kind and collection facts."""
 
-    role: str                       # "base" | "current"
+    role: str  # "base" | "current"
     source: str
     kind: str
-    devices: list[int]              # devices of the report
-    compared_devices: list[int]     # devices taken into the comparison
+    devices: list[int]  # devices of the report
+    compared_devices: list[int]  # devices taken into the comparison
     chip: str | None = None
     cann_version: str | None = None
     model_name: str | None = None
@@ -132,10 +163,20 @@ class Comparison:
         """The total device time row: base_total_us, current_total_us, diff_us, diff_pct, status."""
         row = self.overall.iloc[0] if len(self.overall) else None
         if row is None:
-            return {"base_total_us": None, "current_total_us": None, "diff_us": None, "diff_pct": None,
-                    "status": "same"}
-        return {"base_total_us": clean(row["base"]), "current_total_us": clean(row["current"]),
-                "diff_us": clean(row["diff"]), "diff_pct": clean(row["diff_pct"]), "status": row["status"]}
+            return {
+                "base_total_us": None,
+                "current_total_us": None,
+                "diff_us": None,
+                "diff_pct": None,
+                "status": "same",
+            }
+        return {
+            "base_total_us": clean(row["base"]),
+            "current_total_us": clean(row["current"]),
+            "diff_us": clean(row["diff"]),
+            "diff_pct": clean(row["diff_pct"]),
+            "status": row["status"],
+        }
 
     @staticmethod
     def sort_regressions_first(frame: pd.DataFrame) -> pd.DataFrame:
@@ -168,12 +209,15 @@ class Comparison:
         hits = []
         total = self.total()
         if _exceeds(total["diff_pct"], total["diff_us"], threshold_pct):
-            hits.append(f"total device time: {total['base_total_us']:.3f} -> {total['current_total_us']:.3f} us "
-                        f"({_pct_text(total['diff_pct'])})")
+            hits.append(
+                f"total device time: {total['base_total_us']:.3f} -> {total['current_total_us']:.3f} us "
+                f"({_pct_text(total['diff_pct'])})"
+            )
         rows = self.op_rows(by or self.by)
         both = rows[(rows["base_count"] > 0) & (rows["current_count"] > 0)]
-        for key, pct, diff, b, c in zip(both["key"], both["diff_pct"], both["diff_us"], both["base_total_us"],
-                                        both["current_total_us"]):
+        for key, pct, diff, b, c in zip(
+            both["key"], both["diff_pct"], both["diff_us"], both["base_total_us"], both["current_total_us"]
+        ):
             if _exceeds(clean(pct), diff, threshold_pct):
                 hits.append(f"{key}: {b:.3f} -> {c:.3f} us ({_pct_text(clean(pct))})")
         return hits

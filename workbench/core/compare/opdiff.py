@@ -5,6 +5,7 @@ count / total / min / max / first start per key come from ``bincount`` and ``ufu
 are summed as integer nanoseconds (CANN writes durations to the ns), so identical inputs give a
 diff of exactly 0 and a scaled copy gives exactly the expected difference.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -128,18 +129,30 @@ def op_rows(base: pd.DataFrame, current: pd.DataFrame, by: str, tolerance_pct: f
         b_avg = np.where(b.count > 0, b.total_ns / np.maximum(b.count, 1) / 1000.0, np.nan)
         c_avg = np.where(c.count > 0, c.total_ns / np.maximum(c.count, 1) / 1000.0, np.nan)
     avg_diff = c_avg - b_avg
-    frame = pd.DataFrame({
-        "key": np.asarray(union, dtype=object),
-        "task_type": np.array(["/".join(sorted(task_types.get(i, ()))) or None for i in range(size)], dtype=object),
-        "status": status,
-        "base_count": b.count.astype(np.int64), "current_count": c.count.astype(np.int64),
-        "base_total_us": b.total_ns / 1000.0, "current_total_us": c.total_ns / 1000.0,
-        "diff_us": diff_ns / 1000.0, "diff_pct": pct,
-        "base_avg_us": b_avg, "current_avg_us": c_avg,
-        "avg_diff_us": avg_diff, "avg_diff_pct": percent(b_avg, avg_diff),
-        "base_min_us": b.min_us, "current_min_us": c.min_us, "base_max_us": b.max_us, "current_max_us": c.max_us,
-        "base_first_ns": _first(b.first_ns), "current_first_ns": _first(c.first_ns),
-    }, columns=OP_COLUMNS)
+    frame = pd.DataFrame(
+        {
+            "key": np.asarray(union, dtype=object),
+            "task_type": np.array(["/".join(sorted(task_types.get(i, ()))) or None for i in range(size)], dtype=object),
+            "status": status,
+            "base_count": b.count.astype(np.int64),
+            "current_count": c.count.astype(np.int64),
+            "base_total_us": b.total_ns / 1000.0,
+            "current_total_us": c.total_ns / 1000.0,
+            "diff_us": diff_ns / 1000.0,
+            "diff_pct": pct,
+            "base_avg_us": b_avg,
+            "current_avg_us": c_avg,
+            "avg_diff_us": avg_diff,
+            "avg_diff_pct": percent(b_avg, avg_diff),
+            "base_min_us": b.min_us,
+            "current_min_us": c.min_us,
+            "base_max_us": b.max_us,
+            "current_max_us": c.max_us,
+            "base_first_ns": _first(b.first_ns),
+            "current_first_ns": _first(c.first_ns),
+        },
+        columns=OP_COLUMNS,
+    )
     return sort_regressions_first(frame[seen].reset_index(drop=True))
 
 
@@ -157,8 +170,9 @@ def _occurrences(ops: pd.DataFrame, by: str, key: str) -> pd.DataFrame:
     order = np.lexsort((idx, np.where(has[idx], starts[idx], NO_START)))
     idx = idx[order]
     names = ops["name"].iloc[idx].astype(object).to_numpy() if "name" in ops.columns else np.full(idx.size, key)
-    return pd.DataFrame({"name": names, "start": pd.arrays.IntegerArray(starts[idx], ~has[idx]),
-                         "dur": duration_ns(ops)[idx]})
+    return pd.DataFrame(
+        {"name": names, "start": pd.arrays.IntegerArray(starts[idx], ~has[idx]), "dur": duration_ns(ops)[idx]}
+    )
 
 
 def instances(base: pd.DataFrame, current: pd.DataFrame, by: str, key: str, tolerance_pct: float) -> pd.DataFrame:
@@ -170,12 +184,21 @@ def instances(base: pd.DataFrame, current: pd.DataFrame, by: str, key: str, tole
     diff = c["dur"].to_numpy() - b["dur"].to_numpy()
     pct = percent(b["dur"].to_numpy(), diff)
     status = statuses(pct, diff, tolerance_pct)
-    status = np.where(b["dur"].isna() & c["dur"].notna(), "added",
-                      np.where(c["dur"].isna() & b["dur"].notna(), "removed", status)).astype(object)
-    return pd.DataFrame({
-        "ordinal": np.arange(1, n + 1), "status": status,
-        "base_name": b["name"].astype(object).to_numpy(), "current_name": c["name"].astype(object).to_numpy(),
-        "base_start_ns": b["start"].astype("Int64").array, "current_start_ns": c["start"].astype("Int64").array,
-        "base_duration_us": b["dur"].to_numpy() / 1000.0, "current_duration_us": c["dur"].to_numpy() / 1000.0,
-        "diff_us": diff / 1000.0, "diff_pct": pct,
-    }, columns=INSTANCE_COLUMNS)
+    status = np.where(
+        b["dur"].isna() & c["dur"].notna(), "added", np.where(c["dur"].isna() & b["dur"].notna(), "removed", status)
+    ).astype(object)
+    return pd.DataFrame(
+        {
+            "ordinal": np.arange(1, n + 1),
+            "status": status,
+            "base_name": b["name"].astype(object).to_numpy(),
+            "current_name": c["name"].astype(object).to_numpy(),
+            "base_start_ns": b["start"].astype("Int64").array,
+            "current_start_ns": c["start"].astype("Int64").array,
+            "base_duration_us": b["dur"].to_numpy() / 1000.0,
+            "current_duration_us": c["dur"].to_numpy() / 1000.0,
+            "diff_us": diff / 1000.0,
+            "diff_pct": pct,
+        },
+        columns=INSTANCE_COLUMNS,
+    )

@@ -1,5 +1,6 @@
 """Overall rows (total device time, AI Core / AI CPU / communication / free time, span, step
 trace) and AI Core metric rows (per OP type means of the PMU ratios and times), both diffed."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -58,8 +59,10 @@ def free_ns(ops: pd.DataFrame, dur: np.ndarray) -> float | None:
 
 def _times(ops: pd.DataFrame) -> dict[str, float | None]:
     dur = duration_ns(ops)
-    out: dict[str, float | None] = {TOTAL: float(np.nansum(dur)) / 1000.0,
-                                    "Device tasks": float((~np.isnan(dur)).sum())}
+    out: dict[str, float | None] = {
+        TOTAL: float(np.nansum(dur)) / 1000.0,
+        "Device tasks": float((~np.isnan(dur)).sum()),
+    }
     if "task_type" in ops.columns:
         for label, wanted in TASK_GROUPS:
             out[label] = _group_ns(ops, dur, wanted) / 1000.0
@@ -77,12 +80,22 @@ def _step_sums(report: Report, devices: list[int]) -> dict[str, float]:
         ids = pd.to_numeric(frame["Device_id"].astype(object), errors="coerce")
         if ids.notna().any():
             frame = frame[ids.isin(devices).to_numpy()]
-    return {f"Step trace: {c}": float(pd.to_numeric(frame[c], errors="coerce").sum())
-            for c in STEP_COLUMNS if c in frame.columns}
+    return {
+        f"Step trace: {c}": float(pd.to_numeric(frame[c], errors="coerce").sum())
+        for c in STEP_COLUMNS
+        if c in frame.columns
+    }
 
 
-def overall_rows(base_ops: pd.DataFrame, current_ops: pd.DataFrame, base: Report, current: Report,
-                 devices: tuple[list[int], list[int]], tolerance_pct: float, warnings: list[str]) -> pd.DataFrame:
+def overall_rows(
+    base_ops: pd.DataFrame,
+    current_ops: pd.DataFrame,
+    base: Report,
+    current: Report,
+    devices: tuple[list[int], list[int]],
+    tolerance_pct: float,
+    warnings: list[str],
+) -> pd.DataFrame:
     """Rows of :data:`OVERALL_COLUMNS`; the first is always the total device time."""
     b, c = _times(base_ops), _times(current_ops)
     for side, ops, other in (("base", base_ops, current_ops), ("current", current_ops, base_ops)):
@@ -100,9 +113,18 @@ def overall_rows(base_ops: pd.DataFrame, current_ops: pd.DataFrame, base: Report
     pct = percent(base_v, diff)
     counts = np.array([k == "Device tasks" for k in labels])
     status = np.where(counts, statuses(pct, diff, tolerance_pct, times=False), statuses(pct, diff, tolerance_pct))
-    return pd.DataFrame({"metric": labels, "unit": ["count" if k == "Device tasks" else "us" for k in labels],
-                         "status": status, "base": base_v, "current": cur_v, "diff": diff, "diff_pct": pct},
-                        columns=OVERALL_COLUMNS)
+    return pd.DataFrame(
+        {
+            "metric": labels,
+            "unit": ["count" if k == "Device tasks" else "us" for k in labels],
+            "status": status,
+            "base": base_v,
+            "current": cur_v,
+            "diff": diff,
+            "diff_pct": pct,
+        },
+        columns=OVERALL_COLUMNS,
+    )
 
 
 def _metric_columns(frame: pd.DataFrame) -> list[str]:
@@ -157,8 +179,21 @@ def metric_rows(base: pd.DataFrame, current: pd.DataFrame, tolerance_pct: float,
     pct = percent(bv, diff)
     times = np.tile([is_time_metric(m) for m in columns], size)
     status = np.where(times, statuses(pct, diff, tolerance_pct), statuses(pct, diff, tolerance_pct, times=False))
-    status = np.where(np.repeat(~b_has[order], len(columns)), "added",
-                      np.where(np.repeat(~c_has[order], len(columns)), "removed", status)).astype(object)
-    frame = pd.DataFrame({"key": keys, "metric": np.tile(np.asarray(columns, dtype=object), size), "status": status,
-                          "base": bv, "current": cv, "diff": diff, "diff_pct": pct}, columns=METRIC_COLUMNS)
+    status = np.where(
+        np.repeat(~b_has[order], len(columns)),
+        "added",
+        np.where(np.repeat(~c_has[order], len(columns)), "removed", status),
+    ).astype(object)
+    frame = pd.DataFrame(
+        {
+            "key": keys,
+            "metric": np.tile(np.asarray(columns, dtype=object), size),
+            "status": status,
+            "base": bv,
+            "current": cv,
+            "diff": diff,
+            "diff_pct": pct,
+        },
+        columns=METRIC_COLUMNS,
+    )
     return frame[shown].reset_index(drop=True)

@@ -5,6 +5,7 @@ Row statuses, the column lists of every table, the percentage / status rules and
 :mod:`workbench.core.compare.model` and :mod:`workbench.core.compare.opdiff` (and
 :mod:`~workbench.core.compare.overall`) can build on it.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -19,13 +20,41 @@ STATUS_RANK = {"slower": 0, "added": 1, "higher": 2, "same": 3, "lower": 4, "rem
 WORSE = frozenset({"slower", "added"})
 BETTER = frozenset({"faster", "removed"})
 
-OP_COLUMNS = ["key", "task_type", "status", "base_count", "current_count", "base_total_us", "current_total_us",
-              "diff_us", "diff_pct", "base_avg_us", "current_avg_us", "avg_diff_us", "avg_diff_pct",
-              "base_min_us", "current_min_us", "base_max_us", "current_max_us", "base_first_ns", "current_first_ns"]
+OP_COLUMNS = [
+    "key",
+    "task_type",
+    "status",
+    "base_count",
+    "current_count",
+    "base_total_us",
+    "current_total_us",
+    "diff_us",
+    "diff_pct",
+    "base_avg_us",
+    "current_avg_us",
+    "avg_diff_us",
+    "avg_diff_pct",
+    "base_min_us",
+    "current_min_us",
+    "base_max_us",
+    "current_max_us",
+    "base_first_ns",
+    "current_first_ns",
+]
 METRIC_COLUMNS = ["key", "metric", "status", "base", "current", "diff", "diff_pct"]
 OVERALL_COLUMNS = ["metric", "unit", "status", "base", "current", "diff", "diff_pct"]
-INSTANCE_COLUMNS = ["ordinal", "status", "base_name", "current_name", "base_start_ns", "current_start_ns",
-                    "base_duration_us", "current_duration_us", "diff_us", "diff_pct"]
+INSTANCE_COLUMNS = [
+    "ordinal",
+    "status",
+    "base_name",
+    "current_name",
+    "base_start_ns",
+    "current_start_ns",
+    "base_duration_us",
+    "current_duration_us",
+    "diff_us",
+    "diff_pct",
+]
 
 
 def percent(base: np.ndarray, diff: np.ndarray) -> np.ndarray:

@@ -5,6 +5,7 @@ rows are frozen; µs have three decimals, percentages two, and a percentage with
 the text ``n/a``. Written with openpyxl's write-only mode and saved atomically (as the report
 export in :mod:`workbench.core.profiling.export`, whose cell cleaning and row limit it shares).
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -22,15 +23,45 @@ FORMATS = {"us": "0.000", "pct": "0.00", "count": "0", "value": "General"}
 COLOURS = {"worse": ("FFC7CE", "9C0006"), "better": ("C6EFCE", "006100")}  # fill, font (Excel's good/bad)
 # Columns of each sheet: (column, kind); kind picks the number format; "ns" is written as text
 # (an epoch ns value does not fit Excel's 15 significant digits).
-OP_SHEET = [("key", "text"), ("task_type", "text"), ("status", "status"), ("base_count", "count"),
-            ("current_count", "count"), ("base_total_us", "us"), ("current_total_us", "us"), ("diff_us", "diff"),
-            ("diff_pct", "pct"), ("base_avg_us", "us"), ("current_avg_us", "us"), ("avg_diff_us", "diff"),
-            ("avg_diff_pct", "pct"), ("base_min_us", "us"), ("current_min_us", "us"), ("base_max_us", "us"),
-            ("current_max_us", "us"), ("base_first_ns", "ns"), ("current_first_ns", "ns")]
-METRIC_SHEET = [("key", "text"), ("metric", "text"), ("status", "status"), ("base", "value"), ("current", "value"),
-                ("diff", "diff"), ("diff_pct", "pct")]
-OVERALL_SHEET = [("metric", "text"), ("unit", "text"), ("status", "status"), ("base", "value"),
-                 ("current", "value"), ("diff", "diff"), ("diff_pct", "pct")]
+OP_SHEET = [
+    ("key", "text"),
+    ("task_type", "text"),
+    ("status", "status"),
+    ("base_count", "count"),
+    ("current_count", "count"),
+    ("base_total_us", "us"),
+    ("current_total_us", "us"),
+    ("diff_us", "diff"),
+    ("diff_pct", "pct"),
+    ("base_avg_us", "us"),
+    ("current_avg_us", "us"),
+    ("avg_diff_us", "diff"),
+    ("avg_diff_pct", "pct"),
+    ("base_min_us", "us"),
+    ("current_min_us", "us"),
+    ("base_max_us", "us"),
+    ("current_max_us", "us"),
+    ("base_first_ns", "ns"),
+    ("current_first_ns", "ns"),
+]
+METRIC_SHEET = [
+    ("key", "text"),
+    ("metric", "text"),
+    ("status", "status"),
+    ("base", "value"),
+    ("current", "value"),
+    ("diff", "diff"),
+    ("diff_pct", "pct"),
+]
+OVERALL_SHEET = [
+    ("metric", "text"),
+    ("unit", "text"),
+    ("status", "status"),
+    ("base", "value"),
+    ("current", "value"),
+    ("diff", "diff"),
+    ("diff_pct", "pct"),
+]
 HEADERS = {**LABELS, "key": "OP Type"}
 
 
@@ -70,8 +101,15 @@ def _tone(status: str) -> str | None:
     return "worse" if status in WORSE else "better" if status in BETTER else None
 
 
-def _table(book: Any, title: str, frame: pd.DataFrame, spec: list[tuple[str, str]], warnings: list[str],
-           cancel: CancelToken, header_label: str | None = None) -> Any:
+def _table(
+    book: Any,
+    title: str,
+    frame: pd.DataFrame,
+    spec: list[tuple[str, str]],
+    warnings: list[str],
+    cancel: CancelToken,
+    header_label: str | None = None,
+) -> Any:
     sheet = book.create_sheet(title)
     sheet.freeze_panes = "A2"
     styles = _Styles(sheet)
@@ -98,17 +136,25 @@ def _facts(comparison: Comparison) -> list[tuple[str, Any, Any]]:
     def listed(v: list[int]) -> str:
         return ", ".join(map(str, v))
 
-    return [("Source", b.source, c.source), ("Kind", b.kind, c.kind), ("Devices", listed(b.devices), listed(c.devices)),
-            ("Compared devices", listed(b.compared_devices), listed(c.compared_devices)),
-            ("Chip / SoC", b.chip, c.chip), ("CANN version", b.cann_version, c.cann_version),
-            ("Model name", b.model_name, c.model_name), ("AI Core PMU group", b.pmu_group, c.pmu_group),
-            ("OPs", b.op_count, c.op_count), ("Span(us)", b.span_us, c.span_us),
-            ("Compared by", comparison.by, comparison.by), ("Tolerance(%)", comparison.tolerance_pct,
-                                                            comparison.tolerance_pct)]
+    return [
+        ("Source", b.source, c.source),
+        ("Kind", b.kind, c.kind),
+        ("Devices", listed(b.devices), listed(c.devices)),
+        ("Compared devices", listed(b.compared_devices), listed(c.compared_devices)),
+        ("Chip / SoC", b.chip, c.chip),
+        ("CANN version", b.cann_version, c.cann_version),
+        ("Model name", b.model_name, c.model_name),
+        ("AI Core PMU group", b.pmu_group, c.pmu_group),
+        ("OPs", b.op_count, c.op_count),
+        ("Span(us)", b.span_us, c.span_us),
+        ("Compared by", comparison.by, comparison.by),
+        ("Tolerance(%)", comparison.tolerance_pct, comparison.tolerance_pct),
+    ]
 
 
-def write_xlsx(comparison: Comparison, out: str | Path, progress: Progress | None = None,
-               cancel: CancelToken | None = None) -> Path:
+def write_xlsx(
+    comparison: Comparison, out: str | Path, progress: Progress | None = None, cancel: CancelToken | None = None
+) -> Path:
     """Write the comparison to ``out`` (.xlsx), atomically (work function)."""
     from openpyxl import Workbook
 

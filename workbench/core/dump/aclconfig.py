@@ -7,6 +7,7 @@ beside other sections (``profiler``, …). The editor changes only the keys it m
 key (other sections, other ``dump_list`` entries, keys it does not know inside ``dump`` or inside
 the model's entry) is kept as it was, in its order. Indentation style (tabs / n spaces) is kept.
 """
+
 from __future__ import annotations
 
 import json
@@ -78,8 +79,9 @@ def _detect_indent(text: str) -> str | int:
 class AclConfig:
     """An acl.json held as an ordered dict; edits go through :meth:`apply_dump`."""
 
-    def __init__(self, data: dict[str, Any] | None = None, path: str | os.PathLike[str] | None = None,
-                 indent: str | int = 4) -> None:
+    def __init__(
+        self, data: dict[str, Any] | None = None, path: str | os.PathLike[str] | None = None, indent: str | int = 4
+    ) -> None:
         self.data: dict[str, Any] = data if data is not None else {}
         self.path = Path(path) if path is not None else None
         self.indent = indent
@@ -92,11 +94,17 @@ class AclConfig:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as err:
-            raise AclConfigError(f"{source}: line {err.lineno}, column {err.colno}: not valid JSON ({err.msg}); "
-                                 "the file was left unchanged", source, err.lineno, err.colno) from None
+            raise AclConfigError(
+                f"{source}: line {err.lineno}, column {err.colno}: not valid JSON ({err.msg}); "
+                "the file was left unchanged",
+                source,
+                err.lineno,
+                err.colno,
+            ) from None
         if not isinstance(data, dict):
-            raise AclConfigError(f"{source}: expected a JSON object at the top level, got {type(data).__name__}",
-                                 source, 1, 1)
+            raise AclConfigError(
+                f"{source}: expected a JSON object at the top level, got {type(data).__name__}", source, 1, 1
+            )
         return cls(data, source, _detect_indent(text))
 
     @classmethod
@@ -124,8 +132,12 @@ class AclConfig:
         d = self.dump
         if not d:
             return False
-        return bool(d.get("dump_list")) or d.get("dump_op_switch") == "on" or d.get("dump_debug") == "on" \
+        return (
+            bool(d.get("dump_list"))
+            or d.get("dump_op_switch") == "on"
+            or d.get("dump_debug") == "on"
             or bool(d.get("dump_scene"))
+        )
 
     @property
     def profiler_enabled(self) -> bool:
@@ -177,8 +189,13 @@ class AclConfig:
             new_entries.append(e)
         if s.option != "none" and not placed:
             new_entries.append(self._model_entry({}, s))
-        values: dict[str, Any] = {"dump_list": new_entries, "dump_path": s.dump_path, "dump_mode": s.dump_mode,
-                                  "dump_op_switch": s.dump_op_switch, "dump_data": s.dump_data}
+        values: dict[str, Any] = {
+            "dump_list": new_entries,
+            "dump_path": s.dump_path,
+            "dump_mode": s.dump_mode,
+            "dump_op_switch": s.dump_op_switch,
+            "dump_data": s.dump_data,
+        }
         if s.dump_data == "stats":
             values["dump_stats"] = list(s.dump_stats)
         else:
@@ -188,8 +205,12 @@ class AclConfig:
         for key in MANAGED_ORDER:
             if key in values:
                 dump[key] = values[key]
-        if s.option == "none" and not new_entries and s.dump_op_switch != "on" \
-                and not any(k in dump for k in ("dump_debug", "dump_scene")):
+        if (
+            s.option == "none"
+            and not new_entries
+            and s.dump_op_switch != "on"
+            and not any(k in dump for k in ("dump_debug", "dump_scene"))
+        ):
             del self.data["dump"]
 
     @staticmethod
@@ -218,16 +239,22 @@ class AclConfig:
             if key in d and d[key] not in allowed:
                 issues.append(Issue("error", f"dump.{key}", f"{d[key]!r}: expected one of {', '.join(allowed)}"))
 
-        for key, allowed in (("dump_mode", DUMP_MODES), ("dump_data", DUMP_DATA), ("dump_op_switch", SWITCH),
-                             ("dump_level", DUMP_LEVELS), ("dump_debug", SWITCH)):
+        for key, allowed in (
+            ("dump_mode", DUMP_MODES),
+            ("dump_data", DUMP_DATA),
+            ("dump_op_switch", SWITCH),
+            ("dump_level", DUMP_LEVELS),
+            ("dump_debug", SWITCH),
+        ):
             check(key, allowed)
         scene_only = "dump_scene" in d or d.get("dump_debug") == "on"
         if "dump_list" not in d and not scene_only:
             issues.append(Issue("error", "dump.dump_list", "required ([] for single-operator dump)"))
         elif "dump_list" in d and not isinstance(d["dump_list"], list):
             issues.append(Issue("error", "dump.dump_list", "expected a list of {model_name, layer} objects"))
-        if not d.get("dump_path") and ("dump_list" in d or d.get("dump_op_switch") == "on" or
-                                       d.get("dump_debug") == "on"):
+        if not d.get("dump_path") and (
+            "dump_list" in d or d.get("dump_op_switch") == "on" or d.get("dump_debug") == "on"
+        ):
             issues.append(Issue("error", "dump.dump_path", "required: an existing, writable directory"))
         for i, e in enumerate(d.get("dump_list") if isinstance(d.get("dump_list"), list) else []):
             where = f"dump.dump_list[{i}]"
@@ -238,9 +265,14 @@ class AclConfig:
             if layer is not None and not (isinstance(layer, list) and all(isinstance(x, str) for x in layer)):
                 issues.append(Issue("error", f"{where}.layer", "expected a list of op names"))
             if model is not None and e.get("model_name") not in (None, model.name):
-                issues.append(Issue("warning", f"{where}.model_name",
-                                    f"{e['model_name']!r} is not this model's name {model.name!r} "
-                                    "(the om JSON's top-level name): nothing of it will be dumped"))
+                issues.append(
+                    Issue(
+                        "warning",
+                        f"{where}.model_name",
+                        f"{e['model_name']!r} is not this model's name {model.name!r} "
+                        "(the om JSON's top-level name): nothing of it will be dumped",
+                    )
+                )
             if model is not None and isinstance(layer, list) and e.get("model_name") == model.name:
                 unknown = [x for x in layer if isinstance(x, str) and model.op(x) is None]
                 if unknown:
@@ -250,10 +282,15 @@ class AclConfig:
             if not isinstance(stats, list) or any(x not in DUMP_STATS for x in stats):
                 issues.append(Issue("error", "dump.dump_stats", f"expected a list of {', '.join(DUMP_STATS)}"))
             if d.get("dump_data") != "stats":
-                issues.append(Issue("warning", "dump.dump_stats", "only used when dump_data is \"stats\""))
+                issues.append(Issue("warning", "dump.dump_stats", 'only used when dump_data is "stats"'))
         if self.dump_enabled and self.profiler_enabled:
-            issues.append(Issue("warning", "profiler", "dump and profiling are both on: dumping distorts the "
-                                                       "profiled timings, switch one of them off"))
+            issues.append(
+                Issue(
+                    "warning",
+                    "profiler",
+                    "dump and profiling are both on: dumping distorts the profiled timings, switch one of them off",
+                )
+            )
         return issues
 
     # ----- writing

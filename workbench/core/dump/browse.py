@@ -5,6 +5,7 @@ A model dump lives in ``{dump_path}/{timestamp}/{device_id}/{model_name}/{model_
 folder (any level of that layout, or one file) and names each folder level by its distance from
 the files; damaged files are listed with their error and the others still show.
 """
+
 from __future__ import annotations
 
 import os
@@ -62,8 +63,9 @@ class DumpScan:
         return LEVELS[depth_from_files] if 0 <= depth_from_files < len(LEVELS) else ""
 
 
-def scan_dump_folder(path: str | os.PathLike[str], *, progress: Progress | None = None,
-                     cancel: CancelToken | None = None) -> DumpScan:
+def scan_dump_folder(
+    path: str | os.PathLike[str], *, progress: Progress | None = None, cancel: CancelToken | None = None
+) -> DumpScan:
     """Work function: the dump files below ``path`` (or ``path`` itself), headers only, in dump order."""
     progress = progress or NullProgress()
     cancel = cancel or CancelToken()
@@ -80,8 +82,10 @@ def scan_dump_folder(path: str | os.PathLike[str], *, progress: Progress | None 
             entry.op_name = d.op_name or (d.name.op_name if d.name else f.name)
             entry.op_type = d.op_type
             entry.timestamp = d.name.timestamp if d.name else d.dump_time
-            entry.tensors = [TensorInfo(t.kind, t.index, t.dtype_name, t.format_name, t.shape, t.original_shape,
-                                        t.size) for t in d.tensors()]
+            entry.tensors = [
+                TensorInfo(t.kind, t.index, t.dtype_name, t.format_name, t.shape, t.original_shape, t.size)
+                for t in d.tensors()
+            ]
         except DumpFileError as err:
             entry.op_name, entry.error = f.name, str(err)
         entries.append(entry)
@@ -107,8 +111,15 @@ class TensorSummary:
     edges: np.ndarray
 
 
-def summarise_tensor(path: str | os.PathLike[str], kind: str, index: int, bins: int = 64, *,
-                     progress: Progress | None = None, cancel: CancelToken | None = None) -> TensorSummary:
+def summarise_tensor(
+    path: str | os.PathLike[str],
+    kind: str,
+    index: int,
+    bins: int = 64,
+    *,
+    progress: Progress | None = None,
+    cancel: CancelToken | None = None,
+) -> TensorSummary:
     """Work function: stats and histogram of one tensor of a dump file."""
     arr = load_tensor(path, kind, index)
     (cancel or CancelToken()).raise_if_cancelled()
@@ -116,8 +127,15 @@ def summarise_tensor(path: str | os.PathLike[str], kind: str, index: int, bins: 
     return TensorSummary(tensor_stats(arr), counts, edges)
 
 
-def export_tensor(path: str | os.PathLike[str], kind: str, index: int, target: str | os.PathLike[str], *,
-                  progress: Progress | None = None, cancel: CancelToken | None = None) -> Path:
+def export_tensor(
+    path: str | os.PathLike[str],
+    kind: str,
+    index: int,
+    target: str | os.PathLike[str],
+    *,
+    progress: Progress | None = None,
+    cancel: CancelToken | None = None,
+) -> Path:
     """Work function: write one tensor to ``target`` as .npy, or as text for any other suffix."""
     arr = load_tensor(path, kind, index)
     (cancel or CancelToken()).raise_if_cancelled()

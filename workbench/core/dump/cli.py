@@ -7,6 +7,7 @@
   --out result.csv [--json]``.
 Exit codes: 0 ok, 1 some files failed (convert), 2 bad input (message on stderr, never a traceback).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -36,7 +37,9 @@ def _config_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--stats", metavar="A,B", help=f"dump_stats with --data stats ({','.join(aclconfig.DUMP_STATS)})")
     p.add_argument("--op-switch", choices=aclconfig.SWITCH, help="dump_op_switch (single-operator dump)")
     p.add_argument("--level", choices=aclconfig.DUMP_LEVELS, help="dump_level")
-    p.add_argument("--out", default="acl.json", metavar="FILE", help="the acl.json to edit or create (default ./acl.json)")
+    p.add_argument(
+        "--out", default="acl.json", metavar="FILE", help="the acl.json to edit or create (default ./acl.json)"
+    )
     p.add_argument("--json", action="store_true", help="print {path, acl, issues} as JSON")
 
 
@@ -56,8 +59,13 @@ def _config(args: argparse.Namespace) -> int:
         unknown = [o for o in s.layers if model.op(o) is None]
         if unknown:
             return _err(f"{args.model_json}: not ops of model {model.name!r}: {', '.join(unknown)}")
-    for attr, value in (("dump_mode", args.mode), ("dump_path", args.path), ("dump_data", args.data),
-                        ("dump_op_switch", args.op_switch), ("dump_level", args.level)):
+    for attr, value in (
+        ("dump_mode", args.mode),
+        ("dump_path", args.path),
+        ("dump_data", args.data),
+        ("dump_op_switch", args.op_switch),
+        ("dump_level", args.level),
+    ):
         if value is not None:
             setattr(s, attr, value)
     if args.stats:
@@ -71,8 +79,9 @@ def _config(args: argparse.Namespace) -> int:
         return _err("\n".join(f"{args.out}: {i.field}: {i.message}" for i in errors) + "\n(file not written)")
     path = cfg.save(args.out)
     if args.json:
-        print(json.dumps({"path": str(path), "acl": cfg.data,
-                          "issues": [i.__dict__ for i in issues]}, ensure_ascii=False))
+        print(
+            json.dumps({"path": str(path), "acl": cfg.data, "issues": [i.__dict__ for i in issues]}, ensure_ascii=False)
+        )
     else:
         for i in issues:
             print(f"warning: {path}: {i.field}: {i.message}", file=sys.stderr)
@@ -80,8 +89,12 @@ def _config(args: argparse.Namespace) -> int:
     return 0
 
 
-register_verb("dump-config", "write the dump section of an acl.json for an offline model (keeps other keys)",
-              _config_args, _config)
+register_verb(
+    "dump-config",
+    "write the dump section of an acl.json for an offline model (keeps other keys)",
+    _config_args,
+    _config,
+)
 
 
 # ----- dump convert
@@ -102,13 +115,23 @@ def _dump(args: argparse.Namespace) -> int:
     except OSError as exc:
         return _err(f"{args.out}: {exc}")
     if args.json:
-        print(json.dumps({"written": [str(p) for p in report.written], "errors": report.errors,
-                          "files_ok": report.files_ok, "files_failed": report.files_failed}))
+        print(
+            json.dumps(
+                {
+                    "written": [str(p) for p in report.written],
+                    "errors": report.errors,
+                    "files_ok": report.files_ok,
+                    "files_failed": report.files_failed,
+                }
+            )
+        )
     else:
         for e in report.errors:
             print(f"error: {e}", file=sys.stderr)
-        print(f"{report.files_ok} file(s) converted, {report.files_failed} failed, "
-              f"{len(report.written)} file(s) written to {args.out}")
+        print(
+            f"{report.files_ok} file(s) converted, {report.files_failed} failed, "
+            f"{len(report.written)} file(s) written to {args.out}"
+        )
     if not report.written and not report.errors:
         return _err(f"no dump files found in {', '.join(args.paths)}")
     return 1 if report.errors else 0
@@ -124,8 +147,11 @@ def _acc_args(p: argparse.ArgumentParser) -> None:
     c.add_argument("--npu", required=True, metavar="DIR", help="the NPU dump folder")
     c.add_argument("--golden", required=True, metavar="DIR", help="ground truth {op}.{index}.{timestamp}.npy files")
     c.add_argument("--fusion-rule", metavar="FILE", help="the offline model's om JSON (maps fused ops)")
-    c.add_argument("--alg", metavar="NAMES", help="'all', or comma-separated names/indexes "
-                                                   f"(default: {','.join(metrics.DEFAULT_ALGORITHMS)})")
+    c.add_argument(
+        "--alg",
+        metavar="NAMES",
+        help=f"'all', or comma-separated names/indexes (default: {','.join(metrics.DEFAULT_ALGORITHMS)})",
+    )
     c.add_argument("--threshold", type=float, default=0.99, help="cosine similarity threshold (default 0.99)")
     c.add_argument("--out", required=True, metavar="FILE", help="result CSV (msaccucmp layout); .xlsx also works")
     c.add_argument("--json", action="store_true", help="print {rows, first_below_threshold} as JSON")
@@ -142,8 +168,9 @@ def _accuracy(args: argparse.Namespace) -> int:
             return _err(f"{flag} {path}: not a folder")
     try:
         algs = metrics.parse_algorithms(args.alg)
-        report = run_inline(compare_dirs, args.npu, args.golden, fusion_rule=args.fusion_rule, algorithms=algs,
-                            threshold=args.threshold)
+        report = run_inline(
+            compare_dirs, args.npu, args.golden, fusion_rule=args.fusion_rule, algorithms=algs, threshold=args.threshold
+        )
     except (ValueError, OmJsonError) as exc:
         return _err(str(exc))
     (write_result_xlsx if args.out.lower().endswith(".xlsx") else write_result_csv)(report, args.out)
@@ -155,10 +182,13 @@ def _accuracy(args: argparse.Namespace) -> int:
         first = report.first_below_threshold
         print(f"{len(report.rows)} tensor(s) compared, result in {args.out}")
         if first:
-            print(f"first op below cosine {args.threshold}: {first.npu_op} ({first.tensor_index}) "
-                  f"cosine {first.values.get('CosineSimilarity')}")
+            print(
+                f"first op below cosine {args.threshold}: {first.npu_op} ({first.tensor_index}) "
+                f"cosine {first.values.get('CosineSimilarity')}"
+            )
     return 0
 
 
-register_verb("accuracy", "vector comparison of NPU dump data with ground truth (msaccucmp compare)",
-              _acc_args, _accuracy)
+register_verb(
+    "accuracy", "vector comparison of NPU dump data with ground truth (msaccucmp compare)", _acc_args, _accuracy
+)

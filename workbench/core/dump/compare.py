@@ -13,6 +13,7 @@ Result CSV (docs/cann-formats.md §7.3): ``Index,OpType,NPUDump,DataType,Address
 TensorIndex,Shape,<algorithms>,CompareFailReason`` (the ground truth side is CPU data, so its
 Address column is left out, as msaccucmp does); values are 6-decimal strings.
 """
+
 from __future__ import annotations
 
 import csv
@@ -47,12 +48,18 @@ NEXT_STEPS = (
     "Check post-processing: output order, data type (float16 overflow) and the decoding of the results.",
 )
 _GOLDEN_RE = re.compile(r"^(?P<name>.+)\.(?P<index>\d+)\.(?P<ts>\d+)\.npy$")
-KEY_OF = {"CosineSimilarity": "cosine", "MaxAbsoluteError": "max_abs_error",
-          "AccumulatedRelativeError": "accumulated_relative_error",
-          "RelativeEuclideanDistance": "relative_euclidean_distance", "KullbackLeiblerDivergence": "kl_divergence",
-          "StandardDeviation": "standard_deviation", "MeanAbsoluteError": "mean_abs_error",
-          "RootMeanSquareError": "root_mean_square_error", "MaxRelativeError": "max_relative_error",
-          "MeanRelativeError": "mean_relative_error"}
+KEY_OF = {
+    "CosineSimilarity": "cosine",
+    "MaxAbsoluteError": "max_abs_error",
+    "AccumulatedRelativeError": "accumulated_relative_error",
+    "RelativeEuclideanDistance": "relative_euclidean_distance",
+    "KullbackLeiblerDivergence": "kl_divergence",
+    "StandardDeviation": "standard_deviation",
+    "MeanAbsoluteError": "mean_abs_error",
+    "RootMeanSquareError": "root_mean_square_error",
+    "MaxRelativeError": "max_relative_error",
+    "MeanRelativeError": "mean_relative_error",
+}
 
 
 @dataclass
@@ -86,10 +93,21 @@ class CompareRow:
         return None if math.isnan(f) else f
 
     def to_json(self) -> dict:
-        out = {"index": self.index, "op": self.npu_op, "op_type": self.op_type, "tensor_index": self.tensor_index,
-               "kind": self.kind, "tensor": self.tensor, "ground_truth": self.ground_truth, "shape": self.shape,
-               "npu_dtype": self.npu_dtype, "golden_dtype": self.golden_dtype, "npu_file": self.npu_file,
-               "golden_file": self.golden_file, "reason": self.reason}
+        out = {
+            "index": self.index,
+            "op": self.npu_op,
+            "op_type": self.op_type,
+            "tensor_index": self.tensor_index,
+            "kind": self.kind,
+            "tensor": self.tensor,
+            "ground_truth": self.ground_truth,
+            "shape": self.shape,
+            "npu_dtype": self.npu_dtype,
+            "golden_dtype": self.golden_dtype,
+            "npu_file": self.npu_file,
+            "golden_file": self.golden_file,
+            "reason": self.reason,
+        }
         for alg, value in self.values.items():
             try:
                 out[KEY_OF[alg]] = None if value == NAN else float(value)
@@ -108,23 +126,53 @@ class CompareReport:
     @property
     def first_below_threshold(self) -> CompareRow | None:
         """The first output row in model order whose cosine similarity is below the threshold."""
-        return next((r for r in self.rows if r.kind == "output" and r.cosine is not None
-                     and r.cosine < self.threshold), None)
+        return next(
+            (r for r in self.rows if r.kind == "output" and r.cosine is not None and r.cosine < self.threshold), None
+        )
 
     def header(self) -> list[str]:
-        return ["Index", "OpType", "NPUDump", "DataType", "Address", "GroundTruth", "DataType", "TensorIndex",
-                "Shape", *self.algorithms, "CompareFailReason"]
+        return [
+            "Index",
+            "OpType",
+            "NPUDump",
+            "DataType",
+            "Address",
+            "GroundTruth",
+            "DataType",
+            "TensorIndex",
+            "Shape",
+            *self.algorithms,
+            "CompareFailReason",
+        ]
 
     def csv_rows(self) -> list[list[str]]:
-        return [[str(r.index), r.op_type, r.npu_op, r.npu_dtype, r.npu_address, r.ground_truth, r.golden_dtype,
-                 r.tensor_index, r.shape, *(r.values[a] for a in self.algorithms), r.reason] for r in self.rows]
+        return [
+            [
+                str(r.index),
+                r.op_type,
+                r.npu_op,
+                r.npu_dtype,
+                r.npu_address,
+                r.ground_truth,
+                r.golden_dtype,
+                r.tensor_index,
+                r.shape,
+                *(r.values[a] for a in self.algorithms),
+                r.reason,
+            ]
+            for r in self.rows
+        ]
 
     def to_json(self) -> dict:
         first = self.first_below_threshold
-        return {"algorithms": self.algorithms, "threshold": self.threshold,
-                "rows": [r.to_json() for r in self.rows],
-                "first_below_threshold": first.to_json() if first else None,
-                "next_steps": list(NEXT_STEPS) if first else [], "warnings": self.warnings}
+        return {
+            "algorithms": self.algorithms,
+            "threshold": self.threshold,
+            "rows": [r.to_json() for r in self.rows],
+            "first_below_threshold": first.to_json() if first else None,
+            "next_steps": list(NEXT_STEPS) if first else [],
+            "warnings": self.warnings,
+        }
 
 
 def write_result_csv(report: CompareReport, path: str | os.PathLike[str]) -> Path:
@@ -180,13 +228,22 @@ def read_result_csv(path: str | os.PathLike[str], threshold: float = DEFAULT_THR
             raise ValueError(f"{p}: line {n}: {len(r)} fields, the header has {len(header)}")
         tindex = r[col["TensorIndex"]]
         op, kind, tensor = (tindex.rsplit(":", 2) + ["", ""])[:3] if tindex.count(":") >= 2 else (tindex, "output", "0")
-        report.rows.append(CompareRow(
-            index=int(r[0]) if r[0].isdigit() else n - 2, op_type=r[col["OpType"]], npu_op=r[col["NPUDump"]],
-            npu_dtype=r[dtype_cols[0]] if dtype_cols else "", ground_truth=r[col["GroundTruth"]],
-            golden_dtype=r[dtype_cols[-1]] if len(dtype_cols) > 1 else "", kind=kind or "output",
-            tensor=int(tensor) if tensor.isdigit() else 0, shape=r[col["Shape"]],
-            values={a: r[col[a]] for a in algs}, reason=r[col["CompareFailReason"]],
-            npu_address=r[col["Address"]] if "Address" in col else NAN))
+        report.rows.append(
+            CompareRow(
+                index=int(r[0]) if r[0].isdigit() else n - 2,
+                op_type=r[col["OpType"]],
+                npu_op=r[col["NPUDump"]],
+                npu_dtype=r[dtype_cols[0]] if dtype_cols else "",
+                ground_truth=r[col["GroundTruth"]],
+                golden_dtype=r[dtype_cols[-1]] if len(dtype_cols) > 1 else "",
+                kind=kind or "output",
+                tensor=int(tensor) if tensor.isdigit() else 0,
+                shape=r[col["Shape"]],
+                values={a: r[col[a]] for a in algs},
+                reason=r[col["CompareFailReason"]],
+                npu_address=r[col["Address"]] if "Address" in col else NAN,
+            )
+        )
     return report
 
 
@@ -254,12 +311,15 @@ def _compare_tensor(row: CompareRow, t: DumpTensor, golden_path: Path, algorithm
     row.npu_dtype = str(npu.dtype)
     row.shape = _shape_str(npu.shape)
     if npu.size != golden.size:
-        row.reason = (f"[{row.npu_op}] Due to the different shapes on the left and right,the left dump data"
-                      f"{_paren(npu.shape)} can not be compared to the right dump data{_paren(golden.shape)}. "
-                      "Please check the batch of the dump data or the shape may be changed due to optimization.")
+        row.reason = (
+            f"[{row.npu_op}] Due to the different shapes on the left and right,the left dump data"
+            f"{_paren(npu.shape)} can not be compared to the right dump data{_paren(golden.shape)}. "
+            "Please check the batch of the dump data or the shape may be changed due to optimization."
+        )
         return
-    values, reasons = metrics.compare_arrays(npu, golden, algorithms, npu_file=row.npu_file,
-                                             golden_file=str(golden_path), shape=npu.shape)
+    values, reasons = metrics.compare_arrays(
+        npu, golden, algorithms, npu_file=row.npu_file, golden_file=str(golden_path), shape=npu.shape
+    )
     row.values = dict(zip(algorithms, values))
     row.reason = ",".join(reasons)
 
@@ -294,11 +354,24 @@ def _rows(dumps: list[DumpFile], matcher: _Matcher, model: OmModel | None, algs:
         if not work:
             yield None, None, name
         for k, (t, src_name, src_index) in enumerate(work):
-            row = CompareRow(index=op_index, op_type=d.op_type, npu_op=name, npu_dtype=NAN, ground_truth="*",
-                             golden_dtype=NAN, kind=t.kind, tensor=t.index, shape=_shape_str(t.shape),
-                             values=dict.fromkeys(algs, NAN), npu_file=d.path)
-            gname, _gidx, gpath = (src_name, src_index, None) if src_name is None else \
-                matcher.find(src_name, src_index, t if t.kind == "output" else None)
+            row = CompareRow(
+                index=op_index,
+                op_type=d.op_type,
+                npu_op=name,
+                npu_dtype=NAN,
+                ground_truth="*",
+                golden_dtype=NAN,
+                kind=t.kind,
+                tensor=t.index,
+                shape=_shape_str(t.shape),
+                values=dict.fromkeys(algs, NAN),
+                npu_file=d.path,
+            )
+            gname, _gidx, gpath = (
+                (src_name, src_index, None)
+                if src_name is None
+                else matcher.find(src_name, src_index, t if t.kind == "output" else None)
+            )
             job = None
             if gpath is None:
                 row.reason = f'[{name}] There is no right dump file for the op "{name}".'
@@ -316,10 +389,16 @@ def _run(row: CompareRow, t: DumpTensor, gpath: Path, algs: list[str], dump_path
         row.reason = f"{gpath if isinstance(err, OSError) else dump_path}: {err}"
 
 
-def compare_dirs(npu_dir: str | os.PathLike[str], golden_dir: str | os.PathLike[str], *,
-                 fusion_rule: str | os.PathLike[str] | OmModel | None = None, algorithms: str | list[str] | None = None,
-                 threshold: float = DEFAULT_THRESHOLD, progress: Progress | None = None,
-                 cancel: CancelToken | None = None) -> CompareReport:
+def compare_dirs(
+    npu_dir: str | os.PathLike[str],
+    golden_dir: str | os.PathLike[str],
+    *,
+    fusion_rule: str | os.PathLike[str] | OmModel | None = None,
+    algorithms: str | list[str] | None = None,
+    threshold: float = DEFAULT_THRESHOLD,
+    progress: Progress | None = None,
+    cancel: CancelToken | None = None,
+) -> CompareReport:
     """Work function: compare every dumped op with its ground truth; returns the report (rows in model order)."""
     progress = progress or NullProgress()
     cancel = cancel or CancelToken()
@@ -329,8 +408,9 @@ def compare_dirs(npu_dir: str | os.PathLike[str], golden_dir: str | os.PathLike[
     progress.status("Indexing the ground truth")
     golden = index_golden(golden_dir)
     if not golden:
-        report.warnings.append(f"{golden_dir}: no ground-truth files named {{op_name}}.{{output_index}}."
-                               "{timestamp}.npy")
+        report.warnings.append(
+            f"{golden_dir}: no ground-truth files named {{op_name}}.{{output_index}}.{{timestamp}}.npy"
+        )
     dumps, latest = [], {}
     for f in iter_dump_files([npu_dir]):
         try:

@@ -7,6 +7,7 @@ converts back to the original one (NC1HWC0 -> NCHW, FRACTAL_Z / FRACTAL_NZ -> NC
 or more is replaced by a uuid3 name and the pair is appended to ``mapping.csv`` (as the real tool).
 A damaged file is reported (file, offset, reason) and the other files still convert.
 """
+
 from __future__ import annotations
 
 import csv
@@ -43,8 +44,9 @@ def iter_dump_files(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
     found: list[Path] = []
     for p in map(Path, paths):
         if p.is_dir():
-            found += sorted(f for f in p.rglob("*") if f.is_file() and parse_dump_name(f.name)
-                            and not f.name.endswith(_NOT_DUMPS))
+            found += sorted(
+                f for f in p.rglob("*") if f.is_file() and parse_dump_name(f.name) and not f.name.endswith(_NOT_DUMPS)
+            )
         else:
             found.append(p)
     return found
@@ -79,8 +81,13 @@ def convert_tensor(t: DumpTensor, base: str, out_dir: Path, *, with_formats: boo
     return written
 
 
-def convert_dump_file(path: str | os.PathLike[str], out_dir: str | os.PathLike[str], *,
-                      with_formats: bool = True, report: ConvertReport | None = None) -> ConvertReport:
+def convert_dump_file(
+    path: str | os.PathLike[str],
+    out_dir: str | os.PathLike[str],
+    *,
+    with_formats: bool = True,
+    report: ConvertReport | None = None,
+) -> ConvertReport:
     """Convert every input, output and buffer of one dump file; tensor errors are reported, not raised.
 
     Raises :class:`DumpFileError` when the file itself is damaged.
@@ -98,8 +105,9 @@ def convert_dump_file(path: str | os.PathLike[str], out_dir: str | os.PathLike[s
             failed = True
             report.errors.append(f"{path}: at byte offset {t.offset}: {t.kind} {t.index}: {err}")
     for b in dump.buffers:
-        target = _out_name(out, f"{base}.{BUFFER_TYPES.get(b.buffer_type, str(b.buffer_type))}buffer.{b.index}.bin",
-                           ".bin")
+        target = _out_name(
+            out, f"{base}.{BUFFER_TYPES.get(b.buffer_type, str(b.buffer_type))}buffer.{b.index}.bin", ".bin"
+        )
         with atomic_open(target, "wb", encoding=None) as fh:
             fh.write(b.raw)
         report.written.append(target)
@@ -108,9 +116,14 @@ def convert_dump_file(path: str | os.PathLike[str], out_dir: str | os.PathLike[s
     return report
 
 
-def convert_paths(paths: Iterable[str | os.PathLike[str]], out_dir: str | os.PathLike[str], *,
-                  with_formats: bool = True, progress: Progress | None = None,
-                  cancel: CancelToken | None = None) -> ConvertReport:
+def convert_paths(
+    paths: Iterable[str | os.PathLike[str]],
+    out_dir: str | os.PathLike[str],
+    *,
+    with_formats: bool = True,
+    progress: Progress | None = None,
+    cancel: CancelToken | None = None,
+) -> ConvertReport:
     """Work function: convert dump files and folders of them; a damaged file does not stop the rest."""
     progress = progress or NullProgress()
     cancel = cancel or CancelToken()
@@ -132,8 +145,11 @@ def convert_paths(paths: Iterable[str | os.PathLike[str]], out_dir: str | os.Pat
 def tensor_stats(array: np.ndarray) -> dict[str, float | int | str]:
     """Summary a tensor view shows: dtype, shape, count, min/max/mean/std over finite values, NaN/Inf counts."""
     a = np.asarray(array)
-    stats: dict[str, float | int | str] = {"dtype": str(a.dtype), "shape": "[" + ",".join(map(str, a.shape)) + "]",
-                                           "count": int(a.size)}
+    stats: dict[str, float | int | str] = {
+        "dtype": str(a.dtype),
+        "shape": "[" + ",".join(map(str, a.shape)) + "]",
+        "count": int(a.size),
+    }
     if a.dtype.kind in "fc":
         finite = np.isfinite(a)
         stats["nan"] = int(np.isnan(a).sum())
@@ -143,8 +159,13 @@ def tensor_stats(array: np.ndarray) -> dict[str, float | int | str]:
     else:
         values = a.reshape(-1).astype(np.float64)
     if values.size and values.dtype.kind != "c":
-        stats.update(min=float(values.min()), max=float(values.max()), mean=float(values.mean()),
-                     std=float(values.std()), zeros=int((values == 0).sum()))
+        stats.update(
+            min=float(values.min()),
+            max=float(values.max()),
+            mean=float(values.mean()),
+            std=float(values.std()),
+            zeros=int((values == 0).sum()),
+        )
     return stats
 
 

@@ -13,6 +13,7 @@ docs/cann-formats.md §7.1; 32..36 from msaccucmp's constants). Decoding rules:
   lowest bits (same convention; not confirmed by a Huawei source);
 - ``DT_COMPLEX32`` is two float16 -> complex64; ``DT_FLOAT8_E5M2``/``E4M3FN``/``E8M0`` -> float32.
 """
+
 from __future__ import annotations
 
 import math
@@ -20,28 +21,96 @@ import math
 import numpy as np
 
 DATA_TYPE_NAMES = {
-    0: "DT_UNDEFINED", 1: "DT_FLOAT", 2: "DT_FLOAT16", 3: "DT_INT8", 4: "DT_UINT8", 5: "DT_INT16", 6: "DT_UINT16",
-    7: "DT_INT32", 8: "DT_INT64", 9: "DT_UINT32", 10: "DT_UINT64", 11: "DT_BOOL", 12: "DT_DOUBLE", 13: "DT_STRING",
-    14: "DT_DUAL_SUB_INT8", 15: "DT_DUAL_SUB_UINT8", 16: "DT_COMPLEX64", 17: "DT_COMPLEX128", 18: "DT_QINT8",
-    19: "DT_QINT16", 20: "DT_QINT32", 21: "DT_QUINT8", 22: "DT_QUINT16", 23: "DT_RESOURCE", 24: "DT_STRING_REF",
-    25: "DT_DUAL", 26: "DT_VARIANT", 27: "DT_BF16", 28: "DT_INT4", 29: "DT_UINT1", 30: "DT_INT2", 31: "DT_UINT2",
-    32: "DT_COMPLEX32", 33: "DT_HIFLOAT8", 34: "DT_FLOAT8_E5M2", 35: "DT_FLOAT8_E4M3FN", 36: "DT_FLOAT8_E8M0",
+    0: "DT_UNDEFINED",
+    1: "DT_FLOAT",
+    2: "DT_FLOAT16",
+    3: "DT_INT8",
+    4: "DT_UINT8",
+    5: "DT_INT16",
+    6: "DT_UINT16",
+    7: "DT_INT32",
+    8: "DT_INT64",
+    9: "DT_UINT32",
+    10: "DT_UINT64",
+    11: "DT_BOOL",
+    12: "DT_DOUBLE",
+    13: "DT_STRING",
+    14: "DT_DUAL_SUB_INT8",
+    15: "DT_DUAL_SUB_UINT8",
+    16: "DT_COMPLEX64",
+    17: "DT_COMPLEX128",
+    18: "DT_QINT8",
+    19: "DT_QINT16",
+    20: "DT_QINT32",
+    21: "DT_QUINT8",
+    22: "DT_QUINT16",
+    23: "DT_RESOURCE",
+    24: "DT_STRING_REF",
+    25: "DT_DUAL",
+    26: "DT_VARIANT",
+    27: "DT_BF16",
+    28: "DT_INT4",
+    29: "DT_UINT1",
+    30: "DT_INT2",
+    31: "DT_UINT2",
+    32: "DT_COMPLEX32",
+    33: "DT_HIFLOAT8",
+    34: "DT_FLOAT8_E5M2",
+    35: "DT_FLOAT8_E4M3FN",
+    36: "DT_FLOAT8_E8M0",
 }
 FORMAT_NAMES = {
-    0: "FORMAT_NCHW", 1: "FORMAT_NHWC", 2: "FORMAT_ND", 3: "FORMAT_NC1HWC0", 4: "FORMAT_FRACTAL_Z",
-    5: "FORMAT_NC1C0HWPAD", 6: "FORMAT_NHWC1C0", 7: "FORMAT_FSR_NCHW", 8: "FORMAT_FRACTAL_DECONV",
-    9: "FORMAT_C1HWNC0", 10: "FORMAT_FRACTAL_DECONV_TRANSPOSE", 11: "FORMAT_FRACTAL_DECONV_SP_STRIDE_TRANS",
-    12: "FORMAT_NC1HWC0_C04", 13: "FORMAT_FRACTAL_Z_C04", 14: "FORMAT_CHWN",
-    15: "FORMAT_FRACTAL_DECONV_SP_STRIDE8_TRANS", 16: "FORMAT_HWCN", 17: "FORMAT_NC1KHKWHWC0",
-    18: "FORMAT_BN_WEIGHT", 19: "FORMAT_FILTER_HWCK", 20: "FORMAT_HASHTABLE_LOOKUP_LOOKUPS",
-    21: "FORMAT_HASHTABLE_LOOKUP_KEYS", 22: "FORMAT_HASHTABLE_LOOKUP_VALUE", 23: "FORMAT_HASHTABLE_LOOKUP_OUTPUT",
-    24: "FORMAT_HASHTABLE_LOOKUP_HITS", 25: "FORMAT_C1HWNCoC0", 26: "FORMAT_MD", 27: "FORMAT_NDHWC",
-    28: "FORMAT_FRACTAL_ZZ", 29: "FORMAT_FRACTAL_NZ", 30: "FORMAT_NCDHW", 31: "FORMAT_DHWCN", 32: "FORMAT_NDC1HWC0",
-    33: "FORMAT_FRACTAL_Z_3D", 34: "FORMAT_CN", 35: "FORMAT_NC", 36: "FORMAT_DHWNC",
-    37: "FORMAT_FRACTAL_Z_3D_TRANSPOSE", 38: "FORMAT_FRACTAL_ZN_LSTM", 39: "FORMAT_FRACTAL_Z_G",
-    40: "FORMAT_RESERVED", 41: "FORMAT_ALL", 42: "FORMAT_NULL", 43: "FORMAT_ND_RNN_BIAS",
-    44: "FORMAT_FRACTAL_ZN_RNN", 45: "FORMAT_YUV", 46: "FORMAT_YUV_A", 47: "FORMAT_NCL", 48: "FORMAT_FRACTAL_Z_WINO",
-    49: "FORMAT_C1HWC0", 255: "FORMAT_MAX",
+    0: "FORMAT_NCHW",
+    1: "FORMAT_NHWC",
+    2: "FORMAT_ND",
+    3: "FORMAT_NC1HWC0",
+    4: "FORMAT_FRACTAL_Z",
+    5: "FORMAT_NC1C0HWPAD",
+    6: "FORMAT_NHWC1C0",
+    7: "FORMAT_FSR_NCHW",
+    8: "FORMAT_FRACTAL_DECONV",
+    9: "FORMAT_C1HWNC0",
+    10: "FORMAT_FRACTAL_DECONV_TRANSPOSE",
+    11: "FORMAT_FRACTAL_DECONV_SP_STRIDE_TRANS",
+    12: "FORMAT_NC1HWC0_C04",
+    13: "FORMAT_FRACTAL_Z_C04",
+    14: "FORMAT_CHWN",
+    15: "FORMAT_FRACTAL_DECONV_SP_STRIDE8_TRANS",
+    16: "FORMAT_HWCN",
+    17: "FORMAT_NC1KHKWHWC0",
+    18: "FORMAT_BN_WEIGHT",
+    19: "FORMAT_FILTER_HWCK",
+    20: "FORMAT_HASHTABLE_LOOKUP_LOOKUPS",
+    21: "FORMAT_HASHTABLE_LOOKUP_KEYS",
+    22: "FORMAT_HASHTABLE_LOOKUP_VALUE",
+    23: "FORMAT_HASHTABLE_LOOKUP_OUTPUT",
+    24: "FORMAT_HASHTABLE_LOOKUP_HITS",
+    25: "FORMAT_C1HWNCoC0",
+    26: "FORMAT_MD",
+    27: "FORMAT_NDHWC",
+    28: "FORMAT_FRACTAL_ZZ",
+    29: "FORMAT_FRACTAL_NZ",
+    30: "FORMAT_NCDHW",
+    31: "FORMAT_DHWCN",
+    32: "FORMAT_NDC1HWC0",
+    33: "FORMAT_FRACTAL_Z_3D",
+    34: "FORMAT_CN",
+    35: "FORMAT_NC",
+    36: "FORMAT_DHWNC",
+    37: "FORMAT_FRACTAL_Z_3D_TRANSPOSE",
+    38: "FORMAT_FRACTAL_ZN_LSTM",
+    39: "FORMAT_FRACTAL_Z_G",
+    40: "FORMAT_RESERVED",
+    41: "FORMAT_ALL",
+    42: "FORMAT_NULL",
+    43: "FORMAT_ND_RNN_BIAS",
+    44: "FORMAT_FRACTAL_ZN_RNN",
+    45: "FORMAT_YUV",
+    46: "FORMAT_YUV_A",
+    47: "FORMAT_NCL",
+    48: "FORMAT_FRACTAL_Z_WINO",
+    49: "FORMAT_C1HWC0",
+    255: "FORMAT_MAX",
 }
 FORMAT_NCHW, FORMAT_NHWC, FORMAT_ND, FORMAT_NC1HWC0, FORMAT_FRACTAL_Z = 0, 1, 2, 3, 4
 FORMAT_FRACTAL_NZ, FORMAT_NCDHW, FORMAT_NDC1HWC0 = 29, 30, 32
@@ -49,14 +118,54 @@ DT = {name[3:]: number for number, name in DATA_TYPE_NAMES.items()}  # "FLOAT16"
 FORMAT = {name[7:]: number for number, name in FORMAT_NAMES.items()}  # "NC1HWC0" -> 3
 
 # type -> numpy dtype read straight from the bytes
-_PLAIN = {0: "i1", 1: "<f4", 2: "<f2", 3: "i1", 4: "u1", 5: "<i2", 6: "<u2", 7: "<i4", 8: "<i8", 9: "<u4",
-          10: "<u8", 11: "u1", 12: "<f8", 14: "i1", 15: "u1", 16: "<c8", 17: "<c16", 18: "i1", 19: "<i2",
-          20: "<i4", 21: "u1", 22: "<u2", 23: "<i8", 27: "<u2", 32: "<f2", 34: "u1", 35: "u1", 36: "u1"}
+_PLAIN = {
+    0: "i1",
+    1: "<f4",
+    2: "<f2",
+    3: "i1",
+    4: "u1",
+    5: "<i2",
+    6: "<u2",
+    7: "<i4",
+    8: "<i8",
+    9: "<u4",
+    10: "<u8",
+    11: "u1",
+    12: "<f8",
+    14: "i1",
+    15: "u1",
+    16: "<c8",
+    17: "<c16",
+    18: "i1",
+    19: "<i2",
+    20: "<i4",
+    21: "u1",
+    22: "<u2",
+    23: "<i8",
+    27: "<u2",
+    32: "<f2",
+    34: "u1",
+    35: "u1",
+    36: "u1",
+}
 _PACKED_BITS = {28: 4, 29: 1, 30: 2, 31: 2}  # sub-byte types: bits per element
 # numpy dtype -> data type, for writing dump files and telling a .npy's type
-NUMPY_TO_DT = {"float32": 1, "float16": 2, "int8": 3, "uint8": 4, "int16": 5, "uint16": 6, "int32": 7,
-               "int64": 8, "uint32": 9, "uint64": 10, "bool": 11, "float64": 12, "complex64": 16,
-               "complex128": 17}
+NUMPY_TO_DT = {
+    "float32": 1,
+    "float16": 2,
+    "int8": 3,
+    "uint8": 4,
+    "int16": 5,
+    "uint16": 6,
+    "int32": 7,
+    "int64": 8,
+    "uint32": 9,
+    "uint64": 10,
+    "bool": 11,
+    "float64": 12,
+    "complex64": 16,
+    "complex128": 17,
+}
 
 
 class DataTypeError(ValueError):
@@ -131,8 +240,9 @@ def decode(raw, data_type: int, shape: tuple[int, ...], where: str = "tensor") -
     bits = bits_per_element(data_type)
     need = (count * bits + 7) // 8
     if len(raw) < need:
-        raise DataTypeError(f"{where}: {data_type_name(data_type)} of shape {list(shape)} needs {need} bytes, "
-                            f"the file has {len(raw)}")
+        raise DataTypeError(
+            f"{where}: {data_type_name(data_type)} of shape {list(shape)} needs {need} bytes, the file has {len(raw)}"
+        )
     if count == 0:
         return np.zeros(shape, dtype=np.float32 if data_type == 27 else _PLAIN.get(data_type, "i1"))
     if data_type in _PACKED_BITS:

@@ -7,6 +7,7 @@ all outputs, then buffers, each ``size`` bytes long. The message types are built
 the documented fields (AclDumpMsg.proto field numbers) with the protobuf runtime, so no generated
 code or ``.proto`` compiler is needed; fields this build does not know are skipped by protobuf.
 """
+
 from __future__ import annotations
 
 import mmap
@@ -27,43 +28,56 @@ _U64 = struct.Struct("<Q")
 _F = descriptor_pb2.FieldDescriptorProto
 # (name, number, type, label, message/enum type name or None)
 _MESSAGES: dict[str, list[tuple[str, int, int, int, str | None]]] = {
-    "OriginalOp": [("name", 1, _F.TYPE_STRING, _F.LABEL_OPTIONAL, None),
-                   ("output_index", 2, _F.TYPE_UINT32, _F.LABEL_OPTIONAL, None),
-                   ("data_type", 3, _F.TYPE_ENUM, _F.LABEL_OPTIONAL, "OutputDataType"),
-                   ("format", 4, _F.TYPE_ENUM, _F.LABEL_OPTIONAL, "OutputFormat")],
+    "OriginalOp": [
+        ("name", 1, _F.TYPE_STRING, _F.LABEL_OPTIONAL, None),
+        ("output_index", 2, _F.TYPE_UINT32, _F.LABEL_OPTIONAL, None),
+        ("data_type", 3, _F.TYPE_ENUM, _F.LABEL_OPTIONAL, "OutputDataType"),
+        ("format", 4, _F.TYPE_ENUM, _F.LABEL_OPTIONAL, "OutputFormat"),
+    ],
     "Shape": [("dim", 1, _F.TYPE_UINT64, _F.LABEL_REPEATED, None)],
-    "OpOutput": [("data_type", 1, _F.TYPE_ENUM, _F.LABEL_OPTIONAL, "OutputDataType"),
-                 ("format", 2, _F.TYPE_ENUM, _F.LABEL_OPTIONAL, "OutputFormat"),
-                 ("shape", 3, _F.TYPE_MESSAGE, _F.LABEL_OPTIONAL, "Shape"),
-                 ("original_op", 4, _F.TYPE_MESSAGE, _F.LABEL_OPTIONAL, "OriginalOp"),
-                 ("data", 5, _F.TYPE_BYTES, _F.LABEL_OPTIONAL, None),
-                 ("size", 6, _F.TYPE_UINT64, _F.LABEL_OPTIONAL, None),
-                 ("original_shape", 7, _F.TYPE_MESSAGE, _F.LABEL_OPTIONAL, "Shape"),
-                 ("sub_format", 8, _F.TYPE_INT32, _F.LABEL_OPTIONAL, None)],
-    "OpInput": [("data_type", 1, _F.TYPE_ENUM, _F.LABEL_OPTIONAL, "OutputDataType"),
-                ("format", 2, _F.TYPE_ENUM, _F.LABEL_OPTIONAL, "OutputFormat"),
-                ("shape", 3, _F.TYPE_MESSAGE, _F.LABEL_OPTIONAL, "Shape"),
-                ("data", 4, _F.TYPE_BYTES, _F.LABEL_OPTIONAL, None),
-                ("size", 5, _F.TYPE_UINT64, _F.LABEL_OPTIONAL, None),
-                ("original_shape", 6, _F.TYPE_MESSAGE, _F.LABEL_OPTIONAL, "Shape"),
-                ("sub_format", 7, _F.TYPE_INT32, _F.LABEL_OPTIONAL, None)],
-    "OpBuffer": [("buffer_type", 1, _F.TYPE_ENUM, _F.LABEL_OPTIONAL, "BufferType"),
-                 ("data", 2, _F.TYPE_BYTES, _F.LABEL_OPTIONAL, None),
-                 ("size", 3, _F.TYPE_UINT64, _F.LABEL_OPTIONAL, None)],
-    "DumpData": [("version", 1, _F.TYPE_STRING, _F.LABEL_OPTIONAL, None),
-                 ("dump_time", 2, _F.TYPE_UINT64, _F.LABEL_OPTIONAL, None),
-                 ("output", 3, _F.TYPE_MESSAGE, _F.LABEL_REPEATED, "OpOutput"),
-                 ("input", 4, _F.TYPE_MESSAGE, _F.LABEL_REPEATED, "OpInput"),
-                 ("buffer", 5, _F.TYPE_MESSAGE, _F.LABEL_REPEATED, "OpBuffer"),
-                 ("op_name", 6, _F.TYPE_STRING, _F.LABEL_OPTIONAL, None)],
+    "OpOutput": [
+        ("data_type", 1, _F.TYPE_ENUM, _F.LABEL_OPTIONAL, "OutputDataType"),
+        ("format", 2, _F.TYPE_ENUM, _F.LABEL_OPTIONAL, "OutputFormat"),
+        ("shape", 3, _F.TYPE_MESSAGE, _F.LABEL_OPTIONAL, "Shape"),
+        ("original_op", 4, _F.TYPE_MESSAGE, _F.LABEL_OPTIONAL, "OriginalOp"),
+        ("data", 5, _F.TYPE_BYTES, _F.LABEL_OPTIONAL, None),
+        ("size", 6, _F.TYPE_UINT64, _F.LABEL_OPTIONAL, None),
+        ("original_shape", 7, _F.TYPE_MESSAGE, _F.LABEL_OPTIONAL, "Shape"),
+        ("sub_format", 8, _F.TYPE_INT32, _F.LABEL_OPTIONAL, None),
+    ],
+    "OpInput": [
+        ("data_type", 1, _F.TYPE_ENUM, _F.LABEL_OPTIONAL, "OutputDataType"),
+        ("format", 2, _F.TYPE_ENUM, _F.LABEL_OPTIONAL, "OutputFormat"),
+        ("shape", 3, _F.TYPE_MESSAGE, _F.LABEL_OPTIONAL, "Shape"),
+        ("data", 4, _F.TYPE_BYTES, _F.LABEL_OPTIONAL, None),
+        ("size", 5, _F.TYPE_UINT64, _F.LABEL_OPTIONAL, None),
+        ("original_shape", 6, _F.TYPE_MESSAGE, _F.LABEL_OPTIONAL, "Shape"),
+        ("sub_format", 7, _F.TYPE_INT32, _F.LABEL_OPTIONAL, None),
+    ],
+    "OpBuffer": [
+        ("buffer_type", 1, _F.TYPE_ENUM, _F.LABEL_OPTIONAL, "BufferType"),
+        ("data", 2, _F.TYPE_BYTES, _F.LABEL_OPTIONAL, None),
+        ("size", 3, _F.TYPE_UINT64, _F.LABEL_OPTIONAL, None),
+    ],
+    "DumpData": [
+        ("version", 1, _F.TYPE_STRING, _F.LABEL_OPTIONAL, None),
+        ("dump_time", 2, _F.TYPE_UINT64, _F.LABEL_OPTIONAL, None),
+        ("output", 3, _F.TYPE_MESSAGE, _F.LABEL_REPEATED, "OpOutput"),
+        ("input", 4, _F.TYPE_MESSAGE, _F.LABEL_REPEATED, "OpInput"),
+        ("buffer", 5, _F.TYPE_MESSAGE, _F.LABEL_REPEATED, "OpBuffer"),
+        ("op_name", 6, _F.TYPE_STRING, _F.LABEL_OPTIONAL, None),
+    ],
 }
 BUFFER_TYPES = {0: "l1"}
 
 
 def _build_classes() -> dict[str, type]:
     fdp = descriptor_pb2.FileDescriptorProto(name="workbench_dumpdata.proto", package=PACKAGE, syntax="proto3")
-    for enum_name, values in (("OutputDataType", dtypes.DATA_TYPE_NAMES), ("OutputFormat", dtypes.FORMAT_NAMES),
-                              ("BufferType", {0: "L1"})):
+    for enum_name, values in (
+        ("OutputDataType", dtypes.DATA_TYPE_NAMES),
+        ("OutputFormat", dtypes.FORMAT_NAMES),
+        ("BufferType", {0: "L1"}),
+    ):
         enum = fdp.enum_type.add(name=enum_name)
         for number, name in sorted(values.items()):
             enum.value.add(name=name, number=number)
@@ -75,8 +89,9 @@ def _build_classes() -> dict[str, type]:
                 f.type_name = f".{PACKAGE}.{type_name}"
     pool = descriptor_pool.DescriptorPool()
     pool.Add(fdp)
-    return {name: message_factory.GetMessageClass(pool.FindMessageTypeByName(f"{PACKAGE}.{name}"))
-            for name in _MESSAGES}
+    return {
+        name: message_factory.GetMessageClass(pool.FindMessageTypeByName(f"{PACKAGE}.{name}")) for name in _MESSAGES
+    }
 
 
 MESSAGES = _build_classes()
@@ -178,17 +193,28 @@ def parse_dump_bytes(data: bytes | memoryview | mmap.mmap, path: str = "<bytes>"
         raise DumpFileError(path, 0, f"file is {total} bytes, shorter than the 8-byte header length")
     (header_len,) = _U64.unpack_from(view, 0)
     if header_len > total - _U64.size:
-        raise DumpFileError(path, 0, f"header length {header_len} exceeds the {total - _U64.size} bytes "
-                                     "after the 8-byte length field (not a dump file, or truncated)")
+        raise DumpFileError(
+            path,
+            0,
+            f"header length {header_len} exceeds the {total - _U64.size} bytes "
+            "after the 8-byte length field (not a dump file, or truncated)",
+        )
     msg = DumpDataMessage()
     try:
-        msg.ParseFromString(bytes(view[_U64.size:_U64.size + header_len]))
+        msg.ParseFromString(bytes(view[_U64.size : _U64.size + header_len]))
     except DecodeError as err:
-        raise DumpFileError(path, _U64.size, f"the {header_len}-byte header is not a valid DumpData "
-                                             f"protobuf message ({err})") from None
+        raise DumpFileError(
+            path, _U64.size, f"the {header_len}-byte header is not a valid DumpData protobuf message ({err})"
+        ) from None
     offset = _U64.size + header_len
-    dump = DumpFile(path=path, name=parse_dump_name(os.path.basename(path)), version=msg.version,
-                    dump_time=msg.dump_time, op_name=msg.op_name, header_length=header_len)
+    dump = DumpFile(
+        path=path,
+        name=parse_dump_name(os.path.basename(path)),
+        version=msg.version,
+        dump_time=msg.dump_time,
+        op_name=msg.op_name,
+        header_length=header_len,
+    )
 
     def take(kind: str, index: int, item) -> tuple[memoryview | bytes, int]:
         nonlocal offset
@@ -196,24 +222,51 @@ def parse_dump_bytes(data: bytes | memoryview | mmap.mmap, path: str = "<bytes>"
         if item.data:  # old layout: bytes inside the message
             return item.data, -1
         if offset + size > total:
-            raise DumpFileError(path, offset, f"{kind} {index} declares {size} bytes but only "
-                                              f"{total - offset} remain in the file")
+            raise DumpFileError(
+                path, offset, f"{kind} {index} declares {size} bytes but only {total - offset} remain in the file"
+            )
         start, offset = offset, offset + size
-        return view[start:start + size], start
+        return view[start : start + size], start
 
     for i, t in enumerate(msg.input):
         raw, at = take("input", i, t)
-        dump.inputs.append(DumpTensor("input", i, t.data_type, t.format, _dims(t.shape), _dims(t.original_shape),
-                                      t.sub_format, int(t.size), at, raw))
+        dump.inputs.append(
+            DumpTensor(
+                "input",
+                i,
+                t.data_type,
+                t.format,
+                _dims(t.shape),
+                _dims(t.original_shape),
+                t.sub_format,
+                int(t.size),
+                at,
+                raw,
+            )
+        )
     for i, t in enumerate(msg.output):
         raw, at = take("output", i, t)
         orig = (t.original_op.name, int(t.original_op.output_index)) if t.HasField("original_op") else None
-        dump.outputs.append(DumpTensor("output", i, t.data_type, t.format, _dims(t.shape), _dims(t.original_shape),
-                                       t.sub_format, int(t.size), at, raw, orig))
+        dump.outputs.append(
+            DumpTensor(
+                "output",
+                i,
+                t.data_type,
+                t.format,
+                _dims(t.shape),
+                _dims(t.original_shape),
+                t.sub_format,
+                int(t.size),
+                at,
+                raw,
+                orig,
+            )
+        )
     for i, b in enumerate(msg.buffer):
         raw, at = take("buffer", i, b)
-        dump.buffers.append(DumpTensor("buffer", i, 0, 0, (), (), 0, int(b.size), at, raw,
-                                       buffer_type=int(b.buffer_type)))
+        dump.buffers.append(
+            DumpTensor("buffer", i, 0, 0, (), (), 0, int(b.size), at, raw, buffer_type=int(b.buffer_type))
+        )
     dump.trailing_bytes = total - offset
     return dump
 
@@ -245,8 +298,9 @@ class TensorSpec:
     original_op: tuple[str, int] | None = None
 
 
-def encode_dump(op_name: str, inputs: list[TensorSpec], outputs: list[TensorSpec], *,
-                dump_time: int = 0, version: str = "2.0") -> bytes:
+def encode_dump(
+    op_name: str, inputs: list[TensorSpec], outputs: list[TensorSpec], *, dump_time: int = 0, version: str = "2.0"
+) -> bytes:
     """The bytes of a dump file in the real layout (header length, DumpData, raw tensors)."""
     msg = DumpDataMessage(version=version, dump_time=dump_time, op_name=op_name)
     for spec, repeated in [(s, msg.input) for s in inputs] + [(s, msg.output) for s in outputs]:
@@ -260,6 +314,7 @@ def encode_dump(op_name: str, inputs: list[TensorSpec], outputs: list[TensorSpec
     return b"".join([_U64.pack(len(header)), header, *(s.raw for s in inputs), *(s.raw for s in outputs)])
 
 
-def write_dump(path: str | os.PathLike[str], op_name: str, inputs: list[TensorSpec], outputs: list[TensorSpec],
-               **kw) -> None:
+def write_dump(
+    path: str | os.PathLike[str], op_name: str, inputs: list[TensorSpec], outputs: list[TensorSpec], **kw
+) -> None:
     atomic_write_bytes(path, encode_dump(op_name, inputs, outputs, **kw))

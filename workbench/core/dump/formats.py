@@ -8,6 +8,7 @@
 A conversion is only done when the original shape fits the device shape; otherwise
 :func:`to_original` returns None and the caller keeps the device layout.
 """
+
 from __future__ import annotations
 
 import math
@@ -57,8 +58,13 @@ def to_original(a: np.ndarray, fmt: int, original_shape: tuple[int, ...]) -> tup
     elif fmt == FORMAT_NDC1HWC0 and len(shp) == 6:
         if not orig:
             return ndc1hwc0_to_ncdhw(a), "NCDHW"
-        if len(orig) == 5 and orig[0] == shp[0] and orig[2] == shp[1] and orig[3:] == shp[3:5] \
-                and orig[1] <= shp[2] * shp[5]:
+        if (
+            len(orig) == 5
+            and orig[0] == shp[0]
+            and orig[2] == shp[1]
+            and orig[3:] == shp[3:5]
+            and orig[1] <= shp[2] * shp[5]
+        ):
             return ndc1hwc0_to_ncdhw(a, orig[1]), "NCDHW"
     elif fmt == FORMAT_FRACTAL_Z and len(shp) == 4 and len(orig) in (2, 4):
         n, c, h, w = orig if len(orig) == 4 else (orig[1], orig[0], 1, 1)

@@ -19,13 +19,23 @@ Two boolean tensors support only CosineSimilarity and RelativeEuclideanDistance.
 Intermediate arrays shared by several metrics are computed once (the same numpy operations, so the
 same bits) to keep the comparison fast.
 """
+
 from __future__ import annotations
 
 import numpy as np
 
-ALGORITHMS = ("CosineSimilarity", "MaxAbsoluteError", "AccumulatedRelativeError", "RelativeEuclideanDistance",
-              "KullbackLeiblerDivergence", "StandardDeviation", "MeanAbsoluteError", "RootMeanSquareError",
-              "MaxRelativeError", "MeanRelativeError")
+ALGORITHMS = (
+    "CosineSimilarity",
+    "MaxAbsoluteError",
+    "AccumulatedRelativeError",
+    "RelativeEuclideanDistance",
+    "KullbackLeiblerDivergence",
+    "StandardDeviation",
+    "MeanAbsoluteError",
+    "RootMeanSquareError",
+    "MaxRelativeError",
+    "MeanRelativeError",
+)
 # MindStudio's Model Accuracy Analyzer defaults: all but KL divergence and standard deviation.
 DEFAULT_ALGORITHMS = tuple(a for a in ALGORITHMS if a not in ("KullbackLeiblerDivergence", "StandardDeviation"))
 BOOL_ALGORITHMS = ("CosineSimilarity", "RelativeEuclideanDistance")
@@ -52,8 +62,10 @@ def parse_algorithms(spec: str | None) -> list[str]:
             continue
         name = ALGORITHMS[int(item)] if item.isdigit() and int(item) < len(ALGORITHMS) else item
         if name not in ALGORITHMS:
-            raise ValueError(f"unknown algorithm {item!r}: expected 'all', indexes 0-{len(ALGORITHMS) - 1} "
-                             f"or names from {', '.join(ALGORITHMS)}")
+            raise ValueError(
+                f"unknown algorithm {item!r}: expected 'all', indexes 0-{len(ALGORITHMS) - 1} "
+                f"or names from {', '.join(ALGORITHMS)}"
+            )
         if name not in chosen:
             chosen.append(name)
     if not chosen:
@@ -109,16 +121,16 @@ def _cosine(s: _Shared, files: tuple[str, str], scalar: bool) -> tuple[str, str]
     if nx <= FLOAT_EPSILON and ny < FLOAT_EPSILON:
         return "1.0", ""
     for norm, file in ((nx, files[0]), (ny, files[1])):
-        if norm ** 0.5 <= FLOAT_EPSILON:
+        if norm**0.5 <= FLOAT_EPSILON:
             return NAN, f"Cannot compare by Cosine Similarity. All the data is zero in {file}."
     result = ((s.x / nx) * (s.y / ny)).sum()
     return fmt(min(result, 1.0)), ""
 
 
 def _red(s: _Shared) -> tuple[str, str]:
-    gt_sq = (s.y ** 2).sum()
-    result = 0.0 if gt_sq ** 0.5 <= FLOAT_EPSILON else s.sq_diff.sum() / gt_sq
-    return fmt(result ** 0.5), ""
+    gt_sq = (s.y**2).sum()
+    result = 0.0 if gt_sq**0.5 <= FLOAT_EPSILON else s.sq_diff.sum() / gt_sq
+    return fmt(result**0.5), ""
 
 
 def _kl_normalised(v: np.ndarray) -> np.ndarray:
@@ -144,8 +156,12 @@ def _kl(s: _Shared, files: tuple[str, str]) -> tuple[str, str]:
 
 
 def _std(s: _Shared) -> tuple[str, str]:
-    vals = [np.mean(s.x, dtype=np.float64), np.std(s.x, dtype=np.float64),
-            np.mean(s.y, dtype=np.float64), np.std(s.y, dtype=np.float64)]
+    vals = [
+        np.mean(s.x, dtype=np.float64),
+        np.std(s.x, dtype=np.float64),
+        np.mean(s.y, dtype=np.float64),
+        np.std(s.y, dtype=np.float64),
+    ]
     vals = [0.0 if abs(v) < MINIMUM_VALUE else v for v in vals]
     return "(%.3f;%.3f),(%.3f;%.3f)" % tuple(vals), ""
 
@@ -159,15 +175,26 @@ def _one(name: str, s: _Shared, files: tuple[str, str], scalar: bool) -> tuple[s
         return _kl(s, files)
     if name == "StandardDeviation":
         return _std(s)
-    value = {"MaxAbsoluteError": lambda: s.abs_diff.max(), "MeanAbsoluteError": lambda: s.abs_diff.mean(),
-             "RootMeanSquareError": lambda: np.sqrt(np.average(s.sq_diff)),
-             "AccumulatedRelativeError": lambda: s.rel.sum(), "MaxRelativeError": lambda: s.rel.max(),
-             "MeanRelativeError": lambda: s.rel.mean()}[name]()
+    value = {
+        "MaxAbsoluteError": lambda: s.abs_diff.max(),
+        "MeanAbsoluteError": lambda: s.abs_diff.mean(),
+        "RootMeanSquareError": lambda: np.sqrt(np.average(s.sq_diff)),
+        "AccumulatedRelativeError": lambda: s.rel.sum(),
+        "MaxRelativeError": lambda: s.rel.max(),
+        "MeanRelativeError": lambda: s.rel.mean(),
+    }[name]()
     return fmt(value), ""
 
 
-def compare_arrays(x: np.ndarray, y: np.ndarray, algorithms=DEFAULT_ALGORITHMS, *, npu_file: str = "",
-                   golden_file: str = "", shape=None) -> tuple[list[str], list[str]]:
+def compare_arrays(
+    x: np.ndarray,
+    y: np.ndarray,
+    algorithms=DEFAULT_ALGORITHMS,
+    *,
+    npu_file: str = "",
+    golden_file: str = "",
+    shape=None,
+) -> tuple[list[str], list[str]]:
     """(one value string per algorithm, failure reasons) for two tensors of the same element count.
 
     ``shape`` decides the scalar rule for cosine (defaults to ``x``'s shape).

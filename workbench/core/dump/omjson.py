@@ -7,6 +7,7 @@ in model order), ``attr`` (typed ``{"key", "value": {"s"|"i"|"b"|"list": …}}``
 / ``_datadump_origin_output_index``) and the op attr ``_datadump_original_op_names`` (the framework
 ops fused into it). The same file is msaccucmp's fusion rule (``-f``).
 """
+
 from __future__ import annotations
 
 import json
@@ -106,11 +107,15 @@ def _desc(d: Any) -> TensorDesc:
     dims = shape.get("dim", []) if isinstance(shape, dict) else shape
     origin = a.get("origin_shape")
     index = a.get("_datadump_origin_output_index")
-    return TensorDesc(dtype=str(d.get("dtype", "")), layout=str(d.get("layout", "")),
-                      shape=tuple(int(x) for x in dims or []),
-                      origin_shape=tuple(int(x) for x in origin) if isinstance(origin, list) else None,
-                      origin_format=a.get("origin_format"), origin_name=a.get("_datadump_origin_name"),
-                      origin_output_index=int(index) if index is not None else None)
+    return TensorDesc(
+        dtype=str(d.get("dtype", "")),
+        layout=str(d.get("layout", "")),
+        shape=tuple(int(x) for x in dims or []),
+        origin_shape=tuple(int(x) for x in origin) if isinstance(origin, list) else None,
+        origin_format=a.get("origin_format"),
+        origin_name=a.get("_datadump_origin_name"),
+        origin_output_index=int(index) if index is not None else None,
+    )
 
 
 def parse_om_json(doc: Any, source: str = "<om json>") -> OmModel:
@@ -133,11 +138,18 @@ def parse_om_json(doc: Any, source: str = "<om json>") -> OmModel:
                 raise OmJsonError(f"{where}: field 'name': expected a string")
             attrs = attrs_dict(op.get("attr"))
             original = attrs.get("_datadump_original_op_names") or []
-            ops.append(OmOp(name=op["name"], type=str(op.get("type", "")), index=len(ops), graph=gname,
-                            inputs=[str(i) for i in op.get("input") or [] if i and not str(i).endswith(":-1")],
-                            input_descs=[_desc(d) for d in op.get("input_desc") or []],
-                            output_descs=[_desc(d) for d in op.get("output_desc") or []],
-                            original_op_names=[str(n) for n in original] if isinstance(original, list) else []))
+            ops.append(
+                OmOp(
+                    name=op["name"],
+                    type=str(op.get("type", "")),
+                    index=len(ops),
+                    graph=gname,
+                    inputs=[str(i) for i in op.get("input") or [] if i and not str(i).endswith(":-1")],
+                    input_descs=[_desc(d) for d in op.get("input_desc") or []],
+                    output_descs=[_desc(d) for d in op.get("output_desc") or []],
+                    original_op_names=[str(n) for n in original] if isinstance(original, list) else [],
+                )
+            )
     name = doc.get("name")
     if not isinstance(name, str):
         raise OmJsonError(f"{source}: field 'name': expected the model name string")

@@ -6,6 +6,7 @@ fusion rule); folders already on the host are used in place. The tool writes
 ``result_{YYYYMMDDhhmmss}.csv`` into the output folder, which is downloaded and read back with
 :func:`compare.read_result_csv`, so the table shows exactly what the host computed.
 """
+
 from __future__ import annotations
 
 import posixpath
@@ -19,8 +20,9 @@ from workbench.core.services.transport import Transport, TransportError
 from workbench.core.tasks import CancelToken, NullProgress, Progress
 
 
-def msaccucmp_command(tool: str, npu: str, golden: str, out: str, *, fusion_rule: str = "",
-                      algorithms: list[str] | None = None) -> list[str]:
+def msaccucmp_command(
+    tool: str, npu: str, golden: str, out: str, *, fusion_rule: str = "", algorithms: list[str] | None = None
+) -> list[str]:
     """``python3 msaccucmp.py compare -m NPU -g GOLDEN [-f RULE] -alg A,B -out OUT``."""
     argv = ["python3", tool, "compare", "-m", npu, "-g", golden]
     if fusion_rule:
@@ -30,10 +32,20 @@ def msaccucmp_command(tool: str, npu: str, golden: str, out: str, *, fusion_rule
     return [*argv, "-out", out]
 
 
-def remote_compare(transport: Transport, npu_dir: str, golden_dir: str, *, fusion_rule: str = "",
-                   algorithms: list[str] | None = None, threshold: float = DEFAULT_THRESHOLD,
-                   on_host: bool = False, toolkit: ToolkitInfo | str | None = None, remote_dir: str | None = None,
-                   progress: Progress | None = None, cancel: CancelToken | None = None) -> CompareReport:
+def remote_compare(
+    transport: Transport,
+    npu_dir: str,
+    golden_dir: str,
+    *,
+    fusion_rule: str = "",
+    algorithms: list[str] | None = None,
+    threshold: float = DEFAULT_THRESHOLD,
+    on_host: bool = False,
+    toolkit: ToolkitInfo | str | None = None,
+    remote_dir: str | None = None,
+    progress: Progress | None = None,
+    cancel: CancelToken | None = None,
+) -> CompareReport:
     """Work function: compare on the host with msaccucmp; ``on_host`` means the paths are the host's.
 
     ``remote_dir`` is the working folder on the host (default ``~/ascend-workbench/accuracy/<stamp>``);
@@ -46,8 +58,10 @@ def remote_compare(transport: Transport, npu_dir: str, golden_dir: str, *, fusio
         toolkit = detect_toolkit(transport, toolkit or None, cancel=cancel)
     tool = toolkit.tools.get("msaccucmp")
     if not tool:
-        raise TransportError(f"{transport.label}: the toolkit at {toolkit.root} has no "
-                             "tools/operator_cmp/compare/msaccucmp.py; compare locally instead")
+        raise TransportError(
+            f"{transport.label}: the toolkit at {toolkit.root} has no "
+            "tools/operator_cmp/compare/msaccucmp.py; compare locally instead"
+        )
     work = remote_dir or posixpath.join(transport.home(), "ascend-workbench", "accuracy", time.strftime("%Y%m%d%H%M%S"))
     out = posixpath.join(work, "result")
     transport.mkdir(out)
@@ -63,8 +77,13 @@ def remote_compare(transport: Transport, npu_dir: str, golden_dir: str, *, fusio
             transport.put(fusion_rule, rule, cancel=cancel)
     progress.status(f"Running msaccucmp.py compare on {transport.label}")
     try:
-        run = transport.run(msaccucmp_command(tool, npu, golden, out, fusion_rule=rule, algorithms=algorithms),
-                            cwd=work, toolkit=toolkit.set_env, progress=progress, cancel=cancel)
+        run = transport.run(
+            msaccucmp_command(tool, npu, golden, out, fusion_rule=rule, algorithms=algorithms),
+            cwd=work,
+            toolkit=toolkit.set_env,
+            progress=progress,
+            cancel=cancel,
+        )
     finally:
         if not on_host:  # the uploaded copies can be large: do not leave them on the host
             copies = [posixpath.join(work, "npu"), posixpath.join(work, "golden"), *([rule] if rule else [])]
@@ -72,8 +91,10 @@ def remote_compare(transport: Transport, npu_dir: str, golden_dir: str, *, fusio
     results = sorted(n for n in transport.listdir(out) if n.startswith("result_") and n.endswith(".csv"))
     if not results:
         tail = " / ".join(run.stderr.strip().splitlines()[-3:])
-        raise TransportError(f"{transport.label}: msaccucmp.py compare exited with status {run.exit_status} "
-                             f"and wrote no result file in {out}" + (f": {tail}" if tail else ""))
+        raise TransportError(
+            f"{transport.label}: msaccucmp.py compare exited with status {run.exit_status} "
+            f"and wrote no result file in {out}" + (f": {tail}" if tail else "")
+        )
     with tempfile.TemporaryDirectory(prefix="wb-accuracy-") as tmp:
         local = Path(tmp) / results[-1]
         transport.get(posixpath.join(out, results[-1]), str(local), cancel=cancel)

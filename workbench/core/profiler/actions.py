@@ -6,6 +6,7 @@ host (the demo host installs its simulated toolkit on first use; an SSH host may
 a password through the window's prompter) never happens on the GUI thread. Projects are re-read from disk here, so a
 run recorded by one task is never lost by another holding a stale copy.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -18,7 +19,12 @@ from workbench.core.profiler.importer import import_result
 from workbench.core.profiler.options import REMOTE, ProfilingJob
 from workbench.core.profiler.preflight import Issue, preflight
 from workbench.core.profiler.run import (
-    ProfilingRun, open_host, plan_locations, resolve_toolkit, results_root, run_profiling,
+    ProfilingRun,
+    open_host,
+    plan_locations,
+    resolve_toolkit,
+    results_root,
+    run_profiling,
 )
 from workbench.core.project import Project, open_project
 from workbench.core.services.toolkit import ToolkitNotFound, read_npu_smi
@@ -26,7 +32,7 @@ from workbench.core.services.transport import LocalTransport, Transport, Transpo
 from workbench.core.tasks import CancelToken, NullProgress, Progress
 
 
-RUN_ID = "RUN_ID"          # stands for the run's id (chosen at start) in the command shown before it
+RUN_ID = "RUN_ID"  # stands for the run's id (chosen at start) in the command shown before it
 PREVIEW_OUTPUT = "OUTPUT_DIR"
 
 
@@ -35,8 +41,8 @@ class HostProbe:
     """What the wizard fills from a host: its toolkit, CANN version, chip and devices."""
 
     host: str
-    toolkit: str = ""                 # toolkit root found ("" when none)
-    host_toolkit: str = ""            # the host's own setting
+    toolkit: str = ""  # toolkit root found ("" when none)
+    host_toolkit: str = ""  # the host's own setting
     version: str | None = None
     simulated: bool = False
     msprof: str = ""
@@ -64,8 +70,16 @@ def _job_for_host(run_mode: str, host: str) -> ProfilingJob:
     return ProfilingJob(run_mode=run_mode, host=host, executable="-")
 
 
-def probe_host(run_mode: str, host: str, toolkit_path: str, prompter: Any, pool: Any, *,
-               progress: Progress | None = None, cancel: CancelToken | None = None) -> HostProbe:
+def probe_host(
+    run_mode: str,
+    host: str,
+    toolkit_path: str,
+    prompter: Any,
+    pool: Any,
+    *,
+    progress: Progress | None = None,
+    cancel: CancelToken | None = None,
+) -> HostProbe:
     """Work function: find the toolkit (``toolkit_path`` else the host's setting else the standard
     places) and read ``npu-smi info`` for the chip and the device ids."""
     progress = progress or NullProgress()
@@ -95,8 +109,15 @@ def probe_host(run_mode: str, host: str, toolkit_path: str, prompter: Any, pool:
     return out
 
 
-def check_job(job: ProfilingJob, project_root: str | None, prompter: Any, pool: Any, *,
-              progress: Progress | None = None, cancel: CancelToken | None = None) -> CheckResult:
+def check_job(
+    job: ProfilingJob,
+    project_root: str | None,
+    prompter: Any,
+    pool: Any,
+    *,
+    progress: Progress | None = None,
+    cancel: CancelToken | None = None,
+) -> CheckResult:
     """Work function: the checks the run itself makes first (:func:`preflight`), with the toolkit
     and working folder the run would use, and the exact msprof command."""
     progress = progress or NullProgress()
@@ -116,12 +137,20 @@ def check_job(job: ProfilingJob, project_root: str | None, prompter: Any, pool: 
     return CheckResult(argv, issues, toolkit.version, where.workdir, where.remote_base)
 
 
-def start_profiling(job: ProfilingJob, project_root: str | None, prompter: Any, pool: Any, *,
-                    progress: Progress | None = None, cancel: CancelToken | None = None) -> Path:
+def start_profiling(
+    job: ProfilingJob,
+    project_root: str | None,
+    prompter: Any,
+    pool: Any,
+    *,
+    progress: Progress | None = None,
+    cancel: CancelToken | None = None,
+) -> Path:
     """Work function: the whole run (deploy, msprof, export, download, record); the report path."""
     transport, host_toolkit = open_host(job, prompter, pool)
-    return run_profiling(job, transport, project=_project(project_root), host_toolkit=host_toolkit,
-                         progress=progress, cancel=cancel)
+    return run_profiling(
+        job, transport, project=_project(project_root), host_toolkit=host_toolkit, progress=progress, cancel=cancel
+    )
 
 
 def _run_host(run: ProfilingRun, prompter: Any, pool: Any) -> Transport:
@@ -130,8 +159,15 @@ def _run_host(run: ProfilingRun, prompter: Any, pool: Any) -> Transport:
     return open_host(_job_for_host(REMOTE, run.host), prompter, pool)[0]
 
 
-def rerun(project_root: str, run_id: str, prompter: Any, pool: Any, *,
-          progress: Progress | None = None, cancel: CancelToken | None = None) -> Path:
+def rerun(
+    project_root: str,
+    run_id: str,
+    prompter: Any,
+    pool: Any,
+    *,
+    progress: Progress | None = None,
+    cancel: CancelToken | None = None,
+) -> Path:
     """Work function: profile again with the options of ``run_id``; the new report path."""
     project = open_project(project_root)
     job = history.find_run(project, run_id).job()
@@ -140,8 +176,16 @@ def rerun(project_root: str, run_id: str, prompter: Any, pool: Any, *,
     return run.report(project.root)
 
 
-def delete(project_root: str, run_id: str, on_host: bool, prompter: Any, pool: Any, *,
-           progress: Progress | None = None, cancel: CancelToken | None = None) -> str:
+def delete(
+    project_root: str,
+    run_id: str,
+    on_host: bool,
+    prompter: Any,
+    pool: Any,
+    *,
+    progress: Progress | None = None,
+    cancel: CancelToken | None = None,
+) -> str:
     """Work function: delete a run locally (and on its host when ``on_host``); returns its id."""
     project = open_project(project_root)
     transport = _run_host(history.find_run(project, run_id), prompter, pool) if on_host else None
@@ -149,9 +193,17 @@ def delete(project_root: str, run_id: str, on_host: bool, prompter: Any, pool: A
     return run_id
 
 
-def import_into(source: str, host: str | None, project_root: str | None, results_dir: str | None,
-                prompter: Any, pool: Any, *, progress: Progress | None = None,
-                cancel: CancelToken | None = None) -> Path:
+def import_into(
+    source: str,
+    host: str | None,
+    project_root: str | None,
+    results_dir: str | None,
+    prompter: Any,
+    pool: Any,
+    *,
+    progress: Progress | None = None,
+    cancel: CancelToken | None = None,
+) -> Path:
     """Work function: Import Result from ``host`` (None = this machine); the report path."""
     transport: Transport = LocalTransport()
     toolkit = None
@@ -161,12 +213,19 @@ def import_into(source: str, host: str | None, project_root: str | None, results
         try:
             toolkit = resolve_toolkit(job, transport, host_toolkit, cancel)
         except ToolkitNotFound:
-            toolkit = None   # exported data still imports; unexported data is reported by the importer
+            toolkit = None  # exported data still imports; unexported data is reported by the importer
     project = _project(project_root)
-    run = import_result(source, transport=transport, toolkit=toolkit, project=project, results_dir=results_dir,
-                        host=host or "", progress=progress, cancel=cancel)
+    run = import_result(
+        source,
+        transport=transport,
+        toolkit=toolkit,
+        project=project,
+        results_dir=results_dir,
+        host=host or "",
+        progress=progress,
+        cancel=cancel,
+    )
     return run.report(project.root if project else None)
 
 
-__all__ = ["HostProbe", "CheckResult", "probe_host", "check_job", "start_profiling", "rerun", "delete",
-           "import_into"]
+__all__ = ["HostProbe", "CheckResult", "probe_host", "check_job", "start_profiling", "rerun", "delete", "import_into"]

@@ -11,12 +11,12 @@ SoC names are the ``--soc_version`` spellings ("Ascend" + the npu-smi Name): A2 
 A3 = Ascend910_93xx, 200I/500 A2 = Ascend310B1..B4. The bare ``Ascend910B`` (npu-smi "910B",
 ATC's Ascend910ProB) is the older 910 family, not an A2.
 """
+
 from __future__ import annotations
 
 import re
 
-COMMON_GROUPS = ("PipeUtilization", "ArithmeticUtilization", "Memory", "MemoryL0", "MemoryUB",
-                 "ResourceConflictRatio")
+COMMON_GROUPS = ("PipeUtilization", "ArithmeticUtilization", "Memory", "MemoryL0", "MemoryUB", "ResourceConflictRatio")
 L2_CACHE, MEMORY_ACCESS, PIPE_EXECUTE = "L2Cache", "MemoryAccess", "PipelineExecuteUtilization"
 ALL_GROUPS = (*COMMON_GROUPS, L2_CACHE, PIPE_EXECUTE, MEMORY_ACCESS)
 # Groups only the A2/A3 ("chip v4") products have among the ones both families could name.

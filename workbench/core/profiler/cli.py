@@ -11,6 +11,7 @@ msprof command (and the checks) without running anything. ``--json`` prints
 stderr); ``local_dir`` opens with ``ascend-workbench report info``. Exit codes: 0 ok, 2 bad input
 or a failed check, 1 a failure on the host.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -31,12 +32,21 @@ HELP = "profile an application on a host with msprof, fetch the data and print w
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", required=True, help="a configured CANN machine, or 'demo' (simulated toolkit)")
-    p.add_argument("--app", required=True, metavar="CMD ARGS", help="the application and its arguments, e.g. "
-                   "\"python3 /home/me/app/main.py --n 2\"")
+    p.add_argument(
+        "--app",
+        required=True,
+        metavar="CMD ARGS",
+        help='the application and its arguments, e.g. "python3 /home/me/app/main.py --n 2"',
+    )
     p.add_argument("--cwd", default="", metavar="DIR", help="working folder on the host")
     p.add_argument("--aic-mode", choices=AIC_MODES, default="task-based")
-    p.add_argument("--aic-metrics", choices=ALL_GROUPS, default="PipeUtilization", metavar="GROUP",
-                   help="AI Core metric group: " + ", ".join(ALL_GROUPS))
+    p.add_argument(
+        "--aic-metrics",
+        choices=ALL_GROUPS,
+        default="PipeUtilization",
+        metavar="GROUP",
+        help="AI Core metric group: " + ", ".join(ALL_GROUPS),
+    )
     p.add_argument("--aic-freq", type=int, default=100, metavar="HZ", help="sample-based frequency (1-100)")
     p.add_argument("--ai-core", choices=ON_OFF, default="on")
     p.add_argument("--task-time", choices=TASK_TIME_LEVELS, default="l1")
@@ -53,13 +63,21 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--devices", default="", metavar="IDS", help="ASCEND_RT_VISIBLE_DEVICES, e.g. 0,1")
     p.add_argument("--env", action="append", default=[], metavar="K=V", help="environment variable for the app")
     p.add_argument("--toolkit", default="", help="CANN toolkit path on the host (default: the host's, else detect)")
-    p.add_argument("--project", default="", metavar="DIR",
-                   help="local app project: deployed first, the run recorded in its history")
+    p.add_argument(
+        "--project",
+        default="",
+        metavar="DIR",
+        help="local app project: deployed first, the run recorded in its history",
+    )
     p.add_argument("--no-deploy", action="store_true", help="with --project: do not sync it first")
     p.add_argument("--local", action="store_true", help="Local run mode: run on this machine, not on --host")
     p.add_argument("--remote-out", default="", metavar="DIR", help="msprof --output base folder on the host")
-    p.add_argument("--out", default="", metavar="DIR",
-                   help="local folder receiving <run id>/PROF_* (default: the project's, else ./profiling)")
+    p.add_argument(
+        "--out",
+        default="",
+        metavar="DIR",
+        help="local folder receiving <run id>/PROF_* (default: the project's, else ./profiling)",
+    )
     p.add_argument("--accept-new-host-key", action="store_true")
     p.add_argument("--dry-run", action="store_true", help="print the exact msprof command and the checks only")
     p.add_argument("--json", action="store_true")
@@ -70,18 +88,37 @@ def job_from_args(args: argparse.Namespace) -> ProfilingJob:
     host_sys = [v.strip() for v in args.host_sys.split(",") if v.strip()]
     unknown = [v for v in host_sys if v not in (*HOST_SYS, "osrt")]
     if unknown:
-        raise JobError(f"--host-sys {args.host_sys!r}: expected a list of {', '.join(HOST_SYS)}, osrt "
-                       f"(got {', '.join(unknown)})", "host_sys")
+        raise JobError(
+            f"--host-sys {args.host_sys!r}: expected a list of {', '.join(HOST_SYS)}, osrt (got {', '.join(unknown)})",
+            "host_sys",
+        )
     job = ProfilingJob.from_command(
-        args.app, run_mode=LOCAL if args.local else REMOTE, host=args.host, cwd=args.cwd, toolkit=args.toolkit,
-        project_path=str(Path(args.project).absolute()) if args.project else "", deploy=not args.no_deploy,
-        remote_output=args.remote_out, devices=parse_devices(args.devices), env=parse_env(args.env),
-        ai_core=args.ai_core == "on", aic_mode=args.aic_mode, aic_metrics=args.aic_metrics, aic_freq=args.aic_freq,
-        task_time=args.task_time, ascendcl=args.ascendcl == "on", runtime_api=args.runtime_api == "on",
-        os_runtime_api=args.os_runtime_api == "on" or "osrt" in host_sys, graph_engine=args.graph_engine == "on",
-        hccl=args.hccl == "on", aicpu=args.aicpu == "on", sys_hardware_mem=args.sys_hardware_mem == "on",
-        sys_hardware_mem_freq=args.sys_hardware_mem_freq, msproftx=args.msproftx == "on",
-        host_sys=[v for v in host_sys if v != "osrt"])
+        args.app,
+        run_mode=LOCAL if args.local else REMOTE,
+        host=args.host,
+        cwd=args.cwd,
+        toolkit=args.toolkit,
+        project_path=str(Path(args.project).absolute()) if args.project else "",
+        deploy=not args.no_deploy,
+        remote_output=args.remote_out,
+        devices=parse_devices(args.devices),
+        env=parse_env(args.env),
+        ai_core=args.ai_core == "on",
+        aic_mode=args.aic_mode,
+        aic_metrics=args.aic_metrics,
+        aic_freq=args.aic_freq,
+        task_time=args.task_time,
+        ascendcl=args.ascendcl == "on",
+        runtime_api=args.runtime_api == "on",
+        os_runtime_api=args.os_runtime_api == "on" or "osrt" in host_sys,
+        graph_engine=args.graph_engine == "on",
+        hccl=args.hccl == "on",
+        aicpu=args.aicpu == "on",
+        sys_hardware_mem=args.sys_hardware_mem == "on",
+        sys_hardware_mem_freq=args.sys_hardware_mem_freq,
+        msproftx=args.msproftx == "on",
+        host_sys=[v for v in host_sys if v != "osrt"],
+    )
     return job.validate()
 
 
@@ -124,9 +161,19 @@ def _dry_run(job: ProfilingJob, tr: Any, toolkit: Any, args: argparse.Namespace)
     remote_dir = posix_join(where.remote_base, new_run_id())
     argv = msprof_command(job, toolkit.version, output=remote_dir, msprof=toolkit.tools.get("msprof") or "msprof")
     issues = preflight(job, tr, toolkit, workdir=where.workdir)
-    data = {"ok": not any(i.blocking for i in issues), "dry_run": True, "command": command_text(argv), "argv": argv,
-            "cwd": where.workdir, "devices": job.devices, "cann_version": toolkit.version, "remote_dir": remote_dir,
-            "local_dir": None, "report_kind": None, "issues": [i.to_dict() for i in issues]}
+    data = {
+        "ok": not any(i.blocking for i in issues),
+        "dry_run": True,
+        "command": command_text(argv),
+        "argv": argv,
+        "cwd": where.workdir,
+        "devices": job.devices,
+        "cann_version": toolkit.version,
+        "remote_dir": remote_dir,
+        "local_dir": None,
+        "report_kind": None,
+        "issues": [i.to_dict() for i in issues],
+    }
     text = command_text(argv) + "".join(f"\n{i.level}: {i.message}" for i in issues)
     _emit(data, args.json, text)
     return 0 if data["ok"] else 2
@@ -159,16 +206,32 @@ def handler(args: argparse.Namespace) -> int:
         if args.dry_run:
             return _dry_run(job, tr, toolkit, args)
         try:
-            run = profile(job, tr, toolkit, results_dir=args.out or None, host_toolkit=host_toolkit,
-                          progress=_Output(args.json), cancel=cancel)
+            run = profile(
+                job,
+                tr,
+                toolkit,
+                results_dir=args.out or None,
+                host_toolkit=host_toolkit,
+                progress=_Output(args.json),
+                cancel=cancel,
+            )
         except KeyboardInterrupt:
             cancel.cancel()
             raise Cancelled() from None
         root = Path(job.project_path) if job.project_path else None
         report = run.report(root)
-        data = {"ok": True, "command": command_text(run.command), "argv": run.command, "remote_dir": run.remote_dir,
-                "local_dir": str(report), "run_dir": str(run.local_path(root)), "report_kind": run.report_kind,
-                "run_id": run.id, "cann_version": run.cann_version, "prof_dirs": run.prof_dirs}
+        data = {
+            "ok": True,
+            "command": command_text(run.command),
+            "argv": run.command,
+            "remote_dir": run.remote_dir,
+            "local_dir": str(report),
+            "run_dir": str(run.local_path(root)),
+            "report_kind": run.report_kind,
+            "run_id": run.id,
+            "cann_version": run.cann_version,
+            "prof_dirs": run.prof_dirs,
+        }
         _emit(data, args.json, f"profiling data: {report} ({run.report_kind}); on {job.host}: {run.remote_dir}")
         return 0
     except ProfilerError as exc:

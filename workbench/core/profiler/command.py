@@ -20,6 +20,7 @@ export is run: ``msprof --export=on --output=<PROF>`` on 7.0+; on 5.x/6.x the an
 ``msprof.py export summary|timeline -dir <PROF>`` when the toolkit has it, else
 ``msprof --export=on --output=<PROF>``.
 """
+
 from __future__ import annotations
 
 import re
@@ -49,8 +50,9 @@ def _on(flag: bool) -> str:
     return "on" if flag else "off"
 
 
-def msprof_command(job: ProfilingJob, cann_version: str | None, *, output: str = "<output>",
-                   msprof: str = "msprof") -> list[str]:
+def msprof_command(
+    job: ProfilingJob, cann_version: str | None, *, output: str = "<output>", msprof: str = "msprof"
+) -> list[str]:
     """The msprof argv that profiles ``job`` on a toolkit of ``cann_version`` into ``output``."""
     ver = cann_tuple(cann_version)
     argv = [msprof, f"--output={output}", f"--ascendcl={_on(job.ascendcl)}", f"--runtime-api={_on(job.runtime_api)}"]
@@ -88,8 +90,14 @@ def command_text(argv: list[str]) -> str:
     return shlex.join(argv)
 
 
-def export_commands(prof_dir: str, cann_version: str | None, *, msprof: str = "msprof",
-                    msprof_py: str | None = None, python: str = "python3") -> list[list[str]]:
+def export_commands(
+    prof_dir: str,
+    cann_version: str | None,
+    *,
+    msprof: str = "msprof",
+    msprof_py: str | None = None,
+    python: str = "python3",
+) -> list[list[str]]:
     """The command(s) exporting one collected PROF_* folder (see the module docstring)."""
     if modern_layout(cann_version) or not msprof_py:
         return [[msprof, "--export=on", f"--output={prof_dir}"]]

@@ -12,6 +12,7 @@ What the views need (docs/cann-formats.md §1.3; what :mod:`workbench.core.profi
 Downloads land in a hidden ``.<name>.part`` folder renamed into place when complete, so an
 interrupted download never looks like a finished run.
 """
+
 from __future__ import annotations
 
 import posixpath
@@ -37,8 +38,8 @@ class FetchError(TransportError):
 
 @dataclass(frozen=True)
 class Piece:
-    rel: str        # POSIX path inside the PROF_* folder
-    size: int       # bytes (a folder: the sum of its files)
+    rel: str  # POSIX path inside the PROF_* folder
+    size: int  # bytes (a folder: the sum of its files)
     is_dir: bool
 
 
@@ -96,15 +97,22 @@ def needed_pieces(transport: Transport, prof: str) -> tuple[str | None, list[Pie
     return layout, pieces
 
 
-def export_prof(transport: Transport, toolkit: ToolkitInfo | None, prof: str, *, progress: Progress,
-                cancel: CancelToken) -> None:
+def export_prof(
+    transport: Transport, toolkit: ToolkitInfo | None, prof: str, *, progress: Progress, cancel: CancelToken
+) -> None:
     """Run the export step of ``toolkit``'s CANN version on a collected but unexported PROF_* folder."""
     if toolkit is None or not toolkit.has("msprof"):
-        raise FetchError(f"{transport.label}: {prof} holds no exported data ({MODERN_OUTPUT}/ or device_N/summary/) "
-                         "and no CANN toolkit with msprof was given to export it")
+        raise FetchError(
+            f"{transport.label}: {prof} holds no exported data ({MODERN_OUTPUT}/ or device_N/summary/) "
+            "and no CANN toolkit with msprof was given to export it"
+        )
     msprof_py = posix_join(toolkit.root, MSPROF_PY)
-    commands = export_commands(prof, toolkit.version, msprof=toolkit.tools["msprof"] or "msprof",
-                               msprof_py=msprof_py if transport.exists(msprof_py) else None)
+    commands = export_commands(
+        prof,
+        toolkit.version,
+        msprof=toolkit.tools["msprof"] or "msprof",
+        msprof_py=msprof_py if transport.exists(msprof_py) else None,
+    )
     for argv in commands:
         cancel.raise_if_cancelled()
         progress.status(f"Exporting {posixpath.basename(prof)} on {transport.label}")
@@ -114,21 +122,25 @@ def export_prof(transport: Transport, toolkit: ToolkitInfo | None, prof: str, *,
             raise FetchError(f"{transport.label}: exporting {prof} failed with status {result.exit_status}: {tail}")
 
 
-def prepare_prof(transport: Transport, toolkit: ToolkitInfo | None, prof: str, *, progress: Progress,
-                 cancel: CancelToken) -> tuple[str, list[Piece]]:
+def prepare_prof(
+    transport: Transport, toolkit: ToolkitInfo | None, prof: str, *, progress: Progress, cancel: CancelToken
+) -> tuple[str, list[Piece]]:
     """The pieces to download from ``prof``, exporting it first when it has no exported data."""
     layout, pieces = needed_pieces(transport, prof)
     if layout is None:
         export_prof(transport, toolkit, prof, progress=progress, cancel=cancel)
         layout, pieces = needed_pieces(transport, prof)
     if layout is None:
-        raise FetchError(f"{transport.label}: {prof}: no exported profiling data after the export step "
-                         f"(expected {MODERN_OUTPUT}/ or device_N/summary/)")
+        raise FetchError(
+            f"{transport.label}: {prof}: no exported profiling data after the export step "
+            f"(expected {MODERN_OUTPUT}/ or device_N/summary/)"
+        )
     return layout, pieces
 
 
-def download_pieces(transport: Transport, jobs: list[tuple[str, list[Piece], Path]], *, progress: Progress,
-                    cancel: CancelToken) -> None:
+def download_pieces(
+    transport: Transport, jobs: list[tuple[str, list[Piece], Path]], *, progress: Progress, cancel: CancelToken
+) -> None:
     """Download each (remote PROF folder, pieces, local PROF folder) with one overall fraction."""
     total = sum(p.size for _, pieces, _ in jobs for p in pieces) or 1
     done = 0
@@ -138,14 +150,24 @@ def download_pieces(transport: Transport, jobs: list[tuple[str, list[Piece], Pat
             target = local / piece.rel
             target.parent.mkdir(parents=True, exist_ok=True)
             progress.status(f"Downloading {posixpath.basename(prof)}/{piece.rel}")
-            transport.get(posix_join(prof, piece.rel), target,
-                          progress=ScaledProgress(progress, done / total, (done + piece.size) / total), cancel=cancel)
+            transport.get(
+                posix_join(prof, piece.rel),
+                target,
+                progress=ScaledProgress(progress, done / total, (done + piece.size) / total),
+                cancel=cancel,
+            )
             done += piece.size
     progress.fraction(1.0)
 
 
-def staged_download(transport: Transport, jobs: list[tuple[str, list[Piece], str]], dest: Path, *,
-                    progress: Progress, cancel: CancelToken) -> Path:
+def staged_download(
+    transport: Transport,
+    jobs: list[tuple[str, list[Piece], str]],
+    dest: Path,
+    *,
+    progress: Progress,
+    cancel: CancelToken,
+) -> Path:
     """Download into ``dest`` (must not exist): each job's ``local`` is a path relative to ``dest``."""
     if dest.exists():
         raise FileExistsError(f"{dest}: already exists; refusing to overwrite a previous result")
@@ -153,8 +175,9 @@ def staged_download(transport: Transport, jobs: list[tuple[str, list[Piece], str
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
     try:
-        download_pieces(transport, [(prof, pieces, staging / rel) for prof, pieces, rel in jobs],
-                        progress=progress, cancel=cancel)
+        download_pieces(
+            transport, [(prof, pieces, staging / rel) for prof, pieces, rel in jobs], progress=progress, cancel=cancel
+        )
         staging.rename(dest)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)

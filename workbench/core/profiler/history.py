@@ -5,6 +5,7 @@ when asked (``on_host=True``), and only for runs this workbench collected (never
 imported result came from), and only folders whose name is the run's id, locally and on the
 host (a hand-edited project file cannot make it delete something else).
 """
+
 from __future__ import annotations
 
 import posixpath
@@ -49,15 +50,30 @@ def last_job(project: Project) -> ProfilingJob | None:
     return None
 
 
-def rerun(project: Project, run_id: str, transport: Transport, toolkit: ToolkitInfo | None = None, *,
-          progress: Progress | None = None, cancel: CancelToken | None = None, **kwargs: Any) -> ProfilingRun:
+def rerun(
+    project: Project,
+    run_id: str,
+    transport: Transport,
+    toolkit: ToolkitInfo | None = None,
+    *,
+    progress: Progress | None = None,
+    cancel: CancelToken | None = None,
+    **kwargs: Any,
+) -> ProfilingRun:
     """Work function: profile again with the options of ``run_id`` (a new run is recorded)."""
     job = find_run(project, run_id).job()
     return profile(job, transport, toolkit, project=project, progress=progress, cancel=cancel, **kwargs)
 
 
-def delete_run(project: Project, run_id: str, *, on_host: bool = False, transport: Transport | None = None,
-               progress: Progress | None = None, cancel: CancelToken | None = None) -> ProfilingRun:
+def delete_run(
+    project: Project,
+    run_id: str,
+    *,
+    on_host: bool = False,
+    transport: Transport | None = None,
+    progress: Progress | None = None,
+    cancel: CancelToken | None = None,
+) -> ProfilingRun:
     """Work function: forget ``run_id`` and remove its local folder (and its host folder when
     ``on_host``; needs ``transport``). Returns the removed entry."""
     progress = progress or NullProgress()
@@ -69,8 +85,10 @@ def delete_run(project: Project, run_id: str, *, on_host: bool = False, transpor
         if transport is None:
             raise ValueError(f"profiling run {run_id}: deleting on the host needs a connection to {run.host}")
         if posixpath.basename(run.remote_dir.rstrip("/")) != run.id or not posixpath.isabs(run.remote_dir):
-            raise ValueError(f"profiling run {run_id}: remote folder {run.remote_dir!r} is not this run's own "
-                             "folder; not deleting it")
+            raise ValueError(
+                f"profiling run {run_id}: remote folder {run.remote_dir!r} is not this run's own "
+                "folder; not deleting it"
+            )
         progress.status(f"Deleting {run.remote_dir} on {transport.label}")
         result = transport.run(["rm", "-rf", "--", run.remote_dir], timeout=600, cancel=cancel)
         if not result.ok:

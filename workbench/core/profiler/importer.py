@@ -7,6 +7,7 @@ toolkit is given; only what the views need is copied (:mod:`.fetch`) into
 ``<results>/<run id>/`` keeping the folders' relative places, and the import is recorded in the
 project's history like a run (kind ``imported``).
 """
+
 from __future__ import annotations
 
 import datetime as _dt
@@ -23,10 +24,17 @@ from workbench.core.services.transport import LocalTransport, Transport
 from workbench.core.tasks import CancelToken, NullProgress, Progress, ScaledProgress
 
 
-def import_result(source: str | os.PathLike[str], *, transport: Transport | None = None,
-                  toolkit: ToolkitInfo | None = None, project: Project | None = None,
-                  results_dir: str | os.PathLike[str] | None = None, host: str = "",
-                  progress: Progress | None = None, cancel: CancelToken | None = None) -> ProfilingRun:
+def import_result(
+    source: str | os.PathLike[str],
+    *,
+    transport: Transport | None = None,
+    toolkit: ToolkitInfo | None = None,
+    project: Project | None = None,
+    results_dir: str | os.PathLike[str] | None = None,
+    host: str = "",
+    progress: Progress | None = None,
+    cancel: CancelToken | None = None,
+) -> ProfilingRun:
     """Work function: import ``source`` (on ``transport``'s machine; this one when None)."""
     progress = progress or NullProgress()
     cancel = cancel or CancelToken()
@@ -38,8 +46,10 @@ def import_result(source: str | os.PathLike[str], *, transport: Transport | None
     progress.status(f"Looking for PROF_* folders in {src}")
     profs = find_prof_dirs(transport, src)
     if not profs:
-        raise FetchError(f"{transport.label}: {src}: no PROF_* folder there or up to two levels below "
-                         "(expected a PROF_* folder, its parent, or a folder of several)")
+        raise FetchError(
+            f"{transport.label}: {src}: no PROF_* folder there or up to two levels below "
+            "(expected a PROF_* folder, its parent, or a folder of several)"
+        )
     prepared = []
     for prof in profs:
         cancel.raise_if_cancelled()
@@ -56,8 +66,14 @@ def import_result(source: str | os.PathLike[str], *, transport: Transport | None
     local_dir = results / run_id
     progress.status(f"Copying {src} to {local_dir}")
     staged_download(transport, prepared, local_dir, progress=ScaledProgress(progress, 0, 0.95), cancel=cancel)
-    run = ProfilingRun(id=run_id, kind=IMPORTED, time=_dt.datetime.now().astimezone().isoformat(timespec="seconds"),
-                       host=host or ("local" if transport.is_local else transport.label),
-                       cann_version=toolkit.version if toolkit else None, toolkit=toolkit.root if toolkit else "",
-                       remote_dir=src, prof_dirs=profs)
+    run = ProfilingRun(
+        id=run_id,
+        kind=IMPORTED,
+        time=_dt.datetime.now().astimezone().isoformat(timespec="seconds"),
+        host=host or ("local" if transport.is_local else transport.label),
+        cann_version=toolkit.version if toolkit else None,
+        toolkit=toolkit.root if toolkit else "",
+        remote_dir=src,
+        prof_dirs=profs,
+    )
     return finish_run(run, local_dir, project, progress)

@@ -6,6 +6,7 @@ directory (up to two levels down) — tables concatenated per device, statistics
 timelines combined — and the result is saved as ``<output>/<name>.wbreport``, which
 ``open_report`` opens like any report.
 """
+
 from __future__ import annotations
 
 import os
@@ -35,9 +36,15 @@ def merge_inputs(input_dir: str | os.PathLike[str]) -> list[Path]:
     return profs
 
 
-def merge_reports_to(input_dir: str | os.PathLike[str], output_dir: str | os.PathLike[str], output_name: str, *,
-                     overwrite: bool = False, progress: Progress | None = None,
-                     cancel: CancelToken | None = None) -> Path:
+def merge_reports_to(
+    input_dir: str | os.PathLike[str],
+    output_dir: str | os.PathLike[str],
+    output_name: str,
+    *,
+    overwrite: bool = False,
+    progress: Progress | None = None,
+    cancel: CancelToken | None = None,
+) -> Path:
     """Work function: merge the input directory's reports into ``<output_dir>/<output_name>.wbreport``."""
     from workbench.core.profiling.merge import merge_reports
     from workbench.core.profiling.storage.saved import save_report
@@ -46,8 +53,10 @@ def merge_reports_to(input_dir: str | os.PathLike[str], output_dir: str | os.Pat
     cancel = cancel or CancelToken()
     name = output_name[: -len(SAVED_REPORT_SUFFIX)] if output_name.endswith(SAVED_REPORT_SUFFIX) else output_name
     if not NAME_RE.match(name):
-        raise MergeError(f"Output name {output_name!r}: expected letters, digits, '.', '_' or '-' "
-                         "(at most 128, starting with a letter or digit)")
+        raise MergeError(
+            f"Output name {output_name!r}: expected letters, digits, '.', '_' or '-' "
+            "(at most 128, starting with a letter or digit)"
+        )
     out_dir = Path(output_dir).expanduser().absolute()
     out = out_dir / (name + SAVED_REPORT_SUFFIX)
     if out.exists() and not overwrite:

@@ -10,6 +10,7 @@ PipeUtilization, sampling at 100 Hz, AI CPU / MsprofTX / device memory / host sa
 A job is plain data (``to_dict`` / ``from_dict`` for the project history); :meth:`validate`
 raises :class:`JobError` naming the field and what was expected.
 """
+
 from __future__ import annotations
 
 import posixpath
@@ -28,18 +29,27 @@ EXECUTABLE_TYPES = (BINARY, PYTHON, SHELL)
 TASK_BASED, SAMPLE_BASED = "task-based", "sample-based"
 AIC_MODES = (TASK_BASED, SAMPLE_BASED)
 TASK_TIME_LEVELS = ("l0", "l1", "l2", "off")
-HOST_SYS = ("cpu", "mem", "disk", "network")   # msprof --host-sys order; "osrt" comes from os_runtime_api
-FREQ_RANGE = (1, 100)                          # --aic-freq and --sys-hardware-mem-freq (msprof's ranges)
+HOST_SYS = ("cpu", "mem", "disk", "network")  # msprof --host-sys order; "osrt" comes from os_runtime_api
+FREQ_RANGE = (1, 100)  # --aic-freq and --sys-hardware-mem-freq (msprof's ranges)
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
 # English labels the UI translates (core never translates).
 LABELS = {
-    REMOTE: "Remote", LOCAL: "Local",
-    BINARY: "Binary", PYTHON: "Python script", SHELL: "Shell script",
-    TASK_BASED: "Task-based", SAMPLE_BASED: "Sample-based",
-    "l0": "Level 0 (launch and execution time only)", "l1": "Level 1 (adds op information)",
-    "l2": "Level 2 (adds op attributes)", "off": "Off",
-    "cpu": "CPU", "mem": "Memory", "disk": "Disk", "network": "Network",
+    REMOTE: "Remote",
+    LOCAL: "Local",
+    BINARY: "Binary",
+    PYTHON: "Python script",
+    SHELL: "Shell script",
+    TASK_BASED: "Task-based",
+    SAMPLE_BASED: "Sample-based",
+    "l0": "Level 0 (launch and execution time only)",
+    "l1": "Level 1 (adds op information)",
+    "l2": "Level 2 (adds op attributes)",
+    "off": "Off",
+    "cpu": "CPU",
+    "mem": "Memory",
+    "disk": "Disk",
+    "network": "Network",
 }
 
 
@@ -54,38 +64,38 @@ class JobError(ValueError):
 @dataclass
 class ProfilingJob:
     # --- Project Properties ------------------------------------------------------------------
-    name: str = "profiling"           # results folder name (MindStudio's Project Name)
-    location: str = ""                # local folder holding it; "" = <app project>/.ascend-workbench
+    name: str = "profiling"  # results folder name (MindStudio's Project Name)
+    location: str = ""  # local folder holding it; "" = <app project>/.ascend-workbench
     # --- Executable Properties ---------------------------------------------------------------
     run_mode: str = REMOTE
-    host: str = ""                    # host name; "demo" = the demo host
-    project_path: str = ""            # local app project folder ("" = no project: nothing deployed)
-    project_type: str = ""            # detected: Ascend App / Ascend Operator / Ascend Training
-    deploy: bool = True               # sync the project to the host before running (Remote mode)
-    executable: str = ""              # on the host: absolute, or relative to the working folder
+    host: str = ""  # host name; "demo" = the demo host
+    project_path: str = ""  # local app project folder ("" = no project: nothing deployed)
+    project_type: str = ""  # detected: Ascend App / Ascend Operator / Ascend Training
+    deploy: bool = True  # sync the project to the host before running (Remote mode)
+    executable: str = ""  # on the host: absolute, or relative to the working folder
     executable_type: str = BINARY
-    python: str = "python3"           # interpreter for Python scripts
+    python: str = "python3"  # interpreter for Python scripts
     args: list[str] = field(default_factory=list)
     env: dict[str, str] = field(default_factory=dict)
-    cwd: str = ""                     # working folder on the host ("" = the deployed project / home)
-    toolkit: str = ""                 # toolkit path on the host ("" = the host's setting, else detect)
-    devices: list[int] = field(default_factory=list)   # ASCEND_RT_VISIBLE_DEVICES ([] = all)
-    remote_output: str = ""           # msprof --output base on the host ("" = chosen per run)
-    soc_version: str = ""             # the host's chip, filled from npu-smi ("" = read it)
+    cwd: str = ""  # working folder on the host ("" = the deployed project / home)
+    toolkit: str = ""  # toolkit path on the host ("" = the host's setting, else detect)
+    devices: list[int] = field(default_factory=list)  # ASCEND_RT_VISIBLE_DEVICES ([] = all)
+    remote_output: str = ""  # msprof --output base on the host ("" = chosen per run)
+    soc_version: str = ""  # the host's chip, filled from npu-smi ("" = read it)
     # --- Profiling Options -------------------------------------------------------------------
     ai_core: bool = True
     aic_mode: str = TASK_BASED
     aic_metrics: str = DEFAULT_GROUP
-    aic_freq: int = 100               # Hz, sample-based only
+    aic_freq: int = 100  # Hz, sample-based only
     task_time: str = "l1"
     msproftx: bool = False
     ascendcl: bool = True
     runtime_api: bool = False
-    os_runtime_api: bool = False      # needs perf and ltrace on the host
+    os_runtime_api: bool = False  # needs perf and ltrace on the host
     graph_engine: bool = False
     aicpu: bool = False
-    sys_hardware_mem: bool = False    # device memory / DDR sampling
-    sys_hardware_mem_freq: int = 50   # Hz
+    sys_hardware_mem: bool = False  # device memory / DDR sampling
+    sys_hardware_mem_freq: int = 50  # Hz
     host_sys: list[str] = field(default_factory=list)  # subset of HOST_SYS (disk needs iotop)
     hccl: bool = False
 
@@ -147,8 +157,18 @@ class ProfilingJob:
                 raise bad(name, f"a whole number of Hz from {FREQ_RANGE[0]} to {FREQ_RANGE[1]}")
         if not isinstance(self.host_sys, list) or not set(self.host_sys) <= set(HOST_SYS):
             raise bad("host_sys", "a list of " + ", ".join(HOST_SYS))
-        for name in ("ai_core", "msproftx", "ascendcl", "runtime_api", "os_runtime_api", "graph_engine", "aicpu",
-                     "sys_hardware_mem", "hccl", "deploy"):
+        for name in (
+            "ai_core",
+            "msproftx",
+            "ascendcl",
+            "runtime_api",
+            "os_runtime_api",
+            "graph_engine",
+            "aicpu",
+            "sys_hardware_mem",
+            "hccl",
+            "deploy",
+        ):
             if not isinstance(getattr(self, name), bool):
                 raise bad(name, "true or false")
         return self
@@ -180,7 +200,7 @@ class ProfilingJob:
         if not argv:
             raise JobError("application: expected a command such as 'python3 main.py' or './main'")
         prog = posixpath.basename(argv[0])
-        script_next = len(argv) > 1 and not argv[1].startswith("-")   # "python3 -u x.py" stays a binary
+        script_next = len(argv) > 1 and not argv[1].startswith("-")  # "python3 -u x.py" stays a binary
         if re.fullmatch(r"python[0-9.]*", prog) and script_next:
             kwargs.update(executable_type=PYTHON, python=argv[0], executable=argv[1], args=argv[2:])
         elif prog in ("bash", "sh") and script_next:

@@ -13,6 +13,7 @@
 
 Each finding is an :class:`Issue`; ``level == "error"`` blocks the run.
 """
+
 from __future__ import annotations
 
 import ast
@@ -31,21 +32,22 @@ from workbench.core.tasks import CancelToken
 ERROR, WARNING, INFO = "error", "warning", "info"
 INSTALL_HINTS = {
     "perf": "perf (Debian/Ubuntu: apt-get install linux-tools-common linux-tools-$(uname -r); "
-            "CentOS/openEuler/EulerOS: yum install perf)",
+    "CentOS/openEuler/EulerOS: yum install perf)",
     "ltrace": "ltrace (apt-get install ltrace / yum install ltrace)",
     "iotop": "iotop (apt-get install iotop / yum install iotop)",
 }
 ASYNC_CALL = re.compile(r"\b(acl\.[A-Za-z_.]*(?:_async|launch_callback|subscribe_report|process_report))\s*\(")
-PATH_LITERAL = re.compile(r"\.(om|onnx|pb|prototxt|caffemodel|json|bin|npy|jpg|jpeg|png|bmp|yuv|mp4|txt|cfg)$",
-                          re.IGNORECASE)
+PATH_LITERAL = re.compile(
+    r"\.(om|onnx|pb|prototxt|caffemodel|json|bin|npy|jpg|jpeg|png|bmp|yuv|mp4|txt|cfg)$", re.IGNORECASE
+)
 SCRIPT_LIMIT = 2 * 1024 * 1024
 
 
 @dataclass(frozen=True)
 class Issue:
-    level: str          # error | warning | info
-    field: str          # the job field (or "host") the issue is about, for the wizard to point at
-    message: str        # English; the UI translates its own framing
+    level: str  # error | warning | info
+    field: str  # the job field (or "host") the issue is about, for the wizard to point at
+    message: str  # English; the UI translates its own framing
 
     @property
     def blocking(self) -> bool:
@@ -55,29 +57,45 @@ class Issue:
         return {"level": self.level, "field": self.field, "message": self.message}
 
 
-def missing_tools(transport: Transport, tools: list[str], *, toolkit: str | None, env: dict[str, str],
-                  cancel: CancelToken | None = None) -> list[str]:
+def missing_tools(
+    transport: Transport,
+    tools: list[str],
+    *,
+    toolkit: str | None,
+    env: dict[str, str],
+    cancel: CancelToken | None = None,
+) -> list[str]:
     """Which of ``tools`` are not found on the host's PATH as msprof will see it."""
-    script = "for t in " + " ".join(tools) + "; do command -v \"$t\" >/dev/null 2>&1 || echo \"$t\"; done"
+    script = "for t in " + " ".join(tools) + '; do command -v "$t" >/dev/null 2>&1 || echo "$t"; done'
     result = transport.run(["bash", "-c", script], toolkit=toolkit, env=env, timeout=60, cancel=cancel)
     if not result.ok:
         raise TransportError(f"{transport.label}: checking for {', '.join(tools)} failed: {result.stderr.strip()}")
     return [line.strip() for line in result.stdout.splitlines() if line.strip() in tools]
 
 
-def _tool_issues(job: ProfilingJob, transport: Transport, toolkit: ToolkitInfo | None,
-                 cancel: CancelToken | None) -> list[Issue]:
-    wanted: list[tuple[str, str, str]] = []   # (tool, field, what needs it)
+def _tool_issues(
+    job: ProfilingJob, transport: Transport, toolkit: ToolkitInfo | None, cancel: CancelToken | None
+) -> list[Issue]:
+    wanted: list[tuple[str, str, str]] = []  # (tool, field, what needs it)
     if job.os_runtime_api:
-        wanted += [("perf", "os_runtime_api", "OS Runtime API tracing"), ("ltrace", "os_runtime_api",
-                                                                          "OS Runtime API tracing")]
+        wanted += [
+            ("perf", "os_runtime_api", "OS Runtime API tracing"),
+            ("ltrace", "os_runtime_api", "OS Runtime API tracing"),
+        ]
     if "disk" in job.host_sys:
         wanted.append(("iotop", "host_sys", "host disk sampling"))
     if not wanted:
         return []
     try:
-        missing = set(missing_tools(transport, [t for t, _, _ in wanted], toolkit=toolkit.set_env if toolkit else None,
-                                    env=job.env, cancel=cancel))
+        missing = set(
+            missing_tools(
+                transport,
+                [t for t, _, _ in wanted],
+                toolkit=toolkit.set_env if toolkit else None,
+                env=job.env,
+                cancel=cancel,
+            )
+        )
     except TransportError as exc:
         return [Issue(WARNING, "host", f"could not check for {', '.join(t for t, _, _ in wanted)}: {exc}")]
     issues: list[Issue] = []
@@ -85,9 +103,16 @@ def _tool_issues(job: ProfilingJob, transport: Transport, toolkit: ToolkitInfo |
         tools = [t for t, f, _ in wanted if f == field_name and t in missing]
         if tools:
             what = next(w for _, f, w in wanted if f == field_name)
-            issues.append(Issue(ERROR, field_name, f"{what} needs {' and '.join(tools)} on {transport.label}, "
-                                f"not found on the PATH msprof uses. Install "
-                                + "; ".join(INSTALL_HINTS[t] for t in tools) + ", or turn the option off."))
+            issues.append(
+                Issue(
+                    ERROR,
+                    field_name,
+                    f"{what} needs {' and '.join(tools)} on {transport.label}, "
+                    f"not found on the PATH msprof uses. Install "
+                    + "; ".join(INSTALL_HINTS[t] for t in tools)
+                    + ", or turn the option off.",
+                )
+            )
     return issues
 
 
@@ -95,23 +120,39 @@ def _option_issues(job: ProfilingJob, version: str | None) -> list[Issue]:
     issues: list[Issue] = []
     ver = cann_tuple(version)
     if job.ai_core and job.aic_mode == TASK_BASED and job.task_time in ("off", "l0"):
-        issues.append(Issue(WARNING, "task_time", f"task-based AI Core metrics are collected with task time at "
-                            f"level 1 or 2; with task time {job.task_time} op_summary has no PMU columns"))
+        issues.append(
+            Issue(
+                WARNING,
+                "task_time",
+                f"task-based AI Core metrics are collected with task time at "
+                f"level 1 or 2; with task time {job.task_time} op_summary has no PMU columns",
+            )
+        )
     if ver < (8, 0) and job.task_time in ("l0", "l2"):
-        issues.append(Issue(WARNING, "task_time", f"CANN {version} has no task-time levels; "
-                            f"{job.task_time} runs as --task-time=on"))
+        issues.append(
+            Issue(
+                WARNING, "task_time", f"CANN {version} has no task-time levels; {job.task_time} runs as --task-time=on"
+            )
+        )
     if ver >= (8, 0):
         for name, label in (("graph_engine", "Graph Engine"), ("hccl", "HCCL")):
             if getattr(job, name):
                 level = WARNING if job.task_time == "off" else INFO
-                issues.append(Issue(level, name, f"CANN {version or '8.x'} collects {label} data with task time "
-                                    f"(--task-time); its own switch is deprecated"
-                                    + (" and task time is off" if level == WARNING else "")))
+                issues.append(
+                    Issue(
+                        level,
+                        name,
+                        f"CANN {version or '8.x'} collects {label} data with task time "
+                        f"(--task-time); its own switch is deprecated"
+                        + (" and task time is off" if level == WARNING else ""),
+                    )
+                )
     return issues
 
 
-def _chip_issues(job: ProfilingJob, transport: Transport, toolkit: ToolkitInfo | None,
-                 cancel: CancelToken | None) -> tuple[list[Issue], str]:
+def _chip_issues(
+    job: ProfilingJob, transport: Transport, toolkit: ToolkitInfo | None, cancel: CancelToken | None
+) -> tuple[list[Issue], str]:
     soc = job.soc_version
     issues: list[Issue] = []
     ids: list[int] | None = None
@@ -125,14 +166,25 @@ def _chip_issues(job: ProfilingJob, transport: Transport, toolkit: ToolkitInfo |
     if ids is not None:
         absent = [d for d in job.devices if d not in ids]
         if absent:
-            issues.append(Issue(ERROR, "devices", f"device(s) {', '.join(map(str, absent))} not on "
-                                f"{transport.label} (npu-smi lists {', '.join(map(str, ids)) or 'none'})"))
+            issues.append(
+                Issue(
+                    ERROR,
+                    "devices",
+                    f"device(s) {', '.join(map(str, absent))} not on "
+                    f"{transport.label} (npu-smi lists {', '.join(map(str, ids)) or 'none'})",
+                )
+            )
     if job.ai_core:
         groups = metric_groups(soc or None)
         if job.aic_metrics not in groups:
             chip = soc or "an unknown chip"
-            issues.append(Issue(ERROR if soc else WARNING, "aic_metrics",
-                                f"{job.aic_metrics} is not available on {chip}; choose one of {', '.join(groups)}"))
+            issues.append(
+                Issue(
+                    ERROR if soc else WARNING,
+                    "aic_metrics",
+                    f"{job.aic_metrics} is not available on {chip}; choose one of {', '.join(groups)}",
+                )
+            )
     return issues, soc
 
 
@@ -161,9 +213,15 @@ def python_script_issues(where: str, text: str) -> list[Issue]:
     issues: list[Issue] = []
     calls = [(no, m.group(1)) for no, line in enumerate(text.splitlines(), 1) for m in ASYNC_CALL.finditer(line)]
     if calls:
-        issues.append(Issue(WARNING, "executable", f"{where} calls asynchronous APIs ({_listing(calls)}). Synchronise "
-                            "(acl.rt.synchronize_stream / synchronize_device) before the script ends, or tasks "
-                            "still running are missing from the profile."))
+        issues.append(
+            Issue(
+                WARNING,
+                "executable",
+                f"{where} calls asynchronous APIs ({_listing(calls)}). Synchronise "
+                "(acl.rt.synchronize_stream / synchronize_device) before the script ends, or tasks "
+                "still running are missing from the profile.",
+            )
+        )
     if not re.search(r"^\s*(import acl\b|from acl\b)", text, re.MULTILINE):
         return issues
     relative: list[tuple[int, str]] = []
@@ -172,12 +230,19 @@ def python_script_issues(where: str, text: str) -> list[Issue]:
     except SyntaxError as exc:
         return issues + [Issue(WARNING, "executable", f"{where}: line {exc.lineno}: not valid Python ({exc.msg})")]
     for node in ast.walk(tree):
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and PATH_LITERAL.search(node.value) \
-                and "\n" not in node.value and not node.value.startswith("/"):
+        if (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and PATH_LITERAL.search(node.value)
+            and "\n" not in node.value
+            and not node.value.startswith("/")
+        ):
             relative.append((node.lineno, repr(node.value)))
     relative.sort()
-    message = ("MindStudio requires absolute paths inside acl Python projects (the script runs from the "
-               "deployed folder on the host)")
+    message = (
+        "MindStudio requires absolute paths inside acl Python projects (the script runs from the "
+        "deployed folder on the host)"
+    )
     if relative:
         issues.append(Issue(WARNING, "executable", f"{where}: relative paths ({_listing(relative)}). {message}."))
     else:
@@ -185,8 +250,14 @@ def python_script_issues(where: str, text: str) -> list[Issue]:
     return issues
 
 
-def preflight(job: ProfilingJob, transport: Transport, toolkit: ToolkitInfo | None, *, workdir: str | None = None,
-              cancel: CancelToken | None = None) -> list[Issue]:
+def preflight(
+    job: ProfilingJob,
+    transport: Transport,
+    toolkit: ToolkitInfo | None,
+    *,
+    workdir: str | None = None,
+    cancel: CancelToken | None = None,
+) -> list[Issue]:
     """Every issue found before starting ``job`` on ``transport`` (errors first)."""
     try:
         job.validate()
@@ -195,11 +266,23 @@ def preflight(job: ProfilingJob, transport: Transport, toolkit: ToolkitInfo | No
     issues: list[Issue] = []
     if toolkit is None or not toolkit.has("msprof"):
         where = toolkit.root if toolkit else "the host"
-        issues.append(Issue(ERROR, "toolkit", f"no msprof in the CANN toolkit at {where} on {transport.label}; "
-                            "set the toolkit path or install the toolkit"))
+        issues.append(
+            Issue(
+                ERROR,
+                "toolkit",
+                f"no msprof in the CANN toolkit at {where} on {transport.label}; "
+                "set the toolkit path or install the toolkit",
+            )
+        )
     elif not toolkit.version:
-        issues.append(Issue(WARNING, "toolkit", f"{toolkit.root}: the CANN version is unknown; the command "
-                            "line and output layout of CANN 8.x are assumed"))
+        issues.append(
+            Issue(
+                WARNING,
+                "toolkit",
+                f"{toolkit.root}: the CANN version is unknown; the command "
+                "line and output layout of CANN 8.x are assumed",
+            )
+        )
     version = toolkit.version if toolkit else None
     if job.run_mode == LOCAL and not transport.is_local:
         issues.append(Issue(ERROR, "run_mode", "Local run mode runs on this machine; it was given a remote host"))

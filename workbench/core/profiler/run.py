@@ -14,6 +14,7 @@ returns just the local report path). Steps:
    (:mod:`.fetch`) to ``<results>/<run id>/PROF_*``;
 5. the run is recorded in the project's history (:class:`ProfilingRun` in ``project.profiling_runs``).
 """
+
 from __future__ import annotations
 
 import datetime as _dt
@@ -34,8 +35,8 @@ from workbench.core.services.toolkit import ToolkitInfo, detect_toolkit
 from workbench.core.services.transport import RunResult, Transport, TransportError, posix_join
 from workbench.core.tasks import Cancelled, CancelToken, NullProgress, Progress, ScaledProgress
 
-REMOTE_BASE = ".ascend-workbench/msprof-output"   # under the remote project folder
-HOME_BASE = "ascend-workbench/msprof-output"      # under the login folder when there is no project
+REMOTE_BASE = ".ascend-workbench/msprof-output"  # under the remote project folder
+HOME_BASE = "ascend-workbench/msprof-output"  # under the login folder when there is no project
 COLLECTED, IMPORTED = "collected", "imported"
 
 
@@ -53,17 +54,17 @@ class ProfilingRun:
     """One entry of the project's profiling history (stored as a dict in ``project.profiling_runs``)."""
 
     id: str
-    kind: str = COLLECTED                 # collected | imported
-    time: str = ""                        # local ISO time the run started
-    host: str = ""                        # host name ("local" for this machine)
+    kind: str = COLLECTED  # collected | imported
+    time: str = ""  # local ISO time the run started
+    host: str = ""  # host name ("local" for this machine)
     cann_version: str | None = None
     toolkit: str = ""
-    options: dict[str, Any] = field(default_factory=dict)   # ProfilingJob.to_dict() (collected runs)
+    options: dict[str, Any] = field(default_factory=dict)  # ProfilingJob.to_dict() (collected runs)
     command: list[str] = field(default_factory=list)
-    remote_dir: str = ""                  # msprof --output folder on the host, or the imported source
-    prof_dirs: list[str] = field(default_factory=list)      # PROF_* folders on the host
-    local_dir: str = ""                   # the run's local folder (relative to the project root if inside)
-    report_path: str = ""                 # what open_report opens (same rule)
+    remote_dir: str = ""  # msprof --output folder on the host, or the imported source
+    prof_dirs: list[str] = field(default_factory=list)  # PROF_* folders on the host
+    local_dir: str = ""  # the run's local folder (relative to the project root if inside)
+    report_path: str = ""  # what open_report opens (same rule)
     report_kind: str = ""
     exit_status: int | None = None
 
@@ -123,15 +124,19 @@ def detect_project_type(path: str | os.PathLike[str]) -> str:
 def results_root(job: ProfilingJob, project_root: Path | None = None) -> Path:
     """Where the job's runs are kept: ``<location>/<name>``; location defaults to the app
     project's ``.ascend-workbench`` folder."""
-    base = job.location or (str(project_root / PROJECT_DIR) if project_root else "") or \
-        (str(Path(job.project_path) / PROJECT_DIR) if job.project_path else "")
+    base = (
+        job.location
+        or (str(project_root / PROJECT_DIR) if project_root else "")
+        or (str(Path(job.project_path) / PROJECT_DIR) if job.project_path else "")
+    )
     if not base:
         raise ProfilerError("profiling job field 'location': expected a folder for the results (no app project given)")
     return Path(base).expanduser().absolute() / job.name
 
 
-def resolve_toolkit(job: ProfilingJob, transport: Transport, host_toolkit: str = "",
-                    cancel: CancelToken | None = None) -> ToolkitInfo:
+def resolve_toolkit(
+    job: ProfilingJob, transport: Transport, host_toolkit: str = "", cancel: CancelToken | None = None
+) -> ToolkitInfo:
     """The toolkit the job names, else the host's setting, else the standard places."""
     return detect_toolkit(transport, job.toolkit or host_toolkit or None, cancel=cancel)
 
@@ -152,9 +157,9 @@ def open_host(job: ProfilingJob, prompter: Any = None, pool: Any = None) -> tupl
 
 @dataclass
 class _Where:
-    workdir: str | None             # cwd on the host
-    remote_base: str                # msprof output base on the host
-    mappings: list[Mapping]         # deployment (empty: nothing to deploy)
+    workdir: str | None  # cwd on the host
+    remote_base: str  # msprof output base on the host
+    mappings: list[Mapping]  # deployment (empty: nothing to deploy)
     project_root: Path | None
 
 
@@ -187,7 +192,7 @@ def plan_locations(job: ProfilingJob, transport: Transport, project: Project | N
             mappings = project_mappings(project)
         else:
             mappings = [Mapping(".", f"ascend-workbench/{root.name}")]
-        for m in mappings:   # absolute on the host; never upload the results back
+        for m in mappings:  # absolute on the host; never upload the results back
             m.remote = _absolute_remote(home, m.remote)
             local_root = (root / m.local).resolve()
             try:
@@ -215,7 +220,7 @@ def _project_for(job: ProfilingJob, project: Project | None) -> Project | None:
 def leftover_processes(transport: Transport, marker: str) -> list[tuple[int, int, str]]:
     """(pid, pgid, args) of every process in a process group where some process's command line
     holds ``marker`` (msprof's ``--output=<run folder>``): msprof and the application it started."""
-    result = transport.run(["ps", "-ww", "-eo", "pid=,pgid=,args="], timeout=30)   # -ww: never cut lines
+    result = transport.run(["ps", "-ww", "-eo", "pid=,pgid=,args="], timeout=30)  # -ww: never cut lines
     rows = []
     for line in result.stdout.splitlines():
         parts = line.split(None, 2)
@@ -233,7 +238,7 @@ def kill_leftovers(transport: Transport, marker: str) -> list[tuple[int, int, st
         for pgid in sorted({pgid for _, pgid, _ in left}):
             transport.run(["kill", "-KILL", "--", f"-{pgid}"], timeout=30)
     except TransportError:
-        return []   # no ps on the host, or the connection is gone: nothing more can be done here
+        return []  # no ps on the host, or the connection is gone: nothing more can be done here
     return left
 
 
@@ -241,28 +246,57 @@ def _tail(text: str, n: int = 5) -> str:
     return " / ".join(text.strip().splitlines()[-n:])
 
 
-def _run_msprof(transport: Transport, argv: list[str], job: ProfilingJob, toolkit: ToolkitInfo, workdir: str | None,
-                remote_dir: str, progress: Progress, cancel: CancelToken) -> RunResult:
+def _run_msprof(
+    transport: Transport,
+    argv: list[str],
+    job: ProfilingJob,
+    toolkit: ToolkitInfo,
+    workdir: str | None,
+    remote_dir: str,
+    progress: Progress,
+    cancel: CancelToken,
+) -> RunResult:
     """msprof with the application, streaming both outputs; on cancel, make sure nothing is left."""
     try:
-        result = transport.run(argv, cwd=workdir, env=job.env, toolkit=toolkit.set_env,
-                               devices=job.devices or None, progress=progress, cancel=cancel)
+        result = transport.run(
+            argv,
+            cwd=workdir,
+            env=job.env,
+            toolkit=toolkit.set_env,
+            devices=job.devices or None,
+            progress=progress,
+            cancel=cancel,
+        )
     except Cancelled:
-        left = kill_leftovers(transport, remote_dir)   # the run's own --output folder marks its processes
+        left = kill_leftovers(transport, remote_dir)  # the run's own --output folder marks its processes
         if left:
-            progress.partial(("stderr", f"killed {len(left)} process(es) left after cancelling: "
-                                        + ", ".join(str(pid) for pid, _, _ in left) + "\n"))
+            progress.partial(
+                (
+                    "stderr",
+                    f"killed {len(left)} process(es) left after cancelling: "
+                    + ", ".join(str(pid) for pid, _, _ in left)
+                    + "\n",
+                )
+            )
         raise
     if not result.ok:
-        raise ProfilerError(f"{transport.label}: msprof exited with status {result.exit_status}: "
-                            f"{_tail(result.stdout + result.stderr)}")
+        raise ProfilerError(
+            f"{transport.label}: msprof exited with status {result.exit_status}: {_tail(result.stdout + result.stderr)}"
+        )
     return result
 
 
-def profile(job: ProfilingJob, transport: Transport, toolkit: ToolkitInfo | None = None, *,
-            project: Project | None = None, results_dir: str | os.PathLike[str] | None = None,
-            host_toolkit: str = "", progress: Progress | None = None,
-            cancel: CancelToken | None = None) -> ProfilingRun:
+def profile(
+    job: ProfilingJob,
+    transport: Transport,
+    toolkit: ToolkitInfo | None = None,
+    *,
+    project: Project | None = None,
+    results_dir: str | os.PathLike[str] | None = None,
+    host_toolkit: str = "",
+    progress: Progress | None = None,
+    cancel: CancelToken | None = None,
+) -> ProfilingRun:
     """Work function: the whole run (see the module docstring); returns the recorded run.
 
     ``toolkit``: the host's detected toolkit (detected here when None). ``results_dir``: overrides
@@ -291,13 +325,20 @@ def profile(job: ProfilingJob, transport: Transport, toolkit: ToolkitInfo | None
     started = _dt.datetime.now().astimezone().isoformat(timespec="seconds")
     if where.mappings:
         progress.status(f"Deploying {where.project_root} to {transport.label}")
-        plan = compute_plan(transport, where.mappings, where.project_root or ".",
-                            progress=ScaledProgress(progress, 0, 0.05), cancel=cancel)
+        plan = compute_plan(
+            transport,
+            where.mappings,
+            where.project_root or ".",
+            progress=ScaledProgress(progress, 0, 0.05),
+            cancel=cancel,
+        )
         sync(transport, plan, progress=ScaledProgress(progress, 0.05, 0.2), cancel=cancel)
     remote_dir = posix_join(where.remote_base, run_id)
     if bad_path_chars(remote_dir):
-        raise ProfilerError(f"{remote_dir}: msprof refuses output paths holding {bad_path_chars(remote_dir)!r}; "
-                            "set another remote output folder")
+        raise ProfilerError(
+            f"{remote_dir}: msprof refuses output paths holding {bad_path_chars(remote_dir)!r}; "
+            "set another remote output folder"
+        )
     transport.mkdir(remote_dir)
     argv = msprof_command(job, toolkit.version, output=remote_dir, msprof=toolkit.tools.get("msprof") or "msprof")
     progress.status(f"Profiling {job.executable} on {transport.label}")
@@ -306,14 +347,26 @@ def profile(job: ProfilingJob, transport: Transport, toolkit: ToolkitInfo | None
     profs = find_prof_dirs(transport, remote_dir)
     if not profs:
         raise FetchError(f"{transport.label}: msprof wrote no PROF_* folder in {remote_dir}; see its output")
-    prepared = [(prof, prepare_prof(transport, toolkit, prof, progress=progress, cancel=cancel)[1],
-                 posixpath.basename(prof)) for prof in profs]
+    prepared = [
+        (prof, prepare_prof(transport, toolkit, prof, progress=progress, cancel=cancel)[1], posixpath.basename(prof))
+        for prof in profs
+    ]
     local_dir = results / run_id
     progress.status(f"Downloading the results to {local_dir}")
     staged_download(transport, prepared, local_dir, progress=ScaledProgress(progress, 0.2, 1.0), cancel=cancel)
-    run = ProfilingRun(id=run_id, kind=COLLECTED, time=started, host=job.host if job.run_mode != LOCAL else "local",
-                       cann_version=toolkit.version, toolkit=toolkit.root, options=job.to_dict(), command=argv,
-                       remote_dir=remote_dir, prof_dirs=profs, exit_status=result.exit_status)
+    run = ProfilingRun(
+        id=run_id,
+        kind=COLLECTED,
+        time=started,
+        host=job.host if job.run_mode != LOCAL else "local",
+        cann_version=toolkit.version,
+        toolkit=toolkit.root,
+        options=job.to_dict(),
+        command=argv,
+        remote_dir=remote_dir,
+        prof_dirs=profs,
+        exit_status=result.exit_status,
+    )
     return finish_run(run, local_dir, project, progress)
 
 
@@ -335,8 +388,15 @@ def finish_run(run: ProfilingRun, local_dir: Path, project: Project | None, prog
     return run
 
 
-def run_profiling(job: ProfilingJob, transport: Transport, toolkit: ToolkitInfo | None = None, *,
-                  progress: Progress | None = None, cancel: CancelToken | None = None, **kwargs: Any) -> Path:
+def run_profiling(
+    job: ProfilingJob,
+    transport: Transport,
+    toolkit: ToolkitInfo | None = None,
+    *,
+    progress: Progress | None = None,
+    cancel: CancelToken | None = None,
+    **kwargs: Any,
+) -> Path:
     """Work function: :func:`profile`, returning the local report path ``open_report`` opens."""
     run = profile(job, transport, toolkit, progress=progress, cancel=cancel, **kwargs)
     project = kwargs.get("project") or _project_for(job, None)

@@ -7,6 +7,7 @@ exists, combines devices and ranks, and consults the cache and the saved-report 
 (:mod:`workbench.core.profiling.storage`). A new input layout is detected in ``detect`` and read
 here; a new table is a schema in ``tables``.
 """
+
 from __future__ import annotations
 
 import json
@@ -93,11 +94,13 @@ class _Builder:
         base = self.bytes_done
         for path in paths:
             self._step(path)
-        scaled = ScaledProgress(self.progress, min(1.0, base / self.bytes_total),
-                                 min(1.0, self.bytes_done / self.bytes_total))
+        scaled = ScaledProgress(
+            self.progress, min(1.0, base / self.bytes_total), min(1.0, self.bytes_done / self.bytes_total)
+        )
         try:
-            tl = load_timeline(paths, progress=scaled, cancel=self.cancel,
-                                     default_device=device if device is not None else 0)
+            tl = load_timeline(
+                paths, progress=scaled, cancel=self.cancel, default_device=device if device is not None else 0
+            )
         except TimelineError as exc:
             raise ProfilingDataError(str(exc)) from exc
         self.report.warnings += [str(w) for w in tl.warnings]
@@ -107,7 +110,8 @@ class _Builder:
         out: dict[str, pd.DataFrame] = {}
         if unit.op_statistic:
             out["op_statistic"] = concat_frames(
-                [self._read(p, tables.read_table, tables.OP_STATISTIC) for p in unit.op_statistic])
+                [self._read(p, tables.read_table, tables.OP_STATISTIC) for p in unit.op_statistic]
+            )
         api_parts = [self._read(p, tables.read_api_statistic) for p in unit.api_statistic]
         legacy_levels = set()
         for path, level in unit.api_legacy:
@@ -179,13 +183,15 @@ def ops_from_timeline(tl: Timeline) -> pd.DataFrame:
     lanes = lane[idx]
     device, stream = lane_device[lanes], lane_stream[lanes]
     name_id = np.asarray(tl.name_id)[idx]
-    frame = pd.DataFrame({
-        "device": pd.arrays.IntegerArray(device, device < 0),
-        "stream_id": pd.arrays.IntegerArray(stream, stream < 0),
-        "name": _categorical(name_id, tl.names),
-        "start_ns": pd.array(np.asarray(tl.start_ns)[idx].astype(np.int64) + int(tl.origin_ns), dtype="Int64"),
-        "duration_us": np.asarray(tl.dur_ns)[idx].astype(np.float64) / 1000.0,
-    })
+    frame = pd.DataFrame(
+        {
+            "device": pd.arrays.IntegerArray(device, device < 0),
+            "stream_id": pd.arrays.IntegerArray(stream, stream < 0),
+            "name": _categorical(name_id, tl.names),
+            "start_ns": pd.array(np.asarray(tl.start_ns)[idx].astype(np.int64) + int(tl.origin_ns), dtype="Int64"),
+            "duration_us": np.asarray(tl.dur_ns)[idx].astype(np.float64) / 1000.0,
+        }
+    )
     _add_task_args(frame, tl, idx)
     return frame
 
@@ -206,13 +212,13 @@ def _add_task_args(frame: pd.DataFrame, tl: Timeline, idx: np.ndarray) -> None:
     got = pick_args(tl, idx, ("Task Type", "Task Id", "OP Type"), int_keys=("Task Id",))
     # Task Id: an int, or a string of digits; anything else is missing
     ids = got.values(1)
-    lut = np.zeros(len(ids) + 2, dtype=np.int64)   # [-2] and [-1] stay "missing" here
+    lut = np.zeros(len(ids) + 2, dtype=np.int64)  # [-2] and [-1] stay "missing" here
     ok = np.zeros(len(ids) + 2, dtype=bool)
     for n, v in enumerate(ids):
         if isinstance(v, bool):
             continue
         if isinstance(v, int) or (isinstance(v, str) and v.isdigit()):
-            if -2**63 <= int(v) < 2**63:  # beyond int64: missing, never a wrapped number
+            if -(2**63) <= int(v) < 2**63:  # beyond int64: missing, never a wrapped number
                 lut[n], ok[n] = int(v), True
     codes = got.codes[1]
     numeric = codes == -2
@@ -229,8 +235,13 @@ def _texts(values: list) -> list[str | None]:
     return [None if v is None else str(v) for v in values]
 
 
-def open_report(path: str | Path, progress: Progress | None = None, cancel: CancelToken | None = None,
-                use_cache: bool | None = None, cache_later: bool = False) -> Report:
+def open_report(
+    path: str | Path,
+    progress: Progress | None = None,
+    cancel: CancelToken | None = None,
+    use_cache: bool | None = None,
+    cache_later: bool = False,
+) -> Report:
     """Open any supported profiling output (work function: progress/cancel).
 
     ``use_cache``: True always reads/writes the columnar cache, False never, None (default) only

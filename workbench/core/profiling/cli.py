@@ -4,6 +4,7 @@ JSON on stdout with stable keys; exit 0 ok, 2 bad input (message on stderr), 1 u
 (a one-line message, never a traceback). Each sub-command runs the same work functions the GUI
 runs on its task runner, inline.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -23,10 +24,17 @@ HELP = "read msprof / torch_npu profiling output: summary, OP and API statistics
 
 
 def _add_path(p: argparse.ArgumentParser) -> None:
-    p.add_argument("path", help="PROF_* folder, *_ascend_pt folder, timeline JSON, op_summary/kernel_details CSV, "
-                                "a folder of these, or a saved .wbreport")
-    p.add_argument("--cache", choices=("auto", "on", "off"), default="auto",
-                   help="columnar cache of the parsed source (default: auto, for large sources)")
+    p.add_argument(
+        "path",
+        help="PROF_* folder, *_ascend_pt folder, timeline JSON, op_summary/kernel_details CSV, "
+        "a folder of these, or a saved .wbreport",
+    )
+    p.add_argument(
+        "--cache",
+        choices=("auto", "on", "off"),
+        default="auto",
+        help="columnar cache of the parsed source (default: auto, for large sources)",
+    )
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

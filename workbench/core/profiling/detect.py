@@ -9,6 +9,7 @@ Layouts (docs/cann-formats.md §1.3, §4):
 - a single timeline JSON (-> timeline), a single op_summary / kernel_details CSV, a saved report
 - a folder holding several of these: one report, several units (devices or ranks).
 """
+
 from __future__ import annotations
 
 import re
@@ -44,16 +45,16 @@ class Unit:
 
     root: Path
     kind: str
-    device: int | None = None          # device id known from the layout (device_N), if any
-    rank: int | None = None            # framework rank (profiler_info_N.json), if any
+    device: int | None = None  # device id known from the layout (device_N), if any
+    rank: int | None = None  # framework rank (profiler_info_N.json), if any
     timelines: list[Path] = field(default_factory=list)
     ops: list[Path] = field(default_factory=list)
     op_statistic: list[Path] = field(default_factory=list)
     api_statistic: list[Path] = field(default_factory=list)
-    api_legacy: list[tuple[Path, str]] = field(default_factory=list)     # (file, level)
-    api_calls: list[tuple[Path, str]] = field(default_factory=list)      # (file, level)
-    summaries: dict[str, list[Path]] = field(default_factory=dict)      # other CSVs by base name
-    infos: list[Path] = field(default_factory=list)                      # profiler_info*.json, info.json*
+    api_legacy: list[tuple[Path, str]] = field(default_factory=list)  # (file, level)
+    api_calls: list[tuple[Path, str]] = field(default_factory=list)  # (file, level)
+    summaries: dict[str, list[Path]] = field(default_factory=dict)  # other CSVs by base name
+    infos: list[Path] = field(default_factory=list)  # profiler_info*.json, info.json*
 
 
 @dataclass

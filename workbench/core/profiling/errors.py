@@ -1,4 +1,5 @@
 """The one error type of the profiling engine, below every other module of it."""
+
 from __future__ import annotations
 
 

@@ -3,6 +3,7 @@
 Times are written as they are held: ``start_ns`` stays an exact integer (Excel would round an
 epoch ns value, so the xlsx holds it as text), missing values are empty cells / ``null``.
 """
+
 from __future__ import annotations
 
 import csv
@@ -37,14 +38,20 @@ def cell_value(value: Any) -> Any:
 
 
 def _rows(frame: pd.DataFrame):
-    columns = [frame[c].astype(object) if isinstance(frame[c].dtype, pd.CategoricalDtype) else frame[c]
-               for c in frame.columns]
+    columns = [
+        frame[c].astype(object) if isinstance(frame[c].dtype, pd.CategoricalDtype) else frame[c] for c in frame.columns
+    ]
     for values in zip(*[c.tolist() for c in columns]):
         yield [cell_value(v) for v in values]
 
 
-def export_report(report: Report, out: str | Path, table: str | None = None,
-                  progress: Progress | None = None, cancel: CancelToken | None = None) -> Path:
+def export_report(
+    report: Report,
+    out: str | Path,
+    table: str | None = None,
+    progress: Progress | None = None,
+    cancel: CancelToken | None = None,
+) -> Path:
     """Write ``report`` to ``out``; the format follows the extension (work function)."""
     progress = progress or NullProgress()
     cancel = cancel or CancelToken()
@@ -71,10 +78,16 @@ def export_report(report: Report, out: str | Path, table: str | None = None,
                     cancel.raise_if_cancelled()
                 writer.writerow(["N/A" if v is None else v for v in row])
     else:
-        doc = {"source": str(report.source), "kind": report.kind, "devices": report.devices,
-               "warnings": report.warnings,
-               "tables": {n: {"columns": [str(c) for c in report.tables[n].columns],
-                              "rows": list(_rows(report.tables[n]))} for n in names}}
+        doc = {
+            "source": str(report.source),
+            "kind": report.kind,
+            "devices": report.devices,
+            "warnings": report.warnings,
+            "tables": {
+                n: {"columns": [str(c) for c in report.tables[n].columns], "rows": list(_rows(report.tables[n]))}
+                for n in names
+            },
+        }
         fsutil.atomic_write_text(out, json.dumps(doc, ensure_ascii=False, default=str))
     progress.fraction(1.0)
     return out
@@ -106,7 +119,7 @@ def _xlsx(report: Report, names: list[str], out: Path, cancel: CancelToken) -> N
 
 
 def _sheet_title(name: str, used: set[str]) -> str:
-    base = "".join("_" if ch in '[]:*?/\\' else ch for ch in name)[:31] or "table"
+    base = "".join("_" if ch in "[]:*?/\\" else ch for ch in name)[:31] or "table"
     title, n = base, 1
     while title in used:
         n += 1

@@ -10,6 +10,7 @@ buckets, each drawn as its longest slice (Perfetto's quantised slices; for big r
 per power-of-two bucket size and cached), so the work per frame is bounded by the pixels on
 screen, not by the number of events.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -19,22 +20,23 @@ import numpy as np
 
 @dataclass(frozen=True)
 class Row:
-    lane: int     # index into timeline.lanes
-    level: int    # 0 = top row of the lane
+    lane: int  # index into timeline.lanes
+    level: int  # 0 = top row of the lane
 
 
 @dataclass
 class RowDraw:
-    slices: np.ndarray                      # slice indices drawn one by one (wider than a pixel)
-    merged_start: np.ndarray                # int64 ns: merged runs of sub-pixel slices
+    slices: np.ndarray  # slice indices drawn one by one (wider than a pixel)
+    merged_start: np.ndarray  # int64 ns: merged runs of sub-pixel slices
     merged_end: np.ndarray
     # per merged run, the slice that stands for it (its longest; as Perfetto colours a bucket by
     # its biggest slice), so a merged run can be drawn in that slice's colour
     merged_rep: np.ndarray = field(default_factory=lambda: np.empty(0, dtype=np.int64))
 
 
-def _runs(start: np.ndarray, end: np.ndarray, idx: np.ndarray, bucket: float
-          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _runs(
+    start: np.ndarray, end: np.ndarray, idx: np.ndarray, bucket: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Slices (sorted by start) grouped by the time bucket their start falls in (width ``bucket``
     ns, on a grid from the timeline origin, so a bucket is at most about a pixel): per occupied
     bucket, (first start, latest end, the index of its longest slice — the first of equals). Like
@@ -57,9 +59,9 @@ def _runs(start: np.ndarray, end: np.ndarray, idx: np.ndarray, bucket: float
 
 @dataclass
 class _RowData:
-    idx: np.ndarray        # slice indices of the row, sorted by start
-    start: np.ndarray      # their starts (int64 ns)
-    end: np.ndarray        # their ends
+    idx: np.ndarray  # slice indices of the row, sorted by start
+    start: np.ndarray  # their starts (int64 ns)
+    end: np.ndarray  # their ends
     max_dur: int
     # bucket size exponent -> (bucket starts, ends, longest slice, running max of the ends)
     merged: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = field(default_factory=dict)
@@ -85,7 +87,7 @@ def _assign_levels(lane: np.ndarray, start: np.ndarray, end: np.ndarray, depth: 
         return level
     # Rare: place each partially-overlapping slice greedily on an extra row below its lane.
     base = {int(ln): int(level[lane == ln].max()) + 1 for ln in np.unique(l_s[conflict])}
-    extra_rows: dict[int, list[int]] = {}   # lane -> end time of each extra row
+    extra_rows: dict[int, list[int]] = {}  # lane -> end time of each extra row
     for pos in np.flatnonzero(conflict):
         ln, s, e = int(l_s[pos]), int(s_s[pos]), int(e_s[pos])
         rows = extra_rows.setdefault(ln, [])
@@ -214,8 +216,9 @@ class TimelineLayout:
         raise KeyError(slice_index)
 
 
-def raster_line(starts: np.ndarray, ends: np.ndarray, values: np.ndarray, t0: float, ns_per_px: float,
-                width: int) -> np.ndarray:
+def raster_line(
+    starts: np.ndarray, ends: np.ndarray, values: np.ndarray, t0: float, ns_per_px: float, width: int
+) -> np.ndarray:
     """Rasterise non-overlapping intervals (sorted by start) into one pixel line.
 
     Returns an int32 array of ``width`` pixels holding ``values[i] + 1`` where interval ``i``

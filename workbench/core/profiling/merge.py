@@ -4,6 +4,7 @@ Tables are concatenated (each keeps its ``device`` column), statistics are recom
 merged OPs table, timelines are combined. Two sources claiming the same device are reported in
 the warnings (their rows stay apart by source in the ``source`` column of ``ops``).
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -22,8 +23,9 @@ from workbench.core.tasks import CancelToken, NullProgress, Progress
 RECOMPUTED = ("op_statistic", "ai_core_metrics")
 
 
-def merge_reports(paths: Sequence[str | Path], progress: Progress | None = None,
-                  cancel: CancelToken | None = None) -> Report:
+def merge_reports(
+    paths: Sequence[str | Path], progress: Progress | None = None, cancel: CancelToken | None = None
+) -> Report:
     """Open every path and merge them (work function)."""
     progress = progress or NullProgress()
     cancel = cancel or CancelToken()
@@ -63,8 +65,7 @@ def merge_opened(reports: Sequence[Report]) -> Report:
         sources = {r.table_sources.get(name, "file") for r in reports if name in r.tables}
         merged.table_sources[name] = sources.pop() if len(sources) == 1 else "merged"
     merged.devices = sorted({d for r in reports for d in r.devices})
-    merged.timeline = build.combine_timelines([r.timeline for r in reports if r.timeline is not None],
-                                                  merged.warnings)
+    merged.timeline = build.combine_timelines([r.timeline for r in reports if r.timeline is not None], merged.warnings)
     return merged.finish()
 
 

@@ -12,6 +12,7 @@ columnar tables (pandas DataFrames with categorical strings and exact int64 ns t
 - ``ai_core_metrics``: per-task PMU metrics of the detected ``--aic-metrics`` group;
 - every other summary CSV found (step_trace, npu_mem, ...) under its base name.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -39,12 +40,12 @@ class Report:
     devices: list[int] = field(default_factory=list)
     timeline: Timeline | None = None
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)
-    table_sources: dict[str, str] = field(default_factory=dict)   # table -> 'file' | 'computed' | 'timeline'
-    info: dict[str, Any] = field(default_factory=dict)            # host/device info, profiler_info, ...
+    table_sources: dict[str, str] = field(default_factory=dict)  # table -> 'file' | 'computed' | 'timeline'
+    info: dict[str, Any] = field(default_factory=dict)  # host/device info, profiler_info, ...
     warnings: list[str] = field(default_factory=list)
     pmu_group: str | None = None
     pmu_split: bool = False
-    start_ns: int | None = None     # absolute epoch ns of the first task / event
+    start_ns: int | None = None  # absolute epoch ns of the first task / event
     end_ns: int | None = None
     # the layout whose cache is still to be written (open_report(cache_later=True)); see views.write_cache
     pending_cache: Any = field(default=None, repr=False, compare=False)
@@ -142,6 +143,7 @@ def _span(report: Report) -> tuple[int | None, int | None]:
 
 
 # ---- concatenation -------------------------------------------------------------------------
+
 
 def _is_text(dtype: Any) -> bool:
     return isinstance(dtype, (pd.CategoricalDtype, pd.StringDtype)) or dtype == object

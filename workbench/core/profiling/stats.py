@@ -4,6 +4,7 @@ All work on integer codes (categoricals, timeline name ids) with vectorised grou
 million rows take well under a second. Rows whose duration is missing (``N/A``) are left out of
 the statistics (counted in neither count nor time) rather than read as zero.
 """
+
 from __future__ import annotations
 
 import re
@@ -22,10 +23,24 @@ STAT_COLUMNS = ["key", "task_type", "count", "total_us", "avg_us", "min_us", "ma
 API_COLUMNS = ["level", "name", "count", "total_us", "avg_us", "min_us", "max_us", "ratio_pct"]
 
 # Timeline processes holding API calls, and the level of a call when its args do not say.
-API_PROCESSES = {"CANN": None, "AscendCL": "acl", "Runtime": "runtime", "GE": "node", "HCCL": "communication",
-                 "OS Runtime API": "osrt"}
-API_PREFIX_LEVEL = {"ascendcl": "acl", "acl": "acl", "runtime": "runtime", "node": "node", "model": "model",
-                    "hccl": "communication", "communication": "communication", "ge": "node"}
+API_PROCESSES = {
+    "CANN": None,
+    "AscendCL": "acl",
+    "Runtime": "runtime",
+    "GE": "node",
+    "HCCL": "communication",
+    "OS Runtime API": "osrt",
+}
+API_PREFIX_LEVEL = {
+    "ascendcl": "acl",
+    "acl": "acl",
+    "runtime": "runtime",
+    "node": "node",
+    "model": "model",
+    "hccl": "communication",
+    "communication": "communication",
+    "ge": "node",
+}
 
 
 def _codes(column: pd.Series) -> tuple[np.ndarray, list[Any]]:
@@ -57,8 +72,10 @@ def _grouped(group: np.ndarray, values: np.ndarray) -> pd.DataFrame:
     np.maximum.at(high, g, v)
     present = np.flatnonzero(count)
     index = present if codes is None else np.asarray(codes)[present]
-    return pd.DataFrame({"count": count[present], "sum": total[present], "min": low[present],
-                         "max": high[present]}, index=pd.Index(index, dtype=np.int64))
+    return pd.DataFrame(
+        {"count": count[present], "sum": total[present], "min": low[present], "max": high[present]},
+        index=pd.Index(index, dtype=np.int64),
+    )
 
 
 def op_statistics(ops: pd.DataFrame, by: str = "type") -> pd.DataFrame:
@@ -70,12 +87,14 @@ def op_statistics(ops: pd.DataFrame, by: str = "type") -> pd.DataFrame:
     if by not in ("type", "name"):
         raise ValueError(f"statistics by {by!r}: expected 'type' or 'name'")
     if ops is None or len(ops) == 0 or "duration_us" not in ops.columns:
-        return pd.DataFrame({c: pd.Series(dtype=float if c.endswith(("_us", "_pct")) else object)
-                             for c in STAT_COLUMNS})
+        return pd.DataFrame(
+            {c: pd.Series(dtype=float if c.endswith(("_us", "_pct")) else object) for c in STAT_COLUMNS}
+        )
     key_col = ops[by] if by in ops.columns else ops["name"]
     if by == "type" and "name" in ops.columns and key_col.isna().any():
-        key_col = pd.Series(np.where(key_col.isna(), ops["name"].astype(object), key_col.astype(object)),
-                            index=ops.index)
+        key_col = pd.Series(
+            np.where(key_col.isna(), ops["name"].astype(object), key_col.astype(object)), index=ops.index
+        )
     key_codes, keys = _codes(key_col)
     if "task_type" in ops.columns:
         tt_codes, task_types = _codes(ops["task_type"])
@@ -86,16 +105,18 @@ def op_statistics(ops: pd.DataFrame, by: str = "type") -> pd.DataFrame:
     agg = _grouped(group, np.asarray(ops["duration_us"], dtype=np.float64))
     codes = agg.index.to_numpy()
     total_all = agg["sum"].sum()
-    out = pd.DataFrame({
-        "key": np.asarray(keys, dtype=object)[codes // width],
-        "task_type": np.asarray([None] + list(task_types), dtype=object)[codes % width],
-        "count": agg["count"].to_numpy(dtype=np.int64),
-        "total_us": agg["sum"].to_numpy(),
-        "avg_us": agg["sum"].to_numpy() / agg["count"].to_numpy(),
-        "min_us": agg["min"].to_numpy(),
-        "max_us": agg["max"].to_numpy(),
-        "ratio_pct": agg["sum"].to_numpy() * 100.0 / total_all if total_all else 0.0,
-    })
+    out = pd.DataFrame(
+        {
+            "key": np.asarray(keys, dtype=object)[codes // width],
+            "task_type": np.asarray([None] + list(task_types), dtype=object)[codes % width],
+            "count": agg["count"].to_numpy(dtype=np.int64),
+            "total_us": agg["sum"].to_numpy(),
+            "avg_us": agg["sum"].to_numpy() / agg["count"].to_numpy(),
+            "min_us": agg["min"].to_numpy(),
+            "max_us": agg["max"].to_numpy(),
+            "ratio_pct": agg["sum"].to_numpy() * 100.0 / total_all if total_all else 0.0,
+        }
+    )
     return out.sort_values(["total_us", "key"], ascending=[False, True], kind="stable").reset_index(drop=True)
 
 
@@ -155,14 +176,21 @@ def _api_frame(rows: dict[tuple[str, str], list[float]]) -> pd.DataFrame:
     keys = list(rows)
     vals = np.array([rows[k] for k in keys], dtype=np.float64)
     total_all = vals[:, 1].sum()
-    out = pd.DataFrame({
-        "level": [k[0] for k in keys], "name": [k[1] for k in keys],
-        "count": vals[:, 0].astype(np.int64), "total_us": vals[:, 1], "avg_us": vals[:, 1] / vals[:, 0],
-        "min_us": vals[:, 2], "max_us": vals[:, 3],
-        "ratio_pct": vals[:, 1] * 100.0 / total_all if total_all else 0.0,
-    })
-    return out.sort_values(["total_us", "level", "name"], ascending=[False, True, True],
-                           kind="stable").reset_index(drop=True)
+    out = pd.DataFrame(
+        {
+            "level": [k[0] for k in keys],
+            "name": [k[1] for k in keys],
+            "count": vals[:, 0].astype(np.int64),
+            "total_us": vals[:, 1],
+            "avg_us": vals[:, 1] / vals[:, 0],
+            "min_us": vals[:, 2],
+            "max_us": vals[:, 3],
+            "ratio_pct": vals[:, 1] * 100.0 / total_all if total_all else 0.0,
+        }
+    )
+    return out.sort_values(["total_us", "level", "name"], ascending=[False, True, True], kind="stable").reset_index(
+        drop=True
+    )
 
 
 def empty_api_table() -> pd.DataFrame:
@@ -175,9 +203,14 @@ def api_rows(api_statistic: pd.DataFrame) -> pd.DataFrame:
         return empty_api_table()
     rows: dict[tuple[str, str], list[float]] = {}
     level = api_statistic["level"].astype(object) if "level" in api_statistic else pd.Series([""] * len(api_statistic))
-    for lv, name, count, total, mn, mx in zip(level, api_statistic["name"].astype(object),
-                                              api_statistic["count"], api_statistic["total_us"],
-                                              api_statistic["min_us"], api_statistic["max_us"]):
+    for lv, name, count, total, mn, mx in zip(
+        level,
+        api_statistic["name"].astype(object),
+        api_statistic["count"],
+        api_statistic["total_us"],
+        api_statistic["min_us"],
+        api_statistic["max_us"],
+    ):
         if pd.isna(count) or pd.isna(total):
             continue
         key = ("" if pd.isna(lv) else str(lv), str(name))
@@ -192,33 +225,113 @@ def api_rows(api_statistic: pd.DataFrame) -> pd.DataFrame:
 # ---- AI Core PMU metrics ---------------------------------------------------------------------
 
 PMU_GROUPS: dict[str, tuple[str, ...]] = {
-    "PipeUtilization": ("vec_ratio", "mac_ratio", "scalar_ratio", "mte1_ratio", "mte2_ratio", "mte3_ratio",
-                        "fixpipe_ratio", "vec_time(us)", "mac_time(us)", "scalar_time(us)", "mte2_time(us)",
-                        "icache_miss_rate"),
-    "ArithmeticUtilization": ("mac_fp16_ratio", "mac_int8_ratio", "vec_fp32_ratio", "vec_fp16_ratio",
-                              "vec_int32_ratio", "vec_misc_ratio", "cube_fops", "vector_fops"),
-    "Memory": ("ub_read_bw(GB/s)", "ub_write_bw(GB/s)", "l1_read_bw(GB/s)", "l1_write_bw(GB/s)", "l2_read_bw",
-               "l2_write_bw", "main_mem_read_bw(GB/s)", "main_mem_write_bw(GB/s)"),
-    "MemoryL0": ("l0a_read_bw(GB/s)", "l0a_write_bw(GB/s)", "l0b_read_bw(GB/s)", "l0b_write_bw(GB/s)",
-                 "l0c_read_bw(GB/s)", "l0c_write_bw(GB/s)", "l0c_read_bw_cube(GB/s)", "l0c_write_bw_cube(GB/s)"),
-    "MemoryUB": ("ub_read_bw_vector(GB/s)", "ub_write_bw_vector(GB/s)", "ub_read_bw_scalar(GB/s)",
-                 "ub_write_bw_scalar(GB/s)", "ub_read_bw_mte(GB/s)", "ub_write_bw_mte(GB/s)"),
-    "ResourceConflictRatio": ("vec_bankgroup_cflt_ratio", "vec_bank_cflt_ratio", "vec_resc_cflt_ratio",
-                              "mte1_iq_full_ratio", "mte2_iq_full_ratio", "mte3_iq_full_ratio",
-                              "cube_iq_full_ratio", "vec_iq_full_ratio", "iq_full_ratio"),
-    "L2Cache": ("write_cache_hit", "write_cache_miss_allocate", "r0_read_cache_hit", "r1_read_cache_hit",
-                "r0_read_cache_miss_allocate", "r1_read_cache_miss_allocate", "read_cache_hit",
-                "read_cache_miss_allocate"),
-    "MemoryAccess": ("read_main_memory_datas(KB)", "write_main_memory_datas(KB)", "GM_to_L1_datas(KB)",
-                     "L0C_to_L1_datas(KB)", "L0C_to_GM_datas(KB)", "GM_to_UB_datas(KB)", "UB_to_GM_datas(KB)"),
-    "PipelineExecuteUtilization": ("vec_exe_time(us)", "vec_exe_ratio", "mac_exe_time(us)", "mac_exe_ratio",
-                                   "scalar_exe_ratio", "mte1_exe_ratio", "mte2_exe_ratio", "mte3_exe_ratio",
-                                   "fixpipe_exe_ratio"),
+    "PipeUtilization": (
+        "vec_ratio",
+        "mac_ratio",
+        "scalar_ratio",
+        "mte1_ratio",
+        "mte2_ratio",
+        "mte3_ratio",
+        "fixpipe_ratio",
+        "vec_time(us)",
+        "mac_time(us)",
+        "scalar_time(us)",
+        "mte2_time(us)",
+        "icache_miss_rate",
+    ),
+    "ArithmeticUtilization": (
+        "mac_fp16_ratio",
+        "mac_int8_ratio",
+        "vec_fp32_ratio",
+        "vec_fp16_ratio",
+        "vec_int32_ratio",
+        "vec_misc_ratio",
+        "cube_fops",
+        "vector_fops",
+    ),
+    "Memory": (
+        "ub_read_bw(GB/s)",
+        "ub_write_bw(GB/s)",
+        "l1_read_bw(GB/s)",
+        "l1_write_bw(GB/s)",
+        "l2_read_bw",
+        "l2_write_bw",
+        "main_mem_read_bw(GB/s)",
+        "main_mem_write_bw(GB/s)",
+    ),
+    "MemoryL0": (
+        "l0a_read_bw(GB/s)",
+        "l0a_write_bw(GB/s)",
+        "l0b_read_bw(GB/s)",
+        "l0b_write_bw(GB/s)",
+        "l0c_read_bw(GB/s)",
+        "l0c_write_bw(GB/s)",
+        "l0c_read_bw_cube(GB/s)",
+        "l0c_write_bw_cube(GB/s)",
+    ),
+    "MemoryUB": (
+        "ub_read_bw_vector(GB/s)",
+        "ub_write_bw_vector(GB/s)",
+        "ub_read_bw_scalar(GB/s)",
+        "ub_write_bw_scalar(GB/s)",
+        "ub_read_bw_mte(GB/s)",
+        "ub_write_bw_mte(GB/s)",
+    ),
+    "ResourceConflictRatio": (
+        "vec_bankgroup_cflt_ratio",
+        "vec_bank_cflt_ratio",
+        "vec_resc_cflt_ratio",
+        "mte1_iq_full_ratio",
+        "mte2_iq_full_ratio",
+        "mte3_iq_full_ratio",
+        "cube_iq_full_ratio",
+        "vec_iq_full_ratio",
+        "iq_full_ratio",
+    ),
+    "L2Cache": (
+        "write_cache_hit",
+        "write_cache_miss_allocate",
+        "r0_read_cache_hit",
+        "r1_read_cache_hit",
+        "r0_read_cache_miss_allocate",
+        "r1_read_cache_miss_allocate",
+        "read_cache_hit",
+        "read_cache_miss_allocate",
+    ),
+    "MemoryAccess": (
+        "read_main_memory_datas(KB)",
+        "write_main_memory_datas(KB)",
+        "GM_to_L1_datas(KB)",
+        "L0C_to_L1_datas(KB)",
+        "L0C_to_GM_datas(KB)",
+        "GM_to_UB_datas(KB)",
+        "UB_to_GM_datas(KB)",
+    ),
+    "PipelineExecuteUtilization": (
+        "vec_exe_time(us)",
+        "vec_exe_ratio",
+        "mac_exe_time(us)",
+        "mac_exe_ratio",
+        "scalar_exe_ratio",
+        "mte1_exe_ratio",
+        "mte2_exe_ratio",
+        "mte3_exe_ratio",
+        "fixpipe_exe_ratio",
+    ),
 }
 PMU_COMMON = ("aicore_time(us)", "total_cycles", "aiv_time(us)", "memory_bound", "cube_utilization(%)")
 _PREFIX = re.compile(r"^(aic|aiv)_")
-AICORE_ID_COLUMNS = ("device", "name", "type", "task_type", "stream_id", "task_id", "start_ns", "duration_us",
-                     "block_dim")
+AICORE_ID_COLUMNS = (
+    "device",
+    "name",
+    "type",
+    "task_type",
+    "stream_id",
+    "task_id",
+    "start_ns",
+    "duration_us",
+    "block_dim",
+)
 
 
 def pmu_base(column: str) -> str:
@@ -260,6 +373,7 @@ def memory_bound(frame: pd.DataFrame) -> np.ndarray:
     On split chips the cube (``aic_``) and vector (``aiv_``) ratios are pooled: the largest
     mte2 ratio over the largest mac/vec ratio. Missing or zero denominators give NaN.
     """
+
     def pooled(base: str) -> np.ndarray:
         cols = [c for c in frame.columns if pmu_base(c) == base]
         if not cols:

@@ -1,4 +1,5 @@
 """Write one table (a view's rows) to CSV or XLSX with the report exporter's exact rules."""
+
 from __future__ import annotations
 
 from pathlib import Path

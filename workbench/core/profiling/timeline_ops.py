@@ -1,5 +1,6 @@
 """Timeline operations the views need, kept Qt-free: area-selection aggregates, name search,
 time formatting and the MindStudio Timeline Color rule."""
+
 from __future__ import annotations
 
 import re
@@ -40,8 +41,16 @@ def aggregate(tl, indices: np.ndarray) -> list[dict]:
     maxs = np.maximum.reduceat(durs, starts)
     rows = []
     for k, a in enumerate(starts):
-        rows.append({"name": tl.names[int(names[a])], "count": int(counts[k]), "total_ns": int(totals[k]),
-                     "avg_ns": float(totals[k]) / int(counts[k]), "min_ns": int(mins[k]), "max_ns": int(maxs[k])})
+        rows.append(
+            {
+                "name": tl.names[int(names[a])],
+                "count": int(counts[k]),
+                "total_ns": int(totals[k]),
+                "avg_ns": float(totals[k]) / int(counts[k]),
+                "min_ns": int(mins[k]),
+                "max_ns": int(maxs[k]),
+            }
+        )
     rows.sort(key=lambda r: (-r["total_ns"], r["name"]))
     return rows
 
@@ -103,7 +112,9 @@ class ColorRule:
 
     def __post_init__(self) -> None:
         if not (0.0 <= self.a_pct <= self.b_pct <= 100.0):
-            raise ValueError(f"Timeline Color thresholds must satisfy 0 ≤ a ≤ b ≤ 100, got a={self.a_pct}, b={self.b_pct}")
+            raise ValueError(
+                f"Timeline Color thresholds must satisfy 0 ≤ a ≤ b ≤ 100, got a={self.a_pct}, b={self.b_pct}"
+            )
 
     def level(self, share_pct: float) -> str:
         """'green' below a %, 'yellow' from a % up to b %, 'red' from b % (rounded to two decimals)."""

@@ -4,6 +4,7 @@ selector's tables with MindStudio's columns, AI Core Metrics framing and Analysi
 Every "nothing to show" case returns an explanation with the msprof option that would collect
 the data, never an empty table without a reason.
 """
+
 from __future__ import annotations
 
 import zlib
@@ -14,10 +15,27 @@ import pandas as pd
 
 STATISTICS = ("ACL API", "Runtime API", "OS Runtime API", "OPs", "Op Info")
 # Fixed names in the Analysis Summary (translated by the UI; host/device keys come from the data).
-SUMMARY_LABELS = ("Profiling info", "Source", "Kind", "Size", "Devices", "Elapsed time", "CANN version",
-                  "Collected by", "Timeline events", "Flows", "Host", "Host system", "Device", "Device info",
-                  "Bandwidth", "DDR/HBM read and write", "AI Core utilization", "Sample-based AI Core data",
-                  "Warnings")
+SUMMARY_LABELS = (
+    "Profiling info",
+    "Source",
+    "Kind",
+    "Size",
+    "Devices",
+    "Elapsed time",
+    "CANN version",
+    "Collected by",
+    "Timeline events",
+    "Flows",
+    "Host",
+    "Host system",
+    "Device",
+    "Device info",
+    "Bandwidth",
+    "DDR/HBM read and write",
+    "AI Core utilization",
+    "Sample-based AI Core data",
+    "Warnings",
+)
 
 # msprof switches that collect each kind of data (docs/cann-formats.md §1.1)
 COLLECT_HINT = {
@@ -34,10 +52,15 @@ COLLECT_HINT = {
 }
 
 PMU_GROUPS = {
-    "PipeUtilization": ("Time and ratio of each pipeline (vector, cube/mac, scalar, MTE1/2/3, fixpipe): "
-                        "shows which unit bounds an operator.", "Does not show cache hit rates or memory bandwidth."),
-    "ArithmeticUtilization": ("Cube and vector instruction mix (fp16/int8/fp32 ratios, FLOPs): shows how the "
-                              "compute units are used.", "Does not show pipeline stalls or memory traffic."),
+    "PipeUtilization": (
+        "Time and ratio of each pipeline (vector, cube/mac, scalar, MTE1/2/3, fixpipe): "
+        "shows which unit bounds an operator.",
+        "Does not show cache hit rates or memory bandwidth.",
+    ),
+    "ArithmeticUtilization": (
+        "Cube and vector instruction mix (fp16/int8/fp32 ratios, FLOPs): shows how the compute units are used.",
+        "Does not show pipeline stalls or memory traffic.",
+    ),
     "Memory": ("Main-memory and L2 read/write bandwidth per operator.", "Does not show on-chip buffer traffic."),
     "MemoryL0": ("L0A/L0B/L0C read/write bandwidth.", "Does not show main memory or UB traffic."),
     "MemoryUB": ("Unified Buffer read/write bandwidth of the vector unit.", "Does not show L0 or main memory."),
@@ -57,10 +80,17 @@ def lane_events(tl, lane: int, ops: pd.DataFrame | None = None, args_limit: int 
     start = np.asarray(tl.start_ns)[idx]
     dur = np.asarray(tl.dur_ns)[idx]
     names = np.asarray(tl.names, dtype=object)[np.asarray(tl.name_id)[idx]] if len(idx) else np.array([], dtype=object)
-    frame = pd.DataFrame({
-        "ID": idx, "Name": names, "Start(us)": start / 1000.0, "End(us)": (start + dur) / 1000.0,
-        "Duration(us)": dur / 1000.0, "Process ID": info.pid, "Thread ID": info.tid,
-    })
+    frame = pd.DataFrame(
+        {
+            "ID": idx,
+            "Name": names,
+            "Start(us)": start / 1000.0,
+            "End(us)": (start + dur) / 1000.0,
+            "Duration(us)": dur / 1000.0,
+            "Process ID": info.pid,
+            "Thread ID": info.tid,
+        }
+    )
     if info.is_stream:
         frame["Stream"] = info.tid
         task_ids = _task_ids_from_ops(ops, tl.origin_ns + start, info.tid)
@@ -106,7 +136,7 @@ def name_palette(names: list[str], colors: int = 20) -> np.ndarray:
 class PreparedView:
     """What the report document needs that costs time, computed off the GUI thread."""
 
-    layout: object | None = None          # lod.TimelineLayout
+    layout: object | None = None  # lod.TimelineLayout
     name_colors: np.ndarray | None = None
     first_lane: int | None = None
     first_events: pd.DataFrame | None = None
@@ -154,8 +184,10 @@ class Preview:
     source_bytes: int
 
     def __str__(self) -> str:  # the line a job log shows for this partial result
-        return (f"Preview: the first {self.preview_bytes / 1e6:,.1f} MB of {self.source_bytes / 1e6:,.1f} MB "
-                f"({self.timeline.event_count:,} events) is shown while the whole report loads")
+        return (
+            f"Preview: the first {self.preview_bytes / 1e6:,.1f} MB of {self.source_bytes / 1e6:,.1f} MB "
+            f"({self.timeline.event_count:,} events) is shown while the whole report loads"
+        )
 
 
 def preview(path, cancel=None) -> Preview | None:
@@ -238,16 +270,18 @@ def statistics(report, which: str) -> tuple[pd.DataFrame, str]:
 
 def _api_view(api: pd.DataFrame) -> pd.DataFrame:
     total = pd.to_numeric(api.get("total_us"), errors="coerce")
-    out = pd.DataFrame({
-        "Name": api.get("name"),
-        "Type": api.get("level"),
-        "Time(%)": (total / total.sum() * 100.0).round(2) if total.sum() else np.nan,
-        "Time(us)": total,
-        "Count": api.get("count"),
-        "Avg(us)": api.get("avg_us"),
-        "Min(us)": api.get("min_us"),
-        "Max(us)": api.get("max_us"),
-    })
+    out = pd.DataFrame(
+        {
+            "Name": api.get("name"),
+            "Type": api.get("level"),
+            "Time(%)": (total / total.sum() * 100.0).round(2) if total.sum() else np.nan,
+            "Time(us)": total,
+            "Count": api.get("count"),
+            "Avg(us)": api.get("avg_us"),
+            "Min(us)": api.get("min_us"),
+            "Max(us)": api.get("max_us"),
+        }
+    )
     for src, dst in (("pid", "Process ID"), ("tid", "Thread ID"), ("device", "Device")):
         if src in api.columns:
             out[dst] = api[src].to_numpy()
@@ -256,11 +290,17 @@ def _api_view(api: pd.DataFrame) -> pd.DataFrame:
 
 def ai_core_header(report) -> str:
     if not len(report.ai_core_metrics):
-        return (f"No AI Core PMU data in this report. Collect it with {COLLECT_HINT['AI Core']} "
-                f"(task-based) — the metric group decides which columns appear.")
+        return (
+            f"No AI Core PMU data in this report. Collect it with {COLLECT_HINT['AI Core']} "
+            f"(task-based) — the metric group decides which columns appear."
+        )
     group = report.pmu_group or "unknown group"
     shows, cannot = PMU_GROUPS.get(report.pmu_group or "", ("", ""))
-    split = " Columns are split into aic_ (cube core) and aiv_ (vector core), as on 910B-class chips." if report.pmu_split else ""
+    split = (
+        " Columns are split into aic_ (cube core) and aiv_ (vector core), as on 910B-class chips."
+        if report.pmu_split
+        else ""
+    )
     return f"Metric group collected: {group}. {shows} {cannot}{split} memory_bound > 1 (highlighted) means MTE2 time exceeds compute."
 
 
@@ -288,9 +328,13 @@ def summary_sections(report) -> list[tuple[str, list[tuple[str, str]]]]:
         size = sum(p.stat().st_size for p in src.rglob("*") if p.is_file()) if src.is_dir() else src.stat().st_size
     except OSError:
         size = 0
-    info_rows = [("Source", str(src)), ("Kind", report.kind), ("Size", f"{size / 2**20:.2f} MiB"),
-                 ("Devices", ", ".join(str(d) for d in report.devices) or "none"),
-                 ("Elapsed time", f"{report.span_ns / 1e3:,.3f} µs" if report.span_ns else "unknown")]
+    info_rows = [
+        ("Source", str(src)),
+        ("Kind", report.kind),
+        ("Size", f"{size / 2**20:.2f} MiB"),
+        ("Devices", ", ".join(str(d) for d in report.devices) or "none"),
+        ("Elapsed time", f"{report.span_ns / 1e3:,.3f} µs" if report.span_ns else "unknown"),
+    ]
     host = next((v for k, v in report.info.items() if k.startswith("host") and isinstance(v, dict)), {})
     if host.get("version"):
         info_rows.append(("CANN version", str(host["version"])))
@@ -308,13 +352,27 @@ def summary_sections(report) -> list[tuple[str, list[tuple[str, str]]]]:
     for k, v in report.info.items():
         if k.startswith("device") and isinstance(v, dict):
             for d in v.get("DeviceInfo", []) or []:
-                dev_rows.append((f"Device {d.get('id', '?')}", ", ".join(
-                    f"{name}={d[key]}" for key, name in (("chip_name", "chip"), ("ai_core_num", "AI Cores"),
-                                                         ("aiv_num", "AI Vector cores"), ("ai_cpu_num", "AI CPUs"),
-                                                         ("ctrl_cpu_num", "control CPUs"), ("aic_frequency", "AI Core MHz"))
-                    if key in d)))
+                dev_rows.append(
+                    (
+                        f"Device {d.get('id', '?')}",
+                        ", ".join(
+                            f"{name}={d[key]}"
+                            for key, name in (
+                                ("chip_name", "chip"),
+                                ("ai_core_num", "AI Cores"),
+                                ("aiv_num", "AI Vector cores"),
+                                ("ai_cpu_num", "AI CPUs"),
+                                ("ctrl_cpu_num", "control CPUs"),
+                                ("aic_frequency", "AI Core MHz"),
+                            )
+                            if key in d
+                        ),
+                    )
+                )
     sections.append(("Device", dev_rows or [("Device info", "not present in this report")]))
-    bw = [c for c in (report.timeline.counters if report.timeline is not None else []) if c.name in ("HBM", "DDR", "LLC")]
+    bw = [
+        c for c in (report.timeline.counters if report.timeline is not None else []) if c.name in ("HBM", "DDR", "LLC")
+    ]
     if bw:
         rows = []
         for c in bw:
@@ -326,8 +384,12 @@ def summary_sections(report) -> list[tuple[str, list[tuple[str, str]]]]:
     else:
         sections.append(("Bandwidth", [("DDR/HBM read and write", f"not collected ({COLLECT_HINT['bandwidth']})")]))
     if not len(report.table("ai_core_utilization")):
-        sections.append(("AI Core utilization", [("Sample-based AI Core data",
-                                                  f"not collected ({COLLECT_HINT['ai_core_utilization']})")]))
+        sections.append(
+            (
+                "AI Core utilization",
+                [("Sample-based AI Core data", f"not collected ({COLLECT_HINT['ai_core_utilization']})")],
+            )
+        )
     if report.warnings:
         sections.append(("Warnings", [(str(i + 1), w) for i, w in enumerate(report.warnings)]))
     return sections

@@ -4,6 +4,7 @@ Exit codes: 0 ok, 2 bad input (message on stderr), 1 remote failure; ``remote ru
 the remote command's status. Secrets are asked on the terminal only (never stored, never read
 from arguments); without a terminal a key passphrase or password cannot be given.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -31,8 +32,10 @@ class TerminalPrompter:
         self.tty = sys.stdin.isatty()
 
     def confirm_host_key(self, info: HostKeyInfo) -> bool:
-        print(f"{info.host_name} ({info.address}): {info.key_type} host key fingerprint is {info.fingerprint}",
-              file=sys.stderr)
+        print(
+            f"{info.host_name} ({info.address}): {info.key_type} host key fingerprint is {info.fingerprint}",
+            file=sys.stderr,
+        )
         if self.accept_new:
             print("accepted (--accept-new-host-key)", file=sys.stderr)
             return True
@@ -79,6 +82,7 @@ def _guard(fn: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namesp
             return _fail(str(exc), 1)
         except (Cancelled, KeyboardInterrupt):
             return _fail("cancelled", 1)
+
     return run
 
 
@@ -87,6 +91,7 @@ def _print(data: Any, as_json: bool, text: str) -> None:
 
 
 # --- host -------------------------------------------------------------------------------------
+
 
 def _host_args(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
@@ -100,8 +105,11 @@ def _host_args(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--proxy-jump", default="", help="a host name from this list, or [user@]host[:port]")
     p.add_argument("--toolkit", default="", help="CANN toolkit path on that host (default: detect)")
     p.add_argument("--replace", action="store_true", help="replace a host of the same name")
-    p.add_argument("--accept-new-host-key", action="store_true",
-                   help="connect now and remember the host's key if it is not known yet (fingerprint printed)")
+    p.add_argument(
+        "--accept-new-host-key",
+        action="store_true",
+        help="connect now and remember the host's key if it is not known yet (fingerprint printed)",
+    )
     p.add_argument("--json", action="store_true")
     p = sub.add_parser("list", help="list the CANN machines")
     p.add_argument("--json", action="store_true")
@@ -120,9 +128,16 @@ def _host_args(parser: argparse.ArgumentParser) -> None:
 def _host(args: argparse.Namespace) -> int:
     store = HostStore()
     if args.action == "add":
-        host = Host(name=args.name, hostname=args.hostname, port=args.port, user=args.user, key_file=args.key,
-                    auth=args.auth or ("key" if args.key else "auto"), proxy_jump=args.proxy_jump,
-                    toolkit=args.toolkit)
+        host = Host(
+            name=args.name,
+            hostname=args.hostname,
+            port=args.port,
+            user=args.user,
+            key_file=args.key,
+            auth=args.auth or ("key" if args.key else "auto"),
+            proxy_jump=args.proxy_jump,
+            toolkit=args.toolkit,
+        )
         if args.key and not Path(args.key).expanduser().is_file():
             raise FileNotFoundError(f"--key {args.key}: no such key file")
         store.add(host, replace=args.replace)
@@ -138,8 +153,11 @@ def _host(args: argparse.Namespace) -> int:
         return 0
     if args.action == "list":
         hosts = store.load()
-        _print([h.to_dict() for h in hosts], args.json,
-               "\n".join(f"{h.name}\t{h.label}\t{h.toolkit or '-'}" for h in hosts) or "no hosts")
+        _print(
+            [h.to_dict() for h in hosts],
+            args.json,
+            "\n".join(f"{h.name}\t{h.label}\t{h.toolkit or '-'}" for h in hosts) or "no hosts",
+        )
         return 0
     if args.action == "remove":
         store.remove(args.name)
@@ -165,21 +183,31 @@ def _host(args: argparse.Namespace) -> int:
         try:
             tr.run(["true"]).check()
         except TransportError as exc:
-            result = {"reachable": False, "toolkit_path": None, "cann_version": None,
-                      "tools": {"atc": False, "msprof": False, "msaccucmp": False, "npu_smi": False},
-                      "devices": [], "errors": [str(exc)]}
+            result = {
+                "reachable": False,
+                "toolkit_path": None,
+                "cann_version": None,
+                "tools": {"atc": False, "msprof": False, "msaccucmp": False, "npu_smi": False},
+                "devices": [],
+                "errors": [str(exc)],
+            }
             _print(result, args.json, f"{host.name}: not reachable: {exc}")
             return 1
         result = run_inline(check_host, tr, host.toolkit or None)
     finally:
         tr.close()
     devices = ", ".join(f"{d.get('id')}:{d.get('chip')}:{d.get('health')}" for d in result.get("devices", []))
-    _print(result, args.json, f"{host.name}: reachable; toolkit {result.get('toolkit_path') or 'not found'} "
-           f"(CANN {result.get('cann_version') or '?'}); devices: {devices or 'none'}")
+    _print(
+        result,
+        args.json,
+        f"{host.name}: reachable; toolkit {result.get('toolkit_path') or 'not found'} "
+        f"(CANN {result.get('cann_version') or '?'}); devices: {devices or 'none'}",
+    )
     return 0
 
 
 # --- remote -----------------------------------------------------------------------------------
+
 
 def _run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--cwd", default=None)
@@ -201,7 +229,7 @@ def _split_command(args: argparse.Namespace) -> list[str]:
         for key, value in vars(opts.parse_args(command[:cut])).items():
             if value not in (None, False, []):
                 setattr(args, key, getattr(args, key) + value if key == "env" else value)
-        command = command[cut + 1:]
+        command = command[cut + 1 :]
     return command
 
 
@@ -211,8 +239,10 @@ def _remote_args(parser: argparse.ArgumentParser) -> None:
     p.add_argument("name")
     _run_options(p)
     p.add_argument("command", nargs=argparse.REMAINDER, help="-- CMD [ARG...] (after --, every word is literal)")
-    for verb, helptext, a, b in (("put", "upload a file or folder", "local", "remote"),
-                                 ("get", "download a file or folder", "remote", "local")):
+    for verb, helptext, a, b in (
+        ("put", "upload a file or folder", "local", "remote"),
+        ("get", "download a file or folder", "remote", "local"),
+    ):
         p = sub.add_parser(verb, help=helptext)
         p.add_argument("name")
         p.add_argument(a)
@@ -239,8 +269,16 @@ def _remote(args: argparse.Namespace) -> int:
     try:
         if args.action == "run":
             try:
-                result = tr.run(argv, cwd=args.cwd, env=env, toolkit=args.toolkit or host.toolkit or None,
-                                devices=devices, timeout=args.timeout, progress=_StreamProgress(), cancel=cancel)
+                result = tr.run(
+                    argv,
+                    cwd=args.cwd,
+                    env=env,
+                    toolkit=args.toolkit or host.toolkit or None,
+                    devices=devices,
+                    timeout=args.timeout,
+                    progress=_StreamProgress(),
+                    cancel=cancel,
+                )
             except KeyboardInterrupt:
                 cancel.cancel()
                 raise
@@ -259,6 +297,7 @@ def _remote(args: argparse.Namespace) -> int:
 
 
 # --- deploy -----------------------------------------------------------------------------------
+
 
 def _deploy_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("name", help="the CANN machine")
@@ -288,14 +327,24 @@ def _deploy(args: argparse.Namespace) -> int:
     finally:
         tr.close()
     counts = out["plan"]["counts"]
-    text = (f"{'plan' if args.dry_run else 'deployed'}: {counts['new']} new, {counts['changed']} changed, "
-            f"{counts['unchanged']} unchanged, {counts['remote-only']} remote-only (kept)")
+    text = (
+        f"{'plan' if args.dry_run else 'deployed'}: {counts['new']} new, {counts['changed']} changed, "
+        f"{counts['unchanged']} unchanged, {counts['remote-only']} remote-only (kept)"
+    )
     _print(out, args.json, text)
     return 0
 
 
-register_verb("host", "CANN machines: add, list, remove, check (toolkit, version, NPUs), import from ~/.ssh/config",
-              _host_args, _host)
+register_verb(
+    "host",
+    "CANN machines: add, list, remove, check (toolkit, version, NPUs), import from ~/.ssh/config",
+    _host_args,
+    _host,
+)
 register_verb("remote", "run a command on a CANN machine, or copy files to / from it", _remote_args, _remote)
-register_verb("deploy", "sync a project to a CANN machine (new and changed files; remote-only files are kept)",
-              _deploy_args, _deploy)
+register_verb(
+    "deploy",
+    "sync a project to a CANN machine (new and changed files; remote-only files are kept)",
+    _deploy_args,
+    _deploy,
+)

@@ -8,6 +8,7 @@ Core does not know the simulated toolkit: the program's composition root (``work
 run by ``workbench.cli`` and the GUI start) installs the function that puts the demo toolkit in
 place with :func:`set_demo_toolkit_provider`.
 """
+
 from __future__ import annotations
 
 import os
@@ -37,8 +38,10 @@ def demo_host() -> Host:
     """The demo host, its simulated toolkit installed (or refreshed) on first use."""
     provider = _demo_toolkit_provider
     if provider is None:
-        raise HostError(f"{DEMO_NAME}: the demo host is not available: this program was started without "
-                        "the simulated toolkit (workbench.wiring.install() was not called)")
+        raise HostError(
+            f"{DEMO_NAME}: the demo host is not available: this program was started without "
+            "the simulated toolkit (workbench.wiring.install() was not called)"
+        )
     return Host(name=DEMO_NAME, hostname=LOCAL_HOSTNAME, toolkit=str(provider()), simulated=True)
 
 
@@ -54,6 +57,9 @@ def all_hosts(store: HostStore | None = None) -> list[Host]:
     """The demo host first (without installing anything), then the configured hosts."""
     store = store or HostStore()
     configured = store.load()
-    demo = [] if any(h.name == DEMO_NAME for h in configured) else [
-        Host(name=DEMO_NAME, hostname=LOCAL_HOSTNAME, simulated=True)]
+    demo = (
+        []
+        if any(h.name == DEMO_NAME for h in configured)
+        else [Host(name=DEMO_NAME, hostname=LOCAL_HOSTNAME, simulated=True)]
+    )
     return demo + configured

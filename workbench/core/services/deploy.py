@@ -9,6 +9,7 @@ folders are not even listed.
 
 Mappings live in the project file under ``"deployment": {"mappings": [...]}``.
 """
+
 from __future__ import annotations
 
 import fnmatch
@@ -31,8 +32,8 @@ class DeployError(ValueError):
 
 @dataclass
 class Mapping:
-    local: str                      # a local folder (absolute, or relative to the project root)
-    remote: str                     # a remote folder (absolute, or relative to the login folder)
+    local: str  # a local folder (absolute, or relative to the project root)
+    remote: str  # a remote folder (absolute, or relative to the login folder)
     excludes: list[str] = field(default_factory=lambda: list(DEFAULT_EXCLUDES))
 
     def to_dict(self) -> dict[str, Any]:
@@ -41,7 +42,7 @@ class Mapping:
     @classmethod
     def from_dict(cls, raw: Any, where: str) -> Mapping:
         if not isinstance(raw, dict) or not isinstance(raw.get("local"), str) or not isinstance(raw.get("remote"), str):
-            raise DeployError(f"{where}: expected {{\"local\": str, \"remote\": str, \"excludes\": [globs]}}")
+            raise DeployError(f'{where}: expected {{"local": str, "remote": str, "excludes": [globs]}}')
         excludes = raw.get("excludes", list(DEFAULT_EXCLUDES))
         if not isinstance(excludes, list) or not all(isinstance(x, str) for x in excludes):
             raise DeployError(f"{where}: field 'excludes': expected a list of glob strings")
@@ -76,8 +77,13 @@ class PlanItem:
     remote_size: int | None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"mapping": self.mapping, "path": self.rel, "action": self.action,
-                "local_size": self.local_size, "remote_size": self.remote_size}
+        return {
+            "mapping": self.mapping,
+            "path": self.rel,
+            "action": self.action,
+            "local_size": self.local_size,
+            "remote_size": self.remote_size,
+        }
 
 
 @dataclass
@@ -116,8 +122,14 @@ def _local_tree(root: Path, excludes: list[str]) -> dict[str, FileStat]:
     return out
 
 
-def compute_plan(transport: Transport, mappings: list[Mapping], project_root: str | os.PathLike[str] = ".", *,
-                 progress: Progress | None = None, cancel: CancelToken | None = None) -> Plan:
+def compute_plan(
+    transport: Transport,
+    mappings: list[Mapping],
+    project_root: str | os.PathLike[str] = ".",
+    *,
+    progress: Progress | None = None,
+    cancel: CancelToken | None = None,
+) -> Plan:
     """Work function: compare each mapping's trees (files only) and return the plan."""
     progress = progress or NullProgress()
     cancel = cancel or CancelToken()
@@ -131,8 +143,15 @@ def compute_plan(transport: Transport, mappings: list[Mapping], project_root: st
         roots.append(str(local_root))
         progress.status(f"Comparing {local_root} with {transport.label}:{m.remote}")
         local = _local_tree(local_root, m.excludes)
-        remote = {rel: st for rel, st in transport.list_tree(m.remote).items()
-                  if not st.is_dir and not is_excluded(rel, m.excludes)} if transport.exists(m.remote) else {}
+        remote = (
+            {
+                rel: st
+                for rel, st in transport.list_tree(m.remote).items()
+                if not st.is_dir and not is_excluded(rel, m.excludes)
+            }
+            if transport.exists(m.remote)
+            else {}
+        )
         for rel in sorted(set(local) | set(remote)):
             lo, re_ = local.get(rel), remote.get(rel)
             if re_ is None:
@@ -147,8 +166,14 @@ def compute_plan(transport: Transport, mappings: list[Mapping], project_root: st
     return Plan(list(mappings), roots, items)
 
 
-def sync(transport: Transport, plan: Plan, *, delete: Iterable[PlanItem] = (), progress: Progress | None = None,
-         cancel: CancelToken | None = None) -> dict[str, Any]:
+def sync(
+    transport: Transport,
+    plan: Plan,
+    *,
+    delete: Iterable[PlanItem] = (),
+    progress: Progress | None = None,
+    cancel: CancelToken | None = None,
+) -> dict[str, Any]:
     """Work function: send new and changed files; delete only the remote-only items in ``delete``."""
     progress = progress or NullProgress()
     cancel = cancel or CancelToken()
@@ -160,9 +185,12 @@ def sync(transport: Transport, plan: Plan, *, delete: Iterable[PlanItem] = (), p
         m = plan.mappings[item.mapping]
         local = Path(plan.local_roots[item.mapping]) / item.rel
         progress.partial(("deploy", f"{item.action}: {item.rel}"))
-        transport.put(local, posix_join(m.remote, item.rel),
-                      progress=ScaledProgress(progress, done / total, (done + (item.local_size or 0)) / total),
-                      cancel=cancel)
+        transport.put(
+            local,
+            posix_join(m.remote, item.rel),
+            progress=ScaledProgress(progress, done / total, (done + (item.local_size or 0)) / total),
+            cancel=cancel,
+        )
         done += item.local_size or 0
     deleted = []
     for item in delete:
@@ -173,12 +201,23 @@ def sync(transport: Transport, plan: Plan, *, delete: Iterable[PlanItem] = (), p
         progress.partial(("deploy", f"deleted: {item.rel}"))
         deleted.append(item.rel)
     progress.fraction(1.0)
-    return {"sent": [i.rel for i in sending], "bytes_sent": sum(i.local_size or 0 for i in sending),
-            "deleted": deleted, "kept_remote_only": [i.rel for i in plan.of(REMOTE_ONLY) if i.rel not in deleted]}
+    return {
+        "sent": [i.rel for i in sending],
+        "bytes_sent": sum(i.local_size or 0 for i in sending),
+        "deleted": deleted,
+        "kept_remote_only": [i.rel for i in plan.of(REMOTE_ONLY) if i.rel not in deleted],
+    }
 
 
-def pull(transport: Transport, mapping: Mapping, remote_rel: str, project_root: str | os.PathLike[str] = ".", *,
-         progress: Progress | None = None, cancel: CancelToken | None = None) -> Path:
+def pull(
+    transport: Transport,
+    mapping: Mapping,
+    remote_rel: str,
+    project_root: str | os.PathLike[str] = ".",
+    *,
+    progress: Progress | None = None,
+    cancel: CancelToken | None = None,
+) -> Path:
     """Work function: bring a remote artefact (file or folder under the mapping) back to the same
     relative place in the local folder; returns the local path."""
     if remote_rel.startswith("/") or ".." in remote_rel.split("/"):
@@ -192,8 +231,12 @@ def pull(transport: Transport, mapping: Mapping, remote_rel: str, project_root: 
         for rel, st in sorted(transport.list_tree(posix_join(mapping.remote, remote_rel)).items()):
             if not st.is_dir:
                 (local / rel).parent.mkdir(parents=True, exist_ok=True)
-                transport.get(posix_join(posix_join(mapping.remote, remote_rel), rel), local / rel,
-                              progress=progress, cancel=cancel)
+                transport.get(
+                    posix_join(posix_join(mapping.remote, remote_rel), rel),
+                    local / rel,
+                    progress=progress,
+                    cancel=cancel,
+                )
         return local
     transport.get(posix_join(mapping.remote, remote_rel), local, progress=progress, cancel=cancel)
     return local
@@ -201,10 +244,15 @@ def pull(transport: Transport, mapping: Mapping, remote_rel: str, project_root: 
 
 # --- project storage --------------------------------------------------------------------------
 
+
 def project_mappings(project: Any) -> list[Mapping]:
     """The project's mappings; with none configured, the project root -> its remote path (or
     ``ascend-workbench/<name>`` under the login folder)."""
-    raw = project.extra.get("deployment", {}).get("mappings") if isinstance(project.extra.get("deployment"), dict) else None
+    raw = (
+        project.extra.get("deployment", {}).get("mappings")
+        if isinstance(project.extra.get("deployment"), dict)
+        else None
+    )
     if raw:
         return [Mapping.from_dict(r, f"{project.file}: deployment.mappings[{i}]") for i, r in enumerate(raw)]
     remote = project.remote.remote_path or f"ascend-workbench/{project.name}"

@@ -4,6 +4,7 @@ A :class:`Host` says how to reach a machine (hostname, port, user, auth method, 
 ProxyJump) and where its toolkit is. Secrets are never stored: a key passphrase or a password
 is asked through the connection's prompter each time it is needed.
 """
+
 from __future__ import annotations
 
 import json
@@ -17,7 +18,7 @@ from workbench.core.paths import config_dir
 
 SCHEMA_VERSION = 1
 AUTH_METHODS = ("auto", "agent", "key", "password")
-LOCAL_HOSTNAME = "local"   # a host with this hostname is this machine (demo host): no SSH
+LOCAL_HOSTNAME = "local"  # a host with this hostname is this machine (demo host): no SSH
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$")
 
 
@@ -31,18 +32,20 @@ class Host:
     hostname: str
     port: int = 22
     user: str = ""
-    auth: str = "auto"          # auto: agent, then the key file / default keys, then password
+    auth: str = "auto"  # auto: agent, then the key file / default keys, then password
     key_file: str = ""
-    proxy_jump: str = ""        # another host's name, or [user@]host[:port][,next...] as in ssh_config
-    toolkit: str = ""           # user-set toolkit path (empty: detect)
+    proxy_jump: str = ""  # another host's name, or [user@]host[:port][,next...] as in ssh_config
+    toolkit: str = ""  # user-set toolkit path (empty: detect)
     keepalive_s: int = 30
-    simulated: bool = False     # the demo host / a host running the simulated toolkit
+    simulated: bool = False  # the demo host / a host running the simulated toolkit
     extra: dict[str, Any] = field(default_factory=dict)
 
     def validate(self) -> Host:
         if not _NAME_RE.match(self.name or ""):
-            raise HostError(f"host name {self.name!r}: expected 1-64 letters, digits, '.', '_', '-', '@' "
-                            "starting with a letter or digit")
+            raise HostError(
+                f"host name {self.name!r}: expected 1-64 letters, digits, '.', '_', '-', '@' "
+                "starting with a letter or digit"
+            )
         if not self.hostname or any(c.isspace() for c in self.hostname):
             raise HostError(f"host {self.name!r}: hostname {self.hostname!r}: expected a host name or address")
         if not isinstance(self.port, int) or not 0 < self.port < 65536:
@@ -73,9 +76,18 @@ class Host:
         kwargs = {k: v for k, v in raw.items() if k in known}
         # Secrets must never come back from disk even if someone wrote them there.
         extra = {k: v for k, v in raw.items() if k not in known and k not in ("password", "passphrase")}
-        for key, typ in (("name", str), ("hostname", str), ("port", int), ("user", str), ("auth", str),
-                         ("key_file", str), ("proxy_jump", str), ("toolkit", str), ("keepalive_s", int),
-                         ("simulated", bool)):
+        for key, typ in (
+            ("name", str),
+            ("hostname", str),
+            ("port", int),
+            ("user", str),
+            ("auth", str),
+            ("key_file", str),
+            ("proxy_jump", str),
+            ("toolkit", str),
+            ("keepalive_s", int),
+            ("simulated", bool),
+        ):
             if key in kwargs and not isinstance(kwargs[key], typ):
                 raise HostError(f"{where}: field {key!r}: expected {typ.__name__}, got {kwargs[key]!r}")
         if "name" not in kwargs or "hostname" not in kwargs:
@@ -102,7 +114,7 @@ class HostStore:
             raise HostError(f"{self.path}: line {exc.lineno}: not valid JSON ({exc.msg})") from exc
         items = raw.get("hosts") if isinstance(raw, dict) else None
         if not isinstance(items, list):
-            raise HostError(f"{self.path}: expected {{\"schema_version\": 1, \"hosts\": [...]}}")
+            raise HostError(f'{self.path}: expected {{"schema_version": 1, "hosts": [...]}}')
         return [Host.from_dict(item, f"{self.path}: hosts[{i}]") for i, item in enumerate(items)]
 
     def save(self, hosts: list[Host]) -> None:

@@ -6,6 +6,7 @@
 * nothing listed -> :class:`UnknownHostKey` unless the ``accept`` callback, shown the SHA256
   fingerprint, says yes: then the key is appended to the app's own file.
 """
+
 from __future__ import annotations
 
 import base64
@@ -41,10 +42,10 @@ class HostKeyChanged(HostKeyError):
 class HostKeyInfo:
     """What the user is shown when asked to trust a host key."""
 
-    host_name: str          # the workbench host name (or the hostname)
-    address: str            # "host" or "[host]:port" as written in known_hosts
+    host_name: str  # the workbench host name (or the hostname)
+    address: str  # "host" or "[host]:port" as written in known_hosts
     key_type: str
-    fingerprint: str        # "SHA256:…" as ssh-keygen -lf prints it
+    fingerprint: str  # "SHA256:…" as ssh-keygen -lf prints it
     key_base64: str
 
 
@@ -133,15 +134,18 @@ class HostKeyChecker:
         """Key types already recorded for the host (ask the server for these first)."""
         return list(dict.fromkeys(e.key_type for e in lookup(self.files, hostname, port) if not e.revoked))
 
-    def check(self, host_name: str, hostname: str, port: int, key: paramiko.PKey,
-              accept: Callable[[HostKeyInfo], bool] | None) -> None:
+    def check(
+        self, host_name: str, hostname: str, port: int, key: paramiko.PKey, accept: Callable[[HostKeyInfo], bool] | None
+    ) -> None:
         key_b64 = key.get_base64()
         key_type = key.get_name()
         entries = lookup(self.files, hostname, port)
         for e in entries:
             if e.revoked and e.key_base64 == key_b64:
-                raise HostKeyChanged(f"host {host_name!r}: the server's {key_type} key is marked @revoked "
-                                     f"in {e.file} line {e.line}; refusing to connect")
+                raise HostKeyChanged(
+                    f"host {host_name!r}: the server's {key_type} key is marked @revoked "
+                    f"in {e.file} line {e.line}; refusing to connect"
+                )
         if any(e.key_type == key_type and e.key_base64 == key_b64 and not e.revoked for e in entries):
             return
         changed = [e for e in entries if e.key_type == key_type and not e.revoked]
@@ -152,13 +156,15 @@ class HostKeyChecker:
                 f"({fingerprint(key)}) differs from the one recorded in {e.file} line {e.line}. "
                 "Someone may be intercepting the connection, or the host was reinstalled. If you trust the "
                 f"new key, remove line {e.line} from {e.file} (ssh-keygen -R '{known_name(hostname, port)}'"
-                f" -f '{e.file}') and connect again.")
+                f" -f '{e.file}') and connect again."
+            )
         info = HostKeyInfo(host_name, known_name(hostname, port), key_type, fingerprint(key), key_b64)
         if accept is None or not accept(info):
             raise UnknownHostKey(
                 f"host {host_name!r} ({info.address}): unknown {key_type} host key {info.fingerprint} "
                 "was not accepted; verify the fingerprint on the host (ssh-keygen -lf "
-                "/etc/ssh/ssh_host_*_key.pub) and accept it to connect")
+                "/etc/ssh/ssh_host_*_key.pub) and accept it to connect"
+            )
         self.remember(info)
 
     def remember(self, info: HostKeyInfo) -> None:

@@ -15,6 +15,7 @@ The ``--soc_version`` a chip implies is ``"Ascend" + Name`` (ATC requires the np
 prefixed with "Ascend", §6.1): 310 -> Ascend310, 310P3 -> Ascend310P3, 910B -> Ascend910B,
 910B2 -> Ascend910B2; a bare "910" is Ascend910 (ATC's alias of Ascend910A).
 """
+
 from __future__ import annotations
 
 import re
@@ -42,9 +43,9 @@ class NpuSmiParseError(ValueError):
 class NpuDevice:
     npu_id: int
     chip_id: int
-    name: str                       # as npu-smi prints it: "310", "310P3", "910B", "910B2"
-    health: str                     # OK, Warning, Alarm, Critical, ...
-    power_w: float | None           # None when npu-smi prints NA
+    name: str  # as npu-smi prints it: "310", "310P3", "910B", "910B2"
+    health: str  # OK, Warning, Alarm, Critical, ...
+    power_w: float | None  # None when npu-smi prints NA
     temp_c: int | None
     hugepages_used: int
     hugepages_total: int
@@ -54,8 +55,8 @@ class NpuDevice:
     memory_total_mb: int
     hbm_used_mb: int | None = None
     hbm_total_mb: int | None = None
-    device_id: int | None = None    # logical device column (310 layout only)
-    power_text: str = ""            # the power cell as printed ("12.8", "NA"), for faithful display
+    device_id: int | None = None  # logical device column (310 layout only)
+    power_text: str = ""  # the power cell as printed ("12.8", "NA"), for faithful display
 
     @property
     def soc_version(self) -> str:
@@ -84,16 +85,29 @@ class NpuProcess:
 class NpuSmiInfo:
     smi_version: str
     driver_version: str
-    layout: str                     # "310" or "910"
+    layout: str  # "310" or "910"
     devices: tuple[NpuDevice, ...]
     processes: tuple[NpuProcess, ...] = field(default=())
 
     def to_json(self) -> list[dict]:
-        return [{"id": d.npu_id, "chip": d.name, "chip_id": d.chip_id, "soc_version": d.soc_version,
-                 "health": d.health, "bus_id": d.bus_id, "power_w": d.power_w, "temp_c": d.temp_c,
-                 "aicore_percent": d.aicore_percent, "memory_used_mb": d.memory_used_mb,
-                 "memory_total_mb": d.memory_total_mb, "hbm_used_mb": d.hbm_used_mb,
-                 "hbm_total_mb": d.hbm_total_mb} for d in self.devices]
+        return [
+            {
+                "id": d.npu_id,
+                "chip": d.name,
+                "chip_id": d.chip_id,
+                "soc_version": d.soc_version,
+                "health": d.health,
+                "bus_id": d.bus_id,
+                "power_w": d.power_w,
+                "temp_c": d.temp_c,
+                "aicore_percent": d.aicore_percent,
+                "memory_used_mb": d.memory_used_mb,
+                "memory_total_mb": d.memory_total_mb,
+                "hbm_used_mb": d.hbm_used_mb,
+                "hbm_total_mb": d.hbm_total_mb,
+            }
+            for d in self.devices
+        ]
 
 
 def _cells(line: str) -> list[str]:
@@ -132,8 +146,10 @@ def parse_npu_smi_info(text: str, source: str = "npu-smi info") -> NpuSmiInfo:
             smi, driver = m.group("smi"), m.group("ver")
             continue
         if not smi:
-            raise NpuSmiParseError(f"{where}: expected '| npu-smi <version> Version: <version> |' as the first row; "
-                                   "is this the output of 'npu-smi info'?")
+            raise NpuSmiParseError(
+                f"{where}: expected '| npu-smi <version> Version: <version> |' as the first row; "
+                "is this the output of 'npu-smi info'?"
+            )
         first = cells[0].split()
         if first[:2] == ["NPU", "Name"]:
             header_seen = 1
@@ -154,7 +170,9 @@ def parse_npu_smi_info(text: str, source: str = "npu-smi info") -> NpuSmiInfo:
             continue
         if pending is None:
             if len(cells) != 3 or len(first) != 2:
-                raise NpuSmiParseError(f"{where}: expected '| <npu> <name> | <health> | <power> <temp> <hugepages> |', got {line.strip()!r}")
+                raise NpuSmiParseError(
+                    f"{where}: expected '| <npu> <name> | <health> | <power> <temp> <hugepages> |', got {line.strip()!r}"
+                )
             pending = (no, cells)
             continue
         devices.append(_device(pending[1], cells, layout, f"{source}: lines {pending[0]}-{no}"))
@@ -162,8 +180,10 @@ def parse_npu_smi_info(text: str, source: str = "npu-smi info") -> NpuSmiInfo:
     if pending is not None:
         raise NpuSmiParseError(f"{source}: line {pending[0]}: NPU row without its Chip/Bus-Id row")
     if not smi:
-        raise NpuSmiParseError(f"{source}: line 1: expected '| npu-smi <version> Version: <version> |'; "
-                               "is this the output of 'npu-smi info'?")
+        raise NpuSmiParseError(
+            f"{source}: line 1: expected '| npu-smi <version> Version: <version> |'; "
+            "is this the output of 'npu-smi info'?"
+        )
     if header_seen < 2:
         raise NpuSmiParseError(f"{source}: no device table header ('NPU Name | Health ...') found")
     return NpuSmiInfo(smi, driver, layout, tuple(devices), tuple(processes))
@@ -174,33 +194,48 @@ def _device(row1: list[str], row2: list[str], layout: str, where: str) -> NpuDev
     health = row1[1]
     m1 = _ROW1_VALUES.match(row1[2])
     if not m1:
-        raise NpuSmiParseError(f"{where}: expected '<power> <temp> <used> / <total>' under Power(W)/Temp(C)/"
-                               f"Hugepages-Usage, got {row1[2]!r}")
+        raise NpuSmiParseError(
+            f"{where}: expected '<power> <temp> <used> / <total>' under Power(W)/Temp(C)/"
+            f"Hugepages-Usage, got {row1[2]!r}"
+        )
     ids = row2[0].split()
     if len(row2) != 3 or not ids or len(ids) > 2:
         raise NpuSmiParseError(f"{where}: expected '| <chip> [<device>] | <bus-id> | <aicore> <memory> ...|'")
     m2 = _ROW2_VALUES.match(row2[2])
     if not m2:
-        raise NpuSmiParseError(f"{where}: expected '<aicore> <used> / <total>' under AICore(%)/Memory-Usage, got {row2[2]!r}")
+        raise NpuSmiParseError(
+            f"{where}: expected '<aicore> <used> / <total>' under AICore(%)/Memory-Usage, got {row2[2]!r}"
+        )
     pairs = [g for g in m2.groups()[1:]]
     if layout == "910" and pairs[2] is None:
-        raise NpuSmiParseError(f"{where}: expected an HBM-Usage '<used> / <total>' value (the header has HBM-Usage(MB))")
+        raise NpuSmiParseError(
+            f"{where}: expected an HBM-Usage '<used> / <total>' value (the header has HBM-Usage(MB))"
+        )
     try:
         npu_id, chip_id = int(npu_text), int(ids[0])
         device_id = int(ids[1]) if len(ids) == 2 else None
     except ValueError:
-        raise NpuSmiParseError(f"{where}: expected integer NPU/Chip/Device ids, got {npu_text!r} / {row2[0]!r}") from None
+        raise NpuSmiParseError(
+            f"{where}: expected integer NPU/Chip/Device ids, got {npu_text!r} / {row2[0]!r}"
+        ) from None
     power = m1.group("power")
     return NpuDevice(
-        npu_id=npu_id, chip_id=chip_id, name=name, health=health,
+        npu_id=npu_id,
+        chip_id=chip_id,
+        name=name,
+        health=health,
         power_w=None if power.upper() in ("NA", "N/A") else float(power),
         temp_c=_int_or_none(m1.group("temp"), where),
-        hugepages_used=int(m1.group(3)), hugepages_total=int(m1.group(4)),
-        bus_id=row2[1], aicore_percent=_int_or_none(m2.group("aicore"), where),
-        memory_used_mb=int(pairs[0]), memory_total_mb=int(pairs[1]),
+        hugepages_used=int(m1.group(3)),
+        hugepages_total=int(m1.group(4)),
+        bus_id=row2[1],
+        aicore_percent=_int_or_none(m2.group("aicore"), where),
+        memory_used_mb=int(pairs[0]),
+        memory_total_mb=int(pairs[1]),
         hbm_used_mb=int(pairs[2]) if pairs[2] is not None else None,
         hbm_total_mb=int(pairs[3]) if pairs[3] is not None else None,
-        device_id=device_id, power_text=power,
+        device_id=device_id,
+        power_text=power,
     )
 
 
@@ -209,4 +244,6 @@ def _process(cells: list[str], where: str) -> NpuProcess:
         npu, chip = cells[0].split()
         return NpuProcess(int(npu), int(chip), int(cells[1]), cells[2], int(float(cells[3])))
     except (ValueError, IndexError):
-        raise NpuSmiParseError(f"{where}: expected '| <npu> <chip> | <pid> | <name> | <memory> |' in the process table") from None
+        raise NpuSmiParseError(
+            f"{where}: expected '| <npu> <chip> | <pid> | <name> | <memory> |' in the process table"
+        ) from None

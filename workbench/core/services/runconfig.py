@@ -5,6 +5,7 @@ characters. Mode ``Remote`` deploys the project to the host first and runs there
 ``Local`` runs the same command through :class:`LocalTransport` (own process group, same cancel
 semantics). Stored as dicts in ``project.run_configurations``.
 """
+
 from __future__ import annotations
 
 import re
@@ -29,17 +30,19 @@ class RunConfiguration:
     args: list[str] = field(default_factory=list)
     env: dict[str, str] = field(default_factory=dict)
     mode: str = REMOTE
-    host: str = ""                 # a CANN machine's name (Remote mode)
+    host: str = ""  # a CANN machine's name (Remote mode)
     devices: list[int] = field(default_factory=list)
-    cwd: str = ""                  # default: the deployed folder (Remote) or the project root (Local)
-    toolkit: str = ""              # toolkit root or set_env.sh to source (empty: none; the UI fills in the detected one)
+    cwd: str = ""  # default: the deployed folder (Remote) or the project root (Local)
+    toolkit: str = ""  # toolkit root or set_env.sh to source (empty: none; the UI fills in the detected one)
     deploy_first: bool = True
 
     def validate(self) -> RunConfiguration:
         where = f"run configuration {self.name!r}"
         if not NAME_RE.match(self.name or ""):
-            raise RunConfigError(f"{where}: field 'name': expected a letter first, then letters, digits, '-' or "
-                                 "'_', at most 64 characters")
+            raise RunConfigError(
+                f"{where}: field 'name': expected a letter first, then letters, digits, '-' or "
+                "'_', at most 64 characters"
+            )
         if not isinstance(self.executable, str) or not self.executable.strip():
             raise RunConfigError(f"{where}: field 'executable': expected a program or script path")
         if not isinstance(self.args, list) or not all(isinstance(a, str) for a in self.args):
@@ -83,8 +86,10 @@ class RunConfiguration:
 
 
 def load_run_configurations(project: Any) -> list[RunConfiguration]:
-    return [RunConfiguration.from_dict(raw, f"{project.file}: run_configurations[{i}]")
-            for i, raw in enumerate(project.run_configurations)]
+    return [
+        RunConfiguration.from_dict(raw, f"{project.file}: run_configurations[{i}]")
+        for i, raw in enumerate(project.run_configurations)
+    ]
 
 
 def save_run_configurations(project: Any, configs: list[RunConfiguration]) -> None:
@@ -96,8 +101,14 @@ def save_run_configurations(project: Any, configs: list[RunConfiguration]) -> No
     project.save()
 
 
-def run_configuration(config: RunConfiguration, project: Any, *, transport: Transport | None = None,
-                      progress: Progress | None = None, cancel: CancelToken | None = None) -> RunResult:
+def run_configuration(
+    config: RunConfiguration,
+    project: Any,
+    *,
+    transport: Transport | None = None,
+    progress: Progress | None = None,
+    cancel: CancelToken | None = None,
+) -> RunResult:
     """Work function: (deploy, then) run ``config``; output streams as ``(stream, line)`` partials.
 
     ``transport``: the host's transport for Remote mode (e.g. ``ConnectionPool.get(config.host)``);
@@ -122,5 +133,12 @@ def run_configuration(config: RunConfiguration, project: Any, *, transport: Tran
             sync(target, plan, progress=progress, cancel=cancel)
             cwd = cwd or mappings[0].remote
     progress.status(f"Running {config.name} on {target.label}")
-    return target.run(config.argv, cwd=cwd, env=config.env, toolkit=config.toolkit or None,
-                      devices=config.devices or None, progress=progress, cancel=cancel)
+    return target.run(
+        config.argv,
+        cwd=cwd,
+        env=config.env,
+        toolkit=config.toolkit or None,
+        devices=config.devices or None,
+        progress=progress,
+        cancel=cancel,
+    )

@@ -3,6 +3,7 @@
 The heavy lifting (bash wrapper, streaming, process-group kill) is ``Transport.run``; this adds
 the status line, ``K=V`` parsing for user input, and the device choice.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -35,14 +36,23 @@ def parse_devices(text: str, where: str = "--devices") -> list[int]:
     return out
 
 
-def run_command(transport: Transport, argv: Sequence[str], *, cwd: str | None = None,
-                env: Mapping[str, str] | None = None, toolkit: str | None = None,
-                devices: Sequence[int] | None = None, timeout: float | None = None,
-                progress: Progress, cancel: CancelToken) -> RunResult:
+def run_command(
+    transport: Transport,
+    argv: Sequence[str],
+    *,
+    cwd: str | None = None,
+    env: Mapping[str, str] | None = None,
+    toolkit: str | None = None,
+    devices: Sequence[int] | None = None,
+    timeout: float | None = None,
+    progress: Progress,
+    cancel: CancelToken,
+) -> RunResult:
     """Work function: run ``argv`` on ``transport`` streaming ``("stdout"|"stderr", line)`` partials."""
     progress.status(f"Running {describe(argv)} on {transport.label}")
     progress.fraction(None)
-    result = transport.run(argv, cwd=cwd, env=env, toolkit=toolkit, devices=devices, timeout=timeout,
-                           progress=progress, cancel=cancel)
+    result = transport.run(
+        argv, cwd=cwd, env=env, toolkit=toolkit, devices=devices, timeout=timeout, progress=progress, cancel=cancel
+    )
     progress.status(f"{describe(argv[:1])} exited with status {result.exit_status}")
     return result

@@ -5,6 +5,7 @@
 (:class:`workbench.core.services.ssh.SshTransport` is one). Keeping them here lets ``ssh``
 use ``transfer`` for its ``put``/``get`` without ``transfer`` importing ``ssh``.
 """
+
 from __future__ import annotations
 
 import contextlib

@@ -8,6 +8,7 @@ hands out one transport per host name.
 Secrets are asked through a :class:`Prompter` (the UI shows dialogs; the CLI reads the
 terminal) and kept only for the connection attempt: never stored.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -31,8 +32,17 @@ from workbench.core.services.knownhosts import HostKeyChecker, HostKeyInfo
 from workbench.core.services.sftp import rename_over, sftp_makedirs
 from workbench.core.services.transfer import download, upload
 from workbench.core.services.transport import (
-    KILL_GRACE_S, ConnectionLost, FileStat, LineSplitter, RunResult, RunTimeout, TransportError,
-    build_script, describe, part_name, posix_join,
+    KILL_GRACE_S,
+    ConnectionLost,
+    FileStat,
+    LineSplitter,
+    RunResult,
+    RunTimeout,
+    TransportError,
+    build_script,
+    describe,
+    part_name,
+    posix_join,
 )
 from workbench.core.tasks import CancelToken, Cancelled, NullProgress, Progress
 
@@ -72,8 +82,10 @@ class CallbackPrompter:
 
 
 def _lost(label: str, what: str, exc: BaseException) -> ConnectionLost:
-    return ConnectionLost(f"{label}: the connection was lost while {what} ({exc or type(exc).__name__}); "
-                          "it will reconnect on the next try")
+    return ConnectionLost(
+        f"{label}: the connection was lost while {what} ({exc or type(exc).__name__}); "
+        "it will reconnect on the next try"
+    )
 
 
 def _default_user() -> str:
@@ -87,8 +99,14 @@ class SshTransport:
 
     is_local = False
 
-    def __init__(self, host: Host, prompter: Prompter | None = None, *, checker: HostKeyChecker | None = None,
-                 store: HostStore | None = None) -> None:
+    def __init__(
+        self,
+        host: Host,
+        prompter: Prompter | None = None,
+        *,
+        checker: HostKeyChecker | None = None,
+        store: HostStore | None = None,
+    ) -> None:
         self.host = host.validate()
         self.prompter: Prompter = prompter or CallbackPrompter()
         self.checker = checker or HostKeyChecker()
@@ -124,11 +142,13 @@ class SshTransport:
             self._jump = self._jump_transport()
             try:
                 return self._jump.connect().open_channel(
-                    "direct-tcpip", (self.host.hostname, self.host.port), ("127.0.0.1", 0),
-                    timeout=CONNECT_TIMEOUT_S)
+                    "direct-tcpip", (self.host.hostname, self.host.port), ("127.0.0.1", 0), timeout=CONNECT_TIMEOUT_S
+                )
             except (paramiko.SSHException, OSError) as exc:
-                raise TransportError(f"{self.label}: the jump host {self._jump.label} cannot reach "
-                                     f"{self.host.hostname}:{self.host.port}: {exc}") from exc
+                raise TransportError(
+                    f"{self.label}: the jump host {self._jump.label} cannot reach "
+                    f"{self.host.hostname}:{self.host.port}: {exc}"
+                ) from exc
         try:
             sock = socket.create_connection((self.host.hostname, self.host.port), timeout=CONNECT_TIMEOUT_S)
             # Small messages (SFTP requests, window adjustments) must not wait for Nagle's
@@ -151,9 +171,14 @@ class SshTransport:
         except HostError:
             user, _, rest = spec.rpartition("@")
             hostname, _, port = rest.partition(":")
-            jump_host = Host(name=f"{self.host.name}-jump", hostname=hostname, port=int(port or 22), user=user,
-                             key_file=self.host.key_file,
-                             proxy_jump=",".join(self.host.proxy_jump.split(",")[:-1]))
+            jump_host = Host(
+                name=f"{self.host.name}-jump",
+                hostname=hostname,
+                port=int(port or 22),
+                user=user,
+                key_file=self.host.key_file,
+                proxy_jump=",".join(self.host.proxy_jump.split(",")[:-1]),
+            )
         return SshTransport(jump_host, self.prompter, checker=self.checker, store=self._store)
 
     def _open(self) -> paramiko.Transport:
@@ -162,17 +187,24 @@ class SshTransport:
         try:
             opts = t.get_security_options()
             opts.ciphers = tuple(c for c in PREFERRED_CIPHERS if c in opts.ciphers) + tuple(
-                c for c in opts.ciphers if c not in PREFERRED_CIPHERS)
+                c for c in opts.ciphers if c not in PREFERRED_CIPHERS
+            )
             known = self.checker.preferred_key_types(self.host.hostname, self.host.port)
             if known:
                 opts.key_types = tuple(k for k in known if k in opts.key_types) + tuple(
-                    k for k in opts.key_types if k not in known)
+                    k for k in opts.key_types if k not in known
+                )
             try:
                 t.start_client(timeout=CONNECT_TIMEOUT_S)
             except (paramiko.SSHException, EOFError, OSError) as exc:
                 raise TransportError(f"{self.label}: SSH handshake failed: {exc or type(exc).__name__}") from exc
-            self.checker.check(self.host.name, self.host.hostname, self.host.port, t.get_remote_server_key(),
-                               self.prompter.confirm_host_key)
+            self.checker.check(
+                self.host.name,
+                self.host.hostname,
+                self.host.port,
+                t.get_remote_server_key(),
+                self.prompter.confirm_host_key,
+            )
             self._authenticate(t)
             t.set_keepalive(max(0, int(self.host.keepalive_s)))
             return t
@@ -196,8 +228,10 @@ class SshTransport:
                     return
         if auth in ("auto", "password") and self._try_password(t, tried):
             return
-        raise AuthError(f"{self.label}: authentication failed: "
-                        + ("; ".join(tried) if tried else f"no credentials available for auth '{auth}'"))
+        raise AuthError(
+            f"{self.label}: authentication failed: "
+            + ("; ".join(tried) if tried else f"no credentials available for auth '{auth}'")
+        )
 
     def _key_files(self) -> list[str]:
         import os
@@ -301,10 +335,18 @@ class SshTransport:
         self.close()
 
     # --- commands ---------------------------------------------------------------------------
-    def run(self, argv: Sequence[str], *, cwd: str | None = None, env: Mapping[str, str] | None = None,
-            toolkit: str | None = None, devices: Sequence[int | str] | None = None,
-            timeout: float | None = None, progress: Progress | None = None,
-            cancel: CancelToken | None = None) -> RunResult:
+    def run(
+        self,
+        argv: Sequence[str],
+        *,
+        cwd: str | None = None,
+        env: Mapping[str, str] | None = None,
+        toolkit: str | None = None,
+        devices: Sequence[int | str] | None = None,
+        timeout: float | None = None,
+        progress: Progress | None = None,
+        cancel: CancelToken | None = None,
+    ) -> RunResult:
         progress = progress or NullProgress()
         cancel = cancel or CancelToken()
         cancel.raise_if_cancelled()
@@ -351,15 +393,19 @@ class SshTransport:
             raise RunTimeout(f"{self.label}: {command} ran longer than {timeout:g} s; its process group was killed")
         if not has_status:
             self.close()
-            raise ConnectionLost(f"{self.label}: the connection was lost while running {command}; the command "
-                                 "may still be running on the host. It will reconnect on the next try.")
+            raise ConnectionLost(
+                f"{self.label}: the connection was lost while running {command}; the command "
+                "may still be running on the host. It will reconnect on the next try."
+            )
         return splitter.result(status, command)
 
     def kill_group(self, pgid: int) -> None:
         """SIGTERM the remote process group, SIGKILL it if still alive after the grace period."""
         steps = int(KILL_GRACE_S / 0.1)
-        script = (f"kill -TERM -- -{pgid} 2>/dev/null || exit 0; for i in $(seq {steps}); do "
-                  f"kill -0 -- -{pgid} 2>/dev/null || exit 0; sleep 0.1; done; kill -KILL -- -{pgid} 2>/dev/null; exit 0")
+        script = (
+            f"kill -TERM -- -{pgid} 2>/dev/null || exit 0; for i in $(seq {steps}); do "
+            f"kill -0 -- -{pgid} 2>/dev/null || exit 0; sleep 0.1; done; kill -KILL -- -{pgid} 2>/dev/null; exit 0"
+        )
         try:
             chan = self.connect().open_session(timeout=CONNECT_TIMEOUT_S)
             try:
@@ -375,7 +421,11 @@ class SshTransport:
         """The shared SFTP session of the live connection (reopened after a reconnect)."""
         with self._lock:
             t = self.connect()
-            if self._sftp is None or self._sftp.get_channel().get_transport() is not t or self._sftp.get_channel().closed:
+            if (
+                self._sftp is None
+                or self._sftp.get_channel().get_transport() is not t
+                or self._sftp.get_channel().closed
+            ):
                 try:
                     self._sftp = paramiko.SFTPClient.from_transport(t)
                 except (paramiko.SSHException, EOFError, OSError) as exc:
@@ -404,6 +454,7 @@ class SshTransport:
             with s.open(path, "rb") as fh:
                 fh.prefetch()
                 return fh.read()
+
         return self._fs(f"reading {path}", go)  # type: ignore[return-value]
 
     def read_text(self, path: str, encoding: str = "utf-8") -> str:
@@ -424,6 +475,7 @@ class SshTransport:
                 except Exception:  # noqa: BLE001 - the connection is gone: removed later
                     self.orphan_parts.append(tmp)
                 raise
+
         self._fs(f"writing {path}", go)
 
     def stat(self, path: str) -> FileStat:
@@ -459,6 +511,7 @@ class SshTransport:
                     if is_dir:
                         todo.append(child)
             return out
+
         return self._fs(f"listing {path}", go)  # type: ignore[return-value]
 
     def mkdir(self, path: str, parents: bool = True) -> None:
@@ -470,6 +523,7 @@ class SshTransport:
                 s.rmdir(path)
             else:
                 s.remove(path)
+
         self._fs(f"removing {path}", go)
 
     def set_mtime(self, path: str, mtime: float) -> None:
@@ -478,12 +532,24 @@ class SshTransport:
     def home(self) -> str:
         return self._fs("reading the home folder", lambda s: s.normalize("."))  # type: ignore[return-value]
 
-    def put(self, local, remote: str, *, progress: Progress | None = None,  # type: ignore[no-untyped-def]
-            cancel: CancelToken | None = None) -> int:
+    def put(
+        self,
+        local,
+        remote: str,
+        *,
+        progress: Progress | None = None,  # type: ignore[no-untyped-def]
+        cancel: CancelToken | None = None,
+    ) -> int:
         return upload(self, local, remote, progress=progress or NullProgress(), cancel=cancel or CancelToken())
 
-    def get(self, remote: str, local, *, progress: Progress | None = None,  # type: ignore[no-untyped-def]
-            cancel: CancelToken | None = None) -> int:
+    def get(
+        self,
+        remote: str,
+        local,
+        *,
+        progress: Progress | None = None,  # type: ignore[no-untyped-def]
+        cancel: CancelToken | None = None,
+    ) -> int:
         return download(self, remote, local, progress=progress or NullProgress(), cancel=cancel or CancelToken())
 
 
@@ -532,8 +598,9 @@ class _ArrivalOrder:
 class ConnectionPool:
     """One :class:`SshTransport` per host name, opened on first use, closed by :meth:`close_all`."""
 
-    def __init__(self, prompter: Prompter | None = None, store: HostStore | None = None,
-                 checker: HostKeyChecker | None = None) -> None:
+    def __init__(
+        self, prompter: Prompter | None = None, store: HostStore | None = None, checker: HostKeyChecker | None = None
+    ) -> None:
         self.prompter = prompter
         self.store = store or HostStore()
         self.checker = checker

@@ -4,6 +4,7 @@ Each concrete ``Host`` alias (no ``*``/``?``/``!`` pattern) becomes a :class:`Ho
 HostName, User, Port, first IdentityFile and ProxyJump that OpenSSH would use for it (wildcard
 blocks such as ``Host *`` are applied by paramiko's resolver, as ssh itself does).
 """
+
 from __future__ import annotations
 
 import os

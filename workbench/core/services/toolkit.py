@@ -14,6 +14,7 @@ same code checks the demo host and a remote Ascend server. Where CANN lives (doc
 Tools always run through **bash** with ``source <set_env.sh>`` (the transport does it when given
 ``toolkit=info.set_env``); never ``sh``, where dash has no ``source``.
 """
+
 from __future__ import annotations
 
 import posixpath
@@ -28,7 +29,7 @@ from workbench.core.tasks import CancelToken, NullProgress, Progress
 DEFAULT_ROOTS = ("/usr/local/Ascend/ascend-toolkit/latest", "/usr/local/Ascend/cann")
 HOME_ROOTS = ("Ascend/ascend-toolkit/latest", "Ascend/cann")
 INFO_NAME = "ascend_toolkit_install.info"
-SIM_MARKER = "simulated_toolkit.json"   # written only by workbench.simtoolkit
+SIM_MARKER = "simulated_toolkit.json"  # written only by workbench.simtoolkit
 # Where each tool sits below the toolkit root, most usual first.
 TOOL_PATHS = {
     "atc": ("bin/atc", "compiler/bin/atc", "atc/bin/atc"),
@@ -46,12 +47,12 @@ class ToolkitNotFound(TransportError):
 
 @dataclass(frozen=True)
 class ToolkitInfo:
-    root: str                               # e.g. /usr/local/Ascend/ascend-toolkit/latest
-    set_env: str                            # the script every run sources
-    version: str | None                     # "8.0.RC1", None when no version file says it
-    arch: str | None                        # "x86_64" / "aarch64"
-    tools: dict[str, str | None]            # atc, msprof, msaccucmp, npu_smi -> path or None
-    simulated: bool                         # installed by workbench.simtoolkit
+    root: str  # e.g. /usr/local/Ascend/ascend-toolkit/latest
+    set_env: str  # the script every run sources
+    version: str | None  # "8.0.RC1", None when no version file says it
+    arch: str | None  # "x86_64" / "aarch64"
+    tools: dict[str, str | None]  # atc, msprof, msaccucmp, npu_smi -> path or None
+    simulated: bool  # installed by workbench.simtoolkit
     install_info: dict[str, str] = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
 
@@ -59,10 +60,16 @@ class ToolkitInfo:
         return bool(self.tools.get(tool))
 
     def to_json(self) -> dict:
-        return {"toolkit_path": self.root, "set_env": self.set_env, "cann_version": self.version,
-                "arch": self.arch, "simulated": self.simulated,
-                "tools": {k: bool(v) for k, v in self.tools.items()}, "tool_paths": dict(self.tools),
-                "warnings": list(self.warnings)}
+        return {
+            "toolkit_path": self.root,
+            "set_env": self.set_env,
+            "cann_version": self.version,
+            "arch": self.arch,
+            "simulated": self.simulated,
+            "tools": {k: bool(v) for k, v in self.tools.items()},
+            "tool_paths": dict(self.tools),
+            "warnings": list(self.warnings),
+        }
 
 
 def parse_install_info(text: str, source: str) -> dict[str, str]:
@@ -135,8 +142,12 @@ class _Finder:
         if path.endswith(".sh"):
             base = posixpath.dirname(path)
             return [(posixpath.join(base, "latest"), path), (base, path)]
-        return [(posixpath.join(path, "latest"), None), (path, None),
-                (posixpath.join(path, "ascend-toolkit", "latest"), None), (posixpath.join(path, "cann"), None)]
+        return [
+            (posixpath.join(path, "latest"), None),
+            (path, None),
+            (posixpath.join(path, "ascend-toolkit", "latest"), None),
+            (posixpath.join(path, "cann"), None),
+        ]
 
     def find(self, paths: Sequence[str]) -> tuple[str, str]:
         for path in paths:
@@ -150,11 +161,17 @@ class _Finder:
         raise ToolkitNotFound(
             f"{self.t.label}: no CANN toolkit found. Looked for a set_env.sh and a toolkit "
             f"(bin/atc or <arch>-linux/{INFO_NAME}) at: {', '.join(dict.fromkeys(self.looked))}. "
-            "Install the CANN toolkit or set its path in the host settings.")
+            "Install the CANN toolkit or set its path in the host settings."
+        )
 
 
-def detect_toolkit(transport: Transport, user_path: str | None = None, *,
-                   search: Sequence[str] | None = None, cancel: CancelToken | None = None) -> ToolkitInfo:
+def detect_toolkit(
+    transport: Transport,
+    user_path: str | None = None,
+    *,
+    search: Sequence[str] | None = None,
+    cancel: CancelToken | None = None,
+) -> ToolkitInfo:
     """Find the toolkit: at ``user_path`` only when given, else the standard places (``search``
     overrides them, for tests), then ``$HOME/Ascend``. Raises ToolkitNotFound listing the places."""
     cancel = cancel or CancelToken()
@@ -202,7 +219,7 @@ def _version_from_path(transport: Transport, root: str, cancel: CancelToken) -> 
     except TransportError:
         return None
     name = posixpath.basename(result.stdout.strip()) if result.ok else ""
-    name = name[len("cann-"):] if name.startswith("cann-") else name
+    name = name[len("cann-") :] if name.startswith("cann-") else name
     return name if _VERSION_RE.match(name) else None
 
 
@@ -222,36 +239,56 @@ def run_tool(transport: Transport, toolkit: ToolkitInfo, argv: Sequence[str], **
     return transport.run(argv, toolkit=toolkit.set_env, **kwargs)
 
 
-def read_npu_smi(transport: Transport, toolkit: ToolkitInfo, *, timeout: float = 60,
-                 cancel: CancelToken | None = None) -> NpuSmiInfo:
+def read_npu_smi(
+    transport: Transport, toolkit: ToolkitInfo, *, timeout: float = 60, cancel: CancelToken | None = None
+) -> NpuSmiInfo:
     """Run ``npu-smi info`` on the host and parse it. Raises TransportError when it fails."""
     cmd = toolkit.tools.get("npu_smi") or "npu-smi"
     result = run_tool(transport, toolkit, [cmd, "info"], timeout=timeout, cancel=cancel)
     if not result.ok:
         tail = " / ".join(result.stderr.strip().splitlines()[-3:])
-        raise TransportError(f"{transport.label}: 'npu-smi info' exited with status {result.exit_status}"
-                             + (f": {tail}" if tail else ""))
+        raise TransportError(
+            f"{transport.label}: 'npu-smi info' exited with status {result.exit_status}" + (f": {tail}" if tail else "")
+        )
     return parse_npu_smi_info(result.stdout, f"{transport.label}: npu-smi info")
 
 
-def check_host(transport: Transport, user_path: str | None = None, *, progress: Progress | None = None,
-               cancel: CancelToken | None = None) -> dict:
+def check_host(
+    transport: Transport,
+    user_path: str | None = None,
+    *,
+    progress: Progress | None = None,
+    cancel: CancelToken | None = None,
+) -> dict:
     """Work function behind ``host check``: the toolkit and its devices as a JSON-ready dict
     ``{reachable, toolkit_path, cann_version, simulated, tools: {atc, msprof, msaccucmp, npu_smi},
     devices: [{id, chip, soc_version, health, ...}]}``; ``errors`` lists what could not be read."""
     progress = progress or NullProgress()
     cancel = cancel or CancelToken()
     progress.status(f"Looking for the CANN toolkit on {transport.label}")
-    out: dict = {"reachable": True, "toolkit_path": None, "cann_version": None, "simulated": False,
-                 "tools": {"atc": False, "msprof": False, "msaccucmp": False, "npu_smi": False},
-                 "devices": [], "errors": []}
+    out: dict = {
+        "reachable": True,
+        "toolkit_path": None,
+        "cann_version": None,
+        "simulated": False,
+        "tools": {"atc": False, "msprof": False, "msaccucmp": False, "npu_smi": False},
+        "devices": [],
+        "errors": [],
+    }
     try:
         info = detect_toolkit(transport, user_path, cancel=cancel)
     except ToolkitNotFound as exc:
         out["errors"].append(str(exc))
         return out
-    out.update({"toolkit_path": info.root, "set_env": info.set_env, "cann_version": info.version,
-                "simulated": info.simulated, "tools": {k: bool(v) for k, v in info.tools.items()}})
+    out.update(
+        {
+            "toolkit_path": info.root,
+            "set_env": info.set_env,
+            "cann_version": info.version,
+            "simulated": info.simulated,
+            "tools": {k: bool(v) for k, v in info.tools.items()},
+        }
+    )
     out["errors"].extend(info.warnings)
     progress.fraction(0.5)
     if info.has("npu_smi"):

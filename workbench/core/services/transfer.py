@@ -14,6 +14,7 @@ requests in flight from the calling thread, as OpenSSH's sftp does (this uses pa
 ``_async_request``/``_read_response``, the same calls its SFTPFile makes). Targets follow ``scp``:
 copying onto an existing folder puts the source inside it.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -27,7 +28,11 @@ from paramiko.sftp import CMD_DATA, CMD_READ, CMD_STATUS, CMD_WRITE, int64
 
 from workbench.core.services.sftp import SftpEndpoint, rename_over, sftp_makedirs
 from workbench.core.services.transport import (
-    ConnectionLost, TransportError, files_to_copy, part_name, posix_join,
+    ConnectionLost,
+    TransportError,
+    files_to_copy,
+    part_name,
+    posix_join,
 )
 from workbench.core.tasks import CancelToken, Cancelled, Progress
 
@@ -54,8 +59,10 @@ class _Meter:
 
 def _lost(tr: SftpEndpoint, what: str, exc: BaseException) -> ConnectionLost:
     tr.close()
-    return ConnectionLost(f"{tr.label}: the connection was lost while {what} ({exc or type(exc).__name__}); "
-                          "no partial file was left under the final name. It will reconnect on the next try.")
+    return ConnectionLost(
+        f"{tr.label}: the connection was lost while {what} ({exc or type(exc).__name__}); "
+        "no partial file was left under the final name. It will reconnect on the next try."
+    )
 
 
 def _remote_is_dir(sftp: paramiko.SFTPClient, path: str) -> bool:
@@ -71,8 +78,8 @@ def _remote_is_dir(sftp: paramiko.SFTPClient, path: str) -> bool:
 
 # Measured on loopback (benchmarks/bench_transfer.py): fewer, larger requests cut paramiko's
 # per-message Python cost; OpenSSH's sftp-server accepts up to 255 KiB per read or write.
-WRITE_SIZE, WRITE_DEPTH = 128 * 1024, 16   # 2 MiB in flight: the server's channel window
-READ_SIZE, READ_DEPTH = 128 * 1024, 32     # a server that caps reads lower shrinks READ_SIZE
+WRITE_SIZE, WRITE_DEPTH = 128 * 1024, 16  # 2 MiB in flight: the server's channel window
+READ_SIZE, READ_DEPTH = 128 * 1024, 32  # a server that caps reads lower shrinks READ_SIZE
 
 
 class _Replies:
@@ -91,8 +98,13 @@ def _reply(sftp: paramiko.SFTPClient, replies: _Replies, num: int) -> tuple[int,
     return replies.done.pop(num)
 
 
-def _pipelined_write(sftp: paramiko.SFTPClient, handle: bytes, fin, meter: _Meter,  # noqa: ANN001
-                     cancel: CancelToken) -> int:
+def _pipelined_write(
+    sftp: paramiko.SFTPClient,
+    handle: bytes,
+    fin,
+    meter: _Meter,  # noqa: ANN001
+    cancel: CancelToken,
+) -> int:
     """Stream ``fin`` into an open remote handle keeping up to WRITE_DEPTH writes in flight."""
     replies, pending, offset = _Replies(), deque(), 0
 
@@ -117,8 +129,14 @@ def _pipelined_write(sftp: paramiko.SFTPClient, handle: bytes, fin, meter: _Mete
     return offset
 
 
-def _pipelined_read(sftp: paramiko.SFTPClient, handle: bytes, size: int, fout, meter: _Meter,  # noqa: ANN001
-                    cancel: CancelToken) -> int:
+def _pipelined_read(
+    sftp: paramiko.SFTPClient,
+    handle: bytes,
+    size: int,
+    fout,
+    meter: _Meter,  # noqa: ANN001
+    cancel: CancelToken,
+) -> int:
     """Read ``size`` bytes of an open remote handle in order, keeping up to READ_DEPTH reads in flight."""
     replies, pending, offset, got, request = _Replies(), deque(), 0, 0, READ_SIZE
     while offset < size or pending:
@@ -137,8 +155,13 @@ def _pipelined_read(sftp: paramiko.SFTPClient, handle: bytes, size: int, fout, m
         data = msg.get_string()
         if len(data) < n:  # short read: fetch the rest before the next block (order matters)
             request = max(len(data), 4096)  # the server's cap: ask for no more from now on
-            pending.appendleft((sftp._async_request(replies, CMD_READ, handle, int64(at + len(data)),
-                                                    n - len(data)), at + len(data), n - len(data)))
+            pending.appendleft(
+                (
+                    sftp._async_request(replies, CMD_READ, handle, int64(at + len(data)), n - len(data)),
+                    at + len(data),
+                    n - len(data),
+                )
+            )
         fout.write(data)
         got += len(data)
         meter.add(len(data))
@@ -151,8 +174,16 @@ def _pipelined_read(sftp: paramiko.SFTPClient, handle: bytes, size: int, fout, m
 # upload
 # ------------------------------------------------------------------------------------------------
 
-def upload(tr: SftpEndpoint, local: str | os.PathLike[str], remote: str, *, progress: Progress,
-           cancel: CancelToken, files: list[str] | None = None) -> int:
+
+def upload(
+    tr: SftpEndpoint,
+    local: str | os.PathLike[str],
+    remote: str,
+    *,
+    progress: Progress,
+    cancel: CancelToken,
+    files: list[str] | None = None,
+) -> int:
     """Copy a local file or folder to ``remote``; returns the bytes sent.
 
     ``files`` (POSIX relpaths under a local folder) restricts a folder upload to those files
@@ -193,8 +224,15 @@ def upload(tr: SftpEndpoint, local: str | os.PathLike[str], remote: str, *, prog
     return meter.done
 
 
-def _put_file(sftp: paramiko.SFTPClient, source: Path, target: str, size: int, meter: _Meter,
-              cancel: CancelToken, tr: SftpEndpoint) -> None:
+def _put_file(
+    sftp: paramiko.SFTPClient,
+    source: Path,
+    target: str,
+    size: int,
+    meter: _Meter,
+    cancel: CancelToken,
+    tr: SftpEndpoint,
+) -> None:
     tmp = part_name(target)
     st = source.stat()
     try:
@@ -202,8 +240,9 @@ def _put_file(sftp: paramiko.SFTPClient, source: Path, target: str, size: int, m
             _pipelined_write(sftp, fout.handle, fin, meter, cancel)
         got = sftp.stat(tmp).st_size
         if got != size:
-            raise TransportError(f"{tr.label}: {target}: the upload wrote {got} bytes, expected {size}; "
-                                 "the file was not replaced")
+            raise TransportError(
+                f"{tr.label}: {target}: the upload wrote {got} bytes, expected {size}; the file was not replaced"
+            )
         sftp.chmod(tmp, stat_mod.S_IMODE(st.st_mode))
         sftp.utime(tmp, (st.st_atime, st.st_mtime))
         rename_over(sftp, tmp, target)
@@ -244,8 +283,16 @@ def remove_orphan_parts(tr: SftpEndpoint, sftp: paramiko.SFTPClient) -> list[str
 # download
 # ------------------------------------------------------------------------------------------------
 
-def download(tr: SftpEndpoint, remote: str, local: str | os.PathLike[str], *, progress: Progress,
-             cancel: CancelToken, files: list[str] | None = None) -> int:
+
+def download(
+    tr: SftpEndpoint,
+    remote: str,
+    local: str | os.PathLike[str],
+    *,
+    progress: Progress,
+    cancel: CancelToken,
+    files: list[str] | None = None,
+) -> int:
     """Copy a remote file or folder to ``local``; returns the bytes received."""
     sftp = tr.sftp()
     remove_orphan_parts(tr, sftp)
@@ -285,8 +332,15 @@ def download(tr: SftpEndpoint, remote: str, local: str | os.PathLike[str], *, pr
     return meter.done
 
 
-def _get_file(sftp: paramiko.SFTPClient, source: str, target: Path, size: int, meter: _Meter,
-              cancel: CancelToken, tr: SftpEndpoint) -> None:
+def _get_file(
+    sftp: paramiko.SFTPClient,
+    source: str,
+    target: Path,
+    size: int,
+    meter: _Meter,
+    cancel: CancelToken,
+    tr: SftpEndpoint,
+) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(part_name(str(target)))
     got = 0
@@ -295,8 +349,10 @@ def _get_file(sftp: paramiko.SFTPClient, source: str, target: Path, size: int, m
             st = fin.stat()
             got = _pipelined_read(sftp, fin.handle, size, fout, meter, cancel)
         if got != size:
-            raise TransportError(f"{tr.label}: {source}: received {got} bytes, expected {size} (did the file "
-                                 f"change during the download?); {target} was not replaced")
+            raise TransportError(
+                f"{tr.label}: {source}: received {got} bytes, expected {size} (did the file "
+                f"change during the download?); {target} was not replaced"
+            )
         os.chmod(tmp, stat_mod.S_IMODE(st.st_mode or 0o644))
         os.utime(tmp, (st.st_atime or st.st_mtime or 0, st.st_mtime or 0))
         os.replace(tmp, target)

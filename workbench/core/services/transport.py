@@ -33,6 +33,7 @@ directory). ``put``/``get`` copy a file or a folder tree with progress and cance
 written under a temporary name beside its target and renamed only when complete and its size
 checked, so an interrupted transfer never leaves a half file under the final name.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -55,7 +56,7 @@ from workbench.core.tasks import CancelToken, Cancelled, NullProgress, Progress
 # First line the wrapper script prints on stdout: the process group id to kill on cancel.
 PGID_MARKER = "\x1eWBPGID "
 KILL_GRACE_S = 1.0
-PART_PREFIX = ".wbpart-"   # temporary names of files being transferred: .wbpart-<rand>-<name>
+PART_PREFIX = ".wbpart-"  # temporary names of files being transferred: .wbpart-<rand>-<name>
 CHUNK = 256 * 1024
 
 
@@ -91,7 +92,8 @@ class RunResult:
             tail = self.stderr.strip().splitlines()[-5:]
             raise RemoteCommandFailed(
                 f"{self.command or 'command'} exited with status {self.exit_status}"
-                + (": " + " / ".join(tail) if tail else ""))
+                + (": " + " / ".join(tail) if tail else "")
+            )
         return self
 
 
@@ -106,30 +108,50 @@ class FileStat:
 class Transport(Protocol):
     """What every host connection offers (see the module docstring for the run contract)."""
 
-    label: str          # "root@10.0.0.5:22" or "local": for messages
+    label: str  # "root@10.0.0.5:22" or "local": for messages
     is_local: bool
 
-    def run(self, argv: Sequence[str], *, cwd: str | None = None, env: Mapping[str, str] | None = None,
-            toolkit: str | None = None, devices: Sequence[int | str] | None = None,
-            timeout: float | None = None, progress: Progress | None = None,
-            cancel: CancelToken | None = None) -> RunResult: ...
+    def run(
+        self,
+        argv: Sequence[str],
+        *,
+        cwd: str | None = None,
+        env: Mapping[str, str] | None = None,
+        toolkit: str | None = None,
+        devices: Sequence[int | str] | None = None,
+        timeout: float | None = None,
+        progress: Progress | None = None,
+        cancel: CancelToken | None = None,
+    ) -> RunResult: ...
 
     def read_text(self, path: str, encoding: str = "utf-8") -> str: ...
     def read_bytes(self, path: str) -> bytes: ...
-    def write_text(self, path: str, text: str, encoding: str = "utf-8") -> None: ...   # atomic
+    def write_text(self, path: str, text: str, encoding: str = "utf-8") -> None: ...  # atomic
     def exists(self, path: str) -> bool: ...
     def is_dir(self, path: str) -> bool: ...
-    def stat(self, path: str) -> FileStat: ...                  # FileNotFoundError if missing
-    def listdir(self, path: str) -> list[str]: ...              # names, sorted
+    def stat(self, path: str) -> FileStat: ...  # FileNotFoundError if missing
+    def listdir(self, path: str) -> list[str]: ...  # names, sorted
     def list_tree(self, path: str) -> dict[str, FileStat]: ...  # POSIX relpath -> stat, recursive, files and dirs
     def mkdir(self, path: str, parents: bool = True) -> None: ...
-    def remove(self, path: str) -> None: ...                    # a file (or an empty dir)
+    def remove(self, path: str) -> None: ...  # a file (or an empty dir)
     def set_mtime(self, path: str, mtime: float) -> None: ...
     def home(self) -> str: ...
-    def put(self, local: str | os.PathLike[str], remote: str, *, progress: Progress | None = None,
-            cancel: CancelToken | None = None) -> int: ...      # bytes sent; file or folder
-    def get(self, remote: str, local: str | os.PathLike[str], *, progress: Progress | None = None,
-            cancel: CancelToken | None = None) -> int: ...      # bytes received; file or folder
+    def put(
+        self,
+        local: str | os.PathLike[str],
+        remote: str,
+        *,
+        progress: Progress | None = None,
+        cancel: CancelToken | None = None,
+    ) -> int: ...  # bytes sent; file or folder
+    def get(
+        self,
+        remote: str,
+        local: str | os.PathLike[str],
+        *,
+        progress: Progress | None = None,
+        cancel: CancelToken | None = None,
+    ) -> int: ...  # bytes received; file or folder
     def close(self) -> None: ...
 
 
@@ -142,8 +164,9 @@ _ENV_NAME_OK = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01234567
 
 def check_env_name(name: str) -> str:
     if not name or name[0].isdigit() or not set(name) <= _ENV_NAME_OK:
-        raise ValueError(f"environment variable name {name!r}: expected letters, digits and '_', "
-                         "not starting with a digit")
+        raise ValueError(
+            f"environment variable name {name!r}: expected letters, digits and '_', not starting with a digit"
+        )
     return name
 
 
@@ -163,12 +186,20 @@ def _source_step(toolkit: str) -> str:
         return "source " + shlex.quote(candidates[0])
     quoted = " ".join(shlex.quote(c) for c in candidates)
     missing = shlex.quote(f"no set_env.sh in {toolkit} or its parent folder")
-    return (f"{{ for _wb_env in {quoted} ''; do [ -f \"$_wb_env\" ] && break; done; "
-            f"if [ -n \"$_wb_env\" ]; then source \"$_wb_env\"; else echo {missing} >&2; false; fi; }}")
+    return (
+        f"{{ for _wb_env in {quoted} ''; do [ -f \"$_wb_env\" ] && break; done; "
+        f'if [ -n "$_wb_env" ]; then source "$_wb_env"; else echo {missing} >&2; false; fi; }}'
+    )
 
 
-def build_script(argv: Sequence[str], *, cwd: str | None = None, env: Mapping[str, str] | None = None,
-                 toolkit: str | None = None, devices: Sequence[int | str] | None = None) -> str:
+def build_script(
+    argv: Sequence[str],
+    *,
+    cwd: str | None = None,
+    env: Mapping[str, str] | None = None,
+    toolkit: str | None = None,
+    devices: Sequence[int | str] | None = None,
+) -> str:
     """The bash script run for ``argv``: prints the pgid marker, then sources, cds, exports, execs."""
     if not argv:
         raise ValueError("command: expected at least the program name, got an empty argument list")
@@ -225,7 +256,7 @@ class LineSplitter:
             self._seen_marker = True
             if text.startswith(PGID_MARKER):
                 with contextlib.suppress(ValueError):
-                    self._on_pgid(int(text[len(PGID_MARKER):].strip()))
+                    self._on_pgid(int(text[len(PGID_MARKER) :].strip()))
                 return
         self.out[stream].append(text)
         self._progress.partial((stream, text))
@@ -262,17 +293,30 @@ class LocalTransport:
         self._home = Path(home) if home is not None else None  # the simulated demo host's own "home"
 
     # --- commands ---------------------------------------------------------------------------
-    def run(self, argv: Sequence[str], *, cwd: str | None = None, env: Mapping[str, str] | None = None,
-            toolkit: str | None = None, devices: Sequence[int | str] | None = None,
-            timeout: float | None = None, progress: Progress | None = None,
-            cancel: CancelToken | None = None) -> RunResult:
+    def run(
+        self,
+        argv: Sequence[str],
+        *,
+        cwd: str | None = None,
+        env: Mapping[str, str] | None = None,
+        toolkit: str | None = None,
+        devices: Sequence[int | str] | None = None,
+        timeout: float | None = None,
+        progress: Progress | None = None,
+        cancel: CancelToken | None = None,
+    ) -> RunResult:
         progress = progress or NullProgress()
         cancel = cancel or CancelToken()
         cancel.raise_if_cancelled()
         script = build_script(argv, cwd=cwd, env=env, toolkit=toolkit, devices=devices)
         command = describe(argv)
-        proc = subprocess.Popen(["bash", "-c", script], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, start_new_session=True)
+        proc = subprocess.Popen(
+            ["bash", "-c", script],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+        )
         pgid = proc.pid  # start_new_session: the child is its own group leader
 
         def kill() -> None:
@@ -362,12 +406,24 @@ class LocalTransport:
         self._home.mkdir(parents=True, exist_ok=True)
         return str(self._home)
 
-    def put(self, local: str | os.PathLike[str], remote: str, *, progress: Progress | None = None,
-            cancel: CancelToken | None = None) -> int:
+    def put(
+        self,
+        local: str | os.PathLike[str],
+        remote: str,
+        *,
+        progress: Progress | None = None,
+        cancel: CancelToken | None = None,
+    ) -> int:
         return copy_tree(Path(local), Path(remote), progress or NullProgress(), cancel or CancelToken())
 
-    def get(self, remote: str, local: str | os.PathLike[str], *, progress: Progress | None = None,
-            cancel: CancelToken | None = None) -> int:
+    def get(
+        self,
+        remote: str,
+        local: str | os.PathLike[str],
+        *,
+        progress: Progress | None = None,
+        cancel: CancelToken | None = None,
+    ) -> int:
         return copy_tree(Path(remote), Path(local), progress or NullProgress(), cancel or CancelToken())
 
     def close(self) -> None:

@@ -39,6 +39,7 @@ Known gaps (UNVERIFIED in the reference, so chosen, not copied): counter argumen
 Core Freq / NPU MEM / HBM, sort indices 19+, pids of the CANN 5/6 timeline, raw host/device data
 content, the 8.x msprof_*.db (not written), sample-based ai_core_utilization (not written).
 """
+
 from __future__ import annotations
 
 from .bigtrace import write_big_timeline
@@ -52,7 +53,20 @@ from .workload import Op, Tensor, Workload, resnet50_workload, transformer_workl
 SOCS = tuple(CHIPS)
 
 __all__ = [
-    "AIC_METRICS", "CANN_VERSIONS", "DEFAULT_START_NS", "SOCS", "Op", "Run", "Tensor", "Workload", "format_pid",
-    "resnet50_workload", "simulate", "transformer_workload", "workload_from_onnx", "write_big_timeline",
-    "write_msprof_prof", "write_torch_npu",
+    "AIC_METRICS",
+    "CANN_VERSIONS",
+    "DEFAULT_START_NS",
+    "SOCS",
+    "Op",
+    "Run",
+    "Tensor",
+    "Workload",
+    "format_pid",
+    "resnet50_workload",
+    "simulate",
+    "transformer_workload",
+    "workload_from_onnx",
+    "write_big_timeline",
+    "write_msprof_prof",
+    "write_torch_npu",
 ]

@@ -1,10 +1,11 @@
 """``python -m workbench.simtoolkit.profdata`` — regenerate samples or write reports from a shell.
 
-    samples OUT_DIR                       the shipped sample report (resources/samples)
-    msprof OUT_DIR [--cann V] [--soc S] [--iterations N] [--devices 0,1] [--metrics G] [--workload W]
-    torch OUT_DIR [--soc S] [--steps N] [--metrics G] [--style 2025|2023] [--workload W]
-    big OUT_FILE --form msprof|torch_npu --events N
+samples OUT_DIR                       the shipped sample report (resources/samples)
+msprof OUT_DIR [--cann V] [--soc S] [--iterations N] [--devices 0,1] [--metrics G] [--workload W]
+torch OUT_DIR [--soc S] [--steps N] [--metrics G] [--style 2025|2023] [--workload W]
+big OUT_FILE --form msprof|torch_npu --events N
 """
+
 from __future__ import annotations
 
 import argparse
@@ -48,11 +49,24 @@ def main(argv: list[str] | None = None) -> int:
             paths = write_samples(a.out)
         elif a.cmd == "msprof":
             devices = [int(x) for x in a.devices.split(",")]
-            paths = [write_msprof_prof(a.out, WORKLOADS[a.workload]("model"), a.cann, a.soc, devices, a.iterations,
-                                       a.metrics or None, a.seed)]
+            paths = [
+                write_msprof_prof(
+                    a.out,
+                    WORKLOADS[a.workload]("model"),
+                    a.cann,
+                    a.soc,
+                    devices,
+                    a.iterations,
+                    a.metrics or None,
+                    a.seed,
+                )
+            ]
         elif a.cmd == "torch":
-            paths = [write_torch_npu(a.out, WORKLOADS[a.workload]("ops"), a.soc, a.steps, a.metrics or None, a.seed,
-                                     style=a.style)]
+            paths = [
+                write_torch_npu(
+                    a.out, WORKLOADS[a.workload]("ops"), a.soc, a.steps, a.metrics or None, a.seed, style=a.style
+                )
+            ]
         else:
             print(write_big_timeline(a.out, a.form, a.events))
             return 0

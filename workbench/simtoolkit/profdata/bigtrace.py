@@ -6,6 +6,7 @@ neither 5 M dicts nor json.dumps per event. Forms: ``"msprof"`` (packed pids, CA
 Hardware over two devices, HostToDevice flows whose ids pass 2**53 after ~2 M connections) and
 ``"torch_npu"`` (Python / CANN / Ascend Hardware / Overlap Analysis, three flow kinds).
 """
+
 from __future__ import annotations
 
 import json
@@ -15,14 +16,16 @@ from .fmt import dump_event
 from .schedule import DEFAULT_PID, DEFAULT_START_NS
 from .timeline import SORT, format_pid, h2d_flow_id, process_meta, thread_meta, torch_pids
 
-_NAMES = [("Conv2D", "aclnnConvolution", "aten::convolution", "AI_CORE"),
-          ("MatMulV2", "aclnnMatmul", "aten::matmul", "AI_CORE"),
-          ("Add", "aclnnAdd", "aten::add", "AI_VECTOR_CORE"),
-          ("Relu", "aclnnRelu", "aten::relu", "AI_VECTOR_CORE"),
-          ("LayerNormV3", "aclnnLayerNorm", "aten::layer_norm", "AI_VECTOR_CORE"),
-          ("FlashAttentionScore", "aclnnFlashAttentionScore", "npu::npu_fusion_attention", "MIX_AIC"),
-          ("Cast", "aclnnCast", "aten::to", "AI_VECTOR_CORE"),
-          ("Transpose", "aclnnPermute", "aten::permute", "AI_VECTOR_CORE")]
+_NAMES = [
+    ("Conv2D", "aclnnConvolution", "aten::convolution", "AI_CORE"),
+    ("MatMulV2", "aclnnMatmul", "aten::matmul", "AI_CORE"),
+    ("Add", "aclnnAdd", "aten::add", "AI_VECTOR_CORE"),
+    ("Relu", "aclnnRelu", "aten::relu", "AI_VECTOR_CORE"),
+    ("LayerNormV3", "aclnnLayerNorm", "aten::layer_norm", "AI_VECTOR_CORE"),
+    ("FlashAttentionScore", "aclnnFlashAttentionScore", "npu::npu_fusion_attention", "MIX_AIC"),
+    ("Cast", "aclnnCast", "aten::to", "AI_VECTOR_CORE"),
+    ("Transpose", "aclnnPermute", "aten::permute", "AI_VECTOR_CORE"),
+]
 
 
 # Connection ids start high (a process that ran a while before profiling), so that HostToDevice ids
@@ -46,37 +49,51 @@ class _Lcg:
 
 
 def _x(name: str, pid: int, tid: int, ts: int, dur: int, args: str) -> str:
-    return (f'{{"name": "{name}", "pid": {pid}, "tid": {tid}, "ts": "{_ts(ts)}", "dur": {dur / 1000!r}, '
-            f'"args": {args}, "ph": "X"}}')
+    return (
+        f'{{"name": "{name}", "pid": {pid}, "tid": {tid}, "ts": "{_ts(ts)}", "dur": {dur / 1000!r}, '
+        f'"args": {args}, "ph": "X"}}'
+    )
 
 
 def _api_args(tid: int, mode: str, level: str, api_id: str, item: str, conn: int) -> str:
-    return (f'{{"Thread Id": {tid}, "Mode": "{mode}", "level": "{level}", "id": "{api_id}", "item_id": "{item}", '
-            f'"connection_id": {conn}}}')
+    return (
+        f'{{"Thread Id": {tid}, "Mode": "{mode}", "level": "{level}", "id": "{api_id}", "item_id": "{item}", '
+        f'"connection_id": {conn}}}'
+    )
 
 
 def _dev_args(model: int, ttype: str, stream: int, task: int, conn: int) -> str:
-    return (f'{{"Model Id": {model}, "Task Type": "{ttype}", "Stream Id": {stream}, "Task Id": {task}, '
-            f'"Batch Id": 0, "Subtask Id": 4294967295, "connection_id": {conn}}}')
+    return (
+        f'{{"Model Id": {model}, "Task Type": "{ttype}", "Stream Id": {stream}, "Task Id": {task}, '
+        f'"Batch Id": 0, "Subtask Id": 4294967295, "connection_id": {conn}}}'
+    )
 
 
 def _h2d(conn: int, cann: int, tid: int, launch: int, hw: int, stream: int, start: int) -> tuple[str, str]:
     fid = h2d_flow_id(conn)
-    s = (f'{{"name": "HostToDevice{fid}", "ph": "s", "cat": "HostToDevice", "id": "{fid}", "pid": {cann}, '
-         f'"tid": {tid}, "ts": "{_ts(launch)}"}}')
-    f = (f'{{"name": "HostToDevice{fid}", "ph": "f", "id": "{fid}", "ts": "{_ts(start)}", "cat": "HostToDevice", '
-         f'"pid": {hw}, "tid": {stream}, "bp": "e"}}')
+    s = (
+        f'{{"name": "HostToDevice{fid}", "ph": "s", "cat": "HostToDevice", "id": "{fid}", "pid": {cann}, '
+        f'"tid": {tid}, "ts": "{_ts(launch)}"}}'
+    )
+    f = (
+        f'{{"name": "HostToDevice{fid}", "ph": "f", "id": "{fid}", "ts": "{_ts(start)}", "cat": "HostToDevice", '
+        f'"pid": {hw}, "tid": {stream}, "bp": "e"}}'
+    )
     return s, f
 
 
 def _pyx(name: str, pid: int, tid: int, ts: int, dur: int, cat: str, args: str) -> str:
-    return (f'{{"ph": "X", "name": "{name}", "pid": {pid}, "tid": {tid}, "ts": "{_ts(ts)}", "dur": {dur / 1000!r}, '
-            f'"cat": "{cat}", "args": {args}}}')
+    return (
+        f'{{"ph": "X", "name": "{name}", "pid": {pid}, "tid": {tid}, "ts": "{_ts(ts)}", "dur": {dur / 1000!r}, '
+        f'"cat": "{cat}", "args": {args}}}'
+    )
 
 
 def _pyflow(ph: str, name: str, fid: int, pid: int, tid: int, ts: int, cat: str) -> str:
-    return (f'{{"ph": "{ph}", "bp": "e", "name": "{name}", "id": {fid}, "pid": {pid}, "tid": {tid}, '
-            f'"ts": "{_ts(ts)}", "cat": "{cat}"}}')
+    return (
+        f'{{"ph": "{ph}", "bp": "e", "name": "{name}", "id": {fid}, "pid": {pid}, "tid": {tid}, '
+        f'"ts": "{_ts(ts)}", "cat": "{cat}"}}'
+    )
 
 
 def _msprof_units(pid: int, rng: _Lcg, start: int):
@@ -101,8 +118,10 @@ def _msprof_units(pid: int, rng: _Lcg, start: int):
         yield [
             _x(f"AscendCL@{acl}", cann, tid, h, acl_dur, _api_args(tid, "ACL_NN", "acl", acl, "0", conn)),
             _x("Node@launch", cann, tid, launch, node_dur, _api_args(tid, "ACL_OP", "node", "launch", name, conn + 1)),
-            *_pair_around(_h2d(conn + 1, cann, tid, launch, hw, stream, begin),
-                          _x(name, hw, stream, begin, dur, _dev_args(4294967295, ttype, stream, task_ids[d], conn + 1))),
+            *_pair_around(
+                _h2d(conn + 1, cann, tid, launch, hw, stream, begin),
+                _x(name, hw, stream, begin, dur, _dev_args(4294967295, ttype, stream, task_ids[d], conn + 1)),
+            ),
         ]
         conn += 2
         task_ids[d] = task_ids[d] + 1 if task_ids[d] < 65535 else 0
@@ -144,9 +163,22 @@ def _torch_units(pid: int, rng: _Lcg, start: int):
             _pyflow("s", "enqueue_to_dequeue", qid, py, main, enq, "async_task_queue"),
             _pyx(f"Dequeue@{acl}", py, queue, deq, deq_end - deq, "dequeue", f'{{"correlation_id": {qid}}}'),
             _pyflow("f", "enqueue_to_dequeue", qid, py, queue, deq, "async_task_queue"),
-            _x(f"AscendCL@{acl}", cann, queue, acl_start, acl_end - acl_start,
-               _api_args(queue, "ACL_NN", "acl", acl, "0", conn + 2)),
-            _x("Node@launch", cann, queue, launch, node_dur, _api_args(queue, "ACL_OP", "node", "launch", name, conn + 1)),
+            _x(
+                f"AscendCL@{acl}",
+                cann,
+                queue,
+                acl_start,
+                acl_end - acl_start,
+                _api_args(queue, "ACL_NN", "acl", acl, "0", conn + 2),
+            ),
+            _x(
+                "Node@launch",
+                cann,
+                queue,
+                launch,
+                node_dur,
+                _api_args(queue, "ACL_OP", "node", "launch", name, conn + 1),
+            ),
             s,
             _x(name, hw, stream, begin, dur, _dev_args(4294967295, ttype, stream, task_id, conn + 1)),
             f,
@@ -171,19 +203,35 @@ def _meta(form: str, pid: int) -> list[dict]:
             meta += process_meta(hw, "Ascend Hardware", "NPU", SORT["Ascend Hardware"])
             meta += thread_meta(hw, 2 + d, f"Stream {2 + d}", 2 + d)
         ov = _pad_pid(form, pid)
-        return meta + process_meta(ov, "Overlap Analysis", "NPU", SORT["Overlap Analysis"]) + thread_meta(ov, 3, "Free", 3)
+        return (
+            meta + process_meta(ov, "Overlap Analysis", "NPU", SORT["Overlap Analysis"]) + thread_meta(ov, 3, "Free", 3)
+        )
     p = torch_pids(_Pid(pid))
     meta = process_meta(p["Python"], "Python", "CPU", 0)
-    meta += thread_meta(p["Python"], pid, f"Thread {pid}", pid) + thread_meta(p["Python"], pid + 1409, f"Thread {pid + 1409}", pid + 1409)
-    meta += process_meta(p["CANN"], "CANN", "CPU", 2) + thread_meta(p["CANN"], pid + 1409, f"Thread {pid + 1409}", pid + 1409)
-    meta += process_meta(p["Ascend Hardware"], "Ascend Hardware", "NPU", 8) + thread_meta(p["Ascend Hardware"], 3, "Stream 3", 3)
+    meta += thread_meta(p["Python"], pid, f"Thread {pid}", pid) + thread_meta(
+        p["Python"], pid + 1409, f"Thread {pid + 1409}", pid + 1409
+    )
+    meta += process_meta(p["CANN"], "CANN", "CPU", 2) + thread_meta(
+        p["CANN"], pid + 1409, f"Thread {pid + 1409}", pid + 1409
+    )
+    meta += process_meta(p["Ascend Hardware"], "Ascend Hardware", "NPU", 8) + thread_meta(
+        p["Ascend Hardware"], 3, "Stream 3", 3
+    )
     meta += process_meta(p["Overlap Analysis"], "Overlap Analysis", "NPU", 11)
     meta += thread_meta(p["Overlap Analysis"], 0, "Computing", 0) + thread_meta(p["Overlap Analysis"], 3, "Free", 3)
     return meta
 
 
-def write_big_timeline(path, form: str, n_events: int, seed: int = 0, *, pid: int = DEFAULT_PID,
-                       start_ns: int = DEFAULT_START_NS, progress=None) -> dict:
+def write_big_timeline(
+    path,
+    form: str,
+    n_events: int,
+    seed: int = 0,
+    *,
+    pid: int = DEFAULT_PID,
+    start_ns: int = DEFAULT_START_NS,
+    progress=None,
+) -> dict:
     """Write exactly ``n_events`` events (metadata included) to ``path``, streaming.
 
     Returns ``{"events", "x_events", "flows", "bytes"}`` (flows = s/f pairs) so a benchmark or a
@@ -216,8 +264,10 @@ def write_big_timeline(path, form: str, n_events: int, seed: int = 0, *, pid: in
         last_ts = max((_parse_ts(ev) for ev in last), default=start_ns) if last else start_ns
         pads = n_events - written
         for i in range(pads):  # pad to the exact count with self-contained X events
-            buf.append(f'{{"name": "Free", "pid": {_pad_pid(form, pid)}, "tid": 3, "ts": "{_ts(last_ts + 1_000 * (i + 1))}", '
-                       f'"dur": 1.0, "ph": "X"}}')
+            buf.append(
+                f'{{"name": "Free", "pid": {_pad_pid(form, pid)}, "tid": 3, "ts": "{_ts(last_ts + 1_000 * (i + 1))}", '
+                f'"dur": 1.0, "ph": "X"}}'
+            )
         if buf:
             fh.write(", " + ", ".join(buf))
         fh.write("]")

@@ -6,6 +6,7 @@ kernel_details samples, whose PMU tails (PipeUtilization and ArithmeticUtilizati
 chip) are reproduced exactly. For the other metric groups the reference lists the field names but
 not which core type carries which field; there both aic_ and aiv_ get the full set (UNVERIFIED).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -82,7 +83,9 @@ def cann(version: str) -> Cann:
     except (IndexError, ValueError):
         raise ValueError(f"cann_version: {version!r} is not a CANN version like 8.0.RC1") from None
     if major < 5 or major > 9:
-        raise ValueError(f"cann_version: {version!r} unsupported; expected 5.x to 8.x (e.g. {', '.join(CANN_VERSIONS)})")
+        raise ValueError(
+            f"cann_version: {version!r} unsupported; expected 5.x to 8.x (e.g. {', '.join(CANN_VERSIONS)})"
+        )
     return Cann(version, major <= 6, "Num" if (major, minor) >= (8, 2) else "Dim", major >= 8)
 
 
@@ -93,20 +96,61 @@ _PIPE_AIV = ["vec", "scalar", "mte2", "mte3"]
 _PIPE_FLAT = ["vec", "mac", "scalar", "mte1", "mte2", "mte3"]
 _ARITH_AIC = ["mac_fp16_ratio", "mac_int8_ratio", "cube_fops", "vector_fops"]
 _ARITH_AIV = ["vec_fp32_ratio", "vec_fp16_ratio", "vec_int32_ratio", "vec_misc_ratio", "cube_fops", "vector_fops"]
-_ARITH_FLAT = ["mac_fp16_ratio", "mac_int8_ratio", "vec_fp32_ratio", "vec_fp16_ratio", "vec_int32_ratio",
-               "vec_misc_ratio", "cube_fops", "vector_fops"]
+_ARITH_FLAT = [
+    "mac_fp16_ratio",
+    "mac_int8_ratio",
+    "vec_fp32_ratio",
+    "vec_fp16_ratio",
+    "vec_int32_ratio",
+    "vec_misc_ratio",
+    "cube_fops",
+    "vector_fops",
+]
 _GROUP_FIELDS = {
-    "Memory": ["ub_read_bw(GB/s)", "ub_write_bw(GB/s)", "l1_read_bw(GB/s)", "l1_write_bw(GB/s)", "l2_read_bw",
-               "l2_write_bw", "main_mem_read_bw(GB/s)", "main_mem_write_bw(GB/s)"],
-    "MemoryL0": ["l0a_read_bw(GB/s)", "l0a_write_bw(GB/s)", "l0b_read_bw(GB/s)", "l0b_write_bw(GB/s)",
-                 "l0c_read_bw(GB/s)", "l0c_write_bw(GB/s)", "l0c_read_bw_cube(GB/s)", "l0c_write_bw_cube(GB/s)"],
-    "MemoryUB": ["ub_read_bw_vector(GB/s)", "ub_write_bw_vector(GB/s)", "ub_read_bw_scalar(GB/s)",
-                 "ub_write_bw_scalar(GB/s)"],
+    "Memory": [
+        "ub_read_bw(GB/s)",
+        "ub_write_bw(GB/s)",
+        "l1_read_bw(GB/s)",
+        "l1_write_bw(GB/s)",
+        "l2_read_bw",
+        "l2_write_bw",
+        "main_mem_read_bw(GB/s)",
+        "main_mem_write_bw(GB/s)",
+    ],
+    "MemoryL0": [
+        "l0a_read_bw(GB/s)",
+        "l0a_write_bw(GB/s)",
+        "l0b_read_bw(GB/s)",
+        "l0b_write_bw(GB/s)",
+        "l0c_read_bw(GB/s)",
+        "l0c_write_bw(GB/s)",
+        "l0c_read_bw_cube(GB/s)",
+        "l0c_write_bw_cube(GB/s)",
+    ],
+    "MemoryUB": [
+        "ub_read_bw_vector(GB/s)",
+        "ub_write_bw_vector(GB/s)",
+        "ub_read_bw_scalar(GB/s)",
+        "ub_write_bw_scalar(GB/s)",
+    ],
     "ResourceConflictRatio": ["vec_bankgroup_cflt_ratio", "vec_bank_cflt_ratio", "vec_resc_cflt_ratio"],
-    "MemoryAccess": ["read_main_memory_datas(KB)", "write_main_memory_datas(KB)", "GM_to_L1_datas(KB)",
-                     "L0C_to_L1_datas(KB)", "L0C_to_GM_datas(KB)", "GM_to_UB_datas(KB)", "UB_to_GM_datas(KB)"],
-    "L2Cache": ["write_cache_hit", "write_cache_miss_allocate", "r0_read_cache_hit", "r0_read_cache_miss_allocate",
-                "r1_read_cache_hit", "r1_read_cache_miss_allocate"],
+    "MemoryAccess": [
+        "read_main_memory_datas(KB)",
+        "write_main_memory_datas(KB)",
+        "GM_to_L1_datas(KB)",
+        "L0C_to_L1_datas(KB)",
+        "L0C_to_GM_datas(KB)",
+        "GM_to_UB_datas(KB)",
+        "UB_to_GM_datas(KB)",
+    ],
+    "L2Cache": [
+        "write_cache_hit",
+        "write_cache_miss_allocate",
+        "r0_read_cache_hit",
+        "r0_read_cache_miss_allocate",
+        "r1_read_cache_hit",
+        "r1_read_cache_miss_allocate",
+    ],
 }
 _SPLIT_ONLY = A2_ONLY_GROUPS  # A2/A3 only (reference §1.1; shared with the System Profiler)
 
@@ -130,8 +174,14 @@ def pmu_columns(c: Chip, group: str | None) -> list[str]:
             aic, aiv = _ARITH_AIC, _ARITH_AIV
         else:
             aic = aiv = _GROUP_FIELDS[group]
-        cols = ["aicore_time(us)", "aic_total_cycles", *(f"aic_{n}" for n in aic),
-                "aiv_time(us)", "aiv_total_cycles", *(f"aiv_{n}" for n in aiv)]
+        cols = [
+            "aicore_time(us)",
+            "aic_total_cycles",
+            *(f"aic_{n}" for n in aic),
+            "aiv_time(us)",
+            "aiv_total_cycles",
+            *(f"aiv_{n}" for n in aiv),
+        ]
         return cols + (["cube_utilization(%)"] if group == "PipeUtilization" else [])
     if group == "PipeUtilization":
         body = _pipe(_PIPE_FLAT) + ["icache_miss_rate", "memory_bound", "cube_utilization(%)"]

@@ -6,6 +6,7 @@ values) and every writer must reproduce them identically. Timestamps are integer
 everywhere in this package and are never passed through float64 (1.7e15 µs has no room for
 nanoseconds in a double).
 """
+
 from __future__ import annotations
 
 import json

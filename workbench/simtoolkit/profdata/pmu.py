@@ -8,6 +8,7 @@ computed from the already-rounded values so a reader recomputing them gets the f
 Rows of tasks without PMU data (AI_CPU, HCCL, DSA...) are ``N/A``; the idle core of a split chip
 is ``0``, as in the real kernel_details samples.
 """
+
 from __future__ import annotations
 
 from .chips import Chip
@@ -40,32 +41,75 @@ def _side_values(task: Task, chip: Chip, side: str, core_us: float, blocks: int)
     fops = task.op.flops
     elems = sum(t.elements for t in task.op.outputs) or 1
     fp16 = any(t.dtype in ("FLOAT16", "DT_BF16") for t in task.op.inputs)
-    out.update({
-        "mac_fp16_ratio": r4(ratios["mac"] if fp16 else 0.0), "mac_int8_ratio": "0",
-        "vec_fp32_ratio": r4(0 if fp16 else ratios["vec"] * 0.4), "vec_fp16_ratio": r4(ratios["vec"] * 0.4 if fp16 else 0),
-        "vec_int32_ratio": r4(0.02 * r[3] if side != "aic" else 0), "vec_misc_ratio": r4(0.03 * r[5] if side != "aic" else 0),
-        "cube_fops": str(fops if cube else 0), "vector_fops": str(0 if cube else elems * 4),
-    })
+    out.update(
+        {
+            "mac_fp16_ratio": r4(ratios["mac"] if fp16 else 0.0),
+            "mac_int8_ratio": "0",
+            "vec_fp32_ratio": r4(0 if fp16 else ratios["vec"] * 0.4),
+            "vec_fp16_ratio": r4(ratios["vec"] * 0.4 if fp16 else 0),
+            "vec_int32_ratio": r4(0.02 * r[3] if side != "aic" else 0),
+            "vec_misc_ratio": r4(0.03 * r[5] if side != "aic" else 0),
+            "cube_fops": str(fops if cube else 0),
+            "vector_fops": str(0 if cube else elems * 4),
+        }
+    )
     bw = task.op.nbytes / max(core_us, 0.001) / 1000  # GB/s
-    for i, name in enumerate(("ub_read_bw(GB/s)", "ub_write_bw(GB/s)", "l1_read_bw(GB/s)", "l1_write_bw(GB/s)",
-                              "l2_read_bw", "l2_write_bw", "main_mem_read_bw(GB/s)", "main_mem_write_bw(GB/s)")):
+    for i, name in enumerate(
+        (
+            "ub_read_bw(GB/s)",
+            "ub_write_bw(GB/s)",
+            "l1_read_bw(GB/s)",
+            "l1_write_bw(GB/s)",
+            "l2_read_bw",
+            "l2_write_bw",
+            "main_mem_read_bw(GB/s)",
+            "main_mem_write_bw(GB/s)",
+        )
+    ):
         out[name] = r3(bw * (0.2 + r[i % 8]))
-    for i, name in enumerate(("l0a_read_bw(GB/s)", "l0a_write_bw(GB/s)", "l0b_read_bw(GB/s)", "l0b_write_bw(GB/s)",
-                              "l0c_read_bw(GB/s)", "l0c_write_bw(GB/s)", "l0c_read_bw_cube(GB/s)",
-                              "l0c_write_bw_cube(GB/s)")):
+    for i, name in enumerate(
+        (
+            "l0a_read_bw(GB/s)",
+            "l0a_write_bw(GB/s)",
+            "l0b_read_bw(GB/s)",
+            "l0b_write_bw(GB/s)",
+            "l0c_read_bw(GB/s)",
+            "l0c_write_bw(GB/s)",
+            "l0c_read_bw_cube(GB/s)",
+            "l0c_write_bw_cube(GB/s)",
+        )
+    ):
         out[name] = r3(bw * 2 * r[i % 8]) if cube else "0"
-    for i, name in enumerate(("ub_read_bw_vector(GB/s)", "ub_write_bw_vector(GB/s)", "ub_read_bw_scalar(GB/s)",
-                              "ub_write_bw_scalar(GB/s)")):
+    for i, name in enumerate(
+        ("ub_read_bw_vector(GB/s)", "ub_write_bw_vector(GB/s)", "ub_read_bw_scalar(GB/s)", "ub_write_bw_scalar(GB/s)")
+    ):
         out[name] = r3(bw * (1.5 if i < 2 else 0.05) * (0.3 + r[i]))
     for i, name in enumerate(("vec_bankgroup_cflt_ratio", "vec_bank_cflt_ratio", "vec_resc_cflt_ratio")):
         out[name] = r3(0.1 * r[i + 2]) if side != "aic" else "0"
     kb = task.op.nbytes / 1024
-    for i, name in enumerate(("read_main_memory_datas(KB)", "write_main_memory_datas(KB)", "GM_to_L1_datas(KB)",
-                              "L0C_to_L1_datas(KB)", "L0C_to_GM_datas(KB)", "GM_to_UB_datas(KB)", "UB_to_GM_datas(KB)")):
+    for i, name in enumerate(
+        (
+            "read_main_memory_datas(KB)",
+            "write_main_memory_datas(KB)",
+            "GM_to_L1_datas(KB)",
+            "L0C_to_L1_datas(KB)",
+            "L0C_to_GM_datas(KB)",
+            "GM_to_UB_datas(KB)",
+            "UB_to_GM_datas(KB)",
+        )
+    ):
         out[name] = r3(kb * (0.3 + r[i]))
     lines = max(1, task.op.nbytes // 512)
-    for i, name in enumerate(("write_cache_hit", "write_cache_miss_allocate", "r0_read_cache_hit",
-                              "r0_read_cache_miss_allocate", "r1_read_cache_hit", "r1_read_cache_miss_allocate")):
+    for i, name in enumerate(
+        (
+            "write_cache_hit",
+            "write_cache_miss_allocate",
+            "r0_read_cache_hit",
+            "r0_read_cache_miss_allocate",
+            "r1_read_cache_hit",
+            "r1_read_cache_miss_allocate",
+        )
+    ):
         out[name] = str(int(lines * (r[i] if i % 2 else 1 + r[i])))
     out["time"] = r3(core_us)
     out["total_cycles"] = str(int(core_us * chip.freq_mhz * blocks))

@@ -4,6 +4,7 @@ Two folders of a ResNet-like workload: a CANN 8.x ``PROF_*`` (offline ResNet-50,
 Ascend910B2, PipeUtilization) and a torch_npu ``*_ascend_pt`` (eager ResNet-like with fewer blocks,
 one step, so that each stays a few hundred KB).
 """
+
 from __future__ import annotations
 
 import shutil
@@ -23,8 +24,22 @@ def write_samples(out_dir) -> list[Path]:
     for name in (MSPROF_DIR, TORCH_DIR):
         if (out / name).exists():
             shutil.rmtree(out / name)
-    prof = write_msprof_prof(out / MSPROF_DIR, resnet50_workload(kind="model"), cann_version="8.0.RC1",
-                             soc="Ascend910B2", devices=[0], iterations=2, aic_metrics="PipeUtilization", seed=0)
-    pt = write_torch_npu(out / TORCH_DIR, resnet50_workload(kind="ops", blocks=(1, 1, 1, 1)), soc="Ascend910B2",
-                         steps=1, aic_metrics="PipeUtilization", seed=0)
+    prof = write_msprof_prof(
+        out / MSPROF_DIR,
+        resnet50_workload(kind="model"),
+        cann_version="8.0.RC1",
+        soc="Ascend910B2",
+        devices=[0],
+        iterations=2,
+        aic_metrics="PipeUtilization",
+        seed=0,
+    )
+    pt = write_torch_npu(
+        out / TORCH_DIR,
+        resnet50_workload(kind="ops", blocks=(1, 1, 1, 1)),
+        soc="Ascend910B2",
+        steps=1,
+        aic_metrics="PipeUtilization",
+        seed=0,
+    )
     return [prof, pt]

@@ -9,6 +9,7 @@ Host styles:
 - ``"ops"``: single-operator launches from C++ (aclnnXxxGetWorkspaceSize + aclnnXxx per kernel),
 - ``"torch"``: torch_npu eager mode (Python cpu_op -> Enqueue -> Dequeue thread -> aclnnXxx).
 """
+
 from __future__ import annotations
 
 import datetime as _dt
@@ -142,8 +143,18 @@ def _blocks(op: Op, chip: Chip, task_type: str) -> tuple[int, int]:
     return 1, 0
 
 
-def simulate(workload: Workload, chip: Chip, *, style: str, devices: list[int], iterations: int, seed: int,
-             start_ns: int = DEFAULT_START_NS, pid: int = DEFAULT_PID, connection_base: int = 0) -> Run:
+def simulate(
+    workload: Workload,
+    chip: Chip,
+    *,
+    style: str,
+    devices: list[int],
+    iterations: int,
+    seed: int,
+    start_ns: int = DEFAULT_START_NS,
+    pid: int = DEFAULT_PID,
+    connection_base: int = 0,
+) -> Run:
     """Play the run: the same draws in the same order for the same inputs, hence deterministic.
 
     ``connection_base`` offsets connection ids (a long-running process); from 2**21 on, the
@@ -177,8 +188,9 @@ def simulate(workload: Workload, chip: Chip, *, style: str, devices: list[int], 
                 conn += 1
                 h += rng.randrange(4_000, 8_000)
             elif style == "torch":
-                step_event = PyEvent(dev, main, f"ProfilerStep#{step}", "cpu_op", h, 0,
-                                     {"Sequence number": -1, "Fwd thread id": 0})
+                step_event = PyEvent(
+                    dev, main, f"ProfilerStep#{step}", "cpu_op", h, 0, {"Sequence number": -1, "Fwd thread id": 0}
+                )
                 py.append(step_event)
                 h += rng.randrange(8_000, 15_000)
             for index, op in enumerate(workload.ops):
@@ -193,12 +205,24 @@ def simulate(workload: Workload, chip: Chip, *, style: str, devices: list[int], 
                     launch_tid, launch = main, h + rng.randrange(1_500, 3_000)
                 else:  # torch: cpu_op on the main thread enqueues; the dequeue thread launches
                     op_dur = rng.randrange(18_000, 40_000)
-                    cpu = PyEvent(dev, main, op.torch_op, "cpu_op", h, op_dur, {"Sequence number": -1, "Fwd thread id": 0})
+                    cpu = PyEvent(
+                        dev, main, op.torch_op, "cpu_op", h, op_dur, {"Sequence number": -1, "Fwd thread id": 0}
+                    )
                     enq = h + op_dur * 3 // 5
                     qid = conn
                     py.append(cpu)
-                    py.append(PyEvent(dev, main, "Enqueue", "enqueue", enq, rng.randrange(900, 2_000),
-                                      {"correlation_id": qid}, queue_id=qid))
+                    py.append(
+                        PyEvent(
+                            dev,
+                            main,
+                            "Enqueue",
+                            "enqueue",
+                            enq,
+                            rng.randrange(900, 2_000),
+                            {"correlation_id": qid},
+                            queue_id=qid,
+                        )
+                    )
                     deq = max(enq + rng.randrange(4_000, 12_000), queue_free)
                     launch_tid = queue
                     acl_start = deq + rng.randrange(1_500, 3_000)
@@ -213,31 +237,70 @@ def simulate(workload: Workload, chip: Chip, *, style: str, devices: list[int], 
                 blocks, mix = _blocks(op, chip, task_type)
                 launch_conn = conn
                 conn += 1
-                task = Task(dev, step, index, op, task_type, stream, task_id, start, dur,
-                            0 if not tasks else start - tasks[-1].end_ns, blocks, mix,
-                            "0" if task_type.startswith("MIX") else "N/A", launch_conn, launch, launch_tid,
-                            tuple(rng.random() for _ in range(8)))
+                task = Task(
+                    dev,
+                    step,
+                    index,
+                    op,
+                    task_type,
+                    stream,
+                    task_id,
+                    start,
+                    dur,
+                    0 if not tasks else start - tasks[-1].end_ns,
+                    blocks,
+                    mix,
+                    "0" if task_type.startswith("MIX") else "N/A",
+                    launch_conn,
+                    launch,
+                    launch_tid,
+                    tuple(rng.random() for _ in range(8)),
+                )
                 tasks.append(task)
                 task_id = task_id + 1 if task_id < 65535 else 0
                 dev_free = task.end_ns
                 if style == "ops":
                     api_start = launch - rng.randrange(800, 1_400)
-                    host.append(HostEvent(dev, main, "acl", op.acl_api, "ACL_NN", api_start,
-                                          launch + node_dur + rng.randrange(800, 1_600) - api_start, conn))
+                    host.append(
+                        HostEvent(
+                            dev,
+                            main,
+                            "acl",
+                            op.acl_api,
+                            "ACL_NN",
+                            api_start,
+                            launch + node_dur + rng.randrange(800, 1_600) - api_start,
+                            conn,
+                        )
+                    )
                     conn += 1
                     h = launch + node_dur + rng.randrange(2_000, 4_000)
                 elif style == "torch":
                     acl_end = launch + node_dur + rng.randrange(800, 1_600)
-                    host.append(HostEvent(dev, launch_tid, "acl", op.acl_api, "ACL_NN", acl_start, acl_end - acl_start, conn))
+                    host.append(
+                        HostEvent(dev, launch_tid, "acl", op.acl_api, "ACL_NN", acl_start, acl_end - acl_start, conn)
+                    )
                     conn += 1
                     deq_end = acl_end + rng.randrange(1_000, 2_500)
-                    py.append(PyEvent(dev, queue, f"Dequeue@{op.acl_api}", "dequeue", deq, deq_end - deq,
-                                      {"correlation_id": qid}, queue_id=qid))
+                    py.append(
+                        PyEvent(
+                            dev,
+                            queue,
+                            f"Dequeue@{op.acl_api}",
+                            "dequeue",
+                            deq,
+                            deq_end - deq,
+                            {"correlation_id": qid},
+                            queue_id=qid,
+                        )
+                    )
                     queue_free = deq_end + rng.randrange(300, 900)
                     cpu.task = task
                 else:
                     h = launch + node_dur + rng.randrange(1_000, 3_000)
-                host.append(HostEvent(dev, launch_tid, "node", "launch", "ACL_OP", launch, node_dur, launch_conn, op.name))
+                host.append(
+                    HostEvent(dev, launch_tid, "node", "launch", "ACL_OP", launch, node_dur, launch_conn, op.name)
+                )
                 kl = node_dur - rng.randrange(2_000, 3_500)
                 host.append(HostEvent(dev, launch_tid, "runtime", "KernelLaunch", "ACL_OP", launch + 1_000, kl, conn))
                 conn += 1
@@ -254,10 +317,22 @@ def simulate(workload: Workload, chip: Chip, *, style: str, devices: list[int], 
                 sync_start = max(h, queue_free) + rng.randrange(1_000, 3_000)
                 sync_end = max(sync_start + rng.randrange(3_000, 6_000), done)
                 if style == "torch":
-                    py.append(PyEvent(dev, main, "aten::item", "cpu_op", sync_start - 1_500,
-                                      sync_end - sync_start + 3_000, {"Sequence number": -1, "Fwd thread id": 0}))
-                host.append(HostEvent(dev, main, "acl", "aclrtSynchronizeStream", "ACL_RTS", sync_start,
-                                      sync_end - sync_start, conn))
+                    py.append(
+                        PyEvent(
+                            dev,
+                            main,
+                            "aten::item",
+                            "cpu_op",
+                            sync_start - 1_500,
+                            sync_end - sync_start + 3_000,
+                            {"Sequence number": -1, "Fwd thread id": 0},
+                        )
+                    )
+                host.append(
+                    HostEvent(
+                        dev, main, "acl", "aclrtSynchronizeStream", "ACL_RTS", sync_start, sync_end - sync_start, conn
+                    )
+                )
                 conn += 1
                 h = sync_end + 1_500
                 if style == "torch":

@@ -2,6 +2,7 @@
 
 Computed from integer ns so a file's totals equal the sum of the rows it summarises.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -9,6 +9,7 @@
 
 Key order inside each event follows the real trace_view.json sample, section by section.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -16,8 +17,15 @@ from collections.abc import Iterator
 from .fmt import dur_us, ts_us
 from .schedule import MODEL_ID_NONE, HostEvent, PyEvent, Run, Task
 
-SORT = {"CANN": 7, "Ascend Hardware": 14, "AI Core Freq": 15, "NPU MEM": 19, "HBM": 20, "Step Trace": 21,
-        "Overlap Analysis": 22}  # 7/14/15 from reference §3; 19+ ("others from 19") assignment UNVERIFIED
+SORT = {
+    "CANN": 7,
+    "Ascend Hardware": 14,
+    "AI Core Freq": 15,
+    "NPU MEM": 19,
+    "HBM": 20,
+    "Step Trace": 21,
+    "Overlap Analysis": 22,
+}  # 7/14/15 from reference §3; 19+ ("others from 19") assignment UNVERIFIED
 HOST_DEVICE = 31
 SUBTASK_NONE = 4294967295
 
@@ -39,34 +47,82 @@ def _meta(name: str, pid: int, tid: int, args: dict) -> dict:
 
 
 def process_meta(pid: int, name: str, label: str, sort_index: int) -> list[dict]:
-    return [_meta("process_name", pid, 0, {"name": name}), _meta("process_labels", pid, 0, {"labels": label}),
-            _meta("process_sort_index", pid, 0, {"sort_index": sort_index})]
+    return [
+        _meta("process_name", pid, 0, {"name": name}),
+        _meta("process_labels", pid, 0, {"labels": label}),
+        _meta("process_sort_index", pid, 0, {"sort_index": sort_index}),
+    ]
 
 
 def thread_meta(pid: int, tid: int, name: str, sort_index: int) -> list[dict]:
-    return [_meta("thread_name", pid, tid, {"name": name}), _meta("thread_sort_index", pid, tid, {"sort_index": sort_index})]
+    return [
+        _meta("thread_name", pid, tid, {"name": name}),
+        _meta("thread_sort_index", pid, tid, {"sort_index": sort_index}),
+    ]
 
 
 def device_event(t: Task, pid: int, model_id: int) -> dict:
-    return {"name": t.op.name, "pid": pid, "tid": t.stream_id, "ts": ts_us(t.start_ns), "dur": dur_us(t.dur_ns),
-            "args": {"Model Id": model_id, "Task Type": t.task_type, "Stream Id": t.stream_id, "Task Id": t.task_id,
-                     "Batch Id": 0, "Subtask Id": SUBTASK_NONE, "connection_id": t.connection_id}, "ph": "X"}
+    return {
+        "name": t.op.name,
+        "pid": pid,
+        "tid": t.stream_id,
+        "ts": ts_us(t.start_ns),
+        "dur": dur_us(t.dur_ns),
+        "args": {
+            "Model Id": model_id,
+            "Task Type": t.task_type,
+            "Stream Id": t.stream_id,
+            "Task Id": t.task_id,
+            "Batch Id": 0,
+            "Subtask Id": SUBTASK_NONE,
+            "connection_id": t.connection_id,
+        },
+        "ph": "X",
+    }
 
 
 def host_event(e: HostEvent, pid: int) -> dict:
     api_id = e.name if e.level != "node" else "launch"
-    return {"name": e.label, "pid": pid, "tid": e.tid, "ts": ts_us(e.start_ns), "dur": dur_us(e.dur_ns),
-            "args": {"Thread Id": e.tid, "Mode": e.mode, "level": e.level, "id": api_id, "item_id": e.item_id,
-                     "connection_id": e.connection_id}, "ph": "X"}
+    return {
+        "name": e.label,
+        "pid": pid,
+        "tid": e.tid,
+        "ts": ts_us(e.start_ns),
+        "dur": dur_us(e.dur_ns),
+        "args": {
+            "Thread Id": e.tid,
+            "Mode": e.mode,
+            "level": e.level,
+            "id": api_id,
+            "item_id": e.item_id,
+            "connection_id": e.connection_id,
+        },
+        "ph": "X",
+    }
 
 
 def h2d_flow(t: Task, cann_pid: int, hw_pid: int) -> tuple[dict, dict]:
     fid = h2d_flow_id(t.connection_id)
     name = f"HostToDevice{fid}"
-    s = {"name": name, "ph": "s", "cat": "HostToDevice", "id": fid, "pid": cann_pid, "tid": t.launch_tid,
-         "ts": ts_us(t.launch_ns)}
-    f = {"name": name, "ph": "f", "id": fid, "ts": ts_us(t.start_ns), "cat": "HostToDevice", "pid": hw_pid,
-         "tid": t.stream_id, "bp": "e"}
+    s = {
+        "name": name,
+        "ph": "s",
+        "cat": "HostToDevice",
+        "id": fid,
+        "pid": cann_pid,
+        "tid": t.launch_tid,
+        "ts": ts_us(t.launch_ns),
+    }
+    f = {
+        "name": name,
+        "ph": "f",
+        "id": fid,
+        "ts": ts_us(t.start_ns),
+        "cat": "HostToDevice",
+        "pid": hw_pid,
+        "tid": t.stream_id,
+        "bp": "e",
+    }
     return s, f
 
 
@@ -76,6 +132,7 @@ def _sorted(events: list[tuple[int, int, dict]]) -> Iterator[dict]:
 
 
 # ---- msprof 8.x / 7.x --------------------------------------------------------------------------
+
 
 def msprof_events(run: Run) -> Iterator[dict]:
     """Events of ``msprof_{timestamp}.json``: metadata first, then everything by time."""
@@ -139,10 +196,27 @@ def step_trace_events(run: Run) -> Iterator[dict]:
         meta += thread_meta(pid, 70001, f"Step Trace(Model ID:{run.model_id})", 70001)
         for it in iteration_bounds(run, dev):
             step, fp, bp, end, prev_end = it
-            timed.append((fp, step, {"name": f"Iteration {step}", "pid": pid, "tid": 70001, "ts": ts_us(fp),
-                                     "dur": dur_us(end - fp), "args": {"Iteration ID": step, "FP Start": ts_us(fp),
-                                     "BP End": ts_us(bp), "Iteration End": ts_us(end),
-                                     "Iteration Time(us)": dur_us(end - (prev_end or fp))}, "ph": "X"}))
+            timed.append(
+                (
+                    fp,
+                    step,
+                    {
+                        "name": f"Iteration {step}",
+                        "pid": pid,
+                        "tid": 70001,
+                        "ts": ts_us(fp),
+                        "dur": dur_us(end - fp),
+                        "args": {
+                            "Iteration ID": step,
+                            "FP Start": ts_us(fp),
+                            "BP End": ts_us(bp),
+                            "Iteration End": ts_us(end),
+                            "Iteration Time(us)": dur_us(end - (prev_end or fp)),
+                        },
+                        "ph": "X",
+                    },
+                )
+            )
     yield from meta
     yield from _sorted(timed)
 
@@ -192,10 +266,25 @@ def legacy_events(run: Run, dev: int, parts: tuple[str, ...]) -> Iterator[dict]:
             timed.append((t.start_ns, seq, device_event(t, pid, run.model_id)))
             seq += 1
             if "runtime" in parts:
-                s = {"name": "acl_to_npu", "ph": "s", "cat": "async_acl_npu", "id": t.connection_id,
-                     "pid": LEGACY_PIDS["Runtime"], "tid": t.launch_tid, "ts": ts_us(t.launch_ns + 1_000)}
-                f = {"name": "acl_to_npu", "ph": "f", "id": t.connection_id, "ts": ts_us(t.start_ns),
-                     "cat": "async_acl_npu", "pid": pid, "tid": t.stream_id, "bp": "e"}
+                s = {
+                    "name": "acl_to_npu",
+                    "ph": "s",
+                    "cat": "async_acl_npu",
+                    "id": t.connection_id,
+                    "pid": LEGACY_PIDS["Runtime"],
+                    "tid": t.launch_tid,
+                    "ts": ts_us(t.launch_ns + 1_000),
+                }
+                f = {
+                    "name": "acl_to_npu",
+                    "ph": "f",
+                    "id": t.connection_id,
+                    "ts": ts_us(t.start_ns),
+                    "cat": "async_acl_npu",
+                    "pid": pid,
+                    "tid": t.stream_id,
+                    "bp": "e",
+                }
                 timed.append((t.launch_ns + 1_000, seq, s))
                 timed.append((t.start_ns, seq + 1, f))
                 seq += 2
@@ -205,14 +294,28 @@ def legacy_events(run: Run, dev: int, parts: tuple[str, ...]) -> Iterator[dict]:
 
 # ---- torch_npu ---------------------------------------------------------------------------------
 
+
 def torch_pids(run: Run) -> dict[str, int]:
     """The pid scheme of the real torch_npu sample (Python = OS pid, CANN = pid*100+2, ...)."""
-    return {"Python": run.pid, "CANN": run.pid * 100 + 2, "Ascend Hardware": 800, "Overlap Analysis": run.pid * 10000 + 1100}
+    return {
+        "Python": run.pid,
+        "CANN": run.pid * 100 + 2,
+        "Ascend Hardware": 800,
+        "Overlap Analysis": run.pid * 10000 + 1100,
+    }
 
 
 def _py_event(e: PyEvent, pid: int) -> dict:
-    return {"ph": "X", "name": e.name, "pid": pid, "tid": e.tid, "ts": ts_us(e.start_ns), "dur": dur_us(e.dur_ns),
-            "cat": e.cat, "args": e.args}
+    return {
+        "ph": "X",
+        "name": e.name,
+        "pid": pid,
+        "tid": e.tid,
+        "ts": ts_us(e.start_ns),
+        "dur": dur_us(e.dur_ns),
+        "cat": e.cat,
+        "args": e.args,
+    }
 
 
 def _py_flow(ph: str, name: str, fid, pid: int, tid: int, ts: int, cat: str) -> dict:
@@ -232,8 +335,15 @@ def torch_events(run: Run, dev: int) -> Iterator[dict]:
         for e in (x for x in pyev if x.tid == tid):
             yield _py_event(e, py)
             if e.queue_id is not None:
-                yield _py_flow("s" if e.cat == "enqueue" else "f", "enqueue_to_dequeue", e.queue_id, py, e.tid,
-                               e.start_ns, "async_task_queue")
+                yield _py_flow(
+                    "s" if e.cat == "enqueue" else "f",
+                    "enqueue_to_dequeue",
+                    e.queue_id,
+                    py,
+                    e.tid,
+                    e.start_ns,
+                    "async_task_queue",
+                )
     py_tids = sorted({e.tid for e in pyev})
     yield _py_meta("process_name", py, 0, {"name": "Python"})
     yield _py_meta("process_labels", py, 0, {"labels": "CPU"})
@@ -251,7 +361,10 @@ def torch_events(run: Run, dev: int) -> Iterator[dict]:
     meta.append(_meta("process_name", cann, 0, {"name": "CANN"}))
     meta += [_meta("thread_name", cann, t, {"name": f"Thread {t}"}) for t in cann_tids]
     meta += [_meta("thread_sort_index", cann, t, {"sort_index": t}) for t in cann_tids]
-    meta += [_meta("process_labels", cann, 0, {"labels": "CPU"}), _meta("process_sort_index", cann, 0, {"sort_index": 2})]
+    meta += [
+        _meta("process_labels", cann, 0, {"labels": "CPU"}),
+        _meta("process_sort_index", cann, 0, {"sort_index": 2}),
+    ]
     meta.append(_meta("process_name", ov, 0, {"name": "Overlap Analysis"}))
     for tid, name in enumerate(("Computing", "Communication", "Communication(Not Overlapped)", "Free")):
         meta.append(_meta("thread_name", ov, tid, {"name": name}))
@@ -267,11 +380,28 @@ def torch_events(run: Run, dev: int) -> Iterator[dict]:
         timed.append((t.launch_ns, seq, s))
         timed.append((t.start_ns, seq + 1, device_event(t, hw, MODEL_ID_NONE)))
         timed.append((t.start_ns, seq + 2, f))
-        timed.append((t.start_ns, seq + 3, {"name": "Computing", "pid": ov, "tid": 0, "ts": ts_us(t.start_ns),
-                                            "dur": dur_us(t.dur_ns), "ph": "X"}))
+        timed.append(
+            (
+                t.start_ns,
+                seq + 3,
+                {"name": "Computing", "pid": ov, "tid": 0, "ts": ts_us(t.start_ns), "dur": dur_us(t.dur_ns), "ph": "X"},
+            )
+        )
         if prev_end is not None and t.start_ns > prev_end:
-            timed.append((prev_end, seq + 4, {"name": "Free", "pid": ov, "tid": 3, "ts": ts_us(prev_end),
-                                              "dur": dur_us(t.start_ns - prev_end), "ph": "X"}))
+            timed.append(
+                (
+                    prev_end,
+                    seq + 4,
+                    {
+                        "name": "Free",
+                        "pid": ov,
+                        "tid": 3,
+                        "ts": ts_us(prev_end),
+                        "dur": dur_us(t.start_ns - prev_end),
+                        "ph": "X",
+                    },
+                )
+            )
         prev_end = t.end_ns
         seq += 5
     yield from _sorted(timed)

@@ -11,6 +11,7 @@
 quoted with a trailing TAB); ``style="2023"`` follows samples/torch_npu-kernel_details-arith (no
 OP State/HF32, float start time, FORMAT_ND formats).
 """
+
 from __future__ import annotations
 
 import json
@@ -29,39 +30,73 @@ from .workload import Workload
 STYLES = ("2025", "2023")
 
 
-def write_torch_npu(out_dir, workload: Workload, soc: str = "Ascend910B2", steps: int = 2,
-                    aic_metrics: str | None = "PipeUtilization", seed: int = 0, *, style: str = "2025",
-                    device: int = 0, rank: int | None = None, cann_version: str = "8.0.RC1",
-                    hostname: str = "localhost", start_ns: int = DEFAULT_START_NS, pid: int = DEFAULT_PID,
-                    connection_base: int = 0) -> Path:
+def write_torch_npu(
+    out_dir,
+    workload: Workload,
+    soc: str = "Ascend910B2",
+    steps: int = 2,
+    aic_metrics: str | None = "PipeUtilization",
+    seed: int = 0,
+    *,
+    style: str = "2025",
+    device: int = 0,
+    rank: int | None = None,
+    cann_version: str = "8.0.RC1",
+    hostname: str = "localhost",
+    start_ns: int = DEFAULT_START_NS,
+    pid: int = DEFAULT_PID,
+    connection_base: int = 0,
+) -> Path:
     """Write one ``*_ascend_pt`` folder under ``out_dir`` (eager torch_npu run of ``workload`` for
     ``steps`` profiler steps on one device) and return its path."""
     if style not in STYLES:
         raise ValueError(f"style: {style!r} is not one of {', '.join(STYLES)}")
     c, cv = chip(soc), cann(cann_version)
     pmu_cols = pmu_columns(c, aic_metrics)
-    run = simulate(workload, c, style="torch", devices=[device], iterations=steps, seed=seed, start_ns=start_ns, pid=pid,
-                   connection_base=connection_base)
+    run = simulate(
+        workload,
+        c,
+        style="torch",
+        devices=[device],
+        iterations=steps,
+        seed=seed,
+        start_ns=start_ns,
+        pid=pid,
+        connection_base=connection_base,
+    )
     target = Path(out_dir) / f"{hostname}_{pid}_{stamp(start_ns, millis=True)}_ascend_pt"
     with StagedDir(target) as root:
-        info = {"config": {"common_config": {"activities": ["ProfilerActivity.CPU", "ProfilerActivity.NPU"],
-                                             "schedule": {"wait": 0, "warmup": 0, "active": steps, "repeat": 1}},
-                           "experimental_config": {"_aic_metrics": aic_metrics or "ACL_AICORE_NONE",
-                                                   "_profiler_level": "Level1"}},
-                "start_info": {"syscnt_enable": False, "freq": 100.0, "start_cnt": 0, "start_monotonic": 0},
-                "end_info": {"collectionTimeEnd": str(run.end_ns // 1000)}, "torch_npu_version": "2.1.0",
-                "cann_version": cv.version, "simulated": True}
+        info = {
+            "config": {
+                "common_config": {
+                    "activities": ["ProfilerActivity.CPU", "ProfilerActivity.NPU"],
+                    "schedule": {"wait": 0, "warmup": 0, "active": steps, "repeat": 1},
+                },
+                "experimental_config": {"_aic_metrics": aic_metrics or "ACL_AICORE_NONE", "_profiler_level": "Level1"},
+            },
+            "start_info": {"syscnt_enable": False, "freq": 100.0, "start_cnt": 0, "start_monotonic": 0},
+            "end_info": {"collectionTimeEnd": str(run.end_ns // 1000)},
+            "torch_npu_version": "2.1.0",
+            "cann_version": cv.version,
+            "simulated": True,
+        }
         info_name = "profiler_info.json" if rank is None else f"profiler_info_{rank}.json"
         write_text(root / info_name, json.dumps(info, indent=4))
-        write_text(root / "profiler_metadata.json", json.dumps({"ENV_VARIABLES": {"ASCEND_RT_VISIBLE_DEVICES": str(device)}}, indent=4))
+        write_text(
+            root / "profiler_metadata.json",
+            json.dumps({"ENV_VARIABLES": {"ASCEND_RT_VISIBLE_DEVICES": str(device)}}, indent=4),
+        )
         out = root / "ASCEND_PROFILER_OUTPUT"
         write_json_array(out / "trace_view.json", torch_events(run, device))
         _write_tables(out, run, style, aic_metrics, pmu_cols)
         fw = root / "FRAMEWORK"
         fw.mkdir()
-        (fw / "torch.op_range").write_bytes(b"".join(
-            struct.pack("<QQI", e.start_ns, e.start_ns + e.dur_ns, e.tid) for e in run.python[device]))
-        write_text(root / "logs" / f"profiler_{stamp(start_ns)}.log", "[INFO] simulated torch_npu profiler: parse finished\n")
+        (fw / "torch.op_range").write_bytes(
+            b"".join(struct.pack("<QQI", e.start_ns, e.start_ns + e.dur_ns, e.tid) for e in run.python[device])
+        )
+        write_text(
+            root / "logs" / f"profiler_{stamp(start_ns)}.log", "[INFO] simulated torch_npu profiler: parse finished\n"
+        )
         prof = root / prof_name(run, seed)
         prof.mkdir()
         write_raw(prof, run, cv)
@@ -71,32 +106,110 @@ def write_torch_npu(out_dir, workload: Workload, soc: str = "Ascend910B2", steps
 def _write_tables(out: Path, run: Run, style: str, metrics: str | None, pmu_cols: list[str]) -> None:
     dev = run.devices[0]
     tasks = run.tasks[dev]
-    write_text(out / "kernel_details.csv", csv_text(tables.kernel_details_header(style, run.chip, metrics),
-                                                     (tables.kernel_details_row(run, t, style, pmu_cols) for t in tasks)))
-    write_text(out / "op_statistic.csv", csv_text(tables.OP_STATISTIC_COLS, tables.op_statistic_rows(op_statistic(tasks))))
-    write_text(out / "api_statistic.csv", csv_text(tables.API_STATISTIC_COLS,
-                                                    tables.api_statistic_rows(api_statistic(run.host[dev]))))
-    write_text(out / "operator_details.csv", csv_text(
-        ["Name", "Input Shapes", "Call Stack", "Host Self Duration(us)", "Host Total Duration(us)",
-         "Device Self Duration(us)", "Device Total Duration(us)", "Device Self Duration With AICore(us)",
-         "Device Total Duration With AICore(us)"], _operator_rows(run, dev)))
+    write_text(
+        out / "kernel_details.csv",
+        csv_text(
+            tables.kernel_details_header(style, run.chip, metrics),
+            (tables.kernel_details_row(run, t, style, pmu_cols) for t in tasks),
+        ),
+    )
+    write_text(
+        out / "op_statistic.csv", csv_text(tables.OP_STATISTIC_COLS, tables.op_statistic_rows(op_statistic(tasks)))
+    )
+    write_text(
+        out / "api_statistic.csv",
+        csv_text(tables.API_STATISTIC_COLS, tables.api_statistic_rows(api_statistic(run.host[dev]))),
+    )
+    write_text(
+        out / "operator_details.csv",
+        csv_text(
+            [
+                "Name",
+                "Input Shapes",
+                "Call Stack",
+                "Host Self Duration(us)",
+                "Host Total Duration(us)",
+                "Device Self Duration(us)",
+                "Device Total Duration(us)",
+                "Device Self Duration With AICore(us)",
+                "Device Total Duration With AICore(us)",
+            ],
+            _operator_rows(run, dev),
+        ),
+    )
     write_text(out / "step_trace_time.csv", csv_text(_step_header(style), _step_rows(run, dev, style)))
     mem = list(_memory(run, dev))
-    write_text(out / "memory_record.csv", csv_text(
-        ["Component", "Timestamp(us)", "Total Allocated(MB)", "Total Reserved(MB)", "Total Active(MB)", "Stream Ptr",
-         "Device Type"], ([comp, ts_us(ts), r3(alloc), r3(res), r3(alloc), "187651245490688", f"NPU:{dev}"]
-                          for comp, ts, alloc, res, *_ in mem)))
-    write_text(out / "operator_memory.csv", csv_text(
-        ["Name", "Size(KB)", "Allocation Time(us)", "Release Time(us)", "Active Release Time(us)", "Duration(us)",
-         "Active Duration(us)", "Allocation Total Allocated(MB)", "Allocation Total Reserved(MB)",
-         "Allocation Total Active(MB)", "Release Total Allocated(MB)", "Release Total Reserved(MB)",
-         "Release Total Active(MB)", "Stream Ptr", "Device Type"],
-        ([name, r3(kb), ts_us(ts), ts_us(rel), ts_us(rel), dur_text(rel - ts), dur_text(rel - ts), r3(alloc), r3(res),
-          r3(alloc), r3(alloc - kb / 1024), r3(res), r3(alloc - kb / 1024), "187651245490688", f"NPU:{dev}"]
-         for _, ts, alloc, res, name, kb, rel in mem if name)))
-    write_text(out / "npu_module_mem.csv", csv_text(
-        ["Device_id", "Component", "Timestamp(us)", "Total Reserved(MB)", "Device"],
-        ([str(dev), comp, ts_us(ts), r3(res), f"NPU:{dev}"] for comp, ts, _a, res, *_ in mem[:: max(1, len(mem) // 6)])))
+    write_text(
+        out / "memory_record.csv",
+        csv_text(
+            [
+                "Component",
+                "Timestamp(us)",
+                "Total Allocated(MB)",
+                "Total Reserved(MB)",
+                "Total Active(MB)",
+                "Stream Ptr",
+                "Device Type",
+            ],
+            (
+                [comp, ts_us(ts), r3(alloc), r3(res), r3(alloc), "187651245490688", f"NPU:{dev}"]
+                for comp, ts, alloc, res, *_ in mem
+            ),
+        ),
+    )
+    write_text(
+        out / "operator_memory.csv",
+        csv_text(
+            [
+                "Name",
+                "Size(KB)",
+                "Allocation Time(us)",
+                "Release Time(us)",
+                "Active Release Time(us)",
+                "Duration(us)",
+                "Active Duration(us)",
+                "Allocation Total Allocated(MB)",
+                "Allocation Total Reserved(MB)",
+                "Allocation Total Active(MB)",
+                "Release Total Allocated(MB)",
+                "Release Total Reserved(MB)",
+                "Release Total Active(MB)",
+                "Stream Ptr",
+                "Device Type",
+            ],
+            (
+                [
+                    name,
+                    r3(kb),
+                    ts_us(ts),
+                    ts_us(rel),
+                    ts_us(rel),
+                    dur_text(rel - ts),
+                    dur_text(rel - ts),
+                    r3(alloc),
+                    r3(res),
+                    r3(alloc),
+                    r3(alloc - kb / 1024),
+                    r3(res),
+                    r3(alloc - kb / 1024),
+                    "187651245490688",
+                    f"NPU:{dev}",
+                ]
+                for _, ts, alloc, res, name, kb, rel in mem
+                if name
+            ),
+        ),
+    )
+    write_text(
+        out / "npu_module_mem.csv",
+        csv_text(
+            ["Device_id", "Component", "Timestamp(us)", "Total Reserved(MB)", "Device"],
+            (
+                [str(dev), comp, ts_us(ts), r3(res), f"NPU:{dev}"]
+                for comp, ts, _a, res, *_ in mem[:: max(1, len(mem) // 6)]
+            ),
+        ),
+    )
 
 
 def _shape_text(op) -> str:
@@ -108,15 +221,40 @@ def _operator_rows(run: Run, dev: int):
         if e.task is None:
             continue
         t = e.task
-        enq = next((x.dur_ns for x in run.python[dev] if x.cat == "enqueue" and e.start_ns <= x.start_ns < e.start_ns + e.dur_ns), 0)
+        enq = next(
+            (
+                x.dur_ns
+                for x in run.python[dev]
+                if x.cat == "enqueue" and e.start_ns <= x.start_ns < e.start_ns + e.dur_ns
+            ),
+            0,
+        )
         aicore = t.dur_ns if t.task_type in ("AI_CORE", "MIX_AIC") else 0
-        yield [e.name, _shape_text(t.op), "", dur_text(e.dur_ns - enq), dur_text(e.dur_ns), dur_text(t.dur_ns),
-               dur_text(t.dur_ns), dur_text(aicore), dur_text(aicore)]
+        yield [
+            e.name,
+            _shape_text(t.op),
+            "",
+            dur_text(e.dur_ns - enq),
+            dur_text(e.dur_ns),
+            dur_text(t.dur_ns),
+            dur_text(t.dur_ns),
+            dur_text(aicore),
+            dur_text(aicore),
+        ]
 
 
 def _step_header(style: str) -> list[str]:
-    cols = ["Step", "Computing", "Communication(Not Overlapped)", "Overlapped", "Communication", "Free", "Stage",
-            "Bubble", "Communication(Not Overlapped and Exclude Receive)"]
+    cols = [
+        "Step",
+        "Computing",
+        "Communication(Not Overlapped)",
+        "Overlapped",
+        "Communication",
+        "Free",
+        "Stage",
+        "Bubble",
+        "Communication(Not Overlapped and Exclude Receive)",
+    ]
     return ["Device_id", *cols, "Preparing"] if style == "2025" else cols
 
 

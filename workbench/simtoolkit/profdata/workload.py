@@ -6,6 +6,7 @@ iteration/step plus how it was launched: ``"model"`` (an offline model run with 
 after ATC: Model ID 1, node names) or ``"ops"`` (eager single-op launches as torch_npu does: Model ID
 4294967295, ``aclnnXxx`` APIs).
 """
+
 from __future__ import annotations
 
 import math
@@ -13,8 +14,19 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 CORES = ("AI_CORE", "AI_VECTOR_CORE", "AI_CPU", "MIX_AIC", "MIX_AIV", "DSA_SQE", "HCCL")
-_DTYPE_BYTES = {"FLOAT": 4, "FLOAT16": 2, "DT_BF16": 2, "INT8": 1, "UINT8": 1, "BOOL": 1, "INT32": 4,
-                "INT64": 8, "UINT64": 8, "DOUBLE": 8, "INT16": 2}
+_DTYPE_BYTES = {
+    "FLOAT": 4,
+    "FLOAT16": 2,
+    "DT_BF16": 2,
+    "INT8": 1,
+    "UINT8": 1,
+    "BOOL": 1,
+    "INT32": 4,
+    "INT64": 8,
+    "UINT64": 8,
+    "DOUBLE": 8,
+    "INT16": 2,
+}
 
 
 @dataclass(frozen=True)
@@ -133,13 +145,19 @@ class Workload:
         built = []
         for i, d in enumerate(ops):
             try:
-                built.append(Op(
-                    name=str(d["name"]), type=str(d["type"]), core=str(d.get("core", "AI_CORE")),
-                    duration_us=d.get("duration_us"),
-                    inputs=tuple(_tensor(t) for t in d.get("inputs", ())),
-                    outputs=tuple(_tensor(t) for t in d.get("outputs", ())),
-                    torch_op=str(d.get("torch_op", "")), acl_api=str(d.get("acl_api", "")),
-                    dynamic=bool(d.get("dynamic", False))))
+                built.append(
+                    Op(
+                        name=str(d["name"]),
+                        type=str(d["type"]),
+                        core=str(d.get("core", "AI_CORE")),
+                        duration_us=d.get("duration_us"),
+                        inputs=tuple(_tensor(t) for t in d.get("inputs", ())),
+                        outputs=tuple(_tensor(t) for t in d.get("outputs", ())),
+                        torch_op=str(d.get("torch_op", "")),
+                        acl_api=str(d.get("acl_api", "")),
+                        dynamic=bool(d.get("dynamic", False)),
+                    )
+                )
             except KeyError as exc:
                 raise ValueError(f"workload {name!r}: op #{i} lacks field {exc.args[0]!r}") from None
         return cls(name, tuple(built), kind, model_name=name)
@@ -152,6 +170,7 @@ def _tensor(d: Mapping | Tensor) -> Tensor:
 
 
 # ---- default workloads ---------------------------------------------------------------------------
+
 
 def _conv_out(h: int, k: int, s: int) -> int:
     return (h + 2 * (k // 2) - k) // s + 1
@@ -168,15 +187,27 @@ class _Builder:
             return "NC1HWC0"
         return "NCHW" if rank == 4 else "ND"
 
-    def add(self, name: str, typ: str, ins: Sequence[tuple[int, ...]], outs: Sequence[tuple[int, ...]],
-            core: str, wfmt: str | None = None) -> None:
+    def add(
+        self,
+        name: str,
+        typ: str,
+        ins: Sequence[tuple[int, ...]],
+        outs: Sequence[tuple[int, ...]],
+        core: str,
+        wfmt: str | None = None,
+    ) -> None:
         it = tuple(Tensor(s, self.dtype, wfmt if (wfmt and i == 1) else self.fmt(len(s))) for i, s in enumerate(ins))
         ot = tuple(Tensor(s, self.dtype, self.fmt(len(s))) for s in outs)
         self.ops.append(Op(name, typ, it, ot, core))
 
 
-def resnet50_workload(batch: int = 1, kind: str = "model", dtype: str = "FLOAT16", image: int = 224,
-                      blocks: tuple[int, int, int, int] = (3, 4, 6, 3)) -> Workload:
+def resnet50_workload(
+    batch: int = 1,
+    kind: str = "model",
+    dtype: str = "FLOAT16",
+    image: int = 224,
+    blocks: tuple[int, int, int, int] = (3, 4, 6, 3),
+) -> Workload:
     """ResNet-50 inference as it runs after ATC (conv+BN+ReLU fused into Conv2D, NC1HWC0 activations)
     with ``kind="model"``, or eager torch_npu style (separate BatchNorm/ReLU, NCHW) with ``kind="ops"``.
     ``blocks`` = bottleneck blocks per stage; fewer gives a smaller ResNet-like net."""
@@ -188,8 +219,14 @@ def resnet50_workload(batch: int = 1, kind: str = "model", dtype: str = "FLOAT16
         nonlocal c, h
         ho = _conv_out(h, k, s)
         src, dst = (n, c, h, h), (n, cout, ho, ho)
-        b.add(f"{name}" if fused else f"{name}/Conv2D", "Conv2D", [src, (cout, c, k, k), (cout,)], [dst], "AI_CORE",
-              wfmt="FRACTAL_Z" if fused else "NCHW")
+        b.add(
+            f"{name}" if fused else f"{name}/Conv2D",
+            "Conv2D",
+            [src, (cout, c, k, k), (cout,)],
+            [dst],
+            "AI_CORE",
+            wfmt="FRACTAL_Z" if fused else "NCHW",
+        )
         if not fused:
             b.add(f"{name}/BatchNorm", "BNInferenceD", [dst, (cout,), (cout,)], [dst], "AI_VECTOR_CORE")
             if relu:
@@ -217,78 +254,195 @@ def resnet50_workload(batch: int = 1, kind: str = "model", dtype: str = "FLOAT16
             b.add(f"{prefix}" if fused else f"{prefix}/Add", "Add", [main, main], [main], "AI_VECTOR_CORE")
             if not fused:
                 b.add(f"{prefix}/Relu", "Relu", [main], [main], "AI_VECTOR_CORE")
-    b.add("pool5" if fused else "avgpool/AdaptiveAvgPool2d", "ReduceMeanD" if fused else "AdaptiveAvgPool2d",
-          [(n, c, h, h)], [(n, c, 1, 1)], "AI_VECTOR_CORE")
+    b.add(
+        "pool5" if fused else "avgpool/AdaptiveAvgPool2d",
+        "ReduceMeanD" if fused else "AdaptiveAvgPool2d",
+        [(n, c, h, h)],
+        [(n, c, 1, 1)],
+        "AI_VECTOR_CORE",
+    )
     b.add("fc1000" if fused else "fc/Addmm", "MatMulV2", [(n, c), (1000, c), (1000,)], [(n, 1000)], "AI_CORE")
     if fused:
         b.add("prob", "SoftmaxV2", [(n, 1000)], [(n, 1000)], "AI_VECTOR_CORE")
     else:
-        b.ops.append(Op("argmax/ArgMax", "ArgMaxV2", (Tensor((n, 1000), dtype, "ND"), Tensor((), "INT64", "ND")),
-                        (Tensor((n,), "INT64", "ND"),), "AI_CPU"))
-    return Workload("resnet50", tuple(b.ops), kind, model_name="resnet50",
-                    inputs=(Tensor((n, 3, image, image), dtype, "NCHW"),))
+        b.ops.append(
+            Op(
+                "argmax/ArgMax",
+                "ArgMaxV2",
+                (Tensor((n, 1000), dtype, "ND"), Tensor((), "INT64", "ND")),
+                (Tensor((n,), "INT64", "ND"),),
+                "AI_CPU",
+            )
+        )
+    return Workload(
+        "resnet50", tuple(b.ops), kind, model_name="resnet50", inputs=(Tensor((n, 3, image, image), dtype, "NCHW"),)
+    )
 
 
-def transformer_workload(layers: int = 2, seq: int = 512, hidden: int = 1024, heads: int = 16, batch: int = 1,
-                         dtype: str = "DT_BF16") -> Workload:
+def transformer_workload(
+    layers: int = 2, seq: int = 512, hidden: int = 1024, heads: int = 16, batch: int = 1, dtype: str = "DT_BF16"
+) -> Workload:
     """A small decoder-style transformer forward pass in torch_npu eager style (aclnn kernels,
     FlashAttentionScore as MIX_AIC, dynamic shapes)."""
     t = batch * seq
     ops: list[Op] = []
 
     def op(name: str, typ: str, ins: list[tuple], outs: list[tuple], core: str, acl: str, torch: str) -> None:
-        ops.append(Op(f"{acl}_{name}", typ, tuple(Tensor(s, dtype, "ND") for s in ins),
-                      tuple(Tensor(s, dtype, "ND") for s in outs), core, torch_op=torch, acl_api=acl, dynamic=True))
+        ops.append(
+            Op(
+                f"{acl}_{name}",
+                typ,
+                tuple(Tensor(s, dtype, "ND") for s in ins),
+                tuple(Tensor(s, dtype, "ND") for s in outs),
+                core,
+                torch_op=torch,
+                acl_api=acl,
+                dynamic=True,
+            )
+        )
 
-    ops.append(Op("aclnnEmbedding_GatherV2AiCore_GatherV2", "GatherV2",
-                  (Tensor((32000, hidden), dtype, "ND"), Tensor((batch, seq), "INT64", "ND")),
-                  (Tensor((batch, seq, hidden), dtype, "ND"),), "AI_VECTOR_CORE", dynamic=True))
+    ops.append(
+        Op(
+            "aclnnEmbedding_GatherV2AiCore_GatherV2",
+            "GatherV2",
+            (Tensor((32000, hidden), dtype, "ND"), Tensor((batch, seq), "INT64", "ND")),
+            (Tensor((batch, seq, hidden), dtype, "ND"),),
+            "AI_VECTOR_CORE",
+            dynamic=True,
+        )
+    )
     for _ in range(layers):
-        op("LayerNormV3AiCore_LayerNormV3", "LayerNormV3", [(t, hidden), (hidden,), (hidden,)], [(t, hidden)],
-           "AI_VECTOR_CORE", "aclnnLayerNorm", "aten::layer_norm")
-        op("MatMulV3Common_MatMulV3", "MatMulV3", [(t, hidden), (hidden, 3 * hidden)], [(t, 3 * hidden)],
-           "AI_CORE", "aclnnMm", "aten::mm")
-        ops.append(Op("aclnnFlashAttentionScore_FlashAttentionScore_FlashAttentionScore", "FlashAttentionScore",
-                      tuple(Tensor((seq, batch, hidden), dtype, "NCL") for _ in range(3))
-                      + (Tensor((), "UINT8", "ND"), Tensor((seq, seq), "BOOL", "ND")),
-                      (Tensor((batch, heads, seq, 8), "FLOAT", "ND"), Tensor((batch, heads, seq, 8), "FLOAT", "ND"),
-                       Tensor((), dtype, "ND"), Tensor((seq, batch, hidden), dtype, "ND")),
-                      "MIX_AIC", dynamic=True))
-        op("MatMulCommon_MatMulV2", "MatMulV2", [(t, hidden), (hidden, hidden)], [(t, hidden)],
-           "AI_CORE", "aclnnMatmul", "aten::matmul")
+        op(
+            "LayerNormV3AiCore_LayerNormV3",
+            "LayerNormV3",
+            [(t, hidden), (hidden,), (hidden,)],
+            [(t, hidden)],
+            "AI_VECTOR_CORE",
+            "aclnnLayerNorm",
+            "aten::layer_norm",
+        )
+        op(
+            "MatMulV3Common_MatMulV3",
+            "MatMulV3",
+            [(t, hidden), (hidden, 3 * hidden)],
+            [(t, 3 * hidden)],
+            "AI_CORE",
+            "aclnnMm",
+            "aten::mm",
+        )
+        ops.append(
+            Op(
+                "aclnnFlashAttentionScore_FlashAttentionScore_FlashAttentionScore",
+                "FlashAttentionScore",
+                tuple(Tensor((seq, batch, hidden), dtype, "NCL") for _ in range(3))
+                + (Tensor((), "UINT8", "ND"), Tensor((seq, seq), "BOOL", "ND")),
+                (
+                    Tensor((batch, heads, seq, 8), "FLOAT", "ND"),
+                    Tensor((batch, heads, seq, 8), "FLOAT", "ND"),
+                    Tensor((), dtype, "ND"),
+                    Tensor((seq, batch, hidden), dtype, "ND"),
+                ),
+                "MIX_AIC",
+                dynamic=True,
+            )
+        )
+        op(
+            "MatMulCommon_MatMulV2",
+            "MatMulV2",
+            [(t, hidden), (hidden, hidden)],
+            [(t, hidden)],
+            "AI_CORE",
+            "aclnnMatmul",
+            "aten::matmul",
+        )
         op("AddAiCore_Add", "Add", [(t, hidden), (t, hidden)], [(t, hidden)], "AI_VECTOR_CORE", "aclnnAdd", "aten::add")
-        op("LayerNormV3AiCore_LayerNormV3", "LayerNormV3", [(t, hidden), (hidden,), (hidden,)], [(t, hidden)],
-           "AI_VECTOR_CORE", "aclnnLayerNorm", "aten::layer_norm")
-        op("MatMulV3Common_MatMulV3", "MatMulV3", [(t, hidden), (hidden, 4 * hidden)], [(t, 4 * hidden)],
-           "AI_CORE", "aclnnMm", "aten::mm")
-        op("FastGeluAiCore_FastGelu", "FastGelu", [(t, 4 * hidden)], [(t, 4 * hidden)], "AI_VECTOR_CORE",
-           "aclnnGelu", "aten::gelu")
-        op("MatMulV3Common_MatMulV3", "MatMulV3", [(t, 4 * hidden), (4 * hidden, hidden)], [(t, hidden)],
-           "AI_CORE", "aclnnMm", "aten::mm")
+        op(
+            "LayerNormV3AiCore_LayerNormV3",
+            "LayerNormV3",
+            [(t, hidden), (hidden,), (hidden,)],
+            [(t, hidden)],
+            "AI_VECTOR_CORE",
+            "aclnnLayerNorm",
+            "aten::layer_norm",
+        )
+        op(
+            "MatMulV3Common_MatMulV3",
+            "MatMulV3",
+            [(t, hidden), (hidden, 4 * hidden)],
+            [(t, 4 * hidden)],
+            "AI_CORE",
+            "aclnnMm",
+            "aten::mm",
+        )
+        op(
+            "FastGeluAiCore_FastGelu",
+            "FastGelu",
+            [(t, 4 * hidden)],
+            [(t, 4 * hidden)],
+            "AI_VECTOR_CORE",
+            "aclnnGelu",
+            "aten::gelu",
+        )
+        op(
+            "MatMulV3Common_MatMulV3",
+            "MatMulV3",
+            [(t, 4 * hidden), (4 * hidden, hidden)],
+            [(t, hidden)],
+            "AI_CORE",
+            "aclnnMm",
+            "aten::mm",
+        )
         op("AddAiCore_Add", "Add", [(t, hidden), (t, hidden)], [(t, hidden)], "AI_VECTOR_CORE", "aclnnAdd", "aten::add")
-    op("MatMulV3Common_MatMulV3", "MatMulV3", [(t, hidden), (hidden, 32000)], [(t, 32000)], "AI_CORE",
-       "aclnnMm", "aten::mm")
-    ops.append(Op("aclnnArgMax_ArgMaxV2AiCpu_ArgMaxV2", "ArgMaxV2",
-                  (Tensor((t, 32000), dtype, "ND"), Tensor((), "INT64", "ND")), (Tensor((t,), "INT64", "ND"),),
-                  "AI_CPU", dynamic=True))
+    op(
+        "MatMulV3Common_MatMulV3",
+        "MatMulV3",
+        [(t, hidden), (hidden, 32000)],
+        [(t, 32000)],
+        "AI_CORE",
+        "aclnnMm",
+        "aten::mm",
+    )
+    ops.append(
+        Op(
+            "aclnnArgMax_ArgMaxV2AiCpu_ArgMaxV2",
+            "ArgMaxV2",
+            (Tensor((t, 32000), dtype, "ND"), Tensor((), "INT64", "ND")),
+            (Tensor((t,), "INT64", "ND"),),
+            "AI_CPU",
+            dynamic=True,
+        )
+    )
     return Workload("transformer", tuple(ops), "ops", model_name="transformer")
 
 
 # ---- ONNX ------------------------------------------------------------------------------------------
 
 ONNX_TYPES = {
-    "Conv": ("Conv2D", "AI_CORE"), "ConvTranspose": ("Conv2DBackpropInput", "AI_CORE"),
-    "Gemm": ("MatMulV2", "AI_CORE"), "MatMul": ("BatchMatMul", "AI_CORE"),
-    "Relu": ("Relu", "AI_VECTOR_CORE"), "Sigmoid": ("Sigmoid", "AI_VECTOR_CORE"),
-    "Add": ("Add", "AI_VECTOR_CORE"), "Sub": ("Sub", "AI_VECTOR_CORE"), "Mul": ("Mul", "AI_VECTOR_CORE"),
-    "Div": ("RealDiv", "AI_VECTOR_CORE"), "MaxPool": ("MaxPoolV3", "AI_VECTOR_CORE"),
-    "AveragePool": ("AvgPoolV2", "AI_VECTOR_CORE"), "GlobalAveragePool": ("ReduceMeanD", "AI_VECTOR_CORE"),
-    "BatchNormalization": ("BNInferenceD", "AI_VECTOR_CORE"), "Softmax": ("SoftmaxV2", "AI_VECTOR_CORE"),
-    "Concat": ("ConcatD", "AI_VECTOR_CORE"), "Transpose": ("TransposeD", "AI_VECTOR_CORE"),
-    "Cast": ("Cast", "AI_VECTOR_CORE"), "LayerNormalization": ("LayerNormV3", "AI_VECTOR_CORE"),
-    "Gelu": ("FastGelu", "AI_VECTOR_CORE"), "Tanh": ("Tanh", "AI_VECTOR_CORE"),
-    "Resize": ("ResizeBilinearV2", "AI_VECTOR_CORE"), "TopK": ("TopKV2", "AI_CPU"),
-    "NonMaxSuppression": ("NonMaxSuppressionV6", "AI_CPU"), "ArgMax": ("ArgMaxV2", "AI_CPU"),
+    "Conv": ("Conv2D", "AI_CORE"),
+    "ConvTranspose": ("Conv2DBackpropInput", "AI_CORE"),
+    "Gemm": ("MatMulV2", "AI_CORE"),
+    "MatMul": ("BatchMatMul", "AI_CORE"),
+    "Relu": ("Relu", "AI_VECTOR_CORE"),
+    "Sigmoid": ("Sigmoid", "AI_VECTOR_CORE"),
+    "Add": ("Add", "AI_VECTOR_CORE"),
+    "Sub": ("Sub", "AI_VECTOR_CORE"),
+    "Mul": ("Mul", "AI_VECTOR_CORE"),
+    "Div": ("RealDiv", "AI_VECTOR_CORE"),
+    "MaxPool": ("MaxPoolV3", "AI_VECTOR_CORE"),
+    "AveragePool": ("AvgPoolV2", "AI_VECTOR_CORE"),
+    "GlobalAveragePool": ("ReduceMeanD", "AI_VECTOR_CORE"),
+    "BatchNormalization": ("BNInferenceD", "AI_VECTOR_CORE"),
+    "Softmax": ("SoftmaxV2", "AI_VECTOR_CORE"),
+    "Concat": ("ConcatD", "AI_VECTOR_CORE"),
+    "Transpose": ("TransposeD", "AI_VECTOR_CORE"),
+    "Cast": ("Cast", "AI_VECTOR_CORE"),
+    "LayerNormalization": ("LayerNormV3", "AI_VECTOR_CORE"),
+    "Gelu": ("FastGelu", "AI_VECTOR_CORE"),
+    "Tanh": ("Tanh", "AI_VECTOR_CORE"),
+    "Resize": ("ResizeBilinearV2", "AI_VECTOR_CORE"),
+    "TopK": ("TopKV2", "AI_CPU"),
+    "NonMaxSuppression": ("NonMaxSuppressionV6", "AI_CPU"),
+    "ArgMax": ("ArgMaxV2", "AI_CPU"),
 }
 # Shape-only ONNX nodes that ATC folds away: no device task.
 _NO_KERNEL = {"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Identity", "Constant", "Shape", "Dropout"}

@@ -2,6 +2,7 @@
 
 Its own module (below both :mod:`workbench.ui.compare.dialog` and :mod:`workbench.ui.report.document`):
 the report document builds this pane, and the dialog looks at the open report documents."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -58,9 +59,16 @@ class BaselinePane(QWidget):
             return None
         self.compare_button.setEnabled(False)
         self.message.setText(self.tr("Comparing…"))
-        task = self.context.bridge.start(_compare_with_baseline, baseline, self.report, "type",
-                                         title=QCoreApplication.translate("Compare", "Compare {0} with {1}").format(
-                                             Path(baseline).name, Path(self.report.source).name), kind="compare")
+        task = self.context.bridge.start(
+            _compare_with_baseline,
+            baseline,
+            self.report,
+            "type",
+            title=QCoreApplication.translate("Compare", "Compare {0} with {1}").format(
+                Path(baseline).name, Path(self.report.source).name
+            ),
+            kind="compare",
+        )
         task.succeeded.connect(self._show)
         task.failed.connect(self._failed)
         task.finished.connect(self._finished)

@@ -1,5 +1,6 @@
 """Starting a comparison: Ascend ▸ Baseline Comparison (two reports, files or already open). The
 Baseline Comparison sub-view of an open report is :class:`workbench.ui.compare.baseline.BaselinePane`."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -7,7 +8,15 @@ from pathlib import Path
 import numpy as np
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import (
-    QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFileDialog, QFormLayout, QHBoxLayout, QPushButton, QWidget,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QPushButton,
+    QWidget,
 )
 
 from workbench.core.compare.engine import compare_paths
@@ -66,7 +75,9 @@ class CompareDialog(QDialog):
         form.addRow(self.tr("Current report:"), self.current)
         form.addRow(self.tr("Match operators by:"), self.by)
         form.addRow(self.tr("Same within:"), self.tolerance)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
+        )
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText(self.tr("Compare"))
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
@@ -81,8 +92,9 @@ class CompareDialog(QDialog):
 def start_comparison(context: AppContext, base: str, current: str, by: str = "type", tolerance: float = 1.0):
     """Compare two report paths as a task; the result opens as a document tab."""
     title = QCoreApplication.translate("Compare", "Compare {0} with {1}").format(Path(base).name, Path(current).name)
-    task = context.bridge.start(compare_paths, base, current, by=by, tolerance_pct=tolerance, title=title,
-                                kind="compare")
+    task = context.bridge.start(
+        compare_paths, base, current, by=by, tolerance_pct=tolerance, title=title, kind="compare"
+    )
     task.succeeded.connect(context.show_comparison)
     task.failed.connect(context.comparison_failed)
     return task

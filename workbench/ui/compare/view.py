@@ -2,6 +2,7 @@
 (regressions first, worse in red, better in green, filter by status, by type or name), the top
 regressions / improvements chart, AI Core metric diffs, warnings, xlsx export; a click on a row
 opens both reports' timelines at that operator's first occurrence."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -11,8 +12,19 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QFileDialog, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QMessageBox, QPushButton,
-    QSplitter, QTabWidget, QVBoxLayout, QWidget,
+    QCheckBox,
+    QComboBox,
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QMessageBox,
+    QPushButton,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
 )
 
 from workbench.core.compare.model import BETTER, STATUSES, WORSE, Comparison
@@ -38,12 +50,26 @@ def _display(frame, columns):
     return shown, [header(c) for c in columns]
 
 
-OP_SHOWN = ["key", "task_type", "status", "base_count", "current_count", "base_total_us", "current_total_us",
-            "diff_us", "diff_pct", "base_avg_us", "current_avg_us", "avg_diff_pct", "base_max_us", "current_max_us"]
+OP_SHOWN = [
+    "key",
+    "task_type",
+    "status",
+    "base_count",
+    "current_count",
+    "base_total_us",
+    "current_total_us",
+    "diff_us",
+    "diff_pct",
+    "base_avg_us",
+    "current_avg_us",
+    "avg_diff_pct",
+    "base_max_us",
+    "current_max_us",
+]
 
 
 class CompareView(QWidget):
-    row_opened = Signal(object)   # the OP row (pandas Series) the user clicked
+    row_opened = Signal(object)  # the OP row (pandas Series) the user clicked
 
     def __init__(self, comparison: Comparison, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -55,11 +81,16 @@ class CompareView(QWidget):
         for side, title in ((comparison.base, self.tr("Baseline")), (comparison.current, self.tr("Current"))):
             box = QGroupBox(title, self)
             form = QFormLayout(box)
-            for label, value in ((self.tr("Source"), side.source), (self.tr("Kind"), side.kind),
-                                 (self.tr("Devices"), ", ".join(map(str, side.compared_devices)) or "-"),
-                                 (self.tr("Chip"), side.chip or "-"), (self.tr("CANN"), side.cann_version or "-"),
-                                 (self.tr("PMU group"), side.pmu_group or "-"), (self.tr("OPs"), f"{side.op_count:,}"),
-                                 (self.tr("Total device time"), f"{side.total_us:,.3f} µs")):
+            for label, value in (
+                (self.tr("Source"), side.source),
+                (self.tr("Kind"), side.kind),
+                (self.tr("Devices"), ", ".join(map(str, side.compared_devices)) or "-"),
+                (self.tr("Chip"), side.chip or "-"),
+                (self.tr("CANN"), side.cann_version or "-"),
+                (self.tr("PMU group"), side.pmu_group or "-"),
+                (self.tr("OPs"), f"{side.op_count:,}"),
+                (self.tr("Total device time"), f"{side.total_us:,.3f} µs"),
+            ):
                 v = QLabel(str(value), box)
                 v.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
                 v.setToolTip(str(value))
@@ -68,9 +99,14 @@ class CompareView(QWidget):
         total = comparison.total()
         pct = total["diff_pct"]
         self.total_label = QLabel(self)
-        self.total_label.setText(self.tr("Total device time: {0} → {1} µs, {2} µs ({3})").format(
-            _num(total["base_total_us"]), _num(total["current_total_us"]), _num(total["diff_us"]),
-            "n/a" if pct is None else f"{pct:+.2f}%"))
+        self.total_label.setText(
+            self.tr("Total device time: {0} → {1} µs, {2} µs ({3})").format(
+                _num(total["base_total_us"]),
+                _num(total["current_total_us"]),
+                _num(total["diff_us"]),
+                "n/a" if pct is None else f"{pct:+.2f}%",
+            )
+        )
         color = RED if total["status"] in WORSE else (GREEN if total["status"] in BETTER else QColor(60, 60, 60))
         self.total_label.setStyleSheet(f"font-weight:bold;color:{color.name()};padding:4px;")
         self.warnings = QLabel(self)
@@ -148,7 +184,11 @@ class CompareView(QWidget):
         columns = [c for c in OP_SHOWN if c in rows.columns]
         shown, headers = _display(rows, columns)
         common = self.comparison.common_rows(self.by)
-        note = "" if common else self.tr("No operator appears in both reports: nothing to pair. Both summaries are shown above.")
+        note = (
+            ""
+            if common
+            else self.tr("No operator appears in both reports: nothing to pair. Both summaries are shown above.")
+        )
         self.ops.set_frame(shown, note, row_colors=_colors(rows["status"]), headers=headers)
         self._draw_chart()
 
@@ -162,7 +202,9 @@ class CompareView(QWidget):
             return
         y = np.arange(len(values))
         brushes = [pg.mkBrush("#c0392b" if v > 0 else "#278b4c") for v in values]
-        self.chart.addItem(pg.BarGraphItem(x0=0, y=y, height=0.6, width=np.asarray(values, dtype=float), brushes=brushes))
+        self.chart.addItem(
+            pg.BarGraphItem(x0=0, y=y, height=0.6, width=np.asarray(values, dtype=float), brushes=brushes)
+        )
         self.chart.getAxis("left").setTicks([list(zip(y, [n[:28] for n in names]))])
 
     def _row_activated(self, source_row: int) -> None:
@@ -176,8 +218,9 @@ class CompareView(QWidget):
         return write_xlsx(self.comparison, path)
 
     def _export_dialog(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export Comparison"), "comparison.xlsx",
-                                              self.tr("Excel workbook (*.xlsx)"))
+        path, _ = QFileDialog.getSaveFileName(
+            self, self.tr("Export Comparison"), "comparison.xlsx", self.tr("Excel workbook (*.xlsx)")
+        )
         if path:
             try:
                 self.export(path)

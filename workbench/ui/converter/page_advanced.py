@@ -2,12 +2,25 @@
 the graph, ``--precision_mode``, ``--op_select_implmode``, ``--log``, ``--enable_small_channel``,
 the working folder on the host, and any other documented flag as ``name=value`` (checked against
 ATC's flag list by validation)."""
+
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QComboBox, QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout, QHeaderView, QLineEdit, QListWidget,
-    QListWidgetItem, QPlainTextEdit, QPushButton, QTableWidget, QVBoxLayout, QWidget,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPlainTextEdit,
+    QPushButton,
+    QTableWidget,
+    QVBoxLayout,
+    QWidget,
 )
 
 from workbench.core.atc import ConversionJob, Issue, ModelInputs
@@ -17,9 +30,25 @@ from workbench.ui.converter.page_base import ConverterPage
 from workbench.ui.converter.widgets import mark
 
 # Flags the wizard's own fields set: an extra line naming one is refused (set it on its page).
-FIELD_FLAGS = ("weight", "framework", "output", "soc_version", "input_format", "input_shape", "dynamic_batch_size",
-               "dynamic_image_size", "dynamic_dims", "input_fp16_nodes", "insert_op_conf", "out_nodes", "output_type",
-               "precision_mode", "op_select_implmode", "log", "enable_small_channel")
+FIELD_FLAGS = (
+    "weight",
+    "framework",
+    "output",
+    "soc_version",
+    "input_format",
+    "input_shape",
+    "dynamic_batch_size",
+    "dynamic_image_size",
+    "dynamic_dims",
+    "input_fp16_nodes",
+    "insert_op_conf",
+    "out_nodes",
+    "output_type",
+    "precision_mode",
+    "op_select_implmode",
+    "log",
+    "enable_small_channel",
+)
 ALL_OUTPUTS, PER_OUTPUT = "all", "per"
 
 
@@ -61,13 +90,23 @@ class OutNodePicker(QDialog):
             item.setHidden(text.lower() not in item.text().lower())
 
     def chosen(self) -> list[str]:
-        return [self.list.item(i).text() for i in range(self.list.count())
-                if self.list.item(i).checkState() == Qt.CheckState.Checked]
+        return [
+            self.list.item(i).text()
+            for i in range(self.list.count())
+            if self.list.item(i).checkState() == Qt.CheckState.Checked
+        ]
 
 
 class AdvancedPage(ConverterPage):
-    FIELDS = ("output_type", "out_nodes", "precision_mode", "op_select_implmode", "log", "enable_small_channel",
-              "extra")
+    FIELDS = (
+        "output_type",
+        "out_nodes",
+        "precision_mode",
+        "op_select_implmode",
+        "log",
+        "enable_small_channel",
+        "extra",
+    )
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(self.tr("Advanced"), self.tr("Outputs, precision, logging and any other ATC flag."), parent)
@@ -107,14 +146,19 @@ class AdvancedPage(ConverterPage):
         self.small_channel.currentIndexChanged.connect(self.notify)
         self.remote_dir = QLineEdit(self)
         self.remote_dir.setPlaceholderText(
-            self.tr("default: <project's remote folder>/atc or ~/ascend-workbench/atc/…"))
+            self.tr("default: <project's remote folder>/atc or ~/ascend-workbench/atc/…")
+        )
         self.remote_dir.textChanged.connect(self.notify)
         self.extra = QPlainTextEdit(self)
-        self.extra.setPlaceholderText(self.tr("one flag per line, e.g.\nfusion_switch_file=fusion.cfg\n"
-                                              "op_debug_level=1"))
+        self.extra.setPlaceholderText(
+            self.tr("one flag per line, e.g.\nfusion_switch_file=fusion.cfg\nop_debug_level=1")
+        )
         self.extra.setMaximumHeight(90)
-        self.extra.setToolTip(self.tr("Documented ATC flags: {0}").format(", ".join(
-            f for f in F.FLAGS if f not in MANAGED_FLAGS and f not in FIELD_FLAGS)))
+        self.extra.setToolTip(
+            self.tr("Documented ATC flags: {0}").format(
+                ", ".join(f for f in F.FLAGS if f not in MANAGED_FLAGS and f not in FIELD_FLAGS)
+            )
+        )
         self.extra.textChanged.connect(self.notify)
 
         form = QFormLayout()
@@ -140,9 +184,15 @@ class AdvancedPage(ConverterPage):
         form.addRow(self.tr("Other flags:"), self.extra)
         self.body.addLayout(form)
         self.body.addStretch(1)
-        self.field_widgets = {"output_type": self.output_type, "out_nodes": self.out_nodes,
-                              "precision_mode": self.precision, "op_select_implmode": self.implmode, "log": self.log,
-                              "enable_small_channel": self.small_channel, "extra": self.extra}
+        self.field_widgets = {
+            "output_type": self.output_type,
+            "out_nodes": self.out_nodes,
+            "precision_mode": self.precision,
+            "op_select_implmode": self.implmode,
+            "log": self.log,
+            "enable_small_channel": self.small_channel,
+            "extra": self.extra,
+        }
         self._output_mode_changed()
 
     def owns(self, field: str) -> bool:
@@ -237,11 +287,23 @@ class AdvancedPage(ConverterPage):
             name, eq, value = line.strip().partition("=")
             name = name.strip().lstrip("-")
             if not eq or not name:
-                problems.append(Issue("WB-UNKNOWN-FLAG", "extra", self.tr(
-                    "Other flags, line {0}: expected name=value, got '{1}'").format(number, line.strip())))
+                problems.append(
+                    Issue(
+                        "WB-UNKNOWN-FLAG",
+                        "extra",
+                        self.tr("Other flags, line {0}: expected name=value, got '{1}'").format(number, line.strip()),
+                    )
+                )
             elif name in FIELD_FLAGS:
-                problems.append(Issue("WB-DUPLICATE-FLAG", "extra", self.tr(
-                    "Other flags, line {0}: --{1} has its own field in the wizard; set it there").format(number, name)))
+                problems.append(
+                    Issue(
+                        "WB-DUPLICATE-FLAG",
+                        "extra",
+                        self.tr("Other flags, line {0}: --{1} has its own field in the wizard; set it there").format(
+                            number, name
+                        ),
+                    )
+                )
             else:
                 job.extra[name] = value.strip()
 
@@ -258,4 +320,3 @@ class AdvancedPage(ConverterPage):
         self.small_channel.setCurrentIndex({None: 0, False: 1, True: 2}[job.enable_small_channel])
         self.remote_dir.setText(job.remote_dir)
         self.extra.setPlainText("\n".join(f"{k}={v}" for k, v in job.extra.items()))
-

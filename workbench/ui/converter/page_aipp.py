@@ -6,6 +6,7 @@ the page, and the real protobuf-text file previewed and saved by core ``write_ai
 The editor keeps every field of the loaded file it has no widget for (resize, padding, unknown
 keys) so a file read and saved again keeps them.
 """
+
 from __future__ import annotations
 
 import copy
@@ -13,8 +14,22 @@ from pathlib import Path
 
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
-    QButtonGroup, QCheckBox, QComboBox, QFileDialog, QFormLayout, QGridLayout, QGroupBox, QHBoxLayout, QLabel,
-    QLineEdit, QMessageBox, QPlainTextEdit, QPushButton, QRadioButton, QVBoxLayout, QWidget,
+    QButtonGroup,
+    QCheckBox,
+    QComboBox,
+    QFileDialog,
+    QFormLayout,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QPlainTextEdit,
+    QPushButton,
+    QRadioButton,
+    QVBoxLayout,
+    QWidget,
 )
 
 from workbench.core.atc import AippConfig, AippError, AippOp, ConversionJob, Issue, read_aipp, write_aipp
@@ -23,8 +38,14 @@ from workbench.core.atc.aipp import save_aipp
 from workbench.ui.converter.page_base import ConverterPage
 from workbench.ui.converter.widgets import NumberEdit, OptSpin
 
-STATIC_SPINS = ("src_image_size_w", "src_image_size_h", "load_start_pos_w", "load_start_pos_h", "crop_size_w",
-                "crop_size_h")
+STATIC_SPINS = (
+    "src_image_size_w",
+    "src_image_size_h",
+    "load_start_pos_w",
+    "load_start_pos_h",
+    "crop_size_w",
+    "crop_size_h",
+)
 STATIC_BOOLS = ("crop", "csc_switch", "rbuv_swap_switch", "ax_swap_switch")
 CHANNEL_LISTS = (("mean_chn", int), ("min_chn", float), ("var_reci_chn", float))
 # YUV420SP (JPEG, BT.601 full range) to RGB, as in Huawei's Ascend samples (aipp_yuv.cfg).
@@ -55,9 +76,13 @@ class AippPage(ConverterPage):
     PREFIXES = ("aipp_op",)
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(self.tr("Preprocessing (AIPP)"),
-                         self.tr("Let the AI Core convert and normalise images before the model: written as the "
-                                 "--insert_op_conf file."), parent)
+        super().__init__(
+            self.tr("Preprocessing (AIPP)"),
+            self.tr(
+                "Let the AI Core convert and normalise images before the model: written as the --insert_op_conf file."
+            ),
+            parent,
+        )
         self._ops: list[AippOp] = [AippOp(input_format="RGB888_U8")]
         self._index = 0
         self._loading = False
@@ -168,8 +193,12 @@ class AippPage(ConverterPage):
         self.crop.setChecked(False)
         self.crop.toggled.connect(self._edited)
         cl = QGridLayout(self.crop)
-        for r, (label, a, b) in enumerate(((self.tr("start (w, h):"), "load_start_pos_w", "load_start_pos_h"),
-                                           (self.tr("size (w, h):"), "crop_size_w", "crop_size_h"))):
+        for r, (label, a, b) in enumerate(
+            (
+                (self.tr("start (w, h):"), "load_start_pos_w", "load_start_pos_h"),
+                (self.tr("size (w, h):"), "crop_size_w", "crop_size_h"),
+            )
+        ):
             cl.addWidget(QLabel(label, self), r, 0)
             cl.addWidget(self.spins[a], r, 1)
             cl.addWidget(self.spins[b], r, 2)
@@ -183,8 +212,12 @@ class AippPage(ConverterPage):
         self.rbuv = self._check(self.tr("rbuv_swap_switch"))
         self.ax = self._check(self.tr("ax_swap_switch"))
         preset = QPushButton(self.tr("YUV420SP → RGB"), self)
-        preset.setToolTip(self.tr("Fill the matrix and input biases for JPEG-decoded YUV420SP (BT.601 full range) "
-                                  "to RGB, as in Huawei's samples"))
+        preset.setToolTip(
+            self.tr(
+                "Fill the matrix and input biases for JPEG-decoded YUV420SP (BT.601 full range) "
+                "to RGB, as in Huawei's samples"
+            )
+        )
         preset.clicked.connect(self.preset_yuv_to_rgb)
         ml = QGridLayout(self.csc)
         ml.addWidget(QLabel(self.tr("matrix"), self), 0, 0)
@@ -246,8 +279,11 @@ class AippPage(ConverterPage):
 
     def add_op(self) -> None:
         ranks = {op.related_input_rank or 0 for op in self._ops}
-        self._ops.append(AippOp(related_input_rank=next(r for r in range(len(ranks) + 1) if r not in ranks),
-                                input_format="RGB888_U8"))
+        self._ops.append(
+            AippOp(
+                related_input_rank=next(r for r in range(len(ranks) + 1) if r not in ranks), input_format="RGB888_U8"
+            )
+        )
         self._index = len(self._ops) - 1
         self._load_op()
         self.changed.emit()
@@ -274,8 +310,11 @@ class AippPage(ConverterPage):
         self.csc.setChecked(bool(op.csc_switch))
         self.rbuv.setChecked(bool(op.rbuv_swap_switch))
         self.ax.setChecked(bool(op.ax_swap_switch))
-        for spins, values in ((self.matrix, op.matrix), (self.input_bias, op.input_bias),
-                              (self.output_bias, op.output_bias)):
+        for spins, values in (
+            (self.matrix, op.matrix),
+            (self.input_bias, op.input_bias),
+            (self.output_bias, op.output_bias),
+        ):
             for spin, v in zip(spins, values):
                 spin.set_opt_value(v)
         for attr, _ in CHANNEL_LISTS:
@@ -287,9 +326,14 @@ class AippPage(ConverterPage):
         self._map_fields()
 
     def _map_fields(self) -> None:
-        widgets: dict[str, QWidget] = {"aipp_mode": self.mode, "related_input_rank": self.rank,
-                                       "max_src_image_size": self.max_src, "input_format": self.input_format,
-                                       "crop": self.crop, **self.spins}
+        widgets: dict[str, QWidget] = {
+            "aipp_mode": self.mode,
+            "related_input_rank": self.rank,
+            "max_src_image_size": self.max_src,
+            "input_format": self.input_format,
+            "crop": self.crop,
+            **self.spins,
+        }
         widgets.update({k: s for k, s in zip(A.MATRIX_KEYS, self.matrix)})
         widgets.update({f"input_bias_{i}": s for i, s in enumerate(self.input_bias)})
         widgets.update({f"output_bias_{i}": s for i, s in enumerate(self.output_bias)})
@@ -333,8 +377,12 @@ class AippPage(ConverterPage):
         op.input_format = self.input_format.currentData() or None
         for key, spin in self.spins.items():
             setattr(op, key, spin.opt_value())
-        for key, box in (("crop", self.crop), ("csc_switch", self.csc), ("rbuv_swap_switch", self.rbuv),
-                         ("ax_swap_switch", self.ax)):
+        for key, box in (
+            ("crop", self.crop),
+            ("csc_switch", self.csc),
+            ("rbuv_swap_switch", self.rbuv),
+            ("ax_swap_switch", self.ax),
+        ):
             setattr(op, key, _bool(box.isChecked(), getattr(base, key)))
         op.matrix = [s.opt_value() for s in self.matrix]
         op.input_bias = [s.opt_value() for s in self.input_bias]
@@ -347,9 +395,15 @@ class AippPage(ConverterPage):
                     values.append(edit.parsed())
                 except ValueError:
                     what = self.tr("a whole number") if kind is int else self.tr("a number")
-                    problems.append(Issue("E10052", f"{prefix}{attr}_{i}", self.tr(
-                        "AIPP configuration is invalid. Reason: {0}_{1}: expected {2}, got {3}.").format(
-                        attr, i, what, edit.text())))
+                    problems.append(
+                        Issue(
+                            "E10052",
+                            f"{prefix}{attr}_{i}",
+                            self.tr("AIPP configuration is invalid. Reason: {0}_{1}: expected {2}, got {3}.").format(
+                                attr, i, what, edit.text()
+                            ),
+                        )
+                    )
                     values.append(getattr(base, attr)[i])
             setattr(op, attr, values)
         return op
@@ -368,8 +422,12 @@ class AippPage(ConverterPage):
 
     # --- files ---------------------------------------------------------------------------------------------------
     def _browse_file(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, self.tr("AIPP File"), self.file.text(),
-                                              self.tr("AIPP configuration (*.cfg *.config *.txt);;All files (*)"))
+        path, _ = QFileDialog.getOpenFileName(
+            self,
+            self.tr("AIPP File"),
+            self.file.text(),
+            self.tr("AIPP configuration (*.cfg *.config *.txt);;All files (*)"),
+        )
         if path:
             self.file.setText(path)
             self.use_file.setChecked(True)
@@ -390,8 +448,9 @@ class AippPage(ConverterPage):
     def _save_dialog(self) -> None:
         wizard = self.wizard()
         start = getattr(wizard, "default_aipp_path", lambda: "insert_op.cfg")()
-        path, _ = QFileDialog.getSaveFileName(self, self.tr("Save AIPP File"), start,
-                                              self.tr("AIPP configuration (*.cfg);;All files (*)"))
+        path, _ = QFileDialog.getSaveFileName(
+            self, self.tr("Save AIPP File"), start, self.tr("AIPP configuration (*.cfg);;All files (*)")
+        )
         if not path:
             return
         try:

@@ -5,6 +5,7 @@ A page writes its widgets into a :class:`ConversionJob` (``apply``), fills them 
 (``load``), and shows the issues whose field it owns. Text that cannot even be parsed (a shape
 ``1,x``) is reported by ``apply`` as an :class:`Issue` with ATC's code, like validation does.
 """
+
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
@@ -15,7 +16,7 @@ from workbench.ui.converter.widgets import CommandPreview, IssueBox, mark
 
 
 class ConverterPage(QWizardPage):
-    changed = Signal()            # any edit: the wizard re-validates and updates every preview
+    changed = Signal()  # any edit: the wizard re-validates and updates every preview
     FIELDS: tuple[str, ...] = ()  # issue fields (flag names) shown on this page
     PREFIXES: tuple[str, ...] = ()
 

@@ -1,12 +1,25 @@
 """Inputs page: the model's inputs read locally (name, dtype, shape), the shapes passed with
 ``--input_shape`` (``-1`` = dynamic axis), ``--input_format``, ``--input_fp16_nodes`` and the
 dynamic gears (batch sizes / image sizes / dims — ATC allows only one; choosing two shows E10009)."""
+
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QAbstractItemView, QCheckBox, QComboBox, QFormLayout, QGridLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel,
-    QLineEdit, QPushButton, QTableWidget, QTableWidgetItem, QWidget,
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QWidget,
 )
 
 from workbench.core.atc import ConversionJob, InputSpec, Issue, ModelInputs
@@ -16,9 +29,11 @@ from workbench.core.atc.job import parse_batch_sizes, parse_dims, parse_image_si
 from workbench.ui.converter.page_base import ConverterPage
 
 NAME, DTYPE, MODEL_SHAPE, SHAPE = range(4)
-DYNAMIC = (("dynamic_batch_size", parse_batch_sizes, "dynamic_batch_sizes"),
-           ("dynamic_image_size", parse_image_sizes, "dynamic_image_sizes"),
-           ("dynamic_dims", parse_dims, "dynamic_dims"))
+DYNAMIC = (
+    ("dynamic_batch_size", parse_batch_sizes, "dynamic_batch_sizes"),
+    ("dynamic_image_size", parse_image_sizes, "dynamic_image_sizes"),
+    ("dynamic_dims", parse_dims, "dynamic_dims"),
+)
 
 
 def dims_text(dims: list) -> str:
@@ -26,18 +41,29 @@ def dims_text(dims: list) -> str:
 
 
 class InputsPage(ConverterPage):
-    FIELDS = ("input_shape", "input_format", "input_fp16_nodes", "dynamic_batch_size", "dynamic_image_size",
-              "dynamic_dims", "input_shape_range")
+    FIELDS = (
+        "input_shape",
+        "input_format",
+        "input_fp16_nodes",
+        "dynamic_batch_size",
+        "dynamic_image_size",
+        "dynamic_dims",
+        "input_shape_range",
+    )
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(self.tr("Inputs"), self.tr("The model's inputs and the shapes ATC compiles for. "
-                                                    "Use -1 for a dynamic axis."), parent)
+        super().__init__(
+            self.tr("Inputs"),
+            self.tr("The model's inputs and the shapes ATC compiles for. Use -1 for a dynamic axis."),
+            parent,
+        )
         self.model_info: ModelInputs | None = None
         self.status = QLabel(self)
         self.status.setWordWrap(True)
         self.table = QTableWidget(0, 4, self)
-        self.table.setHorizontalHeaderLabels([self.tr("Name"), self.tr("Data type"), self.tr("Model shape"),
-                                              self.tr("Shape (--input_shape)")])
+        self.table.setHorizontalHeaderLabels(
+            [self.tr("Name"), self.tr("Data type"), self.tr("Model shape"), self.tr("Shape (--input_shape)")]
+        )
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.table.verticalHeader().hide()
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -74,11 +100,14 @@ class InputsPage(ConverterPage):
         grid = QGridLayout(gears)
         self.dyn_checks: dict[str, QCheckBox] = {}
         self.dyn_edits: dict[str, QLineEdit] = {}
-        labels = {"dynamic_batch_size": (self.tr("Dynamic batch sizes"), self.tr("e.g. 1,2,4,8")),
-                  "dynamic_image_size": (self.tr("Dynamic image sizes"),
-                                         self.tr("height,width;… e.g. 224,224;448,448")),
-                  "dynamic_dims": (self.tr("Dynamic dims"), self.tr("one value per -1 axis, gears separated by ';' "
-                                                                    "e.g. 1,224;2,448 (needs input format ND)"))}
+        labels = {
+            "dynamic_batch_size": (self.tr("Dynamic batch sizes"), self.tr("e.g. 1,2,4,8")),
+            "dynamic_image_size": (self.tr("Dynamic image sizes"), self.tr("height,width;… e.g. 224,224;448,448")),
+            "dynamic_dims": (
+                self.tr("Dynamic dims"),
+                self.tr("one value per -1 axis, gears separated by ';' e.g. 1,224;2,448 (needs input format ND)"),
+            ),
+        }
         for row, (flag, _parse, _attr) in enumerate(DYNAMIC):
             check = QCheckBox(labels[flag][0], self)
             edit = QLineEdit(self)
@@ -98,8 +127,12 @@ class InputsPage(ConverterPage):
         self.body.addWidget(self.dynamic_hint)
         self.body.addLayout(form)
         self.body.addWidget(gears)
-        self.field_widgets = {"input_shape": self.table, "input_format": self.input_format,
-                              "input_fp16_nodes": self.fp16, **self.dyn_edits}
+        self.field_widgets = {
+            "input_shape": self.table,
+            "input_format": self.input_format,
+            "input_fp16_nodes": self.fp16,
+            **self.dyn_edits,
+        }
         self._filling = False
 
     # --- the table ---------------------------------------------------------------------------------------
@@ -161,12 +194,24 @@ class InputsPage(ConverterPage):
         if info is None:
             self.status.setText(error or self.tr("The model is not read locally: enter its inputs by hand."))
             return
-        self.status.setText(self.tr("{0}: {1} input(s), {2} output(s), {3} ops.").format(
-            info.path.replace("\\", "/").rsplit("/", 1)[-1], len(info.inputs), len(info.outputs), info.op_count))
+        self.status.setText(
+            self.tr("{0}: {1} input(s), {2} output(s), {3} ops.").format(
+                info.path.replace("\\", "/").rsplit("/", 1)[-1], len(info.inputs), len(info.outputs), info.op_count
+            )
+        )
         by_name = {t.name: t for t in info.inputs}
         if keep and all(s.name in by_name for s in keep):
-            self._fill([(s.name, by_name[s.name].dtype, dims_text(by_name[s.name].shape),
-                         dims_text(s.shape) if s.shape is not None else "") for s in keep])
+            self._fill(
+                [
+                    (
+                        s.name,
+                        by_name[s.name].dtype,
+                        dims_text(by_name[s.name].shape),
+                        dims_text(s.shape) if s.shape is not None else "",
+                    )
+                    for s in keep
+                ]
+            )
         else:
             self.reset_from_model()
 
@@ -185,8 +230,15 @@ class InputsPage(ConverterPage):
                 problems.append(Issue(exc.code, "input_shape", exc.text))
                 continue
             if dims is None:
-                problems.append(Issue("E10002", "input_shape", F.message_text(
-                    "E10002", f":{shape}", f"The shape of input [:{shape}] has no name", F.SHAPE_FORMAT)))
+                problems.append(
+                    Issue(
+                        "E10002",
+                        "input_shape",
+                        F.message_text(
+                            "E10002", f":{shape}", f"The shape of input [:{shape}] has no name", F.SHAPE_FORMAT
+                        ),
+                    )
+                )
                 continue
             job.inputs.append(InputSpec(name, dims, dtypes.get(name, "")))
         job.input_format = self.input_format.currentData() or ""
@@ -208,9 +260,12 @@ class InputsPage(ConverterPage):
         dynamic = [s.name for s in job.inputs if s.shape and -1 in s.shape]
         gears = job.dynamic_batch_sizes or job.dynamic_image_sizes or job.dynamic_dims
         if dynamic and not gears:
-            self.dynamic_hint.setText(self.tr("Input(s) {0} keep -1 axes: ATC compiles them as dynamic shapes. Give "
-                                              "numbers for a static model, or choose gears below.").format(
-                ", ".join(dynamic)))
+            self.dynamic_hint.setText(
+                self.tr(
+                    "Input(s) {0} keep -1 axes: ATC compiles them as dynamic shapes. Give "
+                    "numbers for a static model, or choose gears below."
+                ).format(", ".join(dynamic))
+            )
         else:
             self.dynamic_hint.setText("")
 
@@ -218,9 +273,11 @@ class InputsPage(ConverterPage):
         self._fill([(s.name, s.dtype, "", dims_text(s.shape) if s.shape is not None else "") for s in job.inputs])
         self.input_format.setCurrentIndex(max(0, self.input_format.findData(job.input_format)))
         self.fp16.setText(";".join(job.input_fp16_nodes))
-        values = {"dynamic_batch_size": ",".join(map(str, job.dynamic_batch_sizes)),
-                  "dynamic_image_size": ";".join(f"{h},{w}" for h, w in job.dynamic_image_sizes),
-                  "dynamic_dims": ";".join(",".join(map(str, g)) for g in job.dynamic_dims)}
+        values = {
+            "dynamic_batch_size": ",".join(map(str, job.dynamic_batch_sizes)),
+            "dynamic_image_size": ";".join(f"{h},{w}" for h, w in job.dynamic_image_sizes),
+            "dynamic_dims": ";".join(",".join(map(str, g)) for g in job.dynamic_dims),
+        }
         for flag, text in values.items():
             self.dyn_checks[flag].setChecked(bool(text))
             self.dyn_edits[flag].setText(text)

@@ -1,12 +1,21 @@
 """Model page: CANN machine, model file (local or on the host), framework, weight, output name and
 folder, ``--soc_version`` (proposed from the host's npu-smi, editable from the known list)."""
+
 from __future__ import annotations
 
 from pathlib import Path
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
-    QButtonGroup, QComboBox, QFileDialog, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QPushButton, QRadioButton,
+    QButtonGroup,
+    QComboBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QRadioButton,
     QWidget,
 )
 
@@ -29,12 +38,13 @@ def _row(*widgets: QWidget) -> QHBoxLayout:
 class ModelPage(ConverterPage):
     FIELDS = ("host", "model", "framework", "weight", "output", "soc_version")
     host_changed = Signal(str)
-    model_chosen = Signal()        # a (new) model path was entered: the wizard reads its inputs
+    model_chosen = Signal()  # a (new) model path was entered: the wizard reads its inputs
     detect_soc_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(self.tr("Model"), self.tr("Choose the CANN machine, the model to convert and the target SoC."),
-                         parent)
+        super().__init__(
+            self.tr("Model"), self.tr("Choose the CANN machine, the model to convert and the target SoC."), parent
+        )
         self.host = QComboBox(self)
         self.host_note = QLabel(self)
         self.host_note.setWordWrap(True)
@@ -83,7 +93,7 @@ class ModelPage(ConverterPage):
         self.soc_detect.clicked.connect(self._detect_clicked)
         self.soc_status = QLabel(self)
         self.soc_status.setWordWrap(True)
-        self.soc_proposed = ""        # the value last proposed by npu-smi (replaced by the next proposal)
+        self.soc_proposed = ""  # the value last proposed by npu-smi (replaced by the next proposal)
 
         form = QFormLayout()
         form.addRow(self.tr("CANN machine:"), self.host)
@@ -102,8 +112,14 @@ class ModelPage(ConverterPage):
         form.addRow("", self.soc_status)
         self.body.addLayout(form)
         self.body.addStretch(1)
-        self.field_widgets = {"host": self.host, "model": self.model, "framework": self.framework,
-                              "weight": self.weight, "output": self.output, "soc_version": self.soc}
+        self.field_widgets = {
+            "host": self.host,
+            "model": self.model,
+            "framework": self.framework,
+            "weight": self.weight,
+            "output": self.output,
+            "soc_version": self.soc,
+        }
         self._update_enabled()
 
     # --- hosts ------------------------------------------------------------------------------------
@@ -115,8 +131,14 @@ class ModelPage(ConverterPage):
 
     def _update_host_note(self) -> None:
         demo = self.host_name() == demohost.DEMO_NAME
-        self.host_note.setText(self.tr("Simulated: the demo host runs a simulated CANN toolkit on this computer, for "
-                                       "trying the workbench. Its .om files do not run on an NPU.") if demo else "")
+        self.host_note.setText(
+            self.tr(
+                "Simulated: the demo host runs a simulated CANN toolkit on this computer, for "
+                "trying the workbench. Its .om files do not run on an NPU."
+            )
+            if demo
+            else ""
+        )
         self.host_note.setVisible(demo)
 
     def host_name(self) -> str:
@@ -183,8 +205,11 @@ class ModelPage(ConverterPage):
     def _model_text(self, _text: str) -> None:
         fw = detect_framework(self.model_path())
         names = dict(FRAMEWORKS)
-        self.detected.setText(self.tr("detected: {0} (--framework={1})").format(names[fw], fw) if fw is not None
-                              else self.tr("not detected from the file name"))
+        self.detected.setText(
+            self.tr("detected: {0} (--framework={1})").format(names[fw], fw)
+            if fw is not None
+            else self.tr("not detected from the file name")
+        )
         self._update_enabled()
         self.changed.emit()
 
@@ -210,14 +235,16 @@ class ModelPage(ConverterPage):
         self.output.setPlaceholderText(stem or self.tr("the model's file name"))
 
     def _browse_model(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, self.tr("Model File"), self.model_path(),
-                                              self.tr("Models ({0});;All files (*)").format(MODEL_FILTER))
+        path, _ = QFileDialog.getOpenFileName(
+            self, self.tr("Model File"), self.model_path(), self.tr("Models ({0});;All files (*)").format(MODEL_FILTER)
+        )
         if path:
             self.set_model_path(path)
 
     def _browse_weight(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, self.tr("Weight File"), self.model_path(),
-                                              self.tr("Caffe weights (*.caffemodel);;All files (*)"))
+        path, _ = QFileDialog.getOpenFileName(
+            self, self.tr("Weight File"), self.model_path(), self.tr("Caffe weights (*.caffemodel);;All files (*)")
+        )
         if path:
             self.weight.setText(path)
 

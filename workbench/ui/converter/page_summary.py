@@ -1,11 +1,22 @@
 """Summary page: the exact atc command line (copyable), the files uploaded and produced, every
 issue of the job, and the run: progress, then the result panel."""
+
 from __future__ import annotations
 
 from PySide6.QtGui import QFontDatabase, QGuiApplication
 from PySide6.QtWidgets import (
-    QAbstractItemView, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QPlainTextEdit, QProgressBar, QPushButton,
-    QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
+    QAbstractItemView,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPlainTextEdit,
+    QProgressBar,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
 )
 
 from workbench.core.atc import Issue, Produced, Upload
@@ -35,8 +46,11 @@ def _fill(table: QTableWidget, rows: list[tuple[str, ...]]) -> None:
 
 class SummaryPage(ConverterPage):
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(self.tr("Summary"), self.tr("Check the command, then Convert. The log streams into the "
-                                                     "Output dock."), parent)
+        super().__init__(
+            self.tr("Summary"),
+            self.tr("Check the command, then Convert. The log streams into the Output dock."),
+            parent,
+        )
         self.preview.hide()
         self.preview_label.hide()
         self.command = QPlainTextEdit(self)
@@ -84,8 +98,10 @@ class SummaryPage(ConverterPage):
 
     def show_files(self, uploads: list[Upload], produced: list[Produced]) -> None:
         kinds = {"model": self.tr("model"), "weight": self.tr("weight"), "aipp": self.tr("AIPP config")}
-        _fill(self.uploads, [(kinds.get(u.kind, u.kind), u.local or self.tr("(written from the wizard)"), u.remote)
-                             for u in uploads])
+        _fill(
+            self.uploads,
+            [(kinds.get(u.kind, u.kind), u.local or self.tr("(written from the wizard)"), u.remote) for u in uploads],
+        )
         _fill(self.produced, [(p.remote, p.local) for p in produced])
 
     def show_state(self, issues: list[Issue], command_line: str) -> None:

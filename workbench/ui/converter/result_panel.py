@@ -1,6 +1,7 @@
 """The outcome of a conversion: the success line and the .om, the warnings (W11001 …), and on
 failure every error with its code, message, ATC's own cause/solution lines, a plain explanation
 and the likely fix (the core error explainer)."""
+
 from __future__ import annotations
 
 import html
@@ -22,8 +23,10 @@ class ResultPanel(QTextBrowser):
         ex = d.explanation
         why, fix = self.tr("Why:"), self.tr("Fix:")
         details = "".join(f"<br><span style='color:#6b7785'>{html.escape(line)}</span>" for line in d.details)
-        return (f"<p><b style='color:{colour}'>{html.escape(d.code)}</b> {html.escape(d.message)}{details}<br>"
-                f"<i>{why}</i> {html.escape(ex.text)}<br><i>{fix}</i> {html.escape(ex.fix)}</p>")
+        return (
+            f"<p><b style='color:{colour}'>{html.escape(d.code)}</b> {html.escape(d.message)}{details}<br>"
+            f"<i>{why}</i> {html.escape(ex.text)}<br><i>{fix}</i> {html.escape(ex.fix)}</p>"
+        )
 
     def show_result(self, result: ConversionResult) -> None:
         self.codes = [d.code for d in result.errors + result.warnings]
@@ -31,13 +34,16 @@ class ResultPanel(QTextBrowser):
             title = self.tr("Conversion succeeded")
             where = self.tr("Took {0} s on {1}.").format(f"{result.duration_s:.1f}", result.host)
             model = self.tr("Model:")
-            head = (f"<h3 style='color:#2e7d32'>{html.escape(title)}</h3>"
-                    f"<p>{html.escape(model)} <code>{html.escape(result.om_path or '')}</code><br>"
-                    f"{html.escape(where)}</p>")
+            head = (
+                f"<h3 style='color:#2e7d32'>{html.escape(title)}</h3>"
+                f"<p>{html.escape(model)} <code>{html.escape(result.om_path or '')}</code><br>"
+                f"{html.escape(where)}</p>"
+            )
         else:
             title = self.tr("Conversion failed")
             where = self.tr("atc exited with status {0} on {1}. Every error is listed below.").format(
-                result.exit_status, result.host)
+                result.exit_status, result.host
+            )
             head = f"<h3 style='color:#c0392b'>{html.escape(title)}</h3><p>{html.escape(where)}</p>"
         body = "".join(self._diagnostic(d, "#c0392b") for d in result.errors)
         if result.warnings:

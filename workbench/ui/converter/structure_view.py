@@ -2,6 +2,7 @@
 machine, run as a task) or an ONNX model (read locally): name, type, inputs, output shapes,
 dtypes and formats, filtered by text and by op type. The dump-configuration editor reuses
 :class:`ModelStructureView`."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -25,9 +26,16 @@ def structure_frame(structure: ModelStructure, op_type: str = "") -> pd.DataFram
     for op in structure.ops:
         if op_type and op.type != op_type:
             continue
-        rows.append((op.name, op.type, ", ".join(op.inputs),
-                     "; ".join("[" + ",".join(str(d) for d in o.shape) + "]" for o in op.outputs),
-                     "; ".join(o.dtype for o in op.outputs), "; ".join(o.format for o in op.outputs if o.format)))
+        rows.append(
+            (
+                op.name,
+                op.type,
+                ", ".join(op.inputs),
+                "; ".join("[" + ",".join(str(d) for d in o.shape) + "]" for o in op.outputs),
+                "; ".join(o.dtype for o in op.outputs),
+                "; ".join(o.format for o in op.outputs if o.format),
+            )
+        )
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
@@ -38,8 +46,11 @@ class ModelStructureView(QWidget):
         counts = structure.op_types()
         self.header = QLabel(self)
         self.header.setWordWrap(True)
-        self.header.setText(self.tr("<b>{0}</b> — {1} ops, {2} op types<br><small>{3}</small>").format(
-            structure.name, len(structure.ops), len(counts), structure.source + (f" · {where}" if where else "")))
+        self.header.setText(
+            self.tr("<b>{0}</b> — {1} ops, {2} op types<br><small>{3}</small>").format(
+                structure.name, len(structure.ops), len(counts), structure.source + (f" · {where}" if where else "")
+            )
+        )
         self.type_filter = QComboBox(self)
         self.type_filter.addItem(self.tr("All op types"), "")
         for name, n in counts.items():
@@ -47,8 +58,14 @@ class ModelStructureView(QWidget):
         self.type_filter.currentIndexChanged.connect(self._type_changed)
         self.table = FrameTable(structure.name, self)
         self.table.filter.setPlaceholderText(self.tr("Search ops by name, type, input or shape"))
-        self.headers = [self.tr("Name"), self.tr("Type"), self.tr("Inputs"), self.tr("Output shapes"),
-                        self.tr("Output dtypes"), self.tr("Output formats")]
+        self.headers = [
+            self.tr("Name"),
+            self.tr("Type"),
+            self.tr("Inputs"),
+            self.tr("Output shapes"),
+            self.tr("Output dtypes"),
+            self.tr("Output formats"),
+        ]
         top = QHBoxLayout()
         top.addWidget(self.header, 1)
         top.addWidget(self.type_filter)
@@ -58,8 +75,9 @@ class ModelStructureView(QWidget):
         self._type_changed()
 
     def _type_changed(self) -> None:
-        self.table.set_frame(structure_frame(self.structure, self.type_filter.currentData() or ""),
-                             headers=self.headers)
+        self.table.set_frame(
+            structure_frame(self.structure, self.type_filter.currentData() or ""), headers=self.headers
+        )
 
     def search(self, text: str) -> int:
         """Filter the rows as typing in the search box does; the number of rows shown."""
@@ -115,8 +133,14 @@ def open_model_structure(context: AppContext, path: str | Path, host: str | None
             return None
         where = QCoreApplication.translate("ModelStructureView", "atc --mode=1 on {0}").format(host)
     opener = _Opener(context, path, where)
-    task = context.bridge.start(model_structure, path, transport, toolkit,
-                                title=opener.tr("Model structure of {0}").format(Path(path).name), kind="structure")
+    task = context.bridge.start(
+        model_structure,
+        path,
+        transport,
+        toolkit,
+        title=opener.tr("Model structure of {0}").format(Path(path).name),
+        kind="structure",
+    )
     task.succeeded.connect(opener.opened)
     task.failed.connect(opener.failed)
     task.finished.connect(opener.done)

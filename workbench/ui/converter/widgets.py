@@ -1,5 +1,6 @@
 """Small widgets shared by the converter wizard's pages: the issue box, the command preview, an
 optional-int spin box and a number field whose empty text means "not set"."""
+
 from __future__ import annotations
 
 import html
@@ -23,12 +24,13 @@ def issue_html(issue: Issue, with_help: bool = True) -> str:
         kind = QCoreApplication.translate("Converter", "Warning")
     why = QCoreApplication.translate("Converter", "Why:")
     fix = QCoreApplication.translate("Converter", "Fix:")
-    text = (f"<p style='margin:2px 0'><b style='color:{colour}'>{html.escape(issue.code)}</b> "
-            f"<span style='color:{colour}'>{kind}</span>: {html.escape(issue.message)}")
+    text = (
+        f"<p style='margin:2px 0'><b style='color:{colour}'>{html.escape(issue.code)}</b> "
+        f"<span style='color:{colour}'>{kind}</span>: {html.escape(issue.message)}"
+    )
     if with_help:
         ex = explain(issue.code, issue.message)
-        text += (f"<br><small><i>{why}</i> {html.escape(ex.text)}<br>"
-                 f"<i>{fix}</i> {html.escape(ex.fix)}</small>")
+        text += f"<br><small><i>{why}</i> {html.escape(ex.text)}<br><i>{fix}</i> {html.escape(ex.fix)}</small>"
     return text + "</p>"
 
 

@@ -8,6 +8,7 @@ Convert runs core ``run_conversion`` as a task (log in the Output dock, Cancel i
 or Stop here); the result panel lists the warnings and every error with its explanation and fix.
 The values are remembered per project (core ``remember_job`` / ``last_job``).
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -16,8 +17,18 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox, QPushButton, QWidget, QWizard
 
 from workbench.core.atc import (
-    ConversionJob, ConversionResult, Issue, JobInvalid, ModelInputs, command_line, files_produced, files_to_upload,
-    inspect_model, propose_soc_version, run_conversion, validate,
+    ConversionJob,
+    ConversionResult,
+    Issue,
+    JobInvalid,
+    ModelInputs,
+    command_line,
+    files_produced,
+    files_to_upload,
+    inspect_model,
+    propose_soc_version,
+    run_conversion,
+    validate,
 )
 from workbench.core.atc import flags as F
 from workbench.core.atc.run import last_job, local_out_dir, remember_job
@@ -60,8 +71,16 @@ class ConverterWizard(QWizard):
         self.setButtonText(CONVERT, self.tr("Convert"))
         self.setButtonText(STOP, self.tr("Stop"))
         self.setButtonText(QWizard.WizardButton.CancelButton, self.tr("Close"))
-        self.setButtonLayout([QWizard.WizardButton.Stretch, QWizard.WizardButton.BackButton,
-                              QWizard.WizardButton.NextButton, CONVERT, STOP, QWizard.WizardButton.CancelButton])
+        self.setButtonLayout(
+            [
+                QWizard.WizardButton.Stretch,
+                QWizard.WizardButton.BackButton,
+                QWizard.WizardButton.NextButton,
+                CONVERT,
+                STOP,
+                QWizard.WizardButton.CancelButton,
+            ]
+        )
         self.button(STOP).setEnabled(False)
         self.customButtonClicked.connect(self._custom_button)
 
@@ -84,8 +103,8 @@ class ConverterWizard(QWizard):
 
         self.model_info: ModelInputs | None = None
         self.model_error = ""
-        self._read_key: tuple | None = None       # (path, framework, mtime) last read
-        self._keep_inputs: list | None = None     # remembered inputs, kept if they fit the model
+        self._read_key: tuple | None = None  # (path, framework, mtime) last read
+        self._keep_inputs: list | None = None  # remembered inputs, kept if they fit the model
         self.job = ConversionJob()
         self.issues: list[Issue] = []
         self.task = None
@@ -132,21 +151,24 @@ class ConverterWizard(QWizard):
         path, fw = page.model_path(), page.effective_framework()
         if not page.is_local() or not path or not Path(path).is_file():
             self._read_key = None
-            self._set_model(None, "" if not path else self.tr("The model is on the host or not found locally: enter "
-                                                              "its inputs by hand."))
+            self._set_model(
+                None,
+                "" if not path else self.tr("The model is on the host or not found locally: enter its inputs by hand."),
+            )
             return
         key = (str(Path(path).resolve()), fw, Path(path).stat().st_mtime_ns)
         if key == self._read_key:
             return
         self._read_key = key
-        self.inspect_task = self.context.bridge.start(read_inputs, path, fw, title=self.tr("Read model {0}").format(
-            Path(path).name), kind="inspect")
+        self.inspect_task = self.context.bridge.start(
+            read_inputs, path, fw, title=self.tr("Read model {0}").format(Path(path).name), kind="inspect"
+        )
         self.inspect_task.succeeded.connect(self._model_read)
         self.inspect_task.failed.connect(self._model_unreadable)
 
     def _model_read(self, info: ModelInputs) -> None:
         if Path(info.path).resolve() != Path(self.model_page.model_path()).resolve():
-            return   # an older read: another model was chosen meanwhile
+            return  # an older read: another model was chosen meanwhile
         self._set_model(info, "")
 
     def _model_unreadable(self, message: str, _exc: object) -> None:
@@ -175,8 +197,9 @@ class ConverterWizard(QWizard):
             return
         label = self.model_page.host.currentText()
         self.model_page.soc_status.setText(self.tr("Reading the NPU type on {0}…").format(label))
-        self.soc_task = self.context.bridge.start(probe_soc, transport, toolkit,
-                                                  title=self.tr("Detect SoC on {0}").format(name), kind="probe")
+        self.soc_task = self.context.bridge.start(
+            probe_soc, transport, toolkit, title=self.tr("Detect SoC on {0}").format(name), kind="probe"
+        )
         self.soc_task.succeeded.connect(self._soc_proposed)
         self.soc_task.failed.connect(self._soc_failed)
 
@@ -220,8 +243,9 @@ class ConverterWizard(QWizard):
                 page.show_elsewhere([(o.title(), errs[id(o)]) for o in owners if o is not page and errs[id(o)]])
             self.summary_page.show_state(issues, line)
             remote = job.remote_dir or WORKING_FOLDER
-            self.summary_page.show_files(files_to_upload(job, remote),
-                                         files_produced(job, remote, str(local_out_dir(job, self.project))))
+            self.summary_page.show_files(
+                files_to_upload(job, remote), files_produced(job, remote, str(local_out_dir(job, self.project)))
+            )
             self._update_buttons()
         finally:
             self._refreshing = False
@@ -251,10 +275,13 @@ class ConverterWizard(QWizard):
             self.task.cancel()
 
     def confirm_overwrite(self, path: Path) -> bool:
-        answer = QMessageBox.question(self, self.tr("Model Converter"),
-                                      self.tr("{0} exists. Replace it with the new model?").format(path),
-                                      QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-                                      QMessageBox.StandardButton.No)
+        answer = QMessageBox.question(
+            self,
+            self.tr("Model Converter"),
+            self.tr("{0} exists. Replace it with the new model?").format(path),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
         return answer == QMessageBox.StandardButton.Yes
 
     def show_summary(self) -> None:
@@ -284,8 +311,16 @@ class ConverterWizard(QWizard):
         self.structure_button.hide()
         self.summary_page.run_started()
         self.task = self.context.bridge.start(
-            run_conversion, job, transport, toolkit or None, project=self.project, model=self.model_info,
-            overwrite=True, title=self.tr("Convert {0}").format(Path(job.model).name), kind="atc")
+            run_conversion,
+            job,
+            transport,
+            toolkit or None,
+            project=self.project,
+            model=self.model_info,
+            overwrite=True,
+            title=self.tr("Convert {0}").format(Path(job.model).name),
+            kind="atc",
+        )
         self.task.status_changed.connect(self.summary_page.set_status)
         self.task.progress_changed.connect(self.summary_page.set_fraction)
         self.task.succeeded.connect(self._converted)
@@ -309,8 +344,9 @@ class ConverterWizard(QWizard):
             self.summary_page.result.show_message(self.tr("Conversion failed"), message)
 
     def _convert_cancelled(self) -> None:
-        self.summary_page.result.show_message(self.tr("Conversion stopped"),
-                                              self.tr("atc was stopped on the host; nothing was downloaded."))
+        self.summary_page.result.show_message(
+            self.tr("Conversion stopped"), self.tr("atc was stopped on the host; nothing was downloaded.")
+        )
 
     def _convert_finished(self) -> None:
         self.task = None

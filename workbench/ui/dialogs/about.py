@@ -1,4 +1,5 @@
 """Help ▸ About and Help ▸ Keyboard Shortcuts."""
+
 from __future__ import annotations
 
 import platform
@@ -11,14 +12,15 @@ from workbench import __version__
 
 
 def about_text() -> str:
-    return QCoreApplication.translate("About",
+    return QCoreApplication.translate(
+        "About",
         "<h3>Ascend Workbench {0}</h3>"
         "<p>A fast native workbench for Huawei Ascend NPU developers: model conversion, dump "
         "configuration, profiling views, baseline and accuracy comparison, driven on a remote "
         "Ascend machine over SSH.</p>"
         "<p>Without Ascend hardware the CANN tools are played by the built-in <b>simulated "
         "toolkit</b>, always labelled as simulated.</p>"
-        "<p><small>Python {1} · Qt {2} · PySide6 {3}</small></p>"
+        "<p><small>Python {1} · Qt {2} · PySide6 {3}</small></p>",
     ).format(__version__, platform.python_version(), qVersion(), pyside_version)
 
 

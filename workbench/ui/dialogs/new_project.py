@@ -1,11 +1,20 @@
 """File ▸ New Project: name, location and type (detected from an existing folder's contents)."""
+
 from __future__ import annotations
 
 from pathlib import Path
 
 from PySide6.QtWidgets import (
-    QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QHBoxLayout, QLabel, QLineEdit,
-    QPushButton, QWidget,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QWidget,
 )
 
 from workbench.core import project as core_project
@@ -67,7 +76,10 @@ class NewProjectDialog(QDialog):
         if ok and folder.is_dir() and any(folder.iterdir()):
             detected = core_project.detect_type(folder)
             self.type.setCurrentIndex(core_project.PROJECT_TYPES.index(detected))
-            self.hint.setText(self.tr("The folder exists: its files are kept and the type was detected "
-                                      "from its contents ({0}).").format(project_type_label(detected)))
+            self.hint.setText(
+                self.tr(
+                    "The folder exists: its files are kept and the type was detected from its contents ({0})."
+                ).format(project_type_label(detected))
+            )
         else:
             self.hint.setText("")

@@ -1,5 +1,6 @@
 """Ascend ▸ System Profiler ▸ Timeline Color: MindStudio's rule "green < a % ≤ yellow < b % ≤ red"
 by an API's share of the total API time, two decimals, persisted in the settings."""
+
 from __future__ import annotations
 
 from PySide6.QtWidgets import QCheckBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout, QLabel, QWidget
@@ -21,8 +22,12 @@ class TimelineColorDialog(QDialog):
         form.addRow(self.tr("Green below (%):"), self.a)
         form.addRow(self.tr("Red from (%):"), self.b)
         form.addRow(self.preview)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
-                                        | QDialogButtonBox.StandardButton.RestoreDefaults, self)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok
+            | QDialogButtonBox.StandardButton.Cancel
+            | QDialogButtonBox.StandardButton.RestoreDefaults,
+            self,
+        )
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         self.buttons.button(QDialogButtonBox.StandardButton.RestoreDefaults).clicked.connect(self._defaults)
@@ -47,8 +52,9 @@ class TimelineColorDialog(QDialog):
         ok = self.a.value() <= self.b.value()
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(ok)
         if ok:
-            self.preview.setText(self.tr("green < {0}% ≤ yellow < {1}% ≤ red").format(
-                f"{self.a.value():.2f}", f"{self.b.value():.2f}"))
+            self.preview.setText(
+                self.tr("green < {0}% ≤ yellow < {1}% ≤ red").format(f"{self.a.value():.2f}", f"{self.b.value():.2f}")
+            )
         else:
             self.preview.setText(self.tr("The green threshold must not exceed the red one."))
 

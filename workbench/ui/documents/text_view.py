@@ -3,6 +3,7 @@
 Text is shown if the first bytes decode as UTF-8 (or GBK, common on Chinese hosts) without NUL
 bytes; otherwise a hex dump. Only the first ``LIMIT`` bytes are shown, and the view says so.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -29,7 +30,7 @@ def decode_text(data: bytes) -> str | None:
 def hex_dump(data: bytes, width: int = 16) -> str:
     lines = []
     for off in range(0, len(data), width):
-        chunk = data[off:off + width]
+        chunk = data[off : off + width]
         hexpart = " ".join(f"{b:02x}" for b in chunk)
         text = "".join(chr(b) if 32 <= b < 127 else "." for b in chunk)
         lines.append(f"{off:08x}  {hexpart:<{width * 3}} {text}")

@@ -6,6 +6,7 @@ context, see :mod:`workbench.ui.context`):
 - :func:`open_dump_data` — the project explorer opens dump folders and dump files with it.
 - :func:`open_accuracy_analyzer` — Ascend ▸ Model Accuracy Analyzer….
 """
+
 from __future__ import annotations
 
 

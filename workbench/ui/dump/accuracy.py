@@ -6,6 +6,7 @@ and 6-decimal values. The first output whose cosine similarity is below the thre
 highlighted and the seed's advice on what to check next is shown beside it. Exports write
 msaccucmp's result CSV layout, or an .xlsx sheet.
 """
+
 from __future__ import annotations
 
 import math
@@ -16,8 +17,20 @@ import pandas as pd
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
-    QAbstractItemView, QCheckBox, QComboBox, QDoubleSpinBox, QFileDialog, QFormLayout, QGridLayout, QGroupBox, QHBoxLayout, QLabel,
-    QPushButton, QSplitter, QVBoxLayout, QWidget,
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
 )
 
 from workbench.core.dump import compare, metrics
@@ -29,14 +42,23 @@ from workbench.ui.report.table import FrameModel, FrameTable
 LOCAL = ""
 # compare.NEXT_STEPS, marked for translation (a test checks they stay the same).
 NEXT_STEPS = (
-    QT_TRANSLATE_NOOP("AccuracyAnalyzer", "Check the input preprocessing: mean/scale, channel order (RGB/BGR), "
-                      "layout (NCHW/NHWC) and AIPP settings must match the framework's."),
-    QT_TRANSLATE_NOOP("AccuracyAnalyzer", "Check quantization: compare against a non-quantized model; calibrate "
-                      "again or skip this layer."),
-    QT_TRANSLATE_NOOP("AccuracyAnalyzer", "Check fusion: the op may be a fused op; compare with the fusion rule "
-                      "(om JSON) or disable the fusion pattern."),
-    QT_TRANSLATE_NOOP("AccuracyAnalyzer", "Check post-processing: output order, data type (float16 overflow) and "
-                      "the decoding of the results."),
+    QT_TRANSLATE_NOOP(
+        "AccuracyAnalyzer",
+        "Check the input preprocessing: mean/scale, channel order (RGB/BGR), "
+        "layout (NCHW/NHWC) and AIPP settings must match the framework's.",
+    ),
+    QT_TRANSLATE_NOOP(
+        "AccuracyAnalyzer",
+        "Check quantization: compare against a non-quantized model; calibrate again or skip this layer.",
+    ),
+    QT_TRANSLATE_NOOP(
+        "AccuracyAnalyzer",
+        "Check fusion: the op may be a fused op; compare with the fusion rule (om JSON) or disable the fusion pattern.",
+    ),
+    QT_TRANSLATE_NOOP(
+        "AccuracyAnalyzer",
+        "Check post-processing: output order, data type (float16 overflow) and the decoding of the results.",
+    ),
 )
 BELOW = QColor(192, 57, 43)
 
@@ -196,13 +218,30 @@ class AccuracyAnalyzer(QWidget):
         threshold = self.threshold.value()
         if remote == LOCAL:
             self.task = self.context.bridge.start(
-                compare.compare_dirs, npu, golden, fusion_rule=rule or None, algorithms=algs, threshold=threshold,
-                title=self.tr("Accuracy comparison of {0}").format(_short(npu)), kind="accuracy")
+                compare.compare_dirs,
+                npu,
+                golden,
+                fusion_rule=rule or None,
+                algorithms=algs,
+                threshold=threshold,
+                title=self.tr("Accuracy comparison of {0}").format(_short(npu)),
+                kind="accuracy",
+            )
         else:
             self.task = self.context.bridge.start(
-                common.compare_on_host, remote, npu, golden, rule, algs, threshold, self.on_host.isChecked(),
-                self.context.prompter, self.context.pool,
-                title=self.tr("Accuracy comparison of {0} on {1}").format(_short(npu), remote), kind="accuracy")
+                common.compare_on_host,
+                remote,
+                npu,
+                golden,
+                rule,
+                algs,
+                threshold,
+                self.on_host.isChecked(),
+                self.context.prompter,
+                self.context.pool,
+                title=self.tr("Accuracy comparison of {0} on {1}").format(_short(npu), remote),
+                kind="accuracy",
+            )
         self.status.setText(self.tr("Comparing…"))
         self.run_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
@@ -234,23 +273,30 @@ class AccuracyAnalyzer(QWidget):
         frame = report_frame(report)
         first = report.first_below_threshold
         highlight = np.array([r is first for r in report.rows], dtype=bool)
-        colors = np.array([BELOW if (r.kind == "output" and r.cosine is not None and r.cosine < report.threshold)
-                           else None for r in report.rows], dtype=object)
+        colors = np.array(
+            [
+                BELOW if (r.kind == "output" and r.cosine is not None and r.cosine < report.threshold) else None
+                for r in report.rows
+            ],
+            dtype=object,
+        )
         self.table.set_frame(frame, highlight=highlight, row_colors=colors, headers=report.header())
         for c in range(frame.shape[1]):  # keep the metric columns in sight
             self.table.view.setColumnWidth(c, min(self.table.view.columnWidth(c), 200))
         outputs = sum(r.kind == "output" for r in report.rows)
         failed = sum(bool(r.reason) and r.cosine is None for r in report.rows)
         text = self.tr("{0} rows ({1} outputs) compared; {2} without a value (see CompareFailReason).").format(
-            len(report.rows), outputs, failed)
+            len(report.rows), outputs, failed
+        )
         if report.warnings:
             text += "<br>" + "<br>".join(_html(w) for w in report.warnings[:5])
         self.status.setText(text)
         self._show_guidance()
         self._set_exports(True)
         if first is not None:
-            self.table.view.scrollTo(self.table.model.index(report.rows.index(first), 0),
-                                     QAbstractItemView.ScrollHint.PositionAtCenter)
+            self.table.view.scrollTo(
+                self.table.model.index(report.rows.index(first), 0), QAbstractItemView.ScrollHint.PositionAtCenter
+            )
 
     def _show_guidance(self) -> None:
         report = self.report
@@ -258,16 +304,30 @@ class AccuracyAnalyzer(QWidget):
             return
         first = report.first_below_threshold
         if first is None:
-            self.guidance.setText("<b>" + self.tr("Every compared output reaches cosine similarity {0}.").format(
-                f"{report.threshold:g}") + "</b>")
+            self.guidance.setText(
+                "<b>"
+                + self.tr("Every compared output reaches cosine similarity {0}.").format(f"{report.threshold:g}")
+                + "</b>"
+            )
             return
         steps = "".join(f"<li>{_html(QCoreApplication.translate('AccuracyAnalyzer', s))}</li>" for s in NEXT_STEPS)
         self.guidance.setText(
-            "<b>" + self.tr("First op below the threshold:") + "</b><br>"
+            "<b>"
+            + self.tr("First op below the threshold:")
+            + "</b><br>"
             + self.tr("{0} ({1}), output {2}: cosine similarity {3} &lt; {4}").format(
-                _html(first.npu_op), _html(first.op_type), first.tensor, metrics.fmt(first.cosine),
-                f"{report.threshold:g}")
-            + "<br><br><b>" + self.tr("What to check next:") + "</b><ul>" + steps + "</ul>")
+                _html(first.npu_op),
+                _html(first.op_type),
+                first.tensor,
+                metrics.fmt(first.cosine),
+                f"{report.threshold:g}",
+            )
+            + "<br><br><b>"
+            + self.tr("What to check next:")
+            + "</b><ul>"
+            + steps
+            + "</ul>"
+        )
 
     def _threshold_changed(self, value: float) -> None:
         if self.report is not None:
@@ -278,8 +338,11 @@ class AccuracyAnalyzer(QWidget):
         if self.report is None or not 0 <= source_row < len(self.report.rows):
             return
         r = self.report.rows[source_row]
-        parts = [f"<b>{_html(r.tensor_index)}</b>", self.tr("NPU dump: {0}").format(_html(r.npu_file or "-")),
-                 self.tr("Ground truth: {0}").format(_html(r.golden_file or r.ground_truth))]
+        parts = [
+            f"<b>{_html(r.tensor_index)}</b>",
+            self.tr("NPU dump: {0}").format(_html(r.npu_file or "-")),
+            self.tr("Ground truth: {0}").format(_html(r.golden_file or r.ground_truth)),
+        ]
         if r.reason:
             parts.append(self.tr("Reason: {0}").format(_html(r.reason)))
         self.details.setText("<br>".join(parts))
@@ -297,8 +360,9 @@ class AccuracyAnalyzer(QWidget):
 
     def _export_dialog(self, name: str, name_filter: str, write) -> None:
         start = str(Path(self.npu.text() or Path.home()).parent / name)
-        target, _ = QFileDialog.getSaveFileName(self, self.tr("Export Result"), start, name_filter,
-                                                options=QFileDialog.Option.DontUseNativeDialog)
+        target, _ = QFileDialog.getSaveFileName(
+            self, self.tr("Export Result"), start, name_filter, options=QFileDialog.Option.DontUseNativeDialog
+        )
         if target:
             write(target)
 
@@ -326,8 +390,9 @@ def _html(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def open_accuracy_analyzer(context: AppContext, npu_dir: str | None = None, golden_dir: str | None = None,
-                           fusion_rule: str | None = None) -> AccuracyAnalyzer:
+def open_accuracy_analyzer(
+    context: AppContext, npu_dir: str | None = None, golden_dir: str | None = None, fusion_rule: str | None = None
+) -> AccuracyAnalyzer:
     """Ascend ▸ Model Accuracy Analyzer…: a document in the main window."""
     view = AccuracyAnalyzer(context)
     for row, value in ((view.npu, npu_dir), (view.golden, golden_dir), (view.rule, fusion_rule)):

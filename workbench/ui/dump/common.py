@@ -1,5 +1,6 @@
 """Shared pieces of the dump views: host choice, path rows, and the glue work functions that resolve
 a host on the worker thread (the demo host installs its toolkit on first use) before calling core."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -73,26 +74,53 @@ def read_model(path: str, *, progress, cancel) -> OmModel:
     return read_om_json(path)
 
 
-def model_from_om(host_name: str, om: str, on_host: bool, target: str, prompter, pool, *, progress,
-                  cancel) -> OmModel:
+def model_from_om(host_name: str, om: str, on_host: bool, target: str, prompter, pool, *, progress, cancel) -> OmModel:
     """``atc --mode=1`` on the host (see core ``model_structure``), the JSON kept at ``target``."""
     from workbench.core.atc.structure import model_structure
     from workbench.core.services.ssh import transport_for
 
     host = demohost.resolve_host(host_name)
     Path(target).parent.mkdir(parents=True, exist_ok=True)
-    model_structure(om, transport_for(host, prompter, pool), host.toolkit or None, on_host=on_host,
-                    save_json=target, progress=progress, cancel=cancel)
+    model_structure(
+        om,
+        transport_for(host, prompter, pool),
+        host.toolkit or None,
+        on_host=on_host,
+        save_json=target,
+        progress=progress,
+        cancel=cancel,
+    )
     return read_om_json(target)
 
 
-def compare_on_host(host_name: str, npu: str, golden: str, rule: str, algorithms: list[str], threshold: float,
-                    on_host: bool, prompter, pool, *, progress, cancel):
+def compare_on_host(
+    host_name: str,
+    npu: str,
+    golden: str,
+    rule: str,
+    algorithms: list[str],
+    threshold: float,
+    on_host: bool,
+    prompter,
+    pool,
+    *,
+    progress,
+    cancel,
+):
     """The host's msaccucmp.py compare (core ``remote_compare``)."""
     from workbench.core.dump.remote import remote_compare
     from workbench.core.services.ssh import transport_for
 
     host = demohost.resolve_host(host_name)
-    return remote_compare(transport_for(host, prompter, pool), npu, golden, fusion_rule=rule,
-                          algorithms=algorithms, threshold=threshold, on_host=on_host,
-                          toolkit=host.toolkit or None, progress=progress, cancel=cancel)
+    return remote_compare(
+        transport_for(host, prompter, pool),
+        npu,
+        golden,
+        fusion_rule=rule,
+        algorithms=algorithms,
+        threshold=threshold,
+        on_host=on_host,
+        toolkit=host.toolkit or None,
+        progress=progress,
+        cancel=cancel,
+    )

@@ -8,6 +8,7 @@ written is shown live with the core's warnings (e.g. dump and profiling both on)
 acl.json that is not valid JSON is reported with its line and column and only overwritten when the
 user agrees (the damaged file is kept aside as ``acl.json.corrupt``).
 """
+
 from __future__ import annotations
 
 import copy
@@ -17,8 +18,23 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
-    QButtonGroup, QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QGridLayout, QGroupBox,
-    QHBoxLayout, QLabel, QMessageBox, QPlainTextEdit, QPushButton, QRadioButton, QSplitter, QVBoxLayout, QWidget,
+    QButtonGroup,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QMessageBox,
+    QPlainTextEdit,
+    QPushButton,
+    QRadioButton,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
 )
 
 from workbench.core.dump import aclconfig
@@ -31,8 +47,13 @@ from workbench.ui.dump.optree import OpTree
 
 
 class DumpConfigDialog(QDialog):
-    def __init__(self, context: AppContext, om_path: str | None = None, acl_path: str | None = None,
-                 parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        context: AppContext,
+        om_path: str | None = None,
+        acl_path: str | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
         super().__init__(parent)
         self.context = context
         self.setWindowTitle(self.tr("Dump Configuration"))
@@ -44,8 +65,9 @@ class DumpConfigDialog(QDialog):
         root = context.project_root()
 
         # --- the model
-        self.model_path = common.PathRow("open", self.tr("Offline Model"),
-                                         self.tr("Offline models (*.om *.json);;All files (*)"), self)
+        self.model_path = common.PathRow(
+            "open", self.tr("Offline Model"), self.tr("Offline models (*.om *.json);;All files (*)"), self
+        )
         self.model_path.edit.setPlaceholderText(self.tr("an .om (read on the CANN machine) or its om JSON"))
         self.model_path.edit.editingFinished.connect(self.load_model)
         self.host = QComboBox(self)
@@ -104,7 +126,9 @@ class DumpConfigDialog(QDialog):
         self.level.addItem(self.tr("(not set: the runtime's default)"), None)
         for key, text in zip(aclconfig.DUMP_LEVELS, (self.tr("op"), self.tr("kernel"), self.tr("all"))):
             self.level.addItem(text, key)
-        self.acl_path = common.PathRow("save", self.tr("AclConfig File"), self.tr("acl.json (*.json);;All files (*)"), self)
+        self.acl_path = common.PathRow(
+            "save", self.tr("AclConfig File"), self.tr("acl.json (*.json);;All files (*)"), self
+        )
         self.acl_path.edit.editingFinished.connect(self.load_acl)
         self.acl_status = QLabel(self)
         self.acl_status.setWordWrap(True)
@@ -141,7 +165,9 @@ class DumpConfigDialog(QDialog):
         split.addWidget(right)
         split.setSizes([560, 620])
 
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Close, self)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Close, self
+        )
         self.buttons.button(QDialogButtonBox.StandardButton.Save).clicked.connect(self.save)
         self.buttons.rejected.connect(self.reject)
         self.status = QLabel(self)
@@ -176,16 +202,26 @@ class DumpConfigDialog(QDialog):
             self.load_error = err
             self.cfg = AclConfig({}, path)
         if self.load_error is not None:
-            where = self.tr("line {0}, column {1}").format(self.load_error.line, self.load_error.column) \
-                if self.load_error.line else ""
-            self.acl_status.setText("<span style='color:#c0392b'>" + self.tr(
-                "{0} cannot be read ({1}): {2}. Saving will ask before replacing it.").format(
-                path, where, _html(str(self.load_error))) + "</span>")
+            where = (
+                self.tr("line {0}, column {1}").format(self.load_error.line, self.load_error.column)
+                if self.load_error.line
+                else ""
+            )
+            self.acl_status.setText(
+                "<span style='color:#c0392b'>"
+                + self.tr("{0} cannot be read ({1}): {2}. Saving will ask before replacing it.").format(
+                    path, where, _html(str(self.load_error))
+                )
+                + "</span>"
+            )
         elif path and not Path(path).exists():
             self.acl_status.setText(self.tr("{0} does not exist yet: it will be created.").format(path))
         else:
-            self.acl_status.setText(self.tr("Editing {0}; keys this editor does not manage are kept.").format(path)
-                                    if path else self.tr("Choose the acl.json to write."))
+            self.acl_status.setText(
+                self.tr("Editing {0}; keys this editor does not manage are kept.").format(path)
+                if path
+                else self.tr("Choose the acl.json to write.")
+            )
         self._show_settings()
 
     def _show_settings(self) -> None:
@@ -193,8 +229,15 @@ class DumpConfigDialog(QDialog):
         s = self.cfg.dump_settings(name)
         if self.cfg.dump is None:
             s.option = "all"  # a new dump section: MindStudio's default
-        blockers = [self.option_group, self.mode, self.data, self.level, self.op_switch, self.dump_path.edit,
-                    *self.stats.values()]
+        blockers = [
+            self.option_group,
+            self.mode,
+            self.data,
+            self.level,
+            self.op_switch,
+            self.dump_path.edit,
+            *self.stats.values(),
+        ]
         for w in blockers:
             w.blockSignals(True)
         self.options[s.option].setChecked(True)
@@ -220,12 +263,20 @@ class DumpConfigDialog(QDialog):
         if path.lower().endswith(".om"):
             target = str(common.om_json_target(path))
             self.task = self.context.bridge.start(
-                common.model_from_om, self.host.currentData(), path, self.on_host.isChecked(), target,
-                self.context.prompter, self.context.pool,
-                title=self.tr("Read {0} with atc --mode=1").format(Path(path).name), kind="atc")
+                common.model_from_om,
+                self.host.currentData(),
+                path,
+                self.on_host.isChecked(),
+                target,
+                self.context.prompter,
+                self.context.pool,
+                title=self.tr("Read {0} with atc --mode=1").format(Path(path).name),
+                kind="atc",
+            )
         else:
-            self.task = self.context.bridge.start(common.read_model, path,
-                                                  title=self.tr("Read {0}").format(Path(path).name), kind="dump")
+            self.task = self.context.bridge.start(
+                common.read_model, path, title=self.tr("Read {0}").format(Path(path).name), kind="dump"
+            )
         self.model_status.setText(self.tr("Reading the model…"))
         self.load_button.setEnabled(False)
         self.task.succeeded.connect(self._model_loaded)
@@ -235,8 +286,11 @@ class DumpConfigDialog(QDialog):
     def _model_loaded(self, model: OmModel) -> None:
         self.model = model
         ops = sum(op.dumped for op in model.ops)
-        self.model_status.setText(self.tr("{0}: {1} ops ({2} dumped by the runtime), from {3}").format(
-            model.name, len(model.ops), ops, model.source))
+        self.model_status.setText(
+            self.tr("{0}: {1} ops ({2} dumped by the runtime), from {3}").format(
+                model.name, len(model.ops), ops, model.source
+            )
+        )
         self._show_settings()
 
     def _model_failed(self, message: str, _exc: object) -> None:
@@ -255,13 +309,17 @@ class DumpConfigDialog(QDialog):
     def settings(self) -> DumpSettings:
         option = next(k for k, rb in self.options.items() if rb.isChecked())
         name = self.model.name if self.model else self.cfg.dump_settings().model_name
-        return DumpSettings(option=option, model_name=name,
-                            layers=self.tree.checked() if option == "several" else [],
-                            dump_path=self.dump_path.text(), dump_mode=self.mode.currentData(),
-                            dump_data=self.data.currentData(),
-                            dump_stats=[k for k, cb in self.stats.items() if cb.isChecked()],
-                            dump_op_switch="on" if self.op_switch.isChecked() else "off",
-                            dump_level=self.level.currentData())
+        return DumpSettings(
+            option=option,
+            model_name=name,
+            layers=self.tree.checked() if option == "several" else [],
+            dump_path=self.dump_path.text(),
+            dump_mode=self.mode.currentData(),
+            dump_data=self.data.currentData(),
+            dump_stats=[k for k, cb in self.stats.items() if cb.isChecked()],
+            dump_op_switch="on" if self.op_switch.isChecked() else "off",
+            dump_level=self.level.currentData(),
+        )
 
     def edited(self) -> AclConfig:
         """A copy of the loaded document with the dialog's settings applied."""
@@ -284,9 +342,14 @@ class DumpConfigDialog(QDialog):
             lines.append(("warning", self.tr("Dump option Several: tick the ops to dump in the tree.")))
         lines += [(i.level, f"{i.field}: {i.message}" if i.field else i.message) for i in cfg.validate(self.model)]
         colours = {"error": "#c0392b", "warning": "#b9770e"}
-        self.issues.setText("<br>".join(f"<span style='color:{colours.get(level, '#555')}'>"
-                                        f"{self.tr('Error') if level == 'error' else self.tr('Warning')}: "
-                                        f"{_html(text)}</span>" for level, text in lines))
+        self.issues.setText(
+            "<br>".join(
+                f"<span style='color:{colours.get(level, '#555')}'>"
+                f"{self.tr('Error') if level == 'error' else self.tr('Warning')}: "
+                f"{_html(text)}</span>"
+                for level, text in lines
+            )
+        )
         self.issues.setVisible(bool(lines))
 
     # ----- saving
@@ -319,11 +382,15 @@ class DumpConfigDialog(QDialog):
     def confirm_overwrite(self, path: str) -> bool:
         err = self.load_error
         answer = QMessageBox.question(
-            self, self.tr("Replace acl.json?"),
-            self.tr("{0} is not valid JSON (line {1}, column {2}).\n\nReplace it with the configuration shown? "
-                    "The current file will be kept as {3}.corrupt.").format(
-                path, err.line if err else "?", err.column if err else "?", Path(path).name),
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+            self,
+            self.tr("Replace acl.json?"),
+            self.tr(
+                "{0} is not valid JSON (line {1}, column {2}).\n\nReplace it with the configuration shown? "
+                "The current file will be kept as {3}.corrupt."
+            ).format(path, err.line if err else "?", err.column if err else "?", Path(path).name),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
         return answer == QMessageBox.StandardButton.Yes
 
 
@@ -331,8 +398,9 @@ def _html(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def open_dump_configuration(context: AppContext, parent: QWidget, om_path: str | None = None,
-                            acl_path: str | None = None) -> DumpConfigDialog:
+def open_dump_configuration(
+    context: AppContext, parent: QWidget, om_path: str | None = None, acl_path: str | None = None
+) -> DumpConfigDialog:
     """Ascend ▸ Dump Configuration…, and "Dump Configuration…" on an .om / om JSON in the explorer."""
     dialog = DumpConfigDialog(context, om_path, acl_path, parent)
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)

@@ -5,6 +5,7 @@ exports to .npy or .txt; "Convert to .npy…" converts the whole folder as msacc
 Reading headers, decoding big tensors, exports and conversion run as tasks; a tensor of at most
 ``SYNC_BYTES`` is summarised at once so clicking through small ops feels immediate.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -12,8 +13,18 @@ from pathlib import Path
 import pyqtgraph as pg
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt
 from PySide6.QtWidgets import (
-    QFileDialog, QHBoxLayout, QHeaderView, QLabel, QPushButton, QSplitter, QTableWidget, QTableWidgetItem,
-    QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
 )
 
 from workbench.core.dump import browse
@@ -35,17 +46,19 @@ STAT_ORDER = ("dtype", "shape", "count", "min", "max", "mean", "std", "zeros", "
 
 
 def _stat_label(key: str) -> str:
-    return {"dtype": QCoreApplication.translate("DumpDataView", "Data type"),
-            "shape": QCoreApplication.translate("DumpDataView", "Shape"),
-            "count": QCoreApplication.translate("DumpDataView", "Elements"),
-            "min": QCoreApplication.translate("DumpDataView", "Min"),
-            "max": QCoreApplication.translate("DumpDataView", "Max"),
-            "mean": QCoreApplication.translate("DumpDataView", "Mean"),
-            "std": QCoreApplication.translate("DumpDataView", "Std deviation"),
-            "zeros": QCoreApplication.translate("DumpDataView", "Zeros"),
-            "nan": QCoreApplication.translate("DumpDataView", "NaN"),
-            "pos_inf": QCoreApplication.translate("DumpDataView", "+Inf"),
-            "neg_inf": QCoreApplication.translate("DumpDataView", "-Inf")}.get(key, key)
+    return {
+        "dtype": QCoreApplication.translate("DumpDataView", "Data type"),
+        "shape": QCoreApplication.translate("DumpDataView", "Shape"),
+        "count": QCoreApplication.translate("DumpDataView", "Elements"),
+        "min": QCoreApplication.translate("DumpDataView", "Min"),
+        "max": QCoreApplication.translate("DumpDataView", "Max"),
+        "mean": QCoreApplication.translate("DumpDataView", "Mean"),
+        "std": QCoreApplication.translate("DumpDataView", "Std deviation"),
+        "zeros": QCoreApplication.translate("DumpDataView", "Zeros"),
+        "nan": QCoreApplication.translate("DumpDataView", "NaN"),
+        "pos_inf": QCoreApplication.translate("DumpDataView", "+Inf"),
+        "neg_inf": QCoreApplication.translate("DumpDataView", "-Inf"),
+    }.get(key, key)
 
 
 def _shape(shape) -> str:
@@ -135,8 +148,9 @@ class DumpDataView(QWidget):
     def reload(self) -> None:
         self.title.setText(self.tr("Reading {0}…").format(self.path))
         self.reload_button.setEnabled(False)
-        task = self.context.bridge.start(browse.scan_dump_folder, str(self.path),
-                                         title=self.tr("Read dump {0}").format(self.path.name), kind="dump")
+        task = self.context.bridge.start(
+            browse.scan_dump_folder, str(self.path), title=self.tr("Read dump {0}").format(self.path.name), kind="dump"
+        )
         task.succeeded.connect(self._scanned)
         task.failed.connect(self._failed)
         task.finished.connect(self._scan_done)
@@ -174,8 +188,14 @@ class DumpDataView(QWidget):
                 op.setToolTip(0, e.error)
                 op.setForeground(0, pg.mkColor("#c0392b"))
             for t in e.tensors:
-                child = QTreeWidgetItem([f"{t.kind} {t.index}", t.dtype.removeprefix("DT_"), _shape(t.shape),
-                                         t.format.removeprefix("FORMAT_")])
+                child = QTreeWidgetItem(
+                    [
+                        f"{t.kind} {t.index}",
+                        t.dtype.removeprefix("DT_"),
+                        _shape(t.shape),
+                        t.format.removeprefix("FORMAT_"),
+                    ]
+                )
                 child.setData(0, TENSOR_ROLE, (str(e.path), t.kind, t.index, t.size))
                 op.addChild(child)
             (parent.addChild(op) if parent else self.tree.addTopLevelItem(op))
@@ -227,8 +247,14 @@ class DumpDataView(QWidget):
                 self._summary_failed(str(err), err)
             return
         self.heading.setText(self.heading.text() + " " + self.tr("(reading…)"))
-        task = self.context.bridge.start(browse.summarise_tensor, file, kind, index,
-                                         title=self.tr("Statistics of {0}").format(Path(file).name), kind="dump")
+        task = self.context.bridge.start(
+            browse.summarise_tensor,
+            file,
+            kind,
+            index,
+            title=self.tr("Statistics of {0}").format(Path(file).name),
+            kind="dump",
+        )
         task.succeeded.connect(self._show_summary)
         task.failed.connect(self._summary_failed)
 
@@ -248,8 +274,14 @@ class DumpDataView(QWidget):
         if summary.counts.size:
             edges = summary.edges
             width = float(edges[1] - edges[0]) if edges.size > 1 else 1.0
-            self.plot.addItem(pg.BarGraphItem(x=(edges[:-1] + edges[1:]) / 2, height=summary.counts,
-                                              width=width * 0.95 or 1.0, brush=pg.mkBrush(78, 121, 167, 200)))
+            self.plot.addItem(
+                pg.BarGraphItem(
+                    x=(edges[:-1] + edges[1:]) / 2,
+                    height=summary.counts,
+                    width=width * 0.95 or 1.0,
+                    brush=pg.mkBrush(78, 121, 167, 200),
+                )
+            )
         self._set_tensor_actions(True)
 
     def _summary_failed(self, message: str, _exc: object) -> None:
@@ -275,16 +307,24 @@ class DumpDataView(QWidget):
             return
         file, kind, index = self.current
         start = str(Path(file).parent / f"{Path(file).name}.{kind}.{index}{suffix}")
-        target, _ = QFileDialog.getSaveFileName(self, self.tr("Export Tensor"), start, name_filter,
-                                                options=QFileDialog.Option.DontUseNativeDialog)
+        target, _ = QFileDialog.getSaveFileName(
+            self, self.tr("Export Tensor"), start, name_filter, options=QFileDialog.Option.DontUseNativeDialog
+        )
         if target:
             self.export(target)
 
     def export(self, target: str):
         """Write the current tensor to ``target`` (.npy, else text) as a task."""
         file, kind, index = self.current
-        task = self.context.bridge.start(browse.export_tensor, file, kind, index, target,
-                                         title=self.tr("Export {0}").format(Path(target).name), kind="dump")
+        task = self.context.bridge.start(
+            browse.export_tensor,
+            file,
+            kind,
+            index,
+            target,
+            title=self.tr("Export {0}").format(Path(target).name),
+            kind="dump",
+        )
         task.succeeded.connect(self._exported)
         task.failed.connect(self._summary_status)
         return task
@@ -298,14 +338,20 @@ class DumpDataView(QWidget):
     # ----- conversion
     def convert_dialog(self) -> None:
         start = str(self.path.parent / f"{self.path.name}_npy")
-        out = QFileDialog.getExistingDirectory(self, self.tr("Convert to .npy: output folder"), start,
-                                               QFileDialog.Option.DontUseNativeDialog)
+        out = QFileDialog.getExistingDirectory(
+            self, self.tr("Convert to .npy: output folder"), start, QFileDialog.Option.DontUseNativeDialog
+        )
         if out:
             self.convert(out)
 
     def convert(self, out_dir: str):
-        task = self.context.bridge.start(convert_paths, [str(self.path)], out_dir,
-                                         title=self.tr("Convert {0} to .npy").format(self.path.name), kind="dump")
+        task = self.context.bridge.start(
+            convert_paths,
+            [str(self.path)],
+            out_dir,
+            title=self.tr("Convert {0} to .npy").format(self.path.name),
+            kind="dump",
+        )
         self.convert_button.setEnabled(False)
         task.succeeded.connect(self._converted)
         task.failed.connect(self._summary_status)
@@ -315,7 +361,8 @@ class DumpDataView(QWidget):
 
     def _converted(self, report) -> None:
         text = self.tr("Converted {0} files into {1}: {2} .npy files written").format(
-            report.files_ok, self._convert_out, len(report.written))
+            report.files_ok, self._convert_out, len(report.written)
+        )
         if report.errors:
             text += "; " + self.tr("{0} failed (see the Output tab)").format(report.files_failed)
         self.title.setText(text)

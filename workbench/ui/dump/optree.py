@@ -5,12 +5,21 @@ runtime never dumps (Data, Const, NetOutput…) are greyed and cannot be ticked.
 only for Dump Option "Several"; right-click Enable Dump / Disable Dump ticks or unticks every
 selected op at once.
 """
+
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
-    QAbstractItemView, QHBoxLayout, QLabel, QLineEdit, QMenu, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
+    QAbstractItemView,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
 )
 
 from workbench.core.dump.omjson import OmModel
@@ -74,7 +83,9 @@ class OpTree(QWidget):
                 if not op.dumped:
                     item.setFlags(Qt.ItemFlag.ItemIsEnabled)
                     item.setDisabled(True)
-                    item.setToolTip(0, self.tr("{0}: {1} ops have no kernel and are not dumped").format(op.name, op.type))
+                    item.setToolTip(
+                        0, self.tr("{0}: {1} ops have no kernel and are not dumped").format(op.name, op.type)
+                    )
                 else:
                     item.setCheckState(0, Qt.CheckState.Checked if op.name in wanted else Qt.CheckState.Unchecked)
                 self._items[op.name] = item
@@ -112,8 +123,11 @@ class OpTree(QWidget):
     # ----- ticks
     def checked(self) -> list[str]:
         """Ticked op names in model order."""
-        return [n for n, it in self._items.items() if it.flags() & Qt.ItemFlag.ItemIsSelectable
-                and it.checkState(0) == Qt.CheckState.Checked]
+        return [
+            n
+            for n, it in self._items.items()
+            if it.flags() & Qt.ItemFlag.ItemIsSelectable and it.checkState(0) == Qt.CheckState.Checked
+        ]
 
     def set_checked(self, names: list[str] | tuple[str, ...], on: bool = True) -> None:
         self._bulk = True
@@ -151,5 +165,5 @@ class OpTree(QWidget):
         menu.addAction(self.act_enable)
         menu.addAction(self.act_disable)
         if not self._checkable:
-            menu.addSection(self.tr("Choose Dump Option \"Several\" to pick ops"))
+            menu.addSection(self.tr('Choose Dump Option "Several" to pick ops'))
         menu.exec(self.tree.viewport().mapToGlobal(pos))

@@ -1,4 +1,5 @@
 """The one host picker every dialog uses: the demo host first, labelled as simulated."""
+
 from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication

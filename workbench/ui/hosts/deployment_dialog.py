@@ -4,12 +4,25 @@ The plan lists new, changed and remote-only files. Only new and changed files ar
 remote-only file is deleted **only** if the user ticks it in the plan (unticked by default, and
 the Sync button says how many will be deleted).
 """
+
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QComboBox, QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout, QHeaderView, QInputDialog, QLabel, QMessageBox,
-    QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QInputDialog,
+    QLabel,
+    QMessageBox,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
 )
 
 from workbench.core.services import deploy
@@ -29,8 +42,9 @@ class DeploymentDialog(QDialog):
         self.host = QComboBox(self)
         fill_host_combo(self.host, project.remote.host or None)
         self.mappings = QTableWidget(0, self.COLS, self)
-        self.mappings.setHorizontalHeaderLabels([self.tr("Local folder"), self.tr("Remote folder"),
-                                                 self.tr("Excluded (globs, comma-separated)")])
+        self.mappings.setHorizontalHeaderLabels(
+            [self.tr("Local folder"), self.tr("Remote folder"), self.tr("Excluded (globs, comma-separated)")]
+        )
         self.mappings.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         for m in deploy.project_mappings(project) if project.extra.get("deployment") else []:
             self._add_row(m)
@@ -53,8 +67,9 @@ class DeploymentDialog(QDialog):
         self.summary = QLabel(self)
         self.summary.setWordWrap(True)
         self.items = QTableWidget(0, 4, self)
-        self.items.setHorizontalHeaderLabels([self.tr("Action"), self.tr("Path"), self.tr("Local size"),
-                                              self.tr("Remote size")])
+        self.items.setHorizontalHeaderLabels(
+            [self.tr("Action"), self.tr("Path"), self.tr("Local size"), self.tr("Remote size")]
+        )
         self.items.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         self.items.verticalHeader().setVisible(False)
         self.items.itemChanged.connect(lambda _i: self._update_sync_label())
@@ -92,8 +107,11 @@ class DeploymentDialog(QDialog):
         for r in range(self.mappings.rowCount()):
             cells = [(self.mappings.item(r, c).text() if self.mappings.item(r, c) else "").strip() for c in range(3)]
             excludes = [g.strip() for g in cells[2].split(",") if g.strip()]
-            out.append(deploy.Mapping.from_dict({"local": cells[0], "remote": cells[1], "excludes": excludes},
-                                                self.tr("mapping {0}").format(r + 1)))
+            out.append(
+                deploy.Mapping.from_dict(
+                    {"local": cells[0], "remote": cells[1], "excludes": excludes}, self.tr("mapping {0}").format(r + 1)
+                )
+            )
         return out
 
     def save_mappings(self) -> bool:
@@ -113,8 +131,14 @@ class DeploymentDialog(QDialog):
             return None
         transport = self.context.host_transport(self.host.currentData())
         self.plan_button.setEnabled(False)
-        task = self.context.bridge.start(deploy.compute_plan, transport, self.current_mappings(), self.project.root,
-                                         title=self.tr("Deployment plan for {0}").format(self.project.name), kind="deploy")
+        task = self.context.bridge.start(
+            deploy.compute_plan,
+            transport,
+            self.current_mappings(),
+            self.project.root,
+            title=self.tr("Deployment plan for {0}").format(self.project.name),
+            kind="deploy",
+        )
         task.succeeded.connect(self._show_plan)
         task.failed.connect(self._failed)
         task.finished.connect(self._plan_finished)
@@ -142,8 +166,11 @@ class DeploymentDialog(QDialog):
         shown = [i for i in plan.items if i.action != deploy.UNCHANGED]
         self.items.blockSignals(True)
         self.items.setRowCount(len(shown))
-        labels = {deploy.NEW: self.tr("new"), deploy.CHANGED: self.tr("changed"),
-                  deploy.REMOTE_ONLY: self.tr("remote only — delete?")}
+        labels = {
+            deploy.NEW: self.tr("new"),
+            deploy.CHANGED: self.tr("changed"),
+            deploy.REMOTE_ONLY: self.tr("remote only — delete?"),
+        }
         for r, item in enumerate(shown):
             action = QTableWidgetItem(labels[item.action])
             action.setData(Qt.ItemDataRole.UserRole, item)
@@ -157,9 +184,11 @@ class DeploymentDialog(QDialog):
         self.items.blockSignals(False)
         self.items.resizeColumnToContents(0)
         counts = {a: len(plan.of(a)) for a in (deploy.NEW, deploy.CHANGED, deploy.REMOTE_ONLY, deploy.UNCHANGED)}
-        self.summary.setText(self.tr("{0} new, {1} changed, {2} unchanged; {3} only on the host (kept unless ticked).")
-                             .format(counts[deploy.NEW], counts[deploy.CHANGED], counts[deploy.UNCHANGED],
-                                     counts[deploy.REMOTE_ONLY]))
+        self.summary.setText(
+            self.tr("{0} new, {1} changed, {2} unchanged; {3} only on the host (kept unless ticked).").format(
+                counts[deploy.NEW], counts[deploy.CHANGED], counts[deploy.UNCHANGED], counts[deploy.REMOTE_ONLY]
+            )
+        )
         self.sync_button.setEnabled(True)
         self._update_sync_label()
 
@@ -181,30 +210,50 @@ class DeploymentDialog(QDialog):
             return None
         delete = self.ticked_for_deletion()
         if delete:
-            answer = QMessageBox.question(self, self.tr("Delete Remote Files"),
-                                          self.tr("Delete {0} files that exist only on the host? This cannot be undone.")
-                                          .format(len(delete)))
+            answer = QMessageBox.question(
+                self,
+                self.tr("Delete Remote Files"),
+                self.tr("Delete {0} files that exist only on the host? This cannot be undone.").format(len(delete)),
+            )
             if answer != QMessageBox.StandardButton.Yes:
                 return None
         transport = self.context.host_transport(self.host.currentData())
         self.sync_button.setEnabled(False)
-        task = self.context.bridge.start(deploy.sync, transport, self.plan, delete=delete,
-                                         title=self.tr("Sync {0}").format(self.project.name), kind="deploy")
+        task = self.context.bridge.start(
+            deploy.sync,
+            transport,
+            self.plan,
+            delete=delete,
+            title=self.tr("Sync {0}").format(self.project.name),
+            kind="deploy",
+        )
         task.succeeded.connect(self._synced)
         task.failed.connect(self._failed)
         task.finished.connect(self._sync_finished)
         return task
 
     def _pull_dialog(self) -> None:
-        rel, ok = QInputDialog.getText(self, self.tr("Pull Back"), self.tr("Remote path relative to {0}:").format(
-            self.current_mappings()[0].remote if self.mappings.rowCount() else "?"))
+        rel, ok = QInputDialog.getText(
+            self,
+            self.tr("Pull Back"),
+            self.tr("Remote path relative to {0}:").format(
+                self.current_mappings()[0].remote if self.mappings.rowCount() else "?"
+            ),
+        )
         if ok and rel.strip():
             self.pull(rel.strip())
 
     def pull(self, rel: str):
         transport = self.context.host_transport(self.host.currentData())
-        task = self.context.bridge.start(deploy.pull, transport, self.current_mappings()[0], rel, self.project.root,
-                                         title=self.tr("Pull {0}").format(rel), kind="deploy")
+        task = self.context.bridge.start(
+            deploy.pull,
+            transport,
+            self.current_mappings()[0],
+            rel,
+            self.project.root,
+            title=self.tr("Pull {0}").format(rel),
+            kind="deploy",
+        )
         task.succeeded.connect(self._pulled)
         task.failed.connect(self._failed)
         return task

@@ -1,11 +1,19 @@
 """The host panel (a dock): the CANN machine the project works with, its toolkit and NPUs, and a
 device picker. Ticked NPUs become the project's default devices (ASCEND_RT_VISIBLE_DEVICES) for new
 run configurations and profiling runs."""
+
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QComboBox, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget,
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
 )
 
 from workbench.core.services import demohost
@@ -67,8 +75,9 @@ class HostPanel(QWidget):
         host = demohost.resolve_host(name) if name != demohost.DEMO_NAME else demohost.all_hosts()[0]
         self.check_button.setEnabled(False)
         self.status.setText(self.tr("Checking {0}…").format(name))
-        task = self.context.bridge.start(_check, host, self.context.prompter,
-                                         title=self.tr("Check host {0}").format(name), kind="host")
+        task = self.context.bridge.start(
+            _check, host, self.context.prompter, title=self.tr("Check host {0}").format(name), kind="host"
+        )
         task.succeeded.connect(self._show_check)
         task.failed.connect(self._failed)
         task.finished.connect(self._finished)
@@ -90,8 +99,9 @@ class HostPanel(QWidget):
         self.devices.blockSignals(True)
         self.devices.clear()
         for d in result.get("devices", []):
-            item = QListWidgetItem(f"NPU {d.get('id')} · {d.get('soc_version') or d.get('chip')} · "
-                                   f"{d.get('health')} · {_memory_text(d)}")
+            item = QListWidgetItem(
+                f"NPU {d.get('id')} · {d.get('soc_version') or d.get('chip')} · {d.get('health')} · {_memory_text(d)}"
+            )
             item.setData(Qt.ItemDataRole.UserRole, d.get("id"))
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(Qt.CheckState.Checked if d.get("id") in chosen else Qt.CheckState.Unchecked)
@@ -100,8 +110,11 @@ class HostPanel(QWidget):
         self._show_env()
 
     def selected_devices(self) -> list[int]:
-        return [self.devices.item(i).data(Qt.ItemDataRole.UserRole) for i in range(self.devices.count())
-                if self.devices.item(i).checkState() == Qt.CheckState.Checked]
+        return [
+            self.devices.item(i).data(Qt.ItemDataRole.UserRole)
+            for i in range(self.devices.count())
+            if self.devices.item(i).checkState() == Qt.CheckState.Checked
+        ]
 
     def project_devices(self) -> list[int]:
         project = self.context.project

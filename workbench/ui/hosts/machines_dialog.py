@@ -5,13 +5,30 @@ runs the core ``check_host`` as a task and shows the toolkit, its tools and the 
 ``npu-smi info``, marking a simulated toolkit as such. Passwords and passphrases are asked when
 needed (``QtPrompter``) and never stored.
 """
+
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit,
-    QListWidget, QListWidgetItem, QMessageBox, QPushButton, QSpinBox, QSplitter, QTableWidget, QTableWidgetItem,
-    QVBoxLayout, QWidget,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QMessageBox,
+    QPushButton,
+    QSpinBox,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
 )
 
 from workbench.core.services import demohost, sshconfig
@@ -66,8 +83,15 @@ class CannMachinesDialog(QDialog):
         self.port.setValue(22)
         self.user = QLineEdit(self)
         self.auth = QComboBox(self)
-        for method, label in zip(AUTH_METHODS, (self.tr("Automatic (agent, keys, then password)"),
-                                               self.tr("SSH agent"), self.tr("Key file"), self.tr("Password"))):
+        for method, label in zip(
+            AUTH_METHODS,
+            (
+                self.tr("Automatic (agent, keys, then password)"),
+                self.tr("SSH agent"),
+                self.tr("Key file"),
+                self.tr("Password"),
+            ),
+        ):
             self.auth.addItem(label, method)
         self.key_file = QLineEdit(self)
         browse = QPushButton(self.tr("Browse…"), self)
@@ -101,8 +125,9 @@ class CannMachinesDialog(QDialog):
         self.status.setWordWrap(True)
         self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.devices = QTableWidget(0, 5, self)
-        self.devices.setHorizontalHeaderLabels([self.tr("NPU"), self.tr("Chip"), self.tr("--soc_version"),
-                                                self.tr("Health"), self.tr("Memory")])
+        self.devices.setHorizontalHeaderLabels(
+            [self.tr("NPU"), self.tr("Chip"), self.tr("--soc_version"), self.tr("Health"), self.tr("Memory")]
+        )
         self.devices.horizontalHeader().setStretchLastSection(True)
         self.devices.verticalHeader().setVisible(False)
         box = QGroupBox(self.tr("Host"), self)
@@ -159,8 +184,19 @@ class CannMachinesDialog(QDialog):
     def _show_host(self, _row: int) -> None:
         h = self.current_host()
         editable = h is not None and not self._is_demo(h)
-        for w in (self.name, self.hostname, self.port, self.user, self.auth, self.key_file, self.proxy_jump,
-                  self.toolkit, self.save_button, self.remove_button, self.browse_button):
+        for w in (
+            self.name,
+            self.hostname,
+            self.port,
+            self.user,
+            self.auth,
+            self.key_file,
+            self.proxy_jump,
+            self.toolkit,
+            self.save_button,
+            self.remove_button,
+            self.browse_button,
+        ):
             w.setEnabled(editable)
         if h is None:
             return
@@ -172,14 +208,24 @@ class CannMachinesDialog(QDialog):
         self.key_file.setText(h.key_file)
         self.proxy_jump.setText(h.proxy_jump)
         self.toolkit.setText(h.toolkit)
-        self.status.setText(self.tr("This machine, with the simulated CANN toolkit: no Ascend hardware needed.")
-                            if self._is_demo(h) else "")
+        self.status.setText(
+            self.tr("This machine, with the simulated CANN toolkit: no Ascend hardware needed.")
+            if self._is_demo(h)
+            else ""
+        )
         self.devices.setRowCount(0)
 
     def form_host(self) -> Host:
-        return Host(name=self.name.text().strip(), hostname=self.hostname.text().strip(), port=self.port.value(),
-                    user=self.user.text().strip(), auth=self.auth.currentData(), key_file=self.key_file.text().strip(),
-                    proxy_jump=self.proxy_jump.text().strip(), toolkit=self.toolkit.text().strip()).validate()
+        return Host(
+            name=self.name.text().strip(),
+            hostname=self.hostname.text().strip(),
+            port=self.port.value(),
+            user=self.user.text().strip(),
+            auth=self.auth.currentData(),
+            key_file=self.key_file.text().strip(),
+            proxy_jump=self.proxy_jump.text().strip(),
+            toolkit=self.toolkit.text().strip(),
+        ).validate()
 
     # --- edits ---------------------------------------------------------------------------------------
     def add_host(self) -> None:
@@ -220,8 +266,11 @@ class CannMachinesDialog(QDialog):
         h = self.current_host()
         if h is None or self._is_demo(h):
             return
-        answer = QMessageBox.question(self, self.tr("Remove Host"),
-                                      self.tr("Remove {0} from the CANN machines? Nothing on the host is touched.").format(h.name))
+        answer = QMessageBox.question(
+            self,
+            self.tr("Remove Host"),
+            self.tr("Remove {0} from the CANN machines? Nothing on the host is touched.").format(h.name),
+        )
         if answer == QMessageBox.StandardButton.Yes:
             self.store.remove(h.name)
             self.reload()
@@ -245,7 +294,9 @@ class CannMachinesDialog(QDialog):
         return added
 
     def _browse_key(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, self.tr("Private Key"), str(__import__("pathlib").Path.home() / ".ssh"))
+        path, _ = QFileDialog.getOpenFileName(
+            self, self.tr("Private Key"), str(__import__("pathlib").Path.home() / ".ssh")
+        )
         if path:
             self.key_file.setText(path)
 
@@ -260,8 +311,9 @@ class CannMachinesDialog(QDialog):
             h = self.current_host()
         self.status.setText(self.tr("Connecting to {0}…").format(h.name))
         self.test_button.setEnabled(False)
-        task = self.context.bridge.start(_check, h, self.context.prompter,
-                                         title=self.tr("Check host {0}").format(h.name), kind="host")
+        task = self.context.bridge.start(
+            _check, h, self.context.prompter, title=self.tr("Check host {0}").format(h.name), kind="host"
+        )
         task.succeeded.connect(self._show_check)
         task.failed.connect(self._check_failed)
         task.finished.connect(self._check_finished)
@@ -277,12 +329,17 @@ class CannMachinesDialog(QDialog):
     def _show_check(self, result: dict) -> None:
         self.last_check = result
         if not result.get("toolkit_path"):
-            self.status.setText(self.tr("Reachable, but no CANN toolkit found: {0}").format("; ".join(result.get("errors", []))))
+            self.status.setText(
+                self.tr("Reachable, but no CANN toolkit found: {0}").format("; ".join(result.get("errors", [])))
+            )
             return
         tools = ", ".join(k for k, v in result.get("tools", {}).items() if v) or self.tr("none")
         sim = self.tr(" (simulated)") if result.get("simulated") else ""
-        self.status.setText(self.tr("CANN {0}{1} at {2}\nTools: {3}").format(
-            result.get("cann_version") or "?", sim, result["toolkit_path"], tools))
+        self.status.setText(
+            self.tr("CANN {0}{1} at {2}\nTools: {3}").format(
+                result.get("cann_version") or "?", sim, result["toolkit_path"], tools
+            )
+        )
         devices = result.get("devices", [])
         self.devices.setRowCount(len(devices))
         for r, d in enumerate(devices):

@@ -1,6 +1,7 @@
 """Answers the SSH layer's questions (host key, passphrase, password) with dialogs on the GUI
 thread, while the asking worker thread waits. Secrets go straight to the connection attempt and
 are never stored."""
+
 from __future__ import annotations
 
 import threading
@@ -16,7 +17,7 @@ from workbench.core.services.knownhosts import HostKeyInfo
 class QtPrompter(QObject):
     """Implements ``workbench.core.services.ssh.Prompter``; safe to call from any thread."""
 
-    _ask = Signal(str, object, object)   # kind, payload, holder dict (with an Event)
+    _ask = Signal(str, object, object)  # kind, payload, holder dict (with an Event)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -63,9 +64,13 @@ class QtPrompter(QObject):
             "The authenticity of host {0} ({1}) can't be established.\n\n{2} key fingerprint:\n{3}\n\n"
             "Trust this key and connect? It will be remembered in Ascend Workbench's known_hosts file."
         ).format(info.host_name, info.address, info.key_type, info.fingerprint)
-        answer = QMessageBox.question(self._parent, self.tr("Unknown Host Key"), text,
-                                      QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-                                      QMessageBox.StandardButton.No)
+        answer = QMessageBox.question(
+            self._parent,
+            self.tr("Unknown Host Key"),
+            text,
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
         return answer == QMessageBox.StandardButton.Yes
 
     def _dialog_secret(self, kind: str, payload: Any) -> str | None:
@@ -77,7 +82,10 @@ class QtPrompter(QObject):
             host = payload
             label = self.tr("Password for {0}@{1}:").format(host.user or "", host.hostname)
             title = self.tr("SSH Password")
-        text, ok = QInputDialog.getText(self._parent or QApplication.activeWindow(), title,
-                                        label + "\n" + self.tr("(used for this connection only, never saved)"),
-                                        QLineEdit.EchoMode.Password)
+        text, ok = QInputDialog.getText(
+            self._parent or QApplication.activeWindow(),
+            title,
+            label + "\n" + self.tr("(used for this connection only, never saved)"),
+            QLineEdit.EchoMode.Password,
+        )
         return text if ok else None

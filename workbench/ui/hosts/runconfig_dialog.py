@@ -1,20 +1,38 @@
 """Ascend ▸ Run Configurations (per project): name, executable, arguments, environment, mode
 Remote/Local, host, devices (ASCEND_RT_VISIBLE_DEVICES). Run deploys first (Remote), streams the
 output into the Output dock, Stop cancels (the remote process group is killed)."""
+
 from __future__ import annotations
 
 import dataclasses
 import shlex
 
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QListWidget,
-    QPlainTextEdit, QPushButton, QSplitter, QVBoxLayout, QWidget,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
 )
 
 from workbench.core.services import demohost
 from workbench.ui.hosts.combo import fill_host_combo
 from workbench.core.services.runconfig import (
-    LOCAL, REMOTE, RunConfigError, RunConfiguration, load_run_configurations, run_configuration,
+    LOCAL,
+    REMOTE,
+    RunConfigError,
+    RunConfiguration,
+    load_run_configurations,
+    run_configuration,
     save_run_configurations,
 )
 from workbench.core.services.runner import parse_devices, parse_env
@@ -155,10 +173,17 @@ class RunConfigurationsDialog(QDialog):
             devices = parse_devices(self.devices.text(), where=self.tr("Devices"))
         except ValueError as exc:
             raise RunConfigError(str(exc)) from None
-        return RunConfiguration(name=self.name.text().strip(), executable=self.executable.text().strip(), args=args,
-                                env=env, mode=self.mode.currentData(), host=self.host.currentData() or "",
-                                devices=list(devices or []), cwd=self.cwd.text().strip(),
-                                deploy_first=self.deploy_first.isChecked()).validate()
+        return RunConfiguration(
+            name=self.name.text().strip(),
+            executable=self.executable.text().strip(),
+            args=args,
+            env=env,
+            mode=self.mode.currentData(),
+            host=self.host.currentData() or "",
+            devices=list(devices or []),
+            cwd=self.cwd.text().strip(),
+            deploy_first=self.deploy_first.isChecked(),
+        ).validate()
 
     def add_config(self) -> None:
         names = {c.name for c in self.configs}
@@ -166,9 +191,15 @@ class RunConfigurationsDialog(QDialog):
         while f"run{n}" in names:
             n += 1
         devices = [d for d in self.project.extra.get("devices", []) if isinstance(d, int)]
-        self.configs.append(RunConfiguration(name=f"run{n}", executable="./main", mode=REMOTE,
-                                             host=self.project.remote.host or self.host.currentData() or demohost.DEMO_NAME,
-                                             devices=devices))
+        self.configs.append(
+            RunConfiguration(
+                name=f"run{n}",
+                executable="./main",
+                mode=REMOTE,
+                host=self.project.remote.host or self.host.currentData() or demohost.DEMO_NAME,
+                devices=devices,
+            )
+        )
         self._refresh(len(self.configs) - 1)
 
     def remove_config(self) -> None:
@@ -196,8 +227,9 @@ class RunConfigurationsDialog(QDialog):
             return None
         config = self.configs[self.list.currentRow()]
         transport = self.context.host_transport(config.host) if config.mode == REMOTE else None
-        self.task = self.context.bridge.start(_run, config, self.project, transport,
-                                              title=self.tr("Run {0}").format(config.name), kind="run")
+        self.task = self.context.bridge.start(
+            _run, config, self.project, transport, title=self.tr("Run {0}").format(config.name), kind="run"
+        )
         self.run_button.setEnabled(False)
         self.stop_button.setEnabled(True)
         self.task.succeeded.connect(self._exited)

@@ -10,11 +10,17 @@ see :mod:`workbench.ui.context`):
 - :func:`open_profiling_runs` — Ascend ▸ System Profiler ▸ Profiling Runs…
   (``ProfilingRunsPanel`` is a widget the window can also dock)
 """
+
 from __future__ import annotations
 
 from workbench.ui.profiler.dialogs import open_import_result, open_merge_reports
 from workbench.ui.profiler.runs import ProfilingRunsPanel, open_profiling_runs
 from workbench.ui.profiler.wizard import open_new_profiling
 
-__all__ = ["open_new_profiling", "open_import_result", "open_merge_reports", "open_profiling_runs",
-           "ProfilingRunsPanel"]
+__all__ = [
+    "open_new_profiling",
+    "open_import_result",
+    "open_merge_reports",
+    "open_profiling_runs",
+    "ProfilingRunsPanel",
+]

@@ -1,6 +1,7 @@
 """Shared pieces of the System Profiler UI: the host list, translated option labels, the
 remembered values and the follower that opens a finished run's report (and announces the
 changed history on the application's ``events.runs_changed``)."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -12,8 +13,8 @@ from PySide6.QtWidgets import QComboBox
 from workbench.ui.context import AppContext
 
 
-SETTINGS_KEY = "profiler"   # settings.extra[SETTINGS_KEY] = {"last_job": {...}, "toolkits": {host: path}}
-translate = QCoreApplication.translate   # under this name pyside6-lupdate finds the strings
+SETTINGS_KEY = "profiler"  # settings.extra[SETTINGS_KEY] = {"last_job": {...}, "toolkits": {host: path}}
+translate = QCoreApplication.translate  # under this name pyside6-lupdate finds the strings
 
 
 def option_label(value: str) -> str:
@@ -39,8 +40,11 @@ def option_label(value: str) -> str:
 
 
 def issue_level_label(level: str) -> str:
-    return {"error": translate("Profiler", "Error"), "warning": translate("Profiler", "Warning"),
-            "info": translate("Profiler", "Note")}.get(level, level)
+    return {
+        "error": translate("Profiler", "Error"),
+        "warning": translate("Profiler", "Warning"),
+        "info": translate("Profiler", "Note"),
+    }.get(level, level)
 
 
 def fill_hosts(combo: QComboBox) -> None:
@@ -90,7 +94,7 @@ class ReportFollower(QObject):
         self.context.events.runs_changed.emit()
         self.context.show_status(message)
         if self.report_failures:
-            self.context.warn(self.action, message)   # not exec(): never blocks the event loop
+            self.context.warn(self.action, message)  # not exec(): never blocks the event loop
 
     def _finished(self) -> None:
         self.deleteLater()

@@ -1,13 +1,24 @@
 """System Profiler ▸ Import Result and ▸ Merge Reports (MindStudio: Input directory, Output
 directory, Output name). Both run as tasks and open what they produce."""
+
 from __future__ import annotations
 
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QLabel, QLineEdit, QPushButton,
-    QRadioButton, QVBoxLayout, QWidget,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QRadioButton,
+    QVBoxLayout,
+    QWidget,
 )
 
 from workbench.core.profiler import actions
@@ -17,7 +28,7 @@ from workbench.ui.context import AppContext
 from workbench.ui.profiler.common import fill_hosts, follow
 from workbench.ui.profiler.pages_setup import _error_label, _row
 
-translate = QCoreApplication.translate   # base-class strings: a fixed context (self.tr would use the subclass)
+translate = QCoreApplication.translate  # base-class strings: a fixed context (self.tr would use the subclass)
 
 
 class _TaskDialog(QDialog):
@@ -28,8 +39,9 @@ class _TaskDialog(QDialog):
         self.context = context
         self.task = None
         self.status = _error_label(self)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel,
-                                        self)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
+        )
         self.buttons.accepted.connect(self.start)
         self.buttons.rejected.connect(self.reject)
 
@@ -83,12 +95,18 @@ class ImportResultDialog(_TaskDialog):
         self.results = QLineEdit(self)
         project = context.project
         self.results.setPlaceholderText(
-            str(project.root / PROJECT_DIR / "profiling") if project is not None else self.tr("a local folder"))
+            str(project.root / PROJECT_DIR / "profiling") if project is not None else self.tr("a local folder")
+        )
         browse_results = QPushButton(self.tr("Browse…"), self)
         browse_results.clicked.connect(self._browse_results)
-        note = QLabel(self.tr("Only what the views need is copied (mindstudio_profiler_output, or summary and "
-                              "timeline, plus the info files); data never exported is exported on the host first. "
-                              "The import is listed with the project's profiling runs."), self)
+        note = QLabel(
+            self.tr(
+                "Only what the views need is copied (mindstudio_profiler_output, or summary and "
+                "timeline, plus the info files); data never exported is exported on the host first. "
+                "The import is listed with the project's profiling runs."
+            ),
+            self,
+        )
         note.setWordWrap(True)
         form = QFormLayout()
         radios = _row(self.on_host, self.on_local)
@@ -131,9 +149,17 @@ class ImportResultDialog(_TaskDialog):
         if project is None and results is None:
             self.status.setText(self.tr("Import into: open a project or choose a local folder."))
             return None
-        task = self.context.bridge.start(actions.import_into, source, host, str(project.root) if project else None,
-                                         results, self.context.prompter, self.context.pool,
-                                         title=self.tr("Import {0}").format(Path(source).name), kind="profiler-import")
+        task = self.context.bridge.start(
+            actions.import_into,
+            source,
+            host,
+            str(project.root) if project else None,
+            results,
+            self.context.prompter,
+            self.context.pool,
+            title=self.tr("Import {0}").format(Path(source).name),
+            kind="profiler-import",
+        )
         return self._started(task, self.tr("Import Result"))
 
 
@@ -159,9 +185,14 @@ class MergeReportsDialog(_TaskDialog):
         form.addRow(self.tr("Output directory:"), _row(self.output_dir, browse_out))
         form.addRow(self.tr("Output name:"), self.output_name)
         form.addRow("", self.overwrite)
-        note = QLabel(self.tr("Every PROF_* folder of the input directory (up to two levels down) is combined: "
-                              "tables per device, statistics recomputed, timelines merged. The result is saved as "
-                              "<output name>.wbreport and opened."), self)
+        note = QLabel(
+            self.tr(
+                "Every PROF_* folder of the input directory (up to two levels down) is combined: "
+                "tables per device, statistics recomputed, timelines merged. The result is saved as "
+                "<output name>.wbreport and opened."
+            ),
+            self,
+        )
         note.setWordWrap(True)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
@@ -195,13 +226,23 @@ class MergeReportsDialog(_TaskDialog):
 
     def start(self):
         inp, out, name = self.input_dir.text().strip(), self.output_dir.text().strip(), self.output_name.text().strip()
-        for value, label in ((inp, self.tr("Input directory")), (out, self.tr("Output directory")),
-                             (name, self.tr("Output name"))):
+        for value, label in (
+            (inp, self.tr("Input directory")),
+            (out, self.tr("Output directory")),
+            (name, self.tr("Output name")),
+        ):
             if not value:
                 self.status.setText(self.tr("{0}: required.").format(label))
                 return None
-        task = self.context.bridge.start(merge_reports_to, inp, out, name, overwrite=self.overwrite.isChecked(),
-                                         title=self.tr("Merge reports into {0}").format(name), kind="profiler-merge")
+        task = self.context.bridge.start(
+            merge_reports_to,
+            inp,
+            out,
+            name,
+            overwrite=self.overwrite.isChecked(),
+            title=self.tr("Merge reports into {0}").format(name),
+            kind="profiler-merge",
+        )
         return self._started(task, self.tr("Merge Reports"))
 
 

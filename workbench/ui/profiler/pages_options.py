@@ -1,18 +1,40 @@
 """New Profiling, pages 3 and 4: Profiling Options (with the msprof command shown live) and the
 checks before starting (the exact command, copyable, and what preflight found on the host)."""
+
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontDatabase, QGuiApplication
 from PySide6.QtWidgets import (
-    QButtonGroup, QCheckBox, QComboBox, QFormLayout, QGridLayout, QGroupBox, QHBoxLayout, QLabel, QListWidget,
-    QListWidgetItem, QPlainTextEdit, QPushButton, QRadioButton, QSpinBox, QStyle, QVBoxLayout, QWidget, QWizardPage,
+    QButtonGroup,
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPlainTextEdit,
+    QPushButton,
+    QRadioButton,
+    QSpinBox,
+    QStyle,
+    QVBoxLayout,
+    QWidget,
+    QWizardPage,
 )
 
 from workbench.core.profiler.chips import metric_groups
 from workbench.core.profiler.command import command_text
 from workbench.core.profiler.options import (
-    FREQ_RANGE, HOST_SYS, SAMPLE_BASED, TASK_BASED, TASK_TIME_LEVELS, ProfilingJob,
+    FREQ_RANGE,
+    HOST_SYS,
+    SAMPLE_BASED,
+    TASK_BASED,
+    TASK_TIME_LEVELS,
+    ProfilingJob,
 )
 from workbench.ui.profiler.common import issue_level_label, option_label
 
@@ -53,15 +75,30 @@ class CommandBox(QWidget):
 class OptionsPage(QWizardPage):
     """Every msprof switch the wizard offers, defaults as msprof's (core ProfilingJob)."""
 
-    FIELDS = {"ai_core", "aic_mode", "aic_metrics", "aic_freq", "task_time", "msproftx", "ascendcl", "runtime_api",
-              "os_runtime_api", "graph_engine", "aicpu", "sys_hardware_mem", "sys_hardware_mem_freq", "host_sys",
-              "hccl"}
+    FIELDS = {
+        "ai_core",
+        "aic_mode",
+        "aic_metrics",
+        "aic_freq",
+        "task_time",
+        "msproftx",
+        "ascendcl",
+        "runtime_api",
+        "os_runtime_api",
+        "graph_engine",
+        "aicpu",
+        "sys_hardware_mem",
+        "sys_hardware_mem_freq",
+        "host_sys",
+        "hccl",
+    }
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setTitle(self.tr("Profiling Options"))
-        self.setSubTitle(self.tr("What msprof collects. The defaults are msprof's; the command line below follows "
-                                 "every change."))
+        self.setSubTitle(
+            self.tr("What msprof collects. The defaults are msprof's; the command line below follows every change.")
+        )
         # AI Core
         self.ai_core = QGroupBox(self.tr("AI Core profiling"), self)
         self.ai_core.setCheckable(True)
@@ -99,8 +136,17 @@ class OptionsPage(QWizardPage):
         api = QGridLayout(apis)
         api.addWidget(QLabel(self.tr("Task time:"), self), 0, 0)
         api.addWidget(self.task_time, 0, 1)
-        for i, box in enumerate((self.ascendcl, self.runtime_api, self.os_runtime_api, self.graph_engine, self.aicpu,
-                                 self.msproftx, self.hccl)):
+        for i, box in enumerate(
+            (
+                self.ascendcl,
+                self.runtime_api,
+                self.os_runtime_api,
+                self.graph_engine,
+                self.aicpu,
+                self.msproftx,
+                self.hccl,
+            )
+        ):
             api.addWidget(box, 1 + i // 2, i % 2)
         # Device and host sampling
         system = QGroupBox(self.tr("System sampling"), self)
@@ -137,8 +183,18 @@ class OptionsPage(QWizardPage):
         layout.addWidget(self.preview)
         layout.addWidget(self.error)
         self.set_chip("")
-        for w in (self.ai_core, self.ascendcl, self.runtime_api, self.os_runtime_api, self.graph_engine, self.aicpu,
-                  self.msproftx, self.hccl, self.sys_hardware_mem, *self.host_sys.values()):
+        for w in (
+            self.ai_core,
+            self.ascendcl,
+            self.runtime_api,
+            self.os_runtime_api,
+            self.graph_engine,
+            self.aicpu,
+            self.msproftx,
+            self.hccl,
+            self.sys_hardware_mem,
+            *self.host_sys.values(),
+        ):
             w.toggled.connect(self.changed)
         self.aic_mode.buttonToggled.connect(self.changed)
         for w in (self.aic_metrics, self.task_time):
@@ -156,22 +212,33 @@ class OptionsPage(QWizardPage):
         index = self.aic_metrics.findData(current)
         self.aic_metrics.setCurrentIndex(max(0, index))
         self.aic_metrics.blockSignals(False)
-        self.chip.setText(self.tr("Metric groups of {0}").format(soc) if soc else
-                          self.tr("Chip not known yet: only the groups every chip has are offered"))
+        self.chip.setText(
+            self.tr("Metric groups of {0}").format(soc)
+            if soc
+            else self.tr("Chip not known yet: only the groups every chip has are offered")
+        )
         self.changed()
 
     def set_job(self, job: ProfilingJob) -> None:
         self.ai_core.setChecked(job.ai_core)
         (self.sample_based if job.aic_mode == SAMPLE_BASED else self.task_based).setChecked(True)
         index = self.aic_metrics.findData(job.aic_metrics)
-        if index < 0:   # a group this chip lacks: keep it visible so the check can name it
+        if index < 0:  # a group this chip lacks: keep it visible so the check can name it
             self.aic_metrics.addItem(job.aic_metrics, job.aic_metrics)
             index = self.aic_metrics.count() - 1
         self.aic_metrics.setCurrentIndex(index)
         self.aic_freq.setValue(job.aic_freq)
         self.task_time.setCurrentIndex(max(0, self.task_time.findData(job.task_time)))
-        for name in ("ascendcl", "runtime_api", "os_runtime_api", "graph_engine", "aicpu", "msproftx", "hccl",
-                     "sys_hardware_mem"):
+        for name in (
+            "ascendcl",
+            "runtime_api",
+            "os_runtime_api",
+            "graph_engine",
+            "aicpu",
+            "msproftx",
+            "hccl",
+            "sys_hardware_mem",
+        ):
             getattr(self, name).setChecked(getattr(job, name))
         self.sys_hardware_mem_freq.setValue(job.sys_hardware_mem_freq)
         for value, box in self.host_sys.items():
@@ -184,8 +251,16 @@ class OptionsPage(QWizardPage):
         job.aic_metrics = self.aic_metrics.currentData() or job.aic_metrics
         job.aic_freq = self.aic_freq.value()
         job.task_time = self.task_time.currentData()
-        for name in ("ascendcl", "runtime_api", "os_runtime_api", "graph_engine", "aicpu", "msproftx", "hccl",
-                     "sys_hardware_mem"):
+        for name in (
+            "ascendcl",
+            "runtime_api",
+            "os_runtime_api",
+            "graph_engine",
+            "aicpu",
+            "msproftx",
+            "hccl",
+            "sys_hardware_mem",
+        ):
             setattr(job, name, getattr(self, name).isChecked())
         job.sys_hardware_mem_freq = self.sys_hardware_mem_freq.value()
         job.host_sys = [v for v, box in self.host_sys.items() if box.isChecked()]
@@ -214,8 +289,9 @@ class CheckPage(QWizardPage):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setTitle(self.tr("Command and Checks"))
-        self.setSubTitle(self.tr("The exact msprof command that will run on the host, and what was checked there "
-                                 "before starting."))
+        self.setSubTitle(
+            self.tr("The exact msprof command that will run on the host, and what was checked there before starting.")
+        )
         self.command = CommandBox(5, self)
         self.where = QLabel(self)
         self.where.setWordWrap(True)
@@ -227,7 +303,7 @@ class CheckPage(QWizardPage):
         self.issues.setObjectName("PreflightIssues")
         self.check_again = QPushButton(self.tr("Check Again"), self)
         self.check_again.clicked.connect(self.run_checks)
-        self.result = None        # CheckResult of the last finished check
+        self.result = None  # CheckResult of the last finished check
         self._task = None
         layout = QVBoxLayout(self)
         layout.addWidget(QLabel(self.tr("msprof command:"), self))
@@ -269,25 +345,41 @@ class CheckPage(QWizardPage):
     def _checked(self, result) -> None:
         self.result = result
         self.command.set_command(command_text(result.argv))
-        self.where.setText(self.tr("CANN {0} · working folder on the host: {1}\nOutput: {2}/RUN_ID (RUN_ID: the run's "
-                                   "date and time, chosen when it starts)").format(
-            result.version or self.tr("unknown"), result.workdir or self.tr("the login folder"), result.remote_base))
+        self.where.setText(
+            self.tr(
+                "CANN {0} · working folder on the host: {1}\nOutput: {2}/RUN_ID (RUN_ID: the run's "
+                "date and time, chosen when it starts)"
+            ).format(
+                result.version or self.tr("unknown"), result.workdir or self.tr("the login folder"), result.remote_base
+            )
+        )
         style = self.style()
-        icons = {"error": QStyle.StandardPixmap.SP_MessageBoxCritical,
-                 "warning": QStyle.StandardPixmap.SP_MessageBoxWarning,
-                 "info": QStyle.StandardPixmap.SP_MessageBoxInformation}
+        icons = {
+            "error": QStyle.StandardPixmap.SP_MessageBoxCritical,
+            "warning": QStyle.StandardPixmap.SP_MessageBoxWarning,
+            "info": QStyle.StandardPixmap.SP_MessageBoxInformation,
+        }
         for issue in result.issues:
-            item = QListWidgetItem(style.standardIcon(icons.get(issue.level, icons["info"])),
-                                   f"{issue_level_label(issue.level)}: {issue.message}")
+            item = QListWidgetItem(
+                style.standardIcon(icons.get(issue.level, icons["info"])),
+                f"{issue_level_label(issue.level)}: {issue.message}",
+            )
             item.setData(Qt.ItemDataRole.UserRole, issue)
             self.issues.addItem(item)
         if not result.issues:
-            self.issues.addItem(QListWidgetItem(style.standardIcon(QStyle.StandardPixmap.SP_DialogApplyButton),
-                                                self.tr("No problems found.")))
+            self.issues.addItem(
+                QListWidgetItem(
+                    style.standardIcon(QStyle.StandardPixmap.SP_DialogApplyButton), self.tr("No problems found.")
+                )
+            )
         blocking = [i for i in result.issues if i.blocking]
         if blocking:
-            self.state.setText(self.tr("{0} problem(s) must be fixed before starting: go Back and change the "
-                                       "options, or fix the host, then Check Again.").format(len(blocking)))
+            self.state.setText(
+                self.tr(
+                    "{0} problem(s) must be fixed before starting: go Back and change the "
+                    "options, or fix the host, then Check Again."
+                ).format(len(blocking))
+            )
         elif result.issues:
             self.state.setText(self.tr("Ready to start (read the notes above)."))
         else:

@@ -1,12 +1,22 @@
 """New Profiling, pages 1 and 2 (MindStudio's Project Properties and Executable Properties)."""
+
 from __future__ import annotations
 
 import shlex
 from pathlib import Path
 
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QFileDialog, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QPlainTextEdit, QPushButton,
-    QWidget, QWizardPage,
+    QCheckBox,
+    QComboBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QWidget,
+    QWizardPage,
 )
 
 from workbench.core.profiler.options import BINARY, EXECUTABLE_TYPES, LOCAL, PYTHON, REMOTE, RUN_MODES, ProfilingJob
@@ -54,8 +64,12 @@ class ProjectPage(QWizardPage):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setTitle(self.tr("Project Properties"))
-        self.setSubTitle(self.tr("Name the profiling project and choose where its results are kept. "
-                                 "Every run gets its own folder there and appears in the project's Profiling runs."))
+        self.setSubTitle(
+            self.tr(
+                "Name the profiling project and choose where its results are kept. "
+                "Every run gets its own folder there and appears in the project's Profiling runs."
+            )
+        )
         self.name = QLineEdit(self)
         self.name.setPlaceholderText(self.tr("letters, digits, '.', '_' or '-'"))
         self.location = QLineEdit(self)
@@ -92,8 +106,12 @@ class ProjectPage(QWizardPage):
             folder = Path(base).expanduser() / self.name.text().strip() / "RUN_ID"
             self.where.setText(self.tr("Runs are kept in {0}").format(str(folder)))
         else:
-            self.where.setText(self.tr("Choose a location, or an app project on the next page (results then go "
-                                       "under its .ascend-workbench folder)."))
+            self.where.setText(
+                self.tr(
+                    "Choose a location, or an app project on the next page (results then go "
+                    "under its .ascend-workbench folder)."
+                )
+            )
 
     def _browse(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, self.tr("Location"), self.location.text() or str(Path.home()))
@@ -107,8 +125,19 @@ class ProjectPage(QWizardPage):
 class ExecutablePage(QWizardPage):
     """Run mode, host, deployment, app project, the executable, toolkit path and devices."""
 
-    FIELDS = {"run_mode", "host", "executable", "executable_type", "args", "env", "devices", "location", "cwd",
-              "toolkit", "project_path"}
+    FIELDS = {
+        "run_mode",
+        "host",
+        "executable",
+        "executable_type",
+        "args",
+        "env",
+        "devices",
+        "location",
+        "cwd",
+        "toolkit",
+        "project_path",
+    }
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -136,15 +165,20 @@ class ExecutablePage(QWizardPage):
         for kind in EXECUTABLE_TYPES:
             self.executable_type.addItem(option_label(kind), kind)
         self.executable = QLineEdit(self)
-        self.executable.setPlaceholderText(self.tr(
-            "e.g. ./out/main, main.py or run.sh (relative to the working folder)"))
+        self.executable.setPlaceholderText(
+            self.tr("e.g. ./out/main, main.py or run.sh (relative to the working folder)")
+        )
         browse_exe = QPushButton(self.tr("Browse…"), self)
         browse_exe.clicked.connect(self._browse_executable)
         self.python = QLineEdit(self)
         self.python_label = QLabel(self.tr("Python interpreter:"), self)
-        self.python_note = QLabel(self.tr(
-            "Note: MindStudio requires absolute paths inside acl Python projects (models, input data): "
-            "the script runs from the deployed folder on the host."), self)
+        self.python_note = QLabel(
+            self.tr(
+                "Note: MindStudio requires absolute paths inside acl Python projects (models, input data): "
+                "the script runs from the deployed folder on the host."
+            ),
+            self,
+        )
         self.python_note.setWordWrap(True)
         self.python_note.setStyleSheet("color: #8a6d3b;")
         self.args = QLineEdit(self)
@@ -159,7 +193,7 @@ class ExecutablePage(QWizardPage):
         self.devices = QLineEdit(self)
         self.devices.setPlaceholderText(self.tr("e.g. 0,1 — sets ASCEND_RT_VISIBLE_DEVICES (empty: all)"))
         self.error = _error_label(self)
-        self._detected = ("", "")   # (app project path, its detected type)
+        self._detected = ("", "")  # (app project path, its detected type)
         form = QFormLayout(self)
         form.addRow(self.tr("Run mode:"), self.run_mode)
         form.addRow(self.tr("CANN machine:"), _row(self.host, self.refresh_host))
@@ -252,7 +286,7 @@ class ExecutablePage(QWizardPage):
         elif not Path(path).is_dir():
             self.project_type.setText(self.tr("{0}: no such folder").format(path))
         else:
-            self._detected = (path, detect_project_type(path))   # walks the folder: once per path, not per change
+            self._detected = (path, detect_project_type(path))  # walks the folder: once per path, not per change
             text = project_type_label(self._detected[1])
             if not is_project(path):
                 text += "  " + self.tr("(not a workbench project: runs are kept but not listed in a project)")
@@ -271,17 +305,20 @@ class ExecutablePage(QWizardPage):
         elif not self.deploy.isChecked():
             self.deploy_info.setText(self.tr("Not deployed: the project must already be on the host."))
         else:
-            places = [f"{m.local} → {m.remote if m.remote.startswith('/') else '~/' + m.remote}"
-                      for m in _mappings(path)]
-            self.deploy_info.setText(self.tr("New and changed files are copied to the host first: {0}")
-                                     .format(", ".join(places)))
+            places = [
+                f"{m.local} → {m.remote if m.remote.startswith('/') else '~/' + m.remote}" for m in _mappings(path)
+            ]
+            self.deploy_info.setText(
+                self.tr("New and changed files are copied to the host first: {0}").format(", ".join(places))
+            )
 
     def show_host(self, text: str) -> None:
         self.host_info.setText(text)
 
     def _browse_project(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, self.tr("App Project Path"),
-                                                  self.project_path.text() or str(Path.home()))
+        folder = QFileDialog.getExistingDirectory(
+            self, self.tr("App Project Path"), self.project_path.text() or str(Path.home())
+        )
         if folder:
             self.project_path.setText(folder)
             self.update_project_type()

@@ -4,12 +4,21 @@ time; Re-open, Re-run with the same options, Delete (locally, or also on the hos
 ``ProfilingRunsPanel`` is a plain widget the main window can put in a dock; ``open_profiling_runs``
 shows it in a dialog. It follows the application's project and refreshes when a run finishes.
 """
+
 from __future__ import annotations
 
 import pandas as pd
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import (
-    QCheckBox, QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QMessageBox, QPushButton, QVBoxLayout, QWidget,
+    QCheckBox,
+    QDialog,
+    QDialogButtonBox,
+    QHBoxLayout,
+    QLabel,
+    QMessageBox,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
 )
 
 from workbench.core.profiler import actions
@@ -21,7 +30,7 @@ from workbench.ui.context import AppContext
 from workbench.ui.profiler.common import follow, option_label
 from workbench.ui.report.table import FrameTable
 
-translate = QCoreApplication.translate   # under this name pyside6-lupdate finds the strings
+translate = QCoreApplication.translate  # under this name pyside6-lupdate finds the strings
 
 
 def options_summary(options: dict) -> str:
@@ -29,17 +38,22 @@ def options_summary(options: dict) -> str:
     o = options or {}
     parts = []
     if o.get("ai_core", True):
-        parts.append(translate("ProfilingRuns", "AI Core {0} {1}").format(
-            option_label(o.get("aic_mode", "task-based")), o.get("aic_metrics", "")))
+        parts.append(
+            translate("ProfilingRuns", "AI Core {0} {1}").format(
+                option_label(o.get("aic_mode", "task-based")), o.get("aic_metrics", "")
+            )
+        )
     parts.append(translate("ProfilingRuns", "task time {0}").format(o.get("task_time", "l1")))
-    names = (("ascendcl", translate("ProfilingRuns", "AscendCL")),
-             ("runtime_api", translate("ProfilingRuns", "Runtime API")),
-             ("os_runtime_api", translate("ProfilingRuns", "OS Runtime API")),
-             ("graph_engine", translate("ProfilingRuns", "Graph Engine")),
-             ("aicpu", translate("ProfilingRuns", "AI CPU")),
-             ("msproftx", translate("ProfilingRuns", "MsprofTX")),
-             ("sys_hardware_mem", translate("ProfilingRuns", "DDR")),
-             ("hccl", translate("ProfilingRuns", "HCCL")))
+    names = (
+        ("ascendcl", translate("ProfilingRuns", "AscendCL")),
+        ("runtime_api", translate("ProfilingRuns", "Runtime API")),
+        ("os_runtime_api", translate("ProfilingRuns", "OS Runtime API")),
+        ("graph_engine", translate("ProfilingRuns", "Graph Engine")),
+        ("aicpu", translate("ProfilingRuns", "AI CPU")),
+        ("msproftx", translate("ProfilingRuns", "MsprofTX")),
+        ("sys_hardware_mem", translate("ProfilingRuns", "DDR")),
+        ("hccl", translate("ProfilingRuns", "HCCL")),
+    )
     parts += [label for key, label in names if o.get(key)]
     if o.get("host_sys"):
         parts.append(translate("ProfilingRuns", "host {0}").format(", ".join(option_label(v) for v in o["host_sys"])))
@@ -105,22 +119,41 @@ class ProfilingRunsPanel(QWidget):
             self.title.setText(self.tr("Open a project to see its profiling runs."))
         else:
             try:
-                project = open_project(root)   # the file is the truth: runs finish on worker threads
-                self.runs = list(reversed(list_runs(project)))   # newest first
+                project = open_project(root)  # the file is the truth: runs finish on worker threads
+                self.runs = list(reversed(list_runs(project)))  # newest first
                 self.title.setText(self.tr("Profiling runs of {0}: {1}").format(project.name, len(self.runs)))
             except ProjectError as exc:
                 self.title.setText(str(exc))
-        self.table.set_frame(self._frame(), headers=[self.tr("Time"), self.tr("Kind"), self.tr("Host"),
-                                                     self.tr("Application"), self.tr("Options"), self.tr("CANN"),
-                                                     self.tr("Report"), self.tr("Run")])
+        self.table.set_frame(
+            self._frame(),
+            headers=[
+                self.tr("Time"),
+                self.tr("Kind"),
+                self.tr("Host"),
+                self.tr("Application"),
+                self.tr("Options"),
+                self.tr("CANN"),
+                self.tr("Report"),
+                self.tr("Run"),
+            ],
+        )
         self._enable()
 
     def _frame(self) -> pd.DataFrame:
         kinds = {COLLECTED: self.tr("collected"), "imported": self.tr("imported")}
-        rows = [{"time": r.time[:19].replace("T", " "), "kind": kinds.get(r.kind, r.kind),
-                 "host": self.tr("this machine") if r.host == "local" else r.host, "application": _application(r),
-                 "options": options_summary(r.options) if r.kind == COLLECTED else "",
-                 "cann": r.cann_version or "", "report": r.report_path, "id": r.id} for r in self.runs]
+        rows = [
+            {
+                "time": r.time[:19].replace("T", " "),
+                "kind": kinds.get(r.kind, r.kind),
+                "host": self.tr("this machine") if r.host == "local" else r.host,
+                "application": _application(r),
+                "options": options_summary(r.options) if r.kind == COLLECTED else "",
+                "cann": r.cann_version or "",
+                "report": r.report_path,
+                "id": r.id,
+            }
+            for r in self.runs
+        ]
         columns = ["time", "kind", "host", "application", "options", "cann", "report", "id"]
         return pd.DataFrame(rows, columns=columns)
 
@@ -153,11 +186,17 @@ class ProfilingRunsPanel(QWidget):
         from workbench.core.profiler.command import command_text
 
         r = self.runs[row]
-        props = [(self.tr("Run"), r.id), (self.tr("Time"), r.time), (self.tr("Host"), r.host),
-                 (self.tr("CANN"), r.cann_version or ""), (self.tr("Toolkit"), r.toolkit),
-                 (self.tr("Command"), command_text(r.command) if r.command else ""),
-                 (self.tr("On the host"), r.remote_dir), (self.tr("Local folder"), r.local_dir),
-                 (self.tr("Report"), r.report_path)]
+        props = [
+            (self.tr("Run"), r.id),
+            (self.tr("Time"), r.time),
+            (self.tr("Host"), r.host),
+            (self.tr("CANN"), r.cann_version or ""),
+            (self.tr("Toolkit"), r.toolkit),
+            (self.tr("Command"), command_text(r.command) if r.command else ""),
+            (self.tr("On the host"), r.remote_dir),
+            (self.tr("Local folder"), r.local_dir),
+            (self.tr("Report"), r.report_path),
+        ]
         props += [(f"options.{k}", str(v)) for k, v in (r.options or {}).items()]
         self.context.show_properties(self.tr("Profiling run {0}").format(r.id), props)
 
@@ -191,8 +230,15 @@ class ProfilingRunsPanel(QWidget):
         o = run.options or {}
         where = self.tr("this machine") if o.get("run_mode") == LOCAL else run.host
         title = self.tr("Re-run profiling {0} on {1}").format(o.get("executable", ""), where)
-        self.task = self.context.bridge.start(actions.rerun, self.project_root(), run.id, self.context.prompter,
-                                              self.context.pool, title=title, kind="profile")
+        self.task = self.context.bridge.start(
+            actions.rerun,
+            self.project_root(),
+            run.id,
+            self.context.prompter,
+            self.context.pool,
+            title=title,
+            kind="profile",
+        )
         return follow(self.context, self.task, self.tr("Re-run"))
 
     def delete_selected(self) -> None:
@@ -200,21 +246,34 @@ class ProfilingRunsPanel(QWidget):
         if run is None:
             return
         on_host = self.on_host.isChecked()
-        text = (self.tr("Delete run {0} here and its data on {1} ({2})?").format(run.id, run.host, run.remote_dir)
-                if on_host else self.tr("Delete run {0}? Its local data is removed; the data on the host is kept.")
-                .format(run.id))
-        answer = QMessageBox.question(self, self.tr("Delete Profiling Run"), text,
-                                      QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-                                      QMessageBox.StandardButton.No)
+        text = (
+            self.tr("Delete run {0} here and its data on {1} ({2})?").format(run.id, run.host, run.remote_dir)
+            if on_host
+            else self.tr("Delete run {0}? Its local data is removed; the data on the host is kept.").format(run.id)
+        )
+        answer = QMessageBox.question(
+            self,
+            self.tr("Delete Profiling Run"),
+            text,
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
         if answer == QMessageBox.StandardButton.Yes:
             self.delete(run.id, on_host)
 
     def delete(self, run_id: str, on_host: bool = False):
         """Delete ``run_id`` (a task); the list refreshes when it is done."""
         title = self.tr("Delete profiling run {0}").format(run_id)
-        self.task = self.context.bridge.start(actions.delete, self.project_root(), run_id, on_host,
-                                              self.context.prompter, self.context.pool, title=title,
-                                              kind="profiler-delete")
+        self.task = self.context.bridge.start(
+            actions.delete,
+            self.project_root(),
+            run_id,
+            on_host,
+            self.context.prompter,
+            self.context.pool,
+            title=title,
+            kind="profiler-delete",
+        )
         self.task.succeeded.connect(self._deleted)
         self.task.failed.connect(self._delete_failed)
         return self.task

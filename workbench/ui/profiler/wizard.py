@@ -7,6 +7,7 @@ The form is bound to a core :class:`ProfilingJob`; the command comes from core `
 the checks from core ``preflight``, the run from core ``run_profiling`` (the work functions are
 in :mod:`workbench.core.profiler.actions`).
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -37,8 +38,8 @@ class NewProfilingWizard(QWizard):
         self.setButtonText(QWizard.WizardButton.FinishButton, self.tr("Start"))
         self.probe: actions.HostProbe | None = None
         self.probe_task = None
-        self.task = None                  # the profiling task once started
-        self._auto_toolkit = ""           # the toolkit path the last probe filled in
+        self.task = None  # the profiling task once started
+        self._auto_toolkit = ""  # the toolkit path the last probe filled in
         self.project_page = ProjectPage(self)
         self.exec_page = ExecutablePage(self)
         self.options_page = OptionsPage(self)
@@ -98,8 +99,12 @@ class NewProfilingWizard(QWizard):
     def command_preview(self) -> str:
         job = self.job(strict=False)
         probe = self.probe
-        argv = msprof_command(job, probe.version if probe else None, output=actions.PREVIEW_OUTPUT,
-                              msprof=(probe.msprof if probe else "") or "msprof")
+        argv = msprof_command(
+            job,
+            probe.version if probe else None,
+            output=actions.PREVIEW_OUTPUT,
+            msprof=(probe.msprof if probe else "") or "msprof",
+        )
         return command_text(argv)
 
     def check_fields(self, page: Any, fields: set[str]) -> bool:
@@ -140,8 +145,16 @@ class NewProfilingWizard(QWizard):
             self._auto_toolkit = toolkit
         e.show_host(self.tr("Looking for the CANN toolkit and the NPUs…"))
         title = self.tr("Check host {0}").format(host or self.tr("this machine"))
-        self.probe_task = self.context.bridge.start(actions.probe_host, mode, host, toolkit, self.context.prompter,
-                                                    self.context.pool, title=title, kind="profiler-host")
+        self.probe_task = self.context.bridge.start(
+            actions.probe_host,
+            mode,
+            host,
+            toolkit,
+            self.context.prompter,
+            self.context.pool,
+            title=title,
+            kind="profiler-host",
+        )
         self.probe_task.succeeded.connect(self._probed)
         self.probe_task.failed.connect(self._probe_failed)
 
@@ -174,8 +187,9 @@ class NewProfilingWizard(QWizard):
     def _deployment(self) -> None:
         path = self.exec_page.project_path.text().strip()
         if not path or not is_project(path):
-            self.exec_page.deploy_info.setText(self.tr("Deployment mappings belong to a workbench project; "
-                                                       "this app project is not one."))
+            self.exec_page.deploy_info.setText(
+                self.tr("Deployment mappings belong to a workbench project; this app project is not one.")
+            )
             return
         try:
             project = open_project(path)
@@ -190,9 +204,15 @@ class NewProfilingWizard(QWizard):
     # --- checks and start -----------------------------------------------------------------------------------
     def start_checks(self):
         job = self.job(strict=False)
-        return self.context.bridge.start(actions.check_job, job, self.project_root(job), self.context.prompter,
-                                         self.context.pool, title=self.tr("Check profiling options"),
-                                         kind="profiler-check")
+        return self.context.bridge.start(
+            actions.check_job,
+            job,
+            self.project_root(job),
+            self.context.prompter,
+            self.context.pool,
+            title=self.tr("Check profiling options"),
+            kind="profiler-check",
+        )
 
     def start(self):
         """Start the profiling task (also what Start/Finish does); returns it."""
@@ -201,8 +221,15 @@ class NewProfilingWizard(QWizard):
         remember(self.context, last_job=job.to_dict())
         where = job.host if job.run_mode == REMOTE else self.tr("this machine")
         title = self.tr("Profile {0} on {1}").format(Path(job.executable).name, where)
-        self.task = self.context.bridge.start(actions.start_profiling, job, self.project_root(job),
-                                              self.context.prompter, self.context.pool, title=title, kind="profile")
+        self.task = self.context.bridge.start(
+            actions.start_profiling,
+            job,
+            self.project_root(job),
+            self.context.prompter,
+            self.context.pool,
+            title=title,
+            kind="profile",
+        )
         follow(self.context, self.task, self.tr("New Profiling"))
         return self.task
 

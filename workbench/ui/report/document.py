@@ -1,6 +1,7 @@
 """A report opened as a document tab: Timeline (with its data pane), Analysis Summary and
 Baseline Comparison sub-views. Loading is a task (progress, cancel); a failed load leaves the
 other tabs alone and shows the engine's message."""
+
 from __future__ import annotations
 
 import re
@@ -21,7 +22,8 @@ def tr_note(note: str) -> str:
     m = _NOT_COLLECTED.match(note)
     if m:
         return QCoreApplication.translate("ReportDocument", "{0}: not collected. Collect it with {1}.").format(
-            QCoreApplication.translate("ReportDocument", m.group(1)), m.group(2))
+            QCoreApplication.translate("ReportDocument", m.group(1)), m.group(2)
+        )
     return note
 
 
@@ -30,11 +32,12 @@ class ReportDocument(QWidget):
     metrics, first Event View) in later event-loop turns, so no single step holds the GUI thread
     long; ``ready`` turns true (and ``filled`` fires) when everything is in place."""
 
-    slice_details = Signal(str, object)   # title, [(name, value)]
+    slice_details = Signal(str, object)  # title, [(name, value)]
     filled = Signal()
 
-    def __init__(self, report, settings=None, parent: QWidget | None = None, prepared=None,
-                 staged: bool = False, context=None) -> None:
+    def __init__(
+        self, report, settings=None, parent: QWidget | None = None, prepared=None, staged: bool = False, context=None
+    ) -> None:
         """``context`` (the window's ``AppContext``): with one, the document has a Baseline
         Comparison tab, whose comparisons run on the context's task bridge."""
         super().__init__(parent)
@@ -56,7 +59,9 @@ class ReportDocument(QWidget):
         self.stats_selector = QComboBox(self)
         for key in views.STATISTICS:
             self.stats_selector.addItem(QCoreApplication.translate("ReportDocument", key), key)
-        self.stats_selector.currentIndexChanged.connect(lambda _i: self.show_statistics(self.stats_selector.currentData()))
+        self.stats_selector.currentIndexChanged.connect(
+            lambda _i: self.show_statistics(self.stats_selector.currentData())
+        )
         self.stats.bar.insertWidget(0, self.stats_selector)
         self.aicore = FrameTable(self.tr("AI Core Metrics"), self)
         self.selection = FrameTable(self.tr("Selection"), self)
@@ -79,8 +84,12 @@ class ReportDocument(QWidget):
             self.events.row_activated.connect(self._event_row_activated)
             split.addWidget(self.timeline_view)
         else:
-            label = QLabel(self.tr("This report has no timeline to draw: it holds tables only ({0}). "
-                                   "A timeline comes with {1}.").format(report.kind, views.COLLECT_HINT["timeline"]), self)
+            label = QLabel(
+                self.tr(
+                    "This report has no timeline to draw: it holds tables only ({0}). A timeline comes with {1}."
+                ).format(report.kind, views.COLLECT_HINT["timeline"]),
+                self,
+            )
             label.setWordWrap(True)
             label.setAlignment(Qt.AlignmentFlag.AlignCenter)
             split.addWidget(label)
@@ -92,7 +101,9 @@ class ReportDocument(QWidget):
         self._summary_holder = QWidget(self)
         QVBoxLayout(self._summary_holder).setContentsMargins(0, 0, 0, 0)
         self.tabs.addTab(self._summary_holder, self.tr("Analysis Summary"))
-        self.tabs.currentChanged.connect(lambda i: self.summary if self.tabs.widget(i) is self._summary_holder else None)
+        self.tabs.currentChanged.connect(
+            lambda i: self.summary if self.tabs.widget(i) is self._summary_holder else None
+        )
         from workbench.ui.compare.baseline import BaselinePane
 
         if context is not None:
@@ -185,7 +196,9 @@ class ReportDocument(QWidget):
         if frame is None:
             frame = views.lane_events(tl, lane, self.report.ops)
         info = tl.lanes[lane]
-        self.events.set_frame(frame, self.tr("Events of {0} · {1}").format(info.process_name, info.thread_name or info.tid))
+        self.events.set_frame(
+            frame, self.tr("Events of {0} · {1}").format(info.process_name, info.thread_name or info.tid)
+        )
         self.data_tabs.setCurrentWidget(self.events)
 
     def _event_row_activated(self, source_row: int) -> None:
@@ -222,14 +235,22 @@ class ReportDocument(QWidget):
 
         tl = self.report.timeline
         rows = timeline_ops.aggregate(tl, timeline_ops.selected_slices(tl, lanes, t0, t1))
-        frame = pd.DataFrame({
-            "Name": [r["name"] for r in rows], "Count": [r["count"] for r in rows],
-            "Total(us)": [r["total_ns"] / 1000 for r in rows], "Avg(us)": [r["avg_ns"] / 1000 for r in rows],
-            "Min(us)": [r["min_ns"] / 1000 for r in rows], "Max(us)": [r["max_ns"] / 1000 for r in rows],
-        })
+        frame = pd.DataFrame(
+            {
+                "Name": [r["name"] for r in rows],
+                "Count": [r["count"] for r in rows],
+                "Total(us)": [r["total_ns"] / 1000 for r in rows],
+                "Avg(us)": [r["avg_ns"] / 1000 for r in rows],
+                "Min(us)": [r["min_ns"] / 1000 for r in rows],
+                "Max(us)": [r["max_ns"] / 1000 for r in rows],
+            }
+        )
         note = self.tr("{0} lanes, {1} → {2} ({3})").format(
-            len(lanes), timeline_ops.format_ns(t0, t1 - t0), timeline_ops.format_ns(t1, t1 - t0),
-            timeline_ops.format_ns(t1 - t0))
+            len(lanes),
+            timeline_ops.format_ns(t0, t1 - t0),
+            timeline_ops.format_ns(t1, t1 - t0),
+            timeline_ops.format_ns(t1 - t0),
+        )
         self.selection.set_frame(frame, note)
         self.data_tabs.setCurrentWidget(self.selection)
 
@@ -279,7 +300,7 @@ class _ReportOpener(QObject):
 
     def _swap_in(self) -> None:
         window, doc, report = self.window, self.doc, self.report
-        shown = self.page.preview_range()   # keep where the user looked in the preview
+        shown = self.page.preview_range()  # keep where the user looked in the preview
         if shown is not None and doc.timeline_view is not None:
             t0, t1 = shown
             shift = float(self.page.preview.timeline.origin_ns - report.timeline.origin_ns)
@@ -303,9 +324,12 @@ class _ReportOpener(QObject):
                 doc.filled.connect(self.write_cache)
 
     def write_cache(self) -> None:
-        self.window.bridge.start(views.write_cache, self.report, kind="cache",
-                                 title=QCoreApplication.translate("ReportDocument", "Cache {0} for fast re-opening")
-                                 .format(self.path.name))
+        self.window.bridge.start(
+            views.write_cache,
+            self.report,
+            kind="cache",
+            title=QCoreApplication.translate("ReportDocument", "Cache {0} for fast re-opening").format(self.path.name),
+        )
 
     def _drop_page(self) -> None:
         index = self._page_index()
@@ -323,4 +347,5 @@ class _ReportOpener(QObject):
     def cancelled(self) -> None:
         self._drop_page()
         self.window.statusBar().showMessage(
-            QCoreApplication.translate("ReportDocument", "Opening {0} was cancelled").format(self.path.name))
+            QCoreApplication.translate("ReportDocument", "Opening {0} was cancelled").format(self.path.name)
+        )

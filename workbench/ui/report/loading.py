@@ -1,5 +1,6 @@
 """The document tab of a report while it loads: what is happening, how far, Cancel — and, for a
 big trace, a preview timeline of its first megabytes that can be explored before the load ends."""
+
 from __future__ import annotations
 
 import re
@@ -86,10 +87,17 @@ class ReportLoadingPage(QWidget):
         if self.preview is None:
             return
         pct = self.bar.value() // 10 if self.bar.maximum() else 0  # whole percent, as the bar shows
-        self.banner.setText(self.tr(
-            "Preview: the first {0} of {1} ({2} events). The whole report replaces it when loading "
-            "finishes ({3:.0f} % read).").format(_mb(self.preview.preview_bytes), _mb(self.preview.source_bytes),
-                                                 f"{self.preview.timeline.event_count:,}", pct))
+        self.banner.setText(
+            self.tr(
+                "Preview: the first {0} of {1} ({2} events). The whole report replaces it when loading "
+                "finishes ({3:.0f} % read)."
+            ).format(
+                _mb(self.preview.preview_bytes),
+                _mb(self.preview.source_bytes),
+                f"{self.preview.timeline.event_count:,}",
+                pct,
+            )
+        )
 
     def _moved(self, *_args) -> None:
         self.user_moved = True

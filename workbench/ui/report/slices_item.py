@@ -8,6 +8,7 @@ Painting works in device pixels: every frame rasterises each visible row into on
 QImage and draws it once, then adds names on slices wide enough to hold them, the selection
 outline, flow arrows and counter step plots. The cost is bounded by the pixels on screen.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -20,10 +21,10 @@ from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter, QPainte
 from workbench.core.profiling.lod import TimelineLayout, raster_line
 from workbench.ui.report.palette import MERGED, PALETTE, RULE_COLORS, argb_table
 
-MERGED_INDEX = len(PALETTE)            # value in the raster line (before +1)
+MERGED_INDEX = len(PALETTE)  # value in the raster line (before +1)
 RULE_INDEX = {name: len(PALETTE) + 1 + k for k, name in enumerate(("green", "yellow", "red"))}
-PALE = len(PALETTE) + 4                # colour k drawn pale (merged sub-pixel slices) is PALE + k
-PALE_MIX = 0.45                        # share of white in a pale colour
+PALE = len(PALETTE) + 4  # colour k drawn pale (merged sub-pixel slices) is PALE + k
+PALE_MIX = 0.45  # share of white in a pale colour
 
 
 def _with_pale(table: np.ndarray) -> np.ndarray:
@@ -40,12 +41,12 @@ class DisplayRow:
     """One horizontal band of the view: a slice row of a lane, or a counter track."""
 
     y: int
-    kind: str                # "slices" or "counter"
-    lane: int = -1           # lane index (slices)
-    row: int = -1            # TimelineLayout row id (slices)
-    counter: int = -1        # index into timeline.counters (counter)
-    series: str = ""         # counter series name
-    height: int = 1          # rows of the band (counters take 2)
+    kind: str  # "slices" or "counter"
+    lane: int = -1  # lane index (slices)
+    row: int = -1  # TimelineLayout row id (slices)
+    counter: int = -1  # index into timeline.counters (counter)
+    series: str = ""  # counter series name
+    height: int = 1  # rows of the band (counters take 2)
 
 
 class SlicesItem(pg.GraphicsObject):
@@ -55,11 +56,11 @@ class SlicesItem(pg.GraphicsObject):
         self.layout = layout
         self.rows: list[DisplayRow] = []
         self.span_ns = max(1, int(getattr(timeline, "span_ns", 0) or 1))
-        self.color_of_name = np.zeros(len(timeline.names), dtype=np.int32)   # palette index per name id
+        self.color_of_name = np.zeros(len(timeline.names), dtype=np.int32)  # palette index per name id
         self.table = _with_pale(argb_table([MERGED, RULE_COLORS["green"], RULE_COLORS["yellow"], RULE_COLORS["red"]]))
         self.selected: int | None = None
         self.highlight: set[int] = set()
-        self.flows: list[tuple[int, int, int, int]] = []   # (src_ns, src_y, dst_ns, dst_y)
+        self.flows: list[tuple[int, int, int, int]] = []  # (src_ns, src_y, dst_ns, dst_y)
         self.font = QFont()
         self.font.setPointSizeF(8)
         self.frame_ms = 0.0
@@ -176,8 +177,9 @@ class SlicesItem(pg.GraphicsObject):
                 painter.drawLine(a, b)
                 painter.drawPolygon(_arrow_head(a, b))
 
-    def _paint_counters(self, painter: QPainter, rows: list[DisplayRow], x0: float, ns_per_px: float, width: int,
-                        dy: float, sy: float) -> None:
+    def _paint_counters(
+        self, painter: QPainter, rows: list[DisplayRow], x0: float, ns_per_px: float, width: int, dy: float, sy: float
+    ) -> None:
         for r in rows:
             if r.kind != "counter":
                 continue

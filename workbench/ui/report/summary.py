@@ -1,5 +1,6 @@
 """Analysis Summary: profiling, host and device facts, bandwidth, AI Core utilization and the
 top-10 operators chart. Facts come from core ``views.summary_sections``."""
+
 from __future__ import annotations
 
 import re

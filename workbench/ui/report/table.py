@@ -5,6 +5,7 @@ rows scroll smoothly because ``data()`` only indexes numpy arrays for the visibl
 Columns whose name ends in ``ratio`` (0..1) can draw inline bars; rows can be highlighted by a
 boolean mask (e.g. ``memory_bound > 1``).
 """
+
 from __future__ import annotations
 
 import math
@@ -14,8 +15,17 @@ import pandas as pd
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QRect, Qt, Signal
 from PySide6.QtGui import QColor, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QFileDialog, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QMessageBox, QPushButton, QStyledItemDelegate,
-    QTableView, QVBoxLayout, QWidget,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QPushButton,
+    QStyledItemDelegate,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
 )
 
 from workbench.core.profiling.tableio import write_table
@@ -39,14 +49,19 @@ class FrameModel(QAbstractTableModel):
         self.frame = pd.DataFrame()
         self.columns: list[str] = []
         self._arrays: list[np.ndarray] = []
-        self.view = np.empty(0, dtype=np.int64)        # row order after sort + filter
+        self.view = np.empty(0, dtype=np.int64)  # row order after sort + filter
         self.highlight: np.ndarray | None = None
-        self.row_colors: np.ndarray | None = None      # object array of QColor | None per source row
-        self.headers: list[str] | None = None          # display names (translated) of the columns
+        self.row_colors: np.ndarray | None = None  # object array of QColor | None per source row
+        self.headers: list[str] | None = None  # display names (translated) of the columns
         self.bar_columns: set[int] = set()
 
-    def set_frame(self, frame: pd.DataFrame, highlight: np.ndarray | None = None,
-                  row_colors: np.ndarray | None = None, headers: list[str] | None = None) -> None:
+    def set_frame(
+        self,
+        frame: pd.DataFrame,
+        highlight: np.ndarray | None = None,
+        row_colors: np.ndarray | None = None,
+        headers: list[str] | None = None,
+    ) -> None:
         self.beginResetModel()
         self.row_colors = row_colors
         self.headers = headers
@@ -122,7 +137,11 @@ class FrameModel(QAbstractTableModel):
             mask = np.zeros(len(self.frame), dtype=bool)
             for c in self.frame.columns:
                 col = self.frame[c]
-                if col.dtype == object or isinstance(col.dtype, pd.CategoricalDtype) or pd.api.types.is_string_dtype(col):
+                if (
+                    col.dtype == object
+                    or isinstance(col.dtype, pd.CategoricalDtype)
+                    or pd.api.types.is_string_dtype(col)
+                ):
                     mask |= col.astype(str).str.contains(text, case=False, regex=False, na=False).to_numpy()
             self.view = np.flatnonzero(mask)
         self.endResetModel()
@@ -150,7 +169,7 @@ class BarDelegate(QStyledItemDelegate):
 
 
 class FrameTable(QWidget):
-    row_activated = Signal(int)   # source row of the frame
+    row_activated = Signal(int)  # source row of the frame
 
     def __init__(self, title: str = "", parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -197,8 +216,14 @@ class FrameTable(QWidget):
         QShortcut(QKeySequence.StandardKey.Copy, self.view, self.copy_selection)
         self.note.hide()
 
-    def set_frame(self, frame: pd.DataFrame, note: str = "", highlight: np.ndarray | None = None,
-                  row_colors: np.ndarray | None = None, headers: list[str] | None = None) -> None:
+    def set_frame(
+        self,
+        frame: pd.DataFrame,
+        note: str = "",
+        highlight: np.ndarray | None = None,
+        row_colors: np.ndarray | None = None,
+        headers: list[str] | None = None,
+    ) -> None:
         self.view.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         self.model.set_frame(frame, highlight, row_colors, headers)
         self.set_note(note)
@@ -215,7 +240,9 @@ class FrameTable(QWidget):
 
     def _apply_filter(self, text: str) -> None:
         self.model.set_filter(text)
-        self.count.setText(self.tr("{0} of {1} rows").format(f"{self.model.rowCount():,}", f"{len(self.model.frame):,}"))
+        self.count.setText(
+            self.tr("{0} of {1} rows").format(f"{self.model.rowCount():,}", f"{len(self.model.frame):,}")
+        )
 
     def copy_selection(self) -> str:
         rows = sorted({i.row() for i in self.view.selectionModel().selectedIndexes()}) or []
@@ -231,8 +258,9 @@ class FrameTable(QWidget):
 
     def _export_dialog(self) -> None:
         name = (self.title or "table").replace(" ", "_")
-        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export Table"), f"{name}.xlsx",
-                                              self.tr("Excel workbook (*.xlsx);;CSV (*.csv)"))
+        path, _ = QFileDialog.getSaveFileName(
+            self, self.tr("Export Table"), f"{name}.xlsx", self.tr("Excel workbook (*.xlsx);;CSV (*.csv)")
+        )
         if not path:
             return
         try:

@@ -5,6 +5,7 @@ zooms, W/S zoom, A/D pan, F fits the selection, 0 resets, Backspace undoes a zoo
 the next / previous slice in the lane. Shift+drag selects a time range over the lanes it covers.
 All the numbers come from core (``lod``, ``timeline_ops``); this module only draws and forwards.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -12,8 +13,17 @@ import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtGui import QColor, QKeyEvent
 from PySide6.QtWidgets import (
-    QCheckBox, QHBoxLayout, QLabel, QLineEdit, QMenu, QSplitter, QToolButton, QTreeWidget, QTreeWidgetItem,
-    QVBoxLayout, QWidget,
+    QCheckBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QSplitter,
+    QToolButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
 )
 
 from workbench.core.profiling import timeline_ops
@@ -52,7 +62,7 @@ class LaneAxis(pg.AxisItem):
 class TimelineViewBox(pg.ViewBox):
     """Wheel scrolls rows, Ctrl+wheel zooms time, drag pans, Shift+drag selects a range."""
 
-    range_dragged = Signal(float, float, float, float, bool)   # t0, t1, y0, y1, finished
+    range_dragged = Signal(float, float, float, float, bool)  # t0, t1, y0, y1, finished
     clicked = Signal(float, float)
 
     def __init__(self) -> None:
@@ -78,8 +88,9 @@ class TimelineViewBox(pg.ViewBox):
             ev.accept()
             a = self.mapSceneToView(ev.buttonDownScenePos())
             b = self.mapSceneToView(ev.scenePos())
-            self.range_dragged.emit(min(a.x(), b.x()), max(a.x(), b.x()), min(a.y(), b.y()), max(a.y(), b.y()),
-                                    ev.isFinish())
+            self.range_dragged.emit(
+                min(a.x(), b.x()), max(a.x(), b.x()), min(a.y(), b.y()), max(a.y(), b.y()), ev.isFinish()
+            )
             return
         super().mouseDragEvent(ev, axis)
 
@@ -93,12 +104,17 @@ class TimelineViewBox(pg.ViewBox):
 
 
 class TimelineView(QWidget):
-    slice_selected = Signal(int)                  # slice index (-1: none)
-    range_selected = Signal(int, int, object)     # t0 ns, t1 ns, list of lane indices
-    event_view_requested = Signal(int)            # lane index
+    slice_selected = Signal(int)  # slice index (-1: none)
+    range_selected = Signal(int, int, object)  # t0 ns, t1 ns, list of lane indices
+    event_view_requested = Signal(int)  # lane index
 
-    def __init__(self, timeline, parent: QWidget | None = None, layout: TimelineLayout | None = None,
-                 name_colors: np.ndarray | None = None) -> None:
+    def __init__(
+        self,
+        timeline,
+        parent: QWidget | None = None,
+        layout: TimelineLayout | None = None,
+        name_colors: np.ndarray | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("TimelineView")
         self.timeline = timeline
@@ -124,7 +140,9 @@ class TimelineView(QWidget):
         # --- plot ------------------------------------------------------------------------------------
         self.viewbox = TimelineViewBox()
         self.lane_axis = LaneAxis()
-        self.plot = pg.PlotWidget(viewBox=self.viewbox, axisItems={"bottom": TimeAxis("bottom"), "left": self.lane_axis})
+        self.plot = pg.PlotWidget(
+            viewBox=self.viewbox, axisItems={"bottom": TimeAxis("bottom"), "left": self.lane_axis}
+        )
         self.plot.setBackground("w")
         self.plot.getPlotItem().hideButtons()
         self.plot.getPlotItem().setMenuEnabled(False)
@@ -319,10 +337,17 @@ class TimelineView(QWidget):
             api_lanes = [i for i, ln in enumerate(self.timeline.lanes) if ln.process_name in API_PROCESSES]
             for name_id, share in timeline_ops.api_shares(self.timeline, api_lanes).items():
                 colors[name_id] = RULE_INDEX[rule.level(share)]
-            self.legend.setText(self.tr("Timeline Color (API share of time): green < {0}% ≤ yellow < {1}% ≤ red").format(
-                f"{rule.a_pct:.2f}", f"{rule.b_pct:.2f}"))
+            self.legend.setText(
+                self.tr("Timeline Color (API share of time): green < {0}% ≤ yellow < {1}% ≤ red").format(
+                    f"{rule.a_pct:.2f}", f"{rule.b_pct:.2f}"
+                )
+            )
         else:
-            self.legend.setText(self.tr("Colours: stable by slice name; pale = slices narrower than a pixel, merged, in the colour of the longest"))
+            self.legend.setText(
+                self.tr(
+                    "Colours: stable by slice name; pale = slices narrower than a pixel, merged, in the colour of the longest"
+                )
+            )
         self.item.set_colors(colors)
 
     # --- zoom and navigation ---------------------------------------------------------------------------
@@ -390,10 +415,15 @@ class TimelineView(QWidget):
     def handle_key(self, event: QKeyEvent) -> bool:
         key = event.key()
         actions = {
-            Qt.Key.Key_W: lambda: self.zoom(0.5), Qt.Key.Key_S: lambda: self.zoom(2.0),
-            Qt.Key.Key_A: lambda: self.pan(-0.2), Qt.Key.Key_D: lambda: self.pan(0.2),
-            Qt.Key.Key_F: self.fit_selection, Qt.Key.Key_0: self.reset_zoom, Qt.Key.Key_Backspace: self.undo_zoom,
-            Qt.Key.Key_Period: lambda: self.step_slice(+1), Qt.Key.Key_Comma: lambda: self.step_slice(-1),
+            Qt.Key.Key_W: lambda: self.zoom(0.5),
+            Qt.Key.Key_S: lambda: self.zoom(2.0),
+            Qt.Key.Key_A: lambda: self.pan(-0.2),
+            Qt.Key.Key_D: lambda: self.pan(0.2),
+            Qt.Key.Key_F: self.fit_selection,
+            Qt.Key.Key_0: self.reset_zoom,
+            Qt.Key.Key_Backspace: self.undo_zoom,
+            Qt.Key.Key_Period: lambda: self.step_slice(+1),
+            Qt.Key.Key_Comma: lambda: self.step_slice(-1),
         }
         action = actions.get(Qt.Key(key))
         if action is None:
@@ -510,7 +540,11 @@ class TimelineView(QWidget):
         if len(self.matches) == 0:
             self._update_match_label()
             return None
-        self.match_pos = (self.match_pos + step) % len(self.matches) if self.match_pos >= 0 else (0 if step > 0 else len(self.matches) - 1)
+        self.match_pos = (
+            (self.match_pos + step) % len(self.matches)
+            if self.match_pos >= 0
+            else (0 if step > 0 else len(self.matches) - 1)
+        )
         index = int(self.matches[self.match_pos])
         self.select_slice(index, center=True)
         self._update_match_label()

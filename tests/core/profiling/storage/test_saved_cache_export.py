@@ -1,4 +1,5 @@
 """Saved report round-trip, columnar cache (beside the source / user cache dir), export formats."""
+
 from __future__ import annotations
 
 import csv

@@ -1,5 +1,6 @@
 """The raw args of a big trace reach the cache and saved reports without being joined in memory:
 ``BlobView`` writes the same ``.npy`` bytes np.save would, from every kind of args store."""
+
 from __future__ import annotations
 
 import io
@@ -16,7 +17,7 @@ from workbench.core.profiling.timeline.store import ArgsStore, BlobView, ChainSt
 
 def _stores(monkeypatch):
     monkeypatch.setattr(_trace_store, "SPILL_BYTES", 1000)
-    monkeypatch.setattr(_trace_store, "CHUNK", 777)   # several pieces, one of them short
+    monkeypatch.setattr(_trace_store, "CHUNK", 777)  # several pieces, one of them short
     pieces = [os.urandom(n) for n in (10, 2500, 1, 4000)]
     small = ArgsStore()
     small.append(b'{"a":1}')
@@ -26,7 +27,7 @@ def _stores(monkeypatch):
     for p in pieces:
         spilled.append(p)
     spilled.finish()
-    assert spilled._file is not None                   # really spilled to a temp file
+    assert spilled._file is not None  # really spilled to a temp file
     arr = ArgsStore.from_array(np.frombuffer(os.urandom(3000), dtype=np.uint8))
     chain = ChainStore([small, spilled, arr, ArgsStore()])
     return {"small": small, "spilled": spilled, "array": arr, "chain": chain, "empty": ArgsStore()}

@@ -4,6 +4,7 @@ Every file is loaded twice, with the compiled scanner (``_fastscan``, threads in
 ``ASCEND_WORKBENCH_TRACE_FASTSCAN=0`` (the pure-Python path, tested on its own elsewhere), and
 every array, table, lane, flow, counter, warning, ``args()`` result and error message is compared.
 """
+
 from __future__ import annotations
 
 import json
@@ -56,10 +57,13 @@ def assert_same(a, b) -> None:
     assert [vars(x) for x in a.lanes] == [vars(x) for x in b.lanes]
     for name in ("cat", "id", "name"):
         assert list(getattr(a.flows, name)) == list(getattr(b.flows, name))
-    assert [(c.process_name, c.name, c.device, c.ts_ns.tolist(), {k: v.tolist() for k, v in c.series.items()})
-            for c in a.counters] == \
-        [(c.process_name, c.name, c.device, c.ts_ns.tolist(), {k: v.tolist() for k, v in c.series.items()})
-         for c in b.counters]
+    assert [
+        (c.process_name, c.name, c.device, c.ts_ns.tolist(), {k: v.tolist() for k, v in c.series.items()})
+        for c in a.counters
+    ] == [
+        (c.process_name, c.name, c.device, c.ts_ns.tolist(), {k: v.tolist() for k, v in c.series.items()})
+        for c in b.counters
+    ]
     assert a.warnings == b.warnings
     for i in range(len(a)):
         assert a.args(i) == b.args(i)
@@ -85,8 +89,10 @@ def threads_everywhere(monkeypatch):
 @pytest.fixture
 def no_python_rest(monkeypatch):
     """Fail if the compiled path hands anything to the Python path."""
+
     def refuse(*a, **k):
         raise AssertionError("the compiled scanner fell back to the Python path")
+
     monkeypatch.setattr(_trace_fast.FastReader, "_python_rest", refuse)
 
 
@@ -141,7 +147,7 @@ def test_generated_threads_stay_compiled(generated, monkeypatch, threads_everywh
 def test_truncated_identical(generated, samples, tmp_path, monkeypatch, threads_everywhere, fraction, workers):
     for src in (generated["msprof"], samples / "torch_npu-trace_view" / "trace_view.json"):
         data = src.read_bytes()
-        path = write(tmp_path / "cut.json", data[:max(1, int(len(data) * fraction))])
+        path = write(tmp_path / "cut.json", data[: max(1, int(len(data) * fraction))])
         tl, err = both(monkeypatch, path, workers=workers, block=16384)
         assert err is None
         assert any("file ends" in w for w in tl.warnings)
@@ -154,35 +160,112 @@ def _meta(pid, name):
 
 def _shapes() -> list:
     """Events exercising escapes, nesting, odd numbers and every phase."""
-    ev = [_meta(1, "Python"), _meta("dev\\1", "Ascend Hardware"), _meta(2, "进程 \"two\"")]
-    names = ['plain', 'quote " inside', 'back \\ slash', 'tab\tnew\nline', 'é ü 中文', 'emoji 😀',
-             '}, {"name": "fake"', '']
+    ev = [_meta(1, "Python"), _meta("dev\\1", "Ascend Hardware"), _meta(2, '进程 "two"')]
+    names = [
+        "plain",
+        'quote " inside',
+        "back \\ slash",
+        "tab\tnew\nline",
+        "é ü 中文",
+        "emoji 😀",
+        '}, {"name": "fake"',
+        "",
+    ]
     for k in range(60):
         nm = names[k % len(names)]
-        ev.append({"ph": "X", "name": nm, "cat": ["op", "c\"at", "类"][k % 3], "pid": [1, "dev\\1", 2][k % 3],
-                   "tid": [7, "t\u00e9", 0][k % 3], "ts": ["1704161511420306.491", 1704161511420307.5,
-                                                        "1704161511420308.0005", "1704161511420309.0015",
-                                                        "1704161511420310.9999995", "17041615114203.1e2"][k % 6],
-                   "dur": [13.08, "2.5", 0, "0.0005", 1e-3][k % 5],
-                   "args": {"nested": {"list": [1, {"deep": [[], {}]}, "x}]"], "s": nm}, "n": None, "b": True,
-                            "f": -1.5e-7}})
+        ev.append(
+            {
+                "ph": "X",
+                "name": nm,
+                "cat": ["op", 'c"at', "类"][k % 3],
+                "pid": [1, "dev\\1", 2][k % 3],
+                "tid": [7, "t\u00e9", 0][k % 3],
+                "ts": [
+                    "1704161511420306.491",
+                    1704161511420307.5,
+                    "1704161511420308.0005",
+                    "1704161511420309.0015",
+                    "1704161511420310.9999995",
+                    "17041615114203.1e2",
+                ][k % 6],
+                "dur": [13.08, "2.5", 0, "0.0005", 1e-3][k % 5],
+                "args": {
+                    "nested": {"list": [1, {"deep": [[], {}]}, "x}]"], "s": nm},
+                    "n": None,
+                    "b": True,
+                    "f": -1.5e-7,
+                },
+            }
+        )
     for k in range(20):
-        flow_id = ["5", 6, "HostToDevice8589943181934591", "-7", "007", "a\\u0031", "9223372036854775807",
-                   "-9223372036854775808", 1.5, "\u0031\u0032", "-0", 0, "00", "ü", 'x"y', 2**64, "", 3.0,
-                   "1e3", 1e3][k]
-        ev.append({"ph": "s", "name": f"flow {k} \"q\"", "cat": "HostToDevice", "id": flow_id, "pid": 1,
-                   "tid": 7, "ts": f"1704161511420306.{k:03d}"})
-        ev.append({"ph": "f", "name": "", "cat": "HostToDevice", "id": flow_id, "pid": 2, "tid": 0, "bp": "e",
-                   "ts": f"1704161511420310.{k:03d}"})
-    ev += [{"ph": "t", "cat": "x", "id": 1, "pid": 1, "tid": 7, "ts": "1704161511420306.5"},
-           {"ph": "B", "name": "b\\e", "pid": 1, "tid": 7, "ts": "1704161511420400", "args": {"a": [1]}},
-           {"ph": "E", "pid": 1, "tid": 7, "ts": "1704161511420500"},
-           {"ph": "i", "name": "mark", "s": "t", "pid": 1, "tid": 7, "ts": 1704161511420401},
-           {"ph": "C", "name": "mem", "pid": 2, "ts": "1704161511420402", "args": {"used": 5, "free": 1.5}},
-           {"ph": "P", "pid": 1, "tid": 7, "ts": "1"}, {"ph": "b", "id": 3, "pid": 1, "tid": 7, "ts": "1"},
-           {"ph": "XX", "pid": 1, "tid": 7, "ts": "1"}, {"name": "no phase", "pid": 1, "tid": 7},
-           {"ph": "X", "name": "unknown keys", "pid": 1, "tid": 7, "ts": "1704161511420306", "tts": 5,
-            "sf": [1, 2], "stack": {"a": "b"}, "id2": {"local": "0x1"}, "dur": 1}]
+        flow_id = [
+            "5",
+            6,
+            "HostToDevice8589943181934591",
+            "-7",
+            "007",
+            "a\\u0031",
+            "9223372036854775807",
+            "-9223372036854775808",
+            1.5,
+            "\u0031\u0032",
+            "-0",
+            0,
+            "00",
+            "ü",
+            'x"y',
+            2**64,
+            "",
+            3.0,
+            "1e3",
+            1e3,
+        ][k]
+        ev.append(
+            {
+                "ph": "s",
+                "name": f'flow {k} "q"',
+                "cat": "HostToDevice",
+                "id": flow_id,
+                "pid": 1,
+                "tid": 7,
+                "ts": f"1704161511420306.{k:03d}",
+            }
+        )
+        ev.append(
+            {
+                "ph": "f",
+                "name": "",
+                "cat": "HostToDevice",
+                "id": flow_id,
+                "pid": 2,
+                "tid": 0,
+                "bp": "e",
+                "ts": f"1704161511420310.{k:03d}",
+            }
+        )
+    ev += [
+        {"ph": "t", "cat": "x", "id": 1, "pid": 1, "tid": 7, "ts": "1704161511420306.5"},
+        {"ph": "B", "name": "b\\e", "pid": 1, "tid": 7, "ts": "1704161511420400", "args": {"a": [1]}},
+        {"ph": "E", "pid": 1, "tid": 7, "ts": "1704161511420500"},
+        {"ph": "i", "name": "mark", "s": "t", "pid": 1, "tid": 7, "ts": 1704161511420401},
+        {"ph": "C", "name": "mem", "pid": 2, "ts": "1704161511420402", "args": {"used": 5, "free": 1.5}},
+        {"ph": "P", "pid": 1, "tid": 7, "ts": "1"},
+        {"ph": "b", "id": 3, "pid": 1, "tid": 7, "ts": "1"},
+        {"ph": "XX", "pid": 1, "tid": 7, "ts": "1"},
+        {"name": "no phase", "pid": 1, "tid": 7},
+        {
+            "ph": "X",
+            "name": "unknown keys",
+            "pid": 1,
+            "tid": 7,
+            "ts": "1704161511420306",
+            "tts": 5,
+            "sf": [1, 2],
+            "stack": {"a": "b"},
+            "id2": {"local": "0x1"},
+            "dur": 1,
+        },
+    ]
     return ev
 
 
@@ -203,16 +286,29 @@ def test_escapes_nesting_and_phases_identical(tmp_path, monkeypatch, threads_eve
             tl, err = both(monkeypatch, path, block=block, workers=workers)
             assert err is None, err
     assert tl.event_count == 61 and tl.flow_count == 20
-    assert sorted(set(tl.names) & {'quote " inside', "back \\ slash", "emoji 😀", "é ü 中文"}) == \
-        sorted({'quote " inside', "back \\ slash", "emoji 😀", "é ü 中文"})
+    assert sorted(set(tl.names) & {'quote " inside', "back \\ slash", "emoji 😀", "é ü 中文"}) == sorted(
+        {'quote " inside', "back \\ slash", "emoji 😀", "é ü 中文"}
+    )
 
 
 def test_rounding_is_exact(tmp_path, monkeypatch, no_python_rest):
     """ts/dur texts with many decimals: round(x * 1000) with halves up, computed here with Decimal."""
-    texts = ["1511420306.4915", "1511420306.4914999", "1511420306.0005", "0.0005", "-0.0005", "-0.0006",
-             "-1.2345", "1511420306", "99.9999999999999999999", "12.5", "1511420306.0004999999999999999"]
-    events = [{"ph": "X", "name": str(k), "pid": 1, "tid": 1, "ts": t, "dur": t.lstrip("-")}
-              for k, t in enumerate(texts)]
+    texts = [
+        "1511420306.4915",
+        "1511420306.4914999",
+        "1511420306.0005",
+        "0.0005",
+        "-0.0005",
+        "-0.0006",
+        "-1.2345",
+        "1511420306",
+        "99.9999999999999999999",
+        "12.5",
+        "1511420306.0004999999999999999",
+    ]
+    events = [
+        {"ph": "X", "name": str(k), "pid": 1, "tid": 1, "ts": t, "dur": t.lstrip("-")} for k, t in enumerate(texts)
+    ]
     path = write(tmp_path / "round.json", json.dumps(events))
     monkeypatch.setenv(_trace_fast.ENV_SWITCH, "1")
     tl = load_timeline(path)
@@ -221,6 +317,7 @@ def test_rounding_is_exact(tmp_path, monkeypatch, no_python_rest):
         with localcontext() as ctx:
             ctx.prec = 60
             return int((Decimal(t) * 1000 + Decimal("0.5")).to_integral_value(rounding=ROUND_FLOOR))
+
     got = {tl.name(i): (int(tl.start_ns[i]) + tl.origin_ns, int(tl.dur_ns[i])) for i in range(len(tl))}
     assert got == {str(k): (ns(t), ns(t.lstrip("-"))) for k, t in enumerate(texts)}
     monkeypatch.setenv(_trace_fast.ENV_SWITCH, "0")
@@ -231,29 +328,35 @@ def test_rounding_is_exact(tmp_path, monkeypatch, no_python_rest):
 GOOD = '{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": "5", "dur": 1}'
 
 
-@pytest.mark.parametrize("bad", [
-    '{"p\\u0068": "X", "name": "a", "pid": 1, "tid": 1, "ts": "5"}',  # escaped key
-    '{"ph": "\\u0058", "name": "a", "pid": 1, "tid": 1, "ts": "5"}',  # escaped phase
-    '{"ph": "X", "name": "a", "name": "b", "pid": 1, "tid": 1, "ts": "5"}',  # repeated field
-    '{"ph": "X", "name": "a", "pid": -0, "tid": 1, "ts": "5"}',
-    '{"ph": "X", "name": "a", "pid": 1.5, "tid": 1, "ts": "5"}',
-    '{"ph": "X", "name": "a", "pid": null, "tid": 1, "ts": "5"}',
-    '{"ph": "X", "name": "a", "tid": 1, "ts": "5"}',  # no pid
-    '{"ph": "s", "name": "a", "pid": 1, "tid": 1, "ts": "5", "id": null}',
-    '{"ph": "X", "name": 5, "pid": 1, "tid": 1, "ts": "5"}',  # name not a string
-    '{"ph": "X", "name": "a", "pid": 1, "tid": 1}',  # no ts
-    '{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": "abc"}',
-    '{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": "5", "dur": null}',
-    '{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": "9999999999999999999999"}',
-    '{"ph": "X", "name": "a\\ud800", "pid": 1, "tid": 1, "ts": "5"}',  # lone surrogate
-    '{"ph": "X", "name": "a\x01", "pid": 1, "tid": 1, "ts": "5"}',  # raw control character
-    '{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": "5", "args": {"a": 01}}',
-    '{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": "5", "args": {"a": NaN}}',
-    '{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": "5", "args": {"a" 1}}',
-    '{"ph": "B", "name": "a", "pid": 1, "tid": 1, "ts": "x"}',
-    '{"ph": "X", "name": "\xff", "pid": 1, "tid": 1, "ts": "5"}',  # not UTF-8 (written as latin-1)
-    '5', '{"ph": "X"} {"ph": "X"}', '{"ph": "X"},, {"ph": "X"}', '{"ph": "X"}, ]',
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        '{"p\\u0068": "X", "name": "a", "pid": 1, "tid": 1, "ts": "5"}',  # escaped key
+        '{"ph": "\\u0058", "name": "a", "pid": 1, "tid": 1, "ts": "5"}',  # escaped phase
+        '{"ph": "X", "name": "a", "name": "b", "pid": 1, "tid": 1, "ts": "5"}',  # repeated field
+        '{"ph": "X", "name": "a", "pid": -0, "tid": 1, "ts": "5"}',
+        '{"ph": "X", "name": "a", "pid": 1.5, "tid": 1, "ts": "5"}',
+        '{"ph": "X", "name": "a", "pid": null, "tid": 1, "ts": "5"}',
+        '{"ph": "X", "name": "a", "tid": 1, "ts": "5"}',  # no pid
+        '{"ph": "s", "name": "a", "pid": 1, "tid": 1, "ts": "5", "id": null}',
+        '{"ph": "X", "name": 5, "pid": 1, "tid": 1, "ts": "5"}',  # name not a string
+        '{"ph": "X", "name": "a", "pid": 1, "tid": 1}',  # no ts
+        '{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": "abc"}',
+        '{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": "5", "dur": null}',
+        '{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": "9999999999999999999999"}',
+        '{"ph": "X", "name": "a\\ud800", "pid": 1, "tid": 1, "ts": "5"}',  # lone surrogate
+        '{"ph": "X", "name": "a\x01", "pid": 1, "tid": 1, "ts": "5"}',  # raw control character
+        '{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": "5", "args": {"a": 01}}',
+        '{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": "5", "args": {"a": NaN}}',
+        '{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": "5", "args": {"a" 1}}',
+        '{"ph": "B", "name": "a", "pid": 1, "tid": 1, "ts": "x"}',
+        '{"ph": "X", "name": "\xff", "pid": 1, "tid": 1, "ts": "5"}',  # not UTF-8 (written as latin-1)
+        "5",
+        '{"ph": "X"} {"ph": "X"}',
+        '{"ph": "X"},, {"ph": "X"}',
+        '{"ph": "X"}, ]',
+    ],
+)
 @pytest.mark.parametrize("where", ["first", "middle", "last"])
 def test_odd_events_identical(tmp_path, monkeypatch, threads_everywhere, bad, where):
     before = {"first": 0, "middle": 300, "last": 600}[where]
@@ -264,17 +367,39 @@ def test_odd_events_identical(tmp_path, monkeypatch, threads_everywhere, bad, wh
         both(monkeypatch, path, workers=workers, block=4096)
 
 
-@pytest.mark.parametrize("text", ["", "   ", "[]", "[ ]", "[\n", "[{", '{"traceEvents": []}', "{}", "nope",
-                                  '[{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": "5"}]  trailing'])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "   ",
+        "[]",
+        "[ ]",
+        "[\n",
+        "[{",
+        '{"traceEvents": []}',
+        "{}",
+        "nope",
+        '[{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": "5"}]  trailing',
+    ],
+)
 def test_tiny_files_identical(tmp_path, monkeypatch, text):
     both(monkeypatch, write(tmp_path / "tiny.json", text))
 
 
 def test_event_bigger_than_the_buffer(tmp_path, monkeypatch, threads_everywhere, no_python_rest):
-    big = {"ph": "X", "name": "big", "pid": 1, "tid": 1, "ts": "5", "dur": 1,
-           "args": {"blob": "x" * 50_000, "list": list(range(5000))}}
-    events = [big if k % 7 == 0 else {"ph": "X", "name": f"n{k}", "pid": 1, "tid": 2, "ts": str(k), "dur": 1}
-              for k in range(200)]
+    big = {
+        "ph": "X",
+        "name": "big",
+        "pid": 1,
+        "tid": 1,
+        "ts": "5",
+        "dur": 1,
+        "args": {"blob": "x" * 50_000, "list": list(range(5000))},
+    }
+    events = [
+        big if k % 7 == 0 else {"ph": "X", "name": f"n{k}", "pid": 1, "tid": 2, "ts": str(k), "dur": 1}
+        for k in range(200)
+    ]
     path = write(tmp_path / "big.json", json.dumps(events))
     monkeypatch.setenv(_trace_fast.ENV_SWITCH, "1")
     tl = load_timeline(path, block=4096)

@@ -1,4 +1,5 @@
 """Timeline loader on crafted inputs: truncation, bad files, B/E, msprof pid packing, shapes."""
+
 from __future__ import annotations
 
 import json
@@ -56,8 +57,9 @@ def test_truncated_sample_loads_every_complete_event_and_warns(samples, tmp_path
     notes = [w for w in tl.warnings if "file ends" in w]
     assert len(notes) == 1
     assert notes[0].startswith(str(path))
-    assert f"file ends inside event {len(complete)} " in notes[0] or \
-        f"file ends after event {len(complete)} " in notes[0]
+    assert (
+        f"file ends inside event {len(complete)} " in notes[0] or f"file ends after event {len(complete)} " in notes[0]
+    )
 
 
 def test_truncated_right_after_an_event(tmp_path):
@@ -68,18 +70,21 @@ def test_truncated_right_after_an_event(tmp_path):
 
 
 # -- bad input ----------------------------------------------------------------------------------
-@pytest.mark.parametrize("content, expect", [
-    (b"", "empty"),
-    (b"   \n", "empty"),
-    (b"\x00\x01\x02\x89PNG binary", "binary"),
-    (b"hello world", "expected '[' or '{'"),
-    (b'{"foo": 1}', "traceEvents"),
-    (b"[1, 2, 3]", "expected '{' or ']'"),
-    (b'[{"ph": "X", "name": 5, "pid": 1, "tid": 1, "ts": "1", "dur": 1}]', "name"),
-    (b'[{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": "soon", "dur": 1}]', "'ts'"),
-    (b'[{"ph": "X", "name": "a", "pid": 1, "tid": 1, "dur": 1}]', "'ts'"),
-    (b'[{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": "1", "dur": 1} {"ph": "X"}]', "malformed"),
-])
+@pytest.mark.parametrize(
+    "content, expect",
+    [
+        (b"", "empty"),
+        (b"   \n", "empty"),
+        (b"\x00\x01\x02\x89PNG binary", "binary"),
+        (b"hello world", "expected '[' or '{'"),
+        (b'{"foo": 1}', "traceEvents"),
+        (b"[1, 2, 3]", "expected '{' or ']'"),
+        (b'[{"ph": "X", "name": 5, "pid": 1, "tid": 1, "ts": "1", "dur": 1}]', "name"),
+        (b'[{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": "soon", "dur": 1}]', "'ts'"),
+        (b'[{"ph": "X", "name": "a", "pid": 1, "tid": 1, "dur": 1}]', "'ts'"),
+        (b'[{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": "1", "dur": 1} {"ph": "X"}]', "malformed"),
+    ],
+)
 def test_bad_files_raise_timeline_error_naming_file_and_position(tmp_path, content, expect):
     path = write(tmp_path / "bad.json", content)
     with pytest.raises(TimelineError) as info:
@@ -95,7 +100,7 @@ def test_error_in_a_later_chunk_names_its_event_and_byte(tmp_path):
     good = [{"ph": "X", "name": f"op{i}", "pid": 1, "tid": 1, "ts": f"{1000 + i}.5", "dur": 0.5} for i in range(2000)]
     text = json.dumps(good)
     bad_at = text.index('"op1500"')
-    text = text[:bad_at] + '"op1500", "oops"' + text[bad_at + len('"op1500"'):]
+    text = text[:bad_at] + '"op1500", "oops"' + text[bad_at + len('"op1500"') :]
     path = write(tmp_path / "bad.json", text)
     with pytest.raises(TimelineError) as info:
         load_timeline(path, block=4096)
@@ -112,10 +117,12 @@ def test_missing_file_is_a_timeline_error(tmp_path):
 
 # -- shapes and phases --------------------------------------------------------------------------
 def test_trace_events_object_and_numeric_ts_are_exact(tmp_path):
-    text = ('{"displayTimeUnit": "ns", "otherData": {"a": [1, {"b": 2}]}, "traceEvents": ['
-            '{"ph": "X", "name": "a", "pid": 1, "tid": 2, "ts": 1704161511420306.491, "dur": 2.0005},'
-            '{"ph": "X", "name": "b", "pid": 1, "tid": 2, "ts": 1704161511420306.492, "dur": 1}'
-            '], "metadata": {"x": [{"y": 1}]}}')
+    text = (
+        '{"displayTimeUnit": "ns", "otherData": {"a": [1, {"b": 2}]}, "traceEvents": ['
+        '{"ph": "X", "name": "a", "pid": 1, "tid": 2, "ts": 1704161511420306.491, "dur": 2.0005},'
+        '{"ph": "X", "name": "b", "pid": 1, "tid": 2, "ts": 1704161511420306.492, "dur": 1}'
+        '], "metadata": {"x": [{"y": 1}]}}'
+    )
     tl = load_timeline(write(tmp_path / "o.json", text))
     assert tl.origin_ns == 1704161511420306491
     assert tl.start_ns.tolist() == [0, 1]
@@ -141,16 +148,22 @@ def test_b_e_pairs_become_slices(tmp_path):
 
 def test_msprof_packed_pids_give_the_device(tmp_path):
     app = 1059056
+
     def packed(sort, dev):
         return (app << 10) | (sort << 5) | dev
+
     hw, cann, freq = packed(14, 2), packed(7, 31), packed(15, 2)
-    ev = (meta(hw, "Ascend Hardware", sort=14, tid=3, thread="Stream 3") + meta(cann, "CANN", sort=7)
-          + meta(freq, "AI Core Freq", sort=15) + [
-              {"ph": "X", "name": "MatMul", "pid": hw, "tid": 3, "ts": "10.000", "dur": 5},
-              {"ph": "X", "name": "AscendCL@aclnnMatmul", "pid": cann, "tid": 99, "ts": "9.000", "dur": 1},
-              {"ph": "C", "name": "AI Core Freq", "pid": freq, "tid": 0, "ts": "9.5", "args": {"MHz": 1800}},
-              {"ph": "C", "name": "AI Core Freq", "pid": freq, "tid": 0, "ts": "12.5", "args": {"MHz": 1650.5}},
-          ])
+    ev = (
+        meta(hw, "Ascend Hardware", sort=14, tid=3, thread="Stream 3")
+        + meta(cann, "CANN", sort=7)
+        + meta(freq, "AI Core Freq", sort=15)
+        + [
+            {"ph": "X", "name": "MatMul", "pid": hw, "tid": 3, "ts": "10.000", "dur": 5},
+            {"ph": "X", "name": "AscendCL@aclnnMatmul", "pid": cann, "tid": 99, "ts": "9.000", "dur": 1},
+            {"ph": "C", "name": "AI Core Freq", "pid": freq, "tid": 0, "ts": "9.5", "args": {"MHz": 1800}},
+            {"ph": "C", "name": "AI Core Freq", "pid": freq, "tid": 0, "ts": "12.5", "args": {"MHz": 1650.5}},
+        ]
+    )
     tl = load_timeline(write(tmp_path / "msprof_1.json", ev))
     by_name = {ln.process_name: ln for ln in tl.lanes}
     assert by_name["Ascend Hardware"].device == 2 and by_name["Ascend Hardware"].is_stream
@@ -165,9 +178,14 @@ def test_msprof_packed_pids_give_the_device(tmp_path):
 
 def test_pid_values_never_decide_the_process(tmp_path):
     """Same pid numbers, different names: lanes follow process_name metadata."""
-    ev = meta(800, "CANN") + meta(4376751100, "Ascend Hardware", tid=3, thread="Stream 3") + [
-        {"ph": "X", "name": "a", "pid": 800, "tid": 1, "ts": "1", "dur": 1},
-        {"ph": "X", "name": "b", "pid": 4376751100, "tid": 3, "ts": "1", "dur": 1}]
+    ev = (
+        meta(800, "CANN")
+        + meta(4376751100, "Ascend Hardware", tid=3, thread="Stream 3")
+        + [
+            {"ph": "X", "name": "a", "pid": 800, "tid": 1, "ts": "1", "dur": 1},
+            {"ph": "X", "name": "b", "pid": 4376751100, "tid": 3, "ts": "1", "dur": 1},
+        ]
+    )
     tl = load_timeline(write(tmp_path / "p.json", ev))
     names = {tl.name(i): tl.lanes[int(tl.lane[i])] for i in range(len(tl))}
     assert names["a"].process_name == "CANN" and names["a"].device is None
@@ -179,10 +197,17 @@ def test_instants_and_flow_binding_rules(tmp_path):
         {"ph": "X", "name": "host", "pid": 1, "tid": 1, "ts": "10", "dur": 10},
         {"ph": "X", "name": "k1", "pid": 2, "tid": 3, "ts": "30", "dur": 2},
         {"ph": "X", "name": "k2", "pid": 2, "tid": 3, "ts": "40", "dur": 2},
-        {"ph": "s", "name": "h2d", "cat": "HostToDevice", "id": "98765432109876543210", "pid": 1, "tid": 1,
-         "ts": "15"},
-        {"ph": "f", "name": "h2d", "cat": "HostToDevice", "id": "98765432109876543210", "pid": 2, "tid": 3,
-         "ts": "30", "bp": "e"},
+        {"ph": "s", "name": "h2d", "cat": "HostToDevice", "id": "98765432109876543210", "pid": 1, "tid": 1, "ts": "15"},
+        {
+            "ph": "f",
+            "name": "h2d",
+            "cat": "HostToDevice",
+            "id": "98765432109876543210",
+            "pid": 2,
+            "tid": 3,
+            "ts": "30",
+            "bp": "e",
+        },
         {"ph": "s", "name": "n", "cat": "c", "id": 5, "pid": 1, "tid": 1, "ts": "12"},
         {"ph": "f", "name": "n", "cat": "c", "id": 5, "pid": 2, "tid": 3, "ts": "35"},  # next slice: k2
         {"ph": "s", "name": "lost", "cat": "c", "id": 6, "pid": 1, "tid": 1, "ts": "12"},
@@ -200,10 +225,15 @@ def test_instants_and_flow_binding_rules(tmp_path):
 
 def test_args_with_boundary_lookalikes_inside(tmp_path):
     """`}, {"name":` inside strings and nested lists of objects must not cut an event."""
-    tricky = {"s": 'x}, {"name": "fake", "ph": "X"}', "list": [{"name": "n1"}, {"name": "n2", "ph": "X"}],
-              "deep": {"a": {"name": {"ph": "X"}}}}
-    ev = [{"ph": "X", "name": f"op{i}", "pid": 1, "tid": 1, "ts": f"{i * 10}.25", "dur": 1, "args": tricky}
-          for i in range(400)]
+    tricky = {
+        "s": 'x}, {"name": "fake", "ph": "X"}',
+        "list": [{"name": "n1"}, {"name": "n2", "ph": "X"}],
+        "deep": {"a": {"name": {"ph": "X"}}},
+    }
+    ev = [
+        {"ph": "X", "name": f"op{i}", "pid": 1, "tid": 1, "ts": f"{i * 10}.25", "dur": 1, "args": tricky}
+        for i in range(400)
+    ]
     path = write(tmp_path / "tricky.json", ev)
     for block in (300, 1000, 4096, 1 << 20):
         tl = load_timeline(path, block=block)
@@ -213,8 +243,10 @@ def test_args_with_boundary_lookalikes_inside(tmp_path):
 
 
 def test_pretty_printed_and_crlf_files(tmp_path):
-    ev = [{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": "1.5", "dur": 1},
-          {"ph": "X", "name": "b", "pid": 1, "tid": 1, "ts": "1.75", "dur": 0.5}]
+    ev = [
+        {"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": "1.5", "dur": 1},
+        {"ph": "X", "name": "b", "pid": 1, "tid": 1, "ts": "1.75", "dur": 0.5},
+    ]
     text = json.dumps(ev, indent=4).replace("\n", "\r\n")
     tl = load_timeline(write(tmp_path / "pretty.json", "\ufeff" + text), block=64)
     assert [tl.name(i) for i in range(len(tl))] == ["a", "b"]
@@ -246,8 +278,11 @@ def test_same_folder_slices_share_lanes(tmp_path):
     d = tmp_path / "mindstudio_profiler_output"
     d.mkdir()
     pid = (1000 << 10) | (14 << 5) | 1
-    write(d / "msprof_slice_0.json", meta(pid, "Ascend Hardware", sort=14, tid=2, thread="Stream 2")
-          + [{"ph": "X", "name": "a", "pid": pid, "tid": 2, "ts": "5", "dur": 1}])
+    write(
+        d / "msprof_slice_0.json",
+        meta(pid, "Ascend Hardware", sort=14, tid=2, thread="Stream 2")
+        + [{"ph": "X", "name": "a", "pid": pid, "tid": 2, "ts": "5", "dur": 1}],
+    )
     write(d / "msprof_slice_1.json", [{"ph": "X", "name": "b", "pid": pid, "tid": 2, "ts": "7", "dur": 1}])
     tl = load_timeline(sorted(d.glob("*.json")))
     assert len(tl.lanes) == 1 and tl.lanes[0].device == 1
@@ -269,8 +304,12 @@ def test_round_trip_through_arrays_and_memory_maps(samples, tmp_path):
     assert list(back.flows.id) == list(tl.flows.id) and list(back.flows.cat) == list(tl.flows.cat)
     assert np.array_equal(back.flows.dst_slice, tl.flows.dst_slice)
     assert [back.args(i) for i in range(0, len(tl), 50)] == [tl.args(i) for i in range(0, len(tl), 50)]
-    assert (back.event_count, back.flow_count, back.devices, back.warnings) == \
-        (tl.event_count, tl.flow_count, tl.devices, tl.warnings)
+    assert (back.event_count, back.flow_count, back.devices, back.warnings) == (
+        tl.event_count,
+        tl.flow_count,
+        tl.devices,
+        tl.warnings,
+    )
 
 
 def test_progress_and_cancel(samples):
@@ -289,10 +328,24 @@ def test_progress_and_cancel(samples):
 def test_decimal_helper_matches_python_decimal():
     from workbench.core.profiling.timeline.num import us_texts_to_ns
 
-    texts = ["0", "0.0005", "0.0004999", "12.77012757357446", "1704161511420306.491", "-3.0005", "7",
-             "1e3", "2.5E-1", "123456789012345.6789", "9.9999999", "0.001", "00012.5"]
+    texts = [
+        "0",
+        "0.0005",
+        "0.0004999",
+        "12.77012757357446",
+        "1704161511420306.491",
+        "-3.0005",
+        "7",
+        "1e3",
+        "2.5E-1",
+        "123456789012345.6789",
+        "9.9999999",
+        "0.001",
+        "00012.5",
+    ]
     got = us_texts_to_ns([t.encode() for t in texts]).tolist()
     from decimal import ROUND_FLOOR
+
     want = [int((Decimal(t) * 1000 + Decimal("0.5")).to_integral_value(rounding=ROUND_FLOOR)) for t in texts]
     assert got == want
     assert us_texts_to_ns(texts).tolist() == want  # str items too
@@ -300,8 +353,14 @@ def test_decimal_helper_matches_python_decimal():
 
 def _row(tl: Timeline, i: int):
     ln = tl.lanes[int(tl.lane[i])]
-    return ((ln.pid, ln.tid, ln.process_name, ln.device), tl.origin_ns + int(tl.start_ns[i]), int(tl.dur_ns[i]),
-            tl.name(i), tl.cats[int(tl.cat_id[i])], int(tl.depth[i]))
+    return (
+        (ln.pid, ln.tid, ln.process_name, ln.device),
+        tl.origin_ns + int(tl.start_ns[i]),
+        int(tl.dur_ns[i]),
+        tl.name(i),
+        tl.cats[int(tl.cat_id[i])],
+        int(tl.depth[i]),
+    )
 
 
 def _rows(tl: Timeline):
@@ -311,9 +370,11 @@ def _rows(tl: Timeline):
 def _flow_rows(tl: Timeline):
     def where(i):
         return None if i < 0 else (tl.name(int(i)), tl.origin_ns + int(tl.start_ns[int(i)]))
+
     fl = tl.flows
-    return sorted((fl.cat[k], fl.id[k], fl.name[k], where(fl.src_slice[k]), where(fl.dst_slice[k]))
-                  for k in range(len(fl)))
+    return sorted(
+        (fl.cat[k], fl.id[k], fl.name[k], where(fl.src_slice[k]), where(fl.dst_slice[k])) for k in range(len(fl))
+    )
 
 
 def test_merge_timelines_equals_loading_together(samples, tmp_path):
@@ -349,8 +410,10 @@ def test_parallel_read_gives_the_same_timeline(samples):
     assert _rows(two) == _rows(one)
     assert _flow_rows(two) == _flow_rows(one)
     assert (two.event_count, two.flow_count, two.warnings) == (one.event_count, one.flow_count, one.warnings)
+
     def with_args(tl):
         return sorted((_row(tl, i), json.dumps(tl.args(i), sort_keys=True)) for i in range(len(tl)))
+
     assert with_args(two) == with_args(one)
 
 
@@ -364,8 +427,15 @@ def test_parallel_read_of_a_truncated_file_warns_like_one_process(samples, tmp_p
 
 
 def test_event_bigger_than_the_buffer_full_of_false_boundaries(tmp_path):
-    big = {"ph": "X", "name": "big", "pid": 1, "tid": 1, "ts": "5", "dur": 100,
-           "args": {"list": [{"name": f"n{i}", "ph": "X"} for i in range(3000)]}}
+    big = {
+        "ph": "X",
+        "name": "big",
+        "pid": 1,
+        "tid": 1,
+        "ts": "5",
+        "dur": 100,
+        "args": {"list": [{"name": f"n{i}", "ph": "X"} for i in range(3000)]},
+    }
     small = [{"ph": "X", "name": f"s{i}", "pid": 1, "tid": 1, "ts": f"{10 + i}", "dur": 1} for i in range(50)]
     path = write(tmp_path / "big.json", [small[0], big] + small[1:])
     tl = load_timeline(path, block=1024)

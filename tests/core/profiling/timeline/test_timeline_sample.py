@@ -3,6 +3,7 @@
 Expected values are computed here independently with the json and decimal modules (and plain
 Python loops), never taken from the loader.
 """
+
 from __future__ import annotations
 
 import json
@@ -43,13 +44,16 @@ def origin_of(events) -> int:
 def x_rows(events):
     """(pid, tid, start ns relative, dur ns, name) of every X event, computed independently."""
     origin = origin_of(events)
-    return [(str(e["pid"]), str(e["tid"]), ns(e["ts"]) - origin, ns(e["dur"]), e["name"])
-            for e in events if e["ph"] == "X"]
+    return [
+        (str(e["pid"]), str(e["tid"]), ns(e["ts"]) - origin, ns(e["dur"]), e["name"]) for e in events if e["ph"] == "X"
+    ]
 
 
 def tl_rows(tl: Timeline):
-    return [(tl.lanes[int(ln)].pid, tl.lanes[int(ln)].tid, int(s), int(d), tl.names[int(n)])
-            for ln, s, d, n in zip(tl.lane, tl.start_ns, tl.dur_ns, tl.name_id)]
+    return [
+        (tl.lanes[int(ln)].pid, tl.lanes[int(ln)].tid, int(s), int(d), tl.names[int(n)])
+        for ln, s, d, n in zip(tl.lane, tl.start_ns, tl.dur_ns, tl.name_id)
+    ]
 
 
 def test_counts_match_an_independent_count(tl, events):
@@ -140,8 +144,15 @@ def test_flows_land_exactly_on_the_samples_slices(tl, events):
         i = int(i)
         return None if i < 0 else (int(tl.start_ns[i]), int(end_ns[i]), tl.name(i))
 
-    got = {(fl.cat[k], fl.id[k]): (got_slice(fl.src_slice[k]), got_slice(fl.dst_slice[k]),
-                                    int(fl.src_ns[k]), int(fl.dst_ns[k])) for k in range(len(fl))}
+    got = {
+        (fl.cat[k], fl.id[k]): (
+            got_slice(fl.src_slice[k]),
+            got_slice(fl.dst_slice[k]),
+            int(fl.src_ns[k]),
+            int(fl.dst_ns[k]),
+        )
+        for k in range(len(fl))
+    }
     assert got == expected
     # every device-side end lands on a task (none dangles) and the big ids stayed strings
     assert all(v[1] is not None for v in expected.values())
@@ -156,8 +167,9 @@ def test_args_are_decoded_lazily_and_exactly(tl, events):
     by_key = {}
     for e in events:
         if e["ph"] == "X":
-            by_key[(str(e["pid"]), str(e["tid"]), ns(e["ts"]) - origin, ns(e["dur"]), e["name"])] = \
-                json.loads(json.dumps(e.get("args", {}), default=str))
+            by_key[(str(e["pid"]), str(e["tid"]), ns(e["ts"]) - origin, ns(e["dur"]), e["name"])] = json.loads(
+                json.dumps(e.get("args", {}), default=str)
+            )
     rows = tl_rows(tl)
     for i in range(0, len(tl), 7):
         want = by_key[rows[i]]
@@ -167,8 +179,11 @@ def test_args_are_decoded_lazily_and_exactly(tl, events):
 
 def test_lanes_come_from_process_metadata(tl, events):
     names = {str(e["pid"]): e["args"]["name"] for e in events if e["ph"] == "M" and e["name"] == "process_name"}
-    threads = {(str(e["pid"]), str(e["tid"])): e["args"]["name"]
-               for e in events if e["ph"] == "M" and e["name"] == "thread_name"}
+    threads = {
+        (str(e["pid"]), str(e["tid"])): e["args"]["name"]
+        for e in events
+        if e["ph"] == "M" and e["name"] == "thread_name"
+    }
     assert tl.lanes, "no lanes"
     for i, lane in enumerate(tl.lanes):
         assert lane.index == i
@@ -176,8 +191,9 @@ def test_lanes_come_from_process_metadata(tl, events):
         assert lane.thread_name == threads.get((lane.pid, lane.tid), "")
         assert lane.is_stream == (lane.process_name == "Ascend Hardware")
         assert lane.device is None if names[lane.pid] in ("Python", "CANN") else lane.device == 0
-    sort_of = {str(e["pid"]): e["args"]["sort_index"] for e in events
-               if e["ph"] == "M" and e["name"] == "process_sort_index"}
+    sort_of = {
+        str(e["pid"]): e["args"]["sort_index"] for e in events if e["ph"] == "M" and e["name"] == "process_sort_index"
+    }
     order = [sort_of[lane.pid] for lane in tl.lanes]
     assert order == sorted(order)
     assert tl.devices == [0]

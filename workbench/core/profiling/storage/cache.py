@@ -6,6 +6,7 @@ writable, under ``workbench.core.paths.cache_dir()``. It is keyed by the size an
 source file: any change makes it stale and it is rebuilt. Written to a temp folder and renamed,
 so a crash never leaves a half cache that would be trusted.
 """
+
 from __future__ import annotations
 
 import contextlib

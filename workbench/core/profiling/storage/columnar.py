@@ -5,6 +5,7 @@ array: numbers as they are, nullable integers as values + mask, string columns a
 (their categories go in the metadata). Reading rebuilds exactly the same frame, so a saved report
 round-trips with identical tables; from a folder the arrays are memory-mapped (fast re-open).
 """
+
 from __future__ import annotations
 
 import io
@@ -73,8 +74,9 @@ class ZipStore:
 
 def _write_blob(fh, blob) -> None:
     """A 1-D uint8 ``.npy`` whose data ``blob.write_to(fh)`` writes (same bytes as np.save)."""
-    np.lib.format.write_array_header_1_0(fh, {"descr": np.lib.format.dtype_to_descr(np.dtype(np.uint8)),
-                                              "fortran_order": False, "shape": (len(blob),)})
+    np.lib.format.write_array_header_1_0(
+        fh, {"descr": np.lib.format.dtype_to_descr(np.dtype(np.uint8)), "fortran_order": False, "shape": (len(blob),)}
+    )
     written = blob.write_to(fh)
     if written != len(blob):
         raise OSError(f"wrote {written} bytes of a {len(blob)}-byte array")
@@ -90,9 +92,15 @@ def put_frame(store: ArrayStore, prefix: str, frame: pd.DataFrame) -> dict[str, 
         if isinstance(dtype, pd.CategoricalDtype):
             cats = col.cat.categories
             store.put(key, np.asarray(col.cat.codes, dtype=np.int32))
-            columns.append({"name": str(name), "kind": "category", "categories": [str(c) for c in cats],
-                            "cat_dtype": str(cats.dtype),
-                            "values": cats.tolist() if pd.api.types.is_numeric_dtype(cats.dtype) else None})
+            columns.append(
+                {
+                    "name": str(name),
+                    "kind": "category",
+                    "categories": [str(c) for c in cats],
+                    "cat_dtype": str(cats.dtype),
+                    "values": cats.tolist() if pd.api.types.is_numeric_dtype(cats.dtype) else None,
+                }
+            )
         elif isinstance(dtype, pd.api.extensions.ExtensionDtype) and dtype.kind in "iub":
             arr = col.array
             store.put(f"{key}.values", np.asarray(arr._data))
@@ -101,8 +109,9 @@ def put_frame(store: ArrayStore, prefix: str, frame: pd.DataFrame) -> dict[str, 
         elif dtype == object or isinstance(dtype, pd.StringDtype):
             codes, uniques = pd.factorize(col, use_na_sentinel=True)
             store.put(key, codes.astype(np.int32))
-            columns.append({"name": str(name), "kind": "object", "dtype": str(dtype),
-                            "categories": [str(u) for u in uniques]})
+            columns.append(
+                {"name": str(name), "kind": "object", "dtype": str(dtype), "categories": [str(u) for u in uniques]}
+            )
         else:
             store.put(key, col.to_numpy())
             columns.append({"name": str(name), "kind": "plain"})

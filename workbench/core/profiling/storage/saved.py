@@ -4,6 +4,7 @@ A zip archive holding ``report.json`` (format name, version, report facts and th
 every table and of the timeline) and one ``.npy`` member per column / timeline array. Opening it
 needs nothing else. The same serialisation, written to a folder, is the columnar cache.
 """
+
 from __future__ import annotations
 
 import json
@@ -62,7 +63,8 @@ def report_from_store(store: ArrayStore, meta: dict[str, Any], label: str) -> Re
     version = meta.get("version")
     if not isinstance(version, int) or version > FORMAT_VERSION:
         raise ProfilingDataError(
-            f"{label}: report format version {version!r} is newer than this workbench reads ({FORMAT_VERSION})")
+            f"{label}: report format version {version!r} is newer than this workbench reads ({FORMAT_VERSION})"
+        )
     try:
         tables = {name: columnar.get_frame(store, t["prefix"], t) for name, t in meta["tables"].items()}
         timeline = None
@@ -73,18 +75,28 @@ def report_from_store(store: ArrayStore, meta: dict[str, Any], label: str) -> Re
             except TimelineError as exc:
                 raise ProfilingDataError(f"{label}: timeline data not readable by this workbench ({exc})") from exc
         return Report(
-            source=Path(meta["source"]), kind=meta["kind"], devices=[int(d) for d in meta["devices"]],
-            timeline=timeline, tables=tables, table_sources=dict(meta.get("table_sources", {})),
-            info=meta.get("info", {}), warnings=list(meta.get("warnings", [])), pmu_group=meta.get("pmu_group"),
-            pmu_split=bool(meta.get("pmu_split")), start_ns=meta.get("start_ns"), end_ns=meta.get("end_ns"))
+            source=Path(meta["source"]),
+            kind=meta["kind"],
+            devices=[int(d) for d in meta["devices"]],
+            timeline=timeline,
+            tables=tables,
+            table_sources=dict(meta.get("table_sources", {})),
+            info=meta.get("info", {}),
+            warnings=list(meta.get("warnings", [])),
+            pmu_group=meta.get("pmu_group"),
+            pmu_split=bool(meta.get("pmu_split")),
+            start_ns=meta.get("start_ns"),
+            end_ns=meta.get("end_ns"),
+        )
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, ProfilingDataError):
             raise
         raise ProfilingDataError(f"{label}: damaged report description ({type(exc).__name__}: {exc})") from exc
 
 
-def save_report(report: Report, out: str | Path, progress: Progress | None = None,
-                cancel: CancelToken | None = None) -> Path:
+def save_report(
+    report: Report, out: str | Path, progress: Progress | None = None, cancel: CancelToken | None = None
+) -> Path:
     """Write ``report`` to ``out`` (``.wbreport`` appended if missing), atomically."""
     progress = progress or NullProgress()
     out = Path(out)

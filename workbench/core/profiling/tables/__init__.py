@@ -9,20 +9,31 @@ decided in :mod:`workbench.core.profiling.detect`; the Report is assembled in
 
 May use: :mod:`workbench.core.profiling.errors`, numpy, pandas. Nothing else of the engine.
 """
+
 from __future__ import annotations
 
 from .csvread import CsvTable
 from .schemas import (
-                      API_CALLS,
-                      API_STATISTIC,
-                      OP_STATISTIC,
-                      OPS,
-                      Col,
-                      aggregate_api_calls,
-                      read_api_statistic,
-                      read_ops,
-                      read_table,
+    API_CALLS,
+    API_STATISTIC,
+    OP_STATISTIC,
+    OPS,
+    Col,
+    aggregate_api_calls,
+    read_api_statistic,
+    read_ops,
+    read_table,
 )
 
-__all__ = ["API_CALLS", "API_STATISTIC", "OPS", "OP_STATISTIC", "Col", "CsvTable", "aggregate_api_calls",
-           "read_api_statistic", "read_ops", "read_table"]
+__all__ = [
+    "API_CALLS",
+    "API_STATISTIC",
+    "OPS",
+    "OP_STATISTIC",
+    "Col",
+    "CsvTable",
+    "aggregate_api_calls",
+    "read_api_statistic",
+    "read_ops",
+    "read_table",
+]

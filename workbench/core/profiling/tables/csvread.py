@@ -13,6 +13,7 @@ header (and gives each record its line number), then pandas' C parser reads the 
 conversion is checked; a malformed value raises :class:`ProfilingDataError` naming the file, the
 line and the column.
 """
+
 from __future__ import annotations
 
 import csv
@@ -71,6 +72,7 @@ def decimal_ns_to_ns(text: str) -> int:
 
 # ---- structure ---------------------------------------------------------------------------------
 
+
 def record_lines(path: Path, width: int, cancel_check: Callable[[], None] | None = None) -> np.ndarray:
     """Line number of every data record; a record whose field count differs from ``width`` raises.
 
@@ -78,11 +80,11 @@ def record_lines(path: Path, width: int, cancel_check: Callable[[], None] | None
     Blank lines are skipped, as the parser skips them.
     """
     starts: list[np.ndarray] = []
-    parity = 0            # inside quotes at the chunk start?
-    fields = 1            # fields of the current record so far
-    rec_len = 0           # bytes of the current record so far (blank-line detection)
-    line = 1              # physical line of the chunk start
-    rec_line = 1          # line where the current record started
+    parity = 0  # inside quotes at the chunk start?
+    fields = 1  # fields of the current record so far
+    rec_len = 0  # bytes of the current record so far (blank-line detection)
+    line = 1  # physical line of the chunk start
+    rec_line = 1  # line where the current record started
     header_done = False
     with open(path, "rb") as fh:
         while True:
@@ -113,8 +115,10 @@ def record_lines(path: Path, width: int, cancel_check: Callable[[], None] | None
                     bad = bad[bad > 0]
                 if len(bad):
                     k = int(bad[0])
-                    raise ProfilingDataError(f"{path}: line {int(start_lines[k])}: expected {width} fields as in "
-                                             f"the header, got {int(counts[k])}")
+                    raise ProfilingDataError(
+                        f"{path}: line {int(start_lines[k])}: expected {width} fields as in "
+                        f"the header, got {int(counts[k])}"
+                    )
                 keep = ~blank
                 if not header_done:
                     keep[0] = False
@@ -131,8 +135,10 @@ def record_lines(path: Path, width: int, cancel_check: Callable[[], None] | None
     if rec_len and not (rec_len <= 1 and fields == 1):
         if header_done:
             if fields != width:
-                raise ProfilingDataError(f"{path}: line {rec_line}: expected {width} fields as in the header, "
-                                         f"got {fields} (the file may be truncated)")
+                raise ProfilingDataError(
+                    f"{path}: line {rec_line}: expected {width} fields as in the header, "
+                    f"got {fields} (the file may be truncated)"
+                )
             starts.append(np.array([rec_line]))
     return np.concatenate(starts) if starts else np.zeros(0, dtype=np.int64)
 
@@ -151,21 +157,24 @@ def _blank_bytes(b: np.ndarray, ends: np.ndarray, carried: int) -> np.ndarray:
 
 # ---- the table ----------------------------------------------------------------------------------
 
+
 @dataclass
 class CsvTable:
     """A parsed CSV: cleaned header, positional columns as parsed, and each row's line number."""
 
     path: Path
     header: list[str]
-    frame: pd.DataFrame          # columns 0..width-1
+    frame: pd.DataFrame  # columns 0..width-1
     lines: np.ndarray
 
     def __len__(self) -> int:
         return len(self.frame)
 
     def fail(self, row: int, column: int, expected: str, value: object) -> ProfilingDataError:
-        return ProfilingDataError(f"{self.path}: line {int(self.lines[row])}, column '{self.header[column]}': "
-                                  f"expected {expected}, got {value!r}")
+        return ProfilingDataError(
+            f"{self.path}: line {int(self.lines[row])}, column '{self.header[column]}': "
+            f"expected {expected}, got {value!r}"
+        )
 
 
 def _sample(path: Path) -> tuple[list[str], list[list[str]]]:
@@ -192,8 +201,11 @@ def _sample(path: Path) -> tuple[list[str], list[list[str]]]:
     return [clean(h) for h in header], [[clean(v) for v in r] for r in rows]
 
 
-def read_csv(path: Path, text_columns: Callable[[list[str], list[list[str]]], set[int]],
-             cancel_check: Callable[[], None] | None = None) -> CsvTable:
+def read_csv(
+    path: Path,
+    text_columns: Callable[[list[str], list[list[str]]], set[int]],
+    cancel_check: Callable[[], None] | None = None,
+) -> CsvTable:
     """Parse ``path``; ``text_columns(header, sample_rows)`` names the columns kept as text."""
     header, sample = _sample(path)
     width = len(header)
@@ -201,20 +213,29 @@ def read_csv(path: Path, text_columns: Callable[[list[str], list[list[str]]], se
     as_text = text_columns(header, sample)
     try:
         frame = pd.read_csv(
-            path, header=None, skiprows=1, names=list(range(width)), dtype={i: str for i in as_text},
-            na_values=sorted(MISSING), keep_default_na=False, engine="c", encoding="utf-8-sig",
-            skip_blank_lines=True, low_memory=False)
+            path,
+            header=None,
+            skiprows=1,
+            names=list(range(width)),
+            dtype={i: str for i in as_text},
+            na_values=sorted(MISSING),
+            keep_default_na=False,
+            engine="c",
+            encoding="utf-8-sig",
+            skip_blank_lines=True,
+            low_memory=False,
+        )
     except (pd.errors.ParserError, UnicodeDecodeError, ValueError) as exc:
         raise ProfilingDataError(f"{path}: unreadable CSV ({str(exc).strip()})") from exc
     except pd.errors.EmptyDataError:
         frame = pd.DataFrame({i: pd.Series(dtype=object) for i in range(width)})
     if len(frame) != len(lines):
-        raise ProfilingDataError(f"{path}: {len(lines)} records found but {len(frame)} parsed "
-                                 "(unbalanced quotes?)")
+        raise ProfilingDataError(f"{path}: {len(lines)} records found but {len(frame)} parsed (unbalanced quotes?)")
     return CsvTable(path, header, frame, lines)
 
 
 # ---- typed column conversion ------------------------------------------------------------------
+
 
 def _text(table: CsvTable, index: int) -> tuple[np.ndarray, np.ndarray]:
     """Column ``index`` as cleaned strings (numpy ``U``) and a missing mask."""
@@ -256,7 +277,7 @@ def to_int(table: CsvTable, index: int) -> pd.arrays.IntegerArray:
     if pd.api.types.is_float_dtype(col.dtype):
         data = col.to_numpy(dtype=np.float64)
         missing = np.isnan(data)
-        ok = missing | ((data == np.floor(data)) & (np.abs(data) < 2.0 ** 53))
+        ok = missing | ((data == np.floor(data)) & (np.abs(data) < 2.0**53))
         if ok.all():
             return pd.arrays.IntegerArray(np.where(missing, 0, data).astype(np.int64), missing)
         i = int(np.flatnonzero(~ok)[0])
@@ -285,8 +306,11 @@ def to_ns(table: CsvTable, index: int, unit: str = "us") -> pd.arrays.IntegerArr
     negative = np.strings.startswith(present, "-")
     body = np.strings.lstrip(present, "+-")
     whole, dot, frac = np.strings.partition(body, ".")
-    ok = (np.strings.isdigit(whole) | (np.strings.str_len(whole) == 0)) & \
-         (np.strings.isdigit(frac) | (np.strings.str_len(frac) == 0)) & (np.strings.str_len(body) > 0)
+    ok = (
+        (np.strings.isdigit(whole) | (np.strings.str_len(whole) == 0))
+        & (np.strings.isdigit(frac) | (np.strings.str_len(frac) == 0))
+        & (np.strings.str_len(body) > 0)
+    )
     bad = _first_bad(ok, missing)
     if bad is not None:
         raise table.fail(bad, index, "a decimal timestamp in µs or N/A", str(values[bad]))
@@ -360,4 +384,3 @@ def find_column(header: list[str], aliases: list[str]) -> int | None:
 
 def _norm(name: str) -> str:
     return re.sub(r"\s+", "", name).lower()
-

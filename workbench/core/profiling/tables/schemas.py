@@ -5,6 +5,7 @@ torch_npu (docs/cann-formats.md §2, §4), with a unit scale (e.g. ``Time(ns)`` 
 schema does not know are kept under their original header, typed automatically, so PMU metrics
 and future columns are never dropped. ``LABELS`` gives each canonical key its display name.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -99,8 +100,17 @@ API_CALLS = (
 )
 
 LABELS: dict[str, str] = {c.key: c.label for schema in (OPS, OP_STATISTIC, API_STATISTIC) for c in schema}
-LABELS.update({"count": "Count", "total_us": "Total Time(us)", "avg_us": "Avg Time(us)", "min_us": "Min Time(us)",
-               "max_us": "Max Time(us)", "ratio_pct": "Ratio(%)", "key": "Key"})
+LABELS.update(
+    {
+        "count": "Count",
+        "total_us": "Total Time(us)",
+        "avg_us": "Avg Time(us)",
+        "min_us": "Min Time(us)",
+        "max_us": "Max Time(us)",
+        "ratio_pct": "Ratio(%)",
+        "key": "Key",
+    }
+)
 
 
 def _device_column(table: CsvTable, index: int) -> pd.arrays.IntegerArray:
@@ -130,12 +140,17 @@ def _plan(header: list[str], schema: tuple[Col, ...]) -> dict[int, tuple[Col, fl
 def _epoch_us(sample: list[list[str]], index: int) -> bool:
     """Decimal µs values at epoch magnitude (e.g. 1717407000000256.466) in the sampled rows."""
     present = [r[index] for r in sample if index < len(r) and r[index] not in csvread.MISSING]
-    return bool(present) and all(csvread.is_decimal(v) and 15 <= len(v.lstrip("+-").partition(".")[0]) <= 17
-                                 for v in present)
+    return bool(present) and all(
+        csvread.is_decimal(v) and 15 <= len(v.lstrip("+-").partition(".")[0]) <= 17 for v in present
+    )
 
 
-def read_table(path: Path, schema: tuple[Col, ...] = (), required: tuple[str, ...] = (),
-               cancel_check: Callable[[], None] | None = None) -> pd.DataFrame:
+def read_table(
+    path: Path,
+    schema: tuple[Col, ...] = (),
+    required: tuple[str, ...] = (),
+    cancel_check: Callable[[], None] | None = None,
+) -> pd.DataFrame:
     """Read ``path`` into a canonical frame: the schema's columns first (canonical keys, in
     schema order), then every other column as read. Epoch µs timestamps in other columns
     (npu_mem, step_trace, memory records ...) become exact int64 ns under a ``(ns)`` name.
@@ -202,14 +217,16 @@ def aggregate_api_calls(path: Path, level: str) -> pd.DataFrame:
     """CANN 5/6 per-call API records (acl_*.csv) summed into API statistics rows."""
     calls = read_table(path, API_CALLS, ("name", "duration_us"))
     grouped = calls.groupby("name", observed=True, sort=True)["duration_us"]
-    out = pd.DataFrame({
-        "level": level,
-        "total_us": grouped.sum(),
-        "count": grouped.count().astype("Int64"),
-        "avg_us": grouped.mean(),
-        "min_us": grouped.min(),
-        "max_us": grouped.max(),
-    }).reset_index()
+    out = pd.DataFrame(
+        {
+            "level": level,
+            "total_us": grouped.sum(),
+            "count": grouped.count().astype("Int64"),
+            "avg_us": grouped.mean(),
+            "min_us": grouped.min(),
+            "max_us": grouped.max(),
+        }
+    ).reset_index()
     out["name"] = pd.Categorical(out["name"].astype(str))
     out["level"] = pd.Categorical(out["level"])
     return out[["level", "name", "total_us", "count", "avg_us", "min_us", "max_us"]]

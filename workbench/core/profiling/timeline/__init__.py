@@ -15,22 +15,35 @@ Use the names exported here; the modules are the loader's parts:
 
 May use: :mod:`workbench.core.tasks`, numpy, msgspec. Nothing else of the profiling engine.
 """
+
 from __future__ import annotations
 
 from .args import pick as pick_args
 from .combine import merge_timelines
 from .loader import load_timeline
 from .model import (
-           BytesColumn,
-           CodeColumn,
-           Counter,
-           Flows,
-           Instants,
-           Lane,
-           TextTable,
-           Timeline,
-           TimelineError,
+    BytesColumn,
+    CodeColumn,
+    Counter,
+    Flows,
+    Instants,
+    Lane,
+    TextTable,
+    Timeline,
+    TimelineError,
 )
 
-__all__ = ["BytesColumn", "CodeColumn", "Counter", "Flows", "Instants", "Lane", "TextTable", "Timeline",
-           "TimelineError", "load_timeline", "merge_timelines", "pick_args"]
+__all__ = [
+    "BytesColumn",
+    "CodeColumn",
+    "Counter",
+    "Flows",
+    "Instants",
+    "Lane",
+    "TextTable",
+    "Timeline",
+    "TimelineError",
+    "load_timeline",
+    "merge_timelines",
+    "pick_args",
+]

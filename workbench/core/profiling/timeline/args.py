@@ -10,6 +10,7 @@ per key, a code per slice (-1 = absent) into a list of decoded values.
 Windows keep memory flat: the store of a big trace is a memory map, and each window's pages are
 dropped from the process (MADV_DONTNEED) once read.
 """
+
 from __future__ import annotations
 
 import mmap
@@ -46,7 +47,6 @@ class Picked:
         return [_decode.decode(raw) for raw in self._raw[k]]
 
 
-
 def pick(tl: Any, idx: np.ndarray, keys: tuple[str, ...], int_keys: tuple[str, ...] = ()) -> Picked:
     """The values of top-level ``keys`` in the args of slices ``idx`` of timeline ``tl``
     (``int_keys``: those whose canonical integers may come back in ``Picked.ints``)."""
@@ -68,7 +68,9 @@ def pick(tl: Any, idx: np.ndarray, keys: tuple[str, ...], int_keys: tuple[str, .
         rows = rows[length[rows] > 0]
         if not len(rows):
             continue
-        view = memoryview(buf).cast("B") if not isinstance(buf, np.ndarray) else memoryview(buf.reshape(-1).view(np.uint8))
+        view = (
+            memoryview(buf).cast("B") if not isinstance(buf, np.ndarray) else memoryview(buf.reshape(-1).view(np.uint8))
+        )
         rel = off[rows] - base
         end = rel + length[rows]
         at = 0
@@ -88,13 +90,21 @@ def pick(tl: Any, idx: np.ndarray, keys: tuple[str, ...], int_keys: tuple[str, .
     return out
 
 
-def _window(out: Picked, view: memoryview, rows: np.ndarray, off: np.ndarray, length: np.ndarray,
-            bkeys: tuple[bytes, ...], fast: bool) -> None:
+def _window(
+    out: Picked,
+    view: memoryview,
+    rows: np.ndarray,
+    off: np.ndarray,
+    length: np.ndarray,
+    bkeys: tuple[bytes, ...],
+    fast: bool,
+) -> None:
     if fast:
         wcodes = tuple(np.empty(len(rows), dtype=np.int32) for _ in bkeys)
         wints = tuple(None if a is None else np.empty(len(rows), dtype=np.int64) for a in out.ints)
-        uniques, slow = _fastscan.arg_values(view, np.ascontiguousarray(off), np.ascontiguousarray(length),
-                                             bkeys, wcodes, wints)
+        uniques, slow = _fastscan.arg_values(
+            view, np.ascontiguousarray(off), np.ascontiguousarray(length), bkeys, wcodes, wints
+        )
         for k, (wc, uniq) in enumerate(zip(wcodes, uniques)):
             lut = np.fromiter((out.code(k, raw) for raw in uniq), dtype=np.int32, count=len(uniq))
             hit = wc >= 0
@@ -109,7 +119,7 @@ def _window(out: Picked, view: memoryview, rows: np.ndarray, off: np.ndarray, le
     for j in todo:
         o, n = int(off[j]), int(length[j])
         try:
-            obj = _decode.decode(view[o:o + n])
+            obj = _decode.decode(view[o : o + n])
         except msgspec.DecodeError:
             continue
         if not isinstance(obj, dict):

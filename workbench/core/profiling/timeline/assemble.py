@@ -6,6 +6,7 @@ Where the compiled ``_fastscan`` is available, nesting, flow binding and the flo
 use its one-pass loops (same definitions; ``ASCEND_WORKBENCH_TRACE_FASTSCAN=0`` keeps numpy).
 Name and cat tables come out sorted, so codes never depend on how the files were read.
 """
+
 from __future__ import annotations
 
 import threading
@@ -77,8 +78,9 @@ def _depth_parent(lane: np.ndarray, start: np.ndarray, dur: np.ndarray) -> tuple
     if _fast():  # one pass with a heap of open ends, same definition
         depth = np.empty(n, dtype=np.int32)
         parent = np.empty(n, dtype=np.int32)
-        top, e2_max, overflow = _fastscan.nest(_c(lane, np.int32), _c(start, np.int64), _c(dur, np.int64), depth,
-                                               parent)
+        top, e2_max, overflow = _fastscan.nest(
+            _c(lane, np.int32), _c(start, np.int64), _c(dur, np.int64), depth, parent
+        )
         _check_span(e2_max, lane, overflow)
         return (depth.astype(np.int16) if top < 32767 else depth), parent
     lane_start = _lane_bounds(lane, int(lane.max()))[lane]
@@ -97,15 +99,22 @@ def _depth_parent(lane: np.ndarray, start: np.ndarray, dur: np.ndarray) -> tuple
     levels = depth[by_level]
     bounds = np.searchsorted(levels, np.arange(int(depth.max()) + 2))
     for d in range(1, int(depth.max()) + 1):
-        up = by_level[bounds[d - 1]:bounds[d]]
-        here = by_level[bounds[d]:bounds[d + 1]]
+        up = by_level[bounds[d - 1] : bounds[d]]
+        here = by_level[bounds[d] : bounds[d + 1]]
         pos = np.searchsorted(up, here) - 1
         parent[here] = np.where(pos >= 0, up[np.maximum(pos, 0)], -1)
     return depth, parent
 
 
-def bind_points(lane: np.ndarray, start: np.ndarray, end: np.ndarray, parent: np.ndarray,
-                p_lane: np.ndarray, p_ts: np.ndarray, enclosing: np.ndarray) -> np.ndarray:
+def bind_points(
+    lane: np.ndarray,
+    start: np.ndarray,
+    end: np.ndarray,
+    parent: np.ndarray,
+    p_lane: np.ndarray,
+    p_ts: np.ndarray,
+    enclosing: np.ndarray,
+) -> np.ndarray:
     """Slice each point binds to: the deepest slice of its lane enclosing ``ts`` (start <= ts <=
     end), or, where ``enclosing`` is False (flow end without ``bp: e``), the next slice starting
     at or after ``ts``. -1 if none."""
@@ -114,8 +123,16 @@ def bind_points(lane: np.ndarray, start: np.ndarray, end: np.ndarray, parent: np
     if m == 0 or len(start) == 0:
         return out
     if _fast():  # the same searches and climbs, one point at a time
-        _fastscan.bind(_c(lane, np.int32), _c(start, np.int64), _c(end, np.int64), _c(parent, np.int32),
-                       _c(p_lane, np.int32), _c(p_ts, np.int64), _c(enclosing, np.bool_), out)
+        _fastscan.bind(
+            _c(lane, np.int32),
+            _c(start, np.int64),
+            _c(end, np.int64),
+            _c(parent, np.int32),
+            _c(p_lane, np.int32),
+            _c(p_ts, np.int64),
+            _c(enclosing, np.bool_),
+            out,
+        )
         return out
     bounds = _lane_bounds(lane, max(int(lane.max()), int(p_lane.max())))
     lane_lo, lane_hi = bounds[p_lane], bounds[p_lane + 1]
@@ -158,7 +175,7 @@ def _pair_flows(keys: tuple[np.ndarray, ...], kind: np.ndarray, ts: np.ndarray) 
     first[1:] = c[1:] != c[:-1]
     starts = np.flatnonzero(first)
     sizes = np.diff(np.append(starts, n))
-    simple = (sizes == 2)
+    simple = sizes == 2
     s_idx = starts[simple]
     fwd = (k[s_idx] == 0) & (k[s_idx + 1] == 2)
     rev = (k[s_idx] == 2) & (k[s_idx + 1] == 0)  # an end stamped before its start: still one flow
@@ -176,8 +193,8 @@ def _pair_flows(keys: tuple[np.ndarray, ...], kind: np.ndarray, ts: np.ndarray) 
                 pending = pos
             elif k[pos] == 2:
                 if pending >= 0:
-                    src.append(order[pending:pending + 1])
-                    dst.append(order[pos:pos + 1])
+                    src.append(order[pending : pending + 1])
+                    dst.append(order[pos : pos + 1])
                     pending = -1
                 else:
                     unpaired += 1
@@ -219,8 +236,7 @@ def _src_names(src: np.ndarray, kind: np.ndarray, snames: list[str]) -> tuple[np
         codes = np.empty(len(at), dtype=np.int32)
         return codes, _fastscan.first_codes(snames, at, codes)
     table: dict[str, int] = {}
-    codes = np.fromiter((table.setdefault(snames[r], len(table)) for r in at.tolist()),
-                        dtype=np.int32, count=len(src))
+    codes = np.fromiter((table.setdefault(snames[r], len(table)) for r in at.tolist()), dtype=np.int32, count=len(src))
     return codes, list(table)
 
 
@@ -262,12 +278,12 @@ def _join(pieces: list, dtype) -> np.ndarray:
             codes, table, k = p
             n = len(codes)
             if table is None:
-                np.add(codes, k, out=out[at:at + n], casting="unsafe")
+                np.add(codes, k, out=out[at : at + n], casting="unsafe")
             else:
-                np.take(table, codes + k if k else codes, out=out[at:at + n])
+                np.take(table, codes + k if k else codes, out=out[at : at + n])
         else:
             n = len(p)
-            out[at:at + n] = p
+            out[at : at + n] = p
         at += n
         del p
     return out
@@ -398,9 +414,15 @@ def _slice_columns(g: _Gathered, tables: _Tables, warnings: list[str]) -> tuple[
     """The complete slices as joined columns (unsorted), B/E pairs appended as slices (their args
     in an extra store); and the count of complete (``X``) events, which the pairs do not add to."""
     x = g.slices
-    cols = {"lane": x.take("lane", np.int32), "ts": x.take("ts", np.int64), "dur": x.take("dur", np.int64),
-            "name": x.take("name", np.int32), "cat": x.take("cat", np.int32),
-            "args_off": x.take("args_off", np.int64), "args_len": x.take("args_len", np.int64)}
+    cols = {
+        "lane": x.take("lane", np.int32),
+        "ts": x.take("ts", np.int64),
+        "dur": x.take("dur", np.int64),
+        "name": x.take("name", np.int32),
+        "cat": x.take("cat", np.int32),
+        "args_off": x.take("args_off", np.int64),
+        "args_len": x.take("args_len", np.int64),
+    }
     complete = len(cols["ts"])
     extra = ArgsStore(spill=False)
     if g.be_rows:
@@ -408,9 +430,15 @@ def _slice_columns(g: _Gathered, tables: _Tables, warnings: list[str]) -> tuple[
         warnings.extend(be_notes)
         if be_slices:
             b = np.array(be_slices, dtype=object).T
-            added = {"lane": b[0].astype(np.int32), "ts": b[1].astype(np.int64), "dur": b[2].astype(np.int64),
-                     "name": tables.name_perm[b[3].astype(np.int64)], "cat": tables.cat_perm[b[4].astype(np.int64)],
-                     "args_off": b[5].astype(np.int64), "args_len": b[6].astype(np.int64)}
+            added = {
+                "lane": b[0].astype(np.int32),
+                "ts": b[1].astype(np.int64),
+                "dur": b[2].astype(np.int64),
+                "name": tables.name_perm[b[3].astype(np.int64)],
+                "cat": tables.cat_perm[b[4].astype(np.int64)],
+                "args_off": b[5].astype(np.int64),
+                "args_len": b[6].astype(np.int64),
+            }
             for k, more in added.items():
                 cols[k] = np.concatenate([cols[k], more])
     extra.finish()
@@ -420,8 +448,16 @@ def _slice_columns(g: _Gathered, tables: _Tables, warnings: list[str]) -> tuple[
 
 def _flow_columns(g: _Gathered) -> dict[str, np.ndarray]:
     f = g.flows
-    dtypes = {"kind": np.uint8, "lane": np.int32, "ts": np.int64, "enclosing": bool, "cat": np.int32,
-              "group": np.int32, "id_num": np.int64, "id_code": np.int32}
+    dtypes = {
+        "kind": np.uint8,
+        "lane": np.int32,
+        "ts": np.int64,
+        "enclosing": bool,
+        "cat": np.int32,
+        "group": np.int32,
+        "id_num": np.int64,
+        "id_code": np.int32,
+    }
     return {k: f.take(k, dtype) for k, dtype in dtypes.items()}
 
 
@@ -439,16 +475,30 @@ def _sorted_slices(x: dict[str, np.ndarray], origin: int) -> dict[str, np.ndarra
     x["ts"] -= origin  # in place: these columns are ours
     order = _sort_slices(x["lane"], x["ts"], x["dur"])
     out = {}
-    for key, name in (("lane", "lane"), ("ts", "start_ns"), ("dur", "dur_ns"), ("name", "name_id"),
-                      ("cat", "cat_id"), ("args_off", "args_off"), ("args_len", "args_len")):
+    for key, name in (
+        ("lane", "lane"),
+        ("ts", "start_ns"),
+        ("dur", "dur_ns"),
+        ("name", "name_id"),
+        ("cat", "cat_id"),
+        ("args_off", "args_off"),
+        ("args_len", "args_len"),
+    ):
         out[name] = x.pop(key)[order]
     del order
     out["depth"], out["parent"] = _depth_parent(out["lane"], out["start_ns"], out["dur_ns"])
     return out
 
 
-def _flows(f: dict[str, np.ndarray], pairing: _Background, s: dict[str, np.ndarray], origin: int,
-           g: _Gathered, cat_names: list[str], warnings: list[str]) -> tuple[Flows, int]:
+def _flows(
+    f: dict[str, np.ndarray],
+    pairing: _Background,
+    s: dict[str, np.ndarray],
+    origin: int,
+    g: _Gathered,
+    cat_names: list[str],
+    warnings: list[str],
+) -> tuple[Flows, int]:
     """Paired flows bound to the slices they start and end on; returns (flows, flow count)."""
     src, dst, unpaired = pairing.result()
     flow_id_arr = _flow_id_texts(f["id_code"][src], f["id_num"][src], list(g.id_texts))
@@ -457,11 +507,18 @@ def _flows(f: dict[str, np.ndarray], pairing: _Background, s: dict[str, np.ndarr
         warnings.append(f"{unpaired} flow events without a partner (same cat and id) were ignored")
     f_rel = f["ts"] - origin
     end = s["start_ns"] + s["dur_ns"]
-    bound = bind_points(s["lane"], s["start_ns"], end, s["parent"], f["lane"], f_rel,
-                        f["enclosing"] | (f["kind"] != 2))
-    flows = Flows(cat=CodeColumn(f["cat"][src], cat_names), id=BytesColumn(flow_id_arr),
-                  name=CodeColumn(*flow_names), src_slice=bound[src], dst_slice=bound[dst],
-                  src_ns=f_rel[src], dst_ns=f_rel[dst], src_lane=f["lane"][src], dst_lane=f["lane"][dst])
+    bound = bind_points(s["lane"], s["start_ns"], end, s["parent"], f["lane"], f_rel, f["enclosing"] | (f["kind"] != 2))
+    flows = Flows(
+        cat=CodeColumn(f["cat"][src], cat_names),
+        id=BytesColumn(flow_id_arr),
+        name=CodeColumn(*flow_names),
+        src_slice=bound[src],
+        dst_slice=bound[dst],
+        src_ns=f_rel[src],
+        dst_ns=f_rel[dst],
+        src_lane=f["lane"][src],
+        dst_lane=f["lane"][dst],
+    )
     return flows, len(src)
 
 
@@ -471,8 +528,12 @@ def _instants(g: _Gathered, lane_remap: np.ndarray, tables: _Tables, origin: int
         return Instants(z, np.zeros(0, np.int64), z, z)
     ia = np.array(g.inst_rows, dtype=np.int64)
     io = np.lexsort((ia[:, 1], lane_remap[ia[:, 0]]))
-    return Instants(lane_remap[ia[io, 0]].astype(np.int32), ia[io, 1] - origin,
-                    tables.name_perm[ia[io, 2]], tables.cat_perm[ia[io, 3]])
+    return Instants(
+        lane_remap[ia[io, 0]].astype(np.int32),
+        ia[io, 1] - origin,
+        tables.name_perm[ia[io, 2]],
+        tables.cat_perm[ia[io, 3]],
+    )
 
 
 def merge_parts(parts: list[tuple[str, Part]], default_device: int | None = 0) -> dict:
@@ -504,13 +565,26 @@ def merge_parts(parts: list[tuple[str, Part]], default_device: int | None = 0) -
     flows, flow_count = _flows(f, pairing, s, origin, g, tables.cats, warnings)
     instants = _instants(g, lane_remap, tables, origin)
     counters = _counters(g.counter_rows, g.procs, packed, default_device, origin, warnings)
-    devices = sorted({ln.device for ln in lanes if ln.device is not None}
-                     | {c.device for c in counters if c.device is not None})
+    devices = sorted(
+        {ln.device for ln in lanes if ln.device is not None} | {c.device for c in counters if c.device is not None}
+    )
     stores = g.stores
-    return dict(origin_ns=origin, lanes=lanes, **s, names=tables.names, cats=tables.cats, flows=flows,
-                instants=instants, counters=counters, event_count=event_count, flow_count=flow_count,
-                span_ns=span, devices=devices, _store=ChainStore(stores) if len(stores) > 1 else stores[0],
-                warnings=warnings)
+    return dict(
+        origin_ns=origin,
+        lanes=lanes,
+        **s,
+        names=tables.names,
+        cats=tables.cats,
+        flows=flows,
+        instants=instants,
+        counters=counters,
+        event_count=event_count,
+        flow_count=flow_count,
+        span_ns=span,
+        devices=devices,
+        _store=ChainStore(stores) if len(stores) > 1 else stores[0],
+        warnings=warnings,
+    )
 
 
 def _pair_be(rows: list, store: ArgsStore, base: int) -> tuple[list, list[str]]:
@@ -562,7 +636,13 @@ def _counters(rows: list, procs_by_group: dict, packed: dict, default_device, or
                     arr[k] = v
         if bad:
             warnings.append(f"counter {name!r}: {bad} samples without an args object were ignored")
-        out.append(Counter(process_name=proc.name, name=name,
-                           device=device_of(pid, proc, packed[group], group_device(group, default_device)),
-                           ts_ns=np.array([s[0] for s in samples], dtype=np.int64) - origin, series=series))
+        out.append(
+            Counter(
+                process_name=proc.name,
+                name=name,
+                device=device_of(pid, proc, packed[group], group_device(group, default_device)),
+                ts_ns=np.array([s[0] for s in samples], dtype=np.int64) - origin,
+                series=series,
+            )
+        )
     return out

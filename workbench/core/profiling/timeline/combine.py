@@ -4,6 +4,7 @@ Lanes are appended in order (each keeps its own; indices and sort order shifted)
 re-based on the earliest origin, slice / flow / parent indices shifted, name and category tables
 unified; the raw args stay where they are (a chain of the inputs' stores).
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -25,8 +26,9 @@ def merge_timelines(timelines: Sequence[Timeline]) -> Timeline:
     cats: dict[str, int] = {}
     lanes: list[Lane] = []
     cols: dict[str, list] = {k: [] for k in SLICE_ARRAYS}
-    fl: dict[str, list] = {k: [] for k in ("cat", "id", "name", "src_slice", "dst_slice", "src_ns", "dst_ns",
-                                           "src_lane", "dst_lane")}
+    fl: dict[str, list] = {
+        k: [] for k in ("cat", "id", "name", "src_slice", "dst_slice", "src_ns", "dst_ns", "src_lane", "dst_lane")
+    }
     inst: dict[str, list] = {k: [] for k in ("lane", "ts_ns", "name_id", "cat_id")}
     counters: list[Counter] = []
     stores: list[ArgsStore] = []
@@ -67,15 +69,27 @@ def merge_timelines(timelines: Sequence[Timeline]) -> Timeline:
         arg_base += t._store.size
     joined = {k: np.concatenate(v) for k, v in cols.items()}
     joined["depth"] = joined["depth"].astype(np.int16 if int(joined["depth"].max(initial=0)) < 32767 else np.int32)
-    flows = Flows(cat=fl["cat"], id=fl["id"], name=fl["name"],
-                  **{k: np.concatenate(fl[k]) for k in ("src_slice", "dst_slice", "src_ns", "dst_ns",
-                                                        "src_lane", "dst_lane")})
+    flows = Flows(
+        cat=fl["cat"],
+        id=fl["id"],
+        name=fl["name"],
+        **{k: np.concatenate(fl[k]) for k in ("src_slice", "dst_slice", "src_ns", "dst_ns", "src_lane", "dst_lane")},
+    )
     start, end = joined["start_ns"], joined["start_ns"] + joined["dur_ns"]
     return Timeline(
-        source=[s for t in timelines for s in t.source], origin_ns=origin, lanes=lanes, **joined,
-        names=list(names), cats=list(cats), flows=flows,
-        instants=Instants(**{k: np.concatenate(v) for k, v in inst.items()}), counters=counters,
-        event_count=sum(t.event_count for t in timelines), flow_count=sum(t.flow_count for t in timelines),
+        source=[s for t in timelines for s in t.source],
+        origin_ns=origin,
+        lanes=lanes,
+        **joined,
+        names=list(names),
+        cats=list(cats),
+        flows=flows,
+        instants=Instants(**{k: np.concatenate(v) for k, v in inst.items()}),
+        counters=counters,
+        event_count=sum(t.event_count for t in timelines),
+        flow_count=sum(t.flow_count for t in timelines),
         span_ns=int(end.max() - start.min()) if len(start) else 0,
         warnings=[w for t in timelines for w in t.warnings],
-        devices=sorted({d for t in timelines for d in t.devices}), _store=ChainStore(stores))
+        devices=sorted({d for t in timelines for d in t.devices}),
+        _store=ChainStore(stores),
+    )

@@ -11,6 +11,7 @@ truncated file...) hands the rest of the file, from a proven event start, to
 :func:`scan.scan_events`: results, warnings and error messages are those of the
 pure-Python path. ``ASCEND_WORKBENCH_TRACE_FASTSCAN=0`` forces that path for a whole load.
 """
+
 from __future__ import annotations
 
 import enum
@@ -37,11 +38,30 @@ CAP = 1 << 15  # events per scanner call
 THREADS_MIN_BYTES = 16 << 20  # files this big are split between threads (the scan runs without the GIL)
 _END, _FULL, _MORE, _ANOMALY = 0, 1, 2, 3
 _COLUMNS = (  # the order _fastscan.Scanner takes them
-    ("x_ts", np.int64), ("x_dur", np.int64), ("x_lane", np.int32), ("x_name", np.int32), ("x_cat", np.int32),
-    ("x_alen", np.int64), ("x_flags", np.uint8), ("x_off", np.int64), ("x_len", np.int64),
-    ("f_kind", np.uint8), ("f_ts", np.int64), ("f_lane", np.int32), ("f_cat", np.int32), ("f_enc", np.uint8),
-    ("f_idnum", np.int64), ("f_idcode", np.int32), ("f_flags", np.uint8), ("f_off", np.int64), ("f_len", np.int64),
-    ("r_off", np.int64), ("r_len", np.int64), ("ignored", np.int64), ("x_aoff", np.int64), ("s_name", np.int64),
+    ("x_ts", np.int64),
+    ("x_dur", np.int64),
+    ("x_lane", np.int32),
+    ("x_name", np.int32),
+    ("x_cat", np.int32),
+    ("x_alen", np.int64),
+    ("x_flags", np.uint8),
+    ("x_off", np.int64),
+    ("x_len", np.int64),
+    ("f_kind", np.uint8),
+    ("f_ts", np.int64),
+    ("f_lane", np.int32),
+    ("f_cat", np.int32),
+    ("f_enc", np.uint8),
+    ("f_idnum", np.int64),
+    ("f_idcode", np.int32),
+    ("f_flags", np.uint8),
+    ("f_off", np.int64),
+    ("f_len", np.int64),
+    ("r_off", np.int64),
+    ("r_len", np.int64),
+    ("ignored", np.int64),
+    ("x_aoff", np.int64),
+    ("s_name", np.int64),
 )
 _SLOW_TS, _SLOW_DUR = 1, 2
 _TIMED = {"B", "E", "C", "i", "I", "R"}  # rare phases whose ts _add_other converts
@@ -52,9 +72,9 @@ def available() -> bool:
     return _fastscan is not None and os.environ.get(ENV_SWITCH, "1").strip() not in ("0", "false", "no", "off")
 
 
-
-def read_file(path: Path, f: BinaryIO, start: int, size: int, block: int, tick,
-              threads: int) -> list[tuple[Part, ScanEnd]]:
+def read_file(
+    path: Path, f: BinaryIO, start: int, size: int, block: int, tick, threads: int
+) -> list[tuple[Part, ScanEnd]]:
     """[(Part, ScanEnd)] for the event array from ``start``, in file order (see module doc).
 
     With ``threads`` > 1 and a big file, byte ranges ending at likely event starts are scanned
@@ -87,8 +107,16 @@ def _read_threads(path: Path, f: BinaryIO, start: int, size: int, n: int, block:
     def work(k: int) -> None:
         try:
             with open(path, "rb") as fk:
-                results[k] = readers[k].scan_range(fk, bounds[k], size, block, None, halt=halt, hand_over=todo.put,
-                                                   stop=bounds[k + 1] if k < n - 1 else None)
+                results[k] = readers[k].scan_range(
+                    fk,
+                    bounds[k],
+                    size,
+                    block,
+                    None,
+                    halt=halt,
+                    hand_over=todo.put,
+                    stop=bounds[k + 1] if k < n - 1 else None,
+                )
         except _Halted:
             results[k] = (RangeEnd.MISS, 0, 0)
         except BaseException as e:  # noqa: BLE001 - handed to the calling thread
@@ -136,10 +164,10 @@ class _Halted(Exception):
 class RangeEnd(enum.Enum):
     """How :meth:`FastReader.scan_range` ended (its result is ``(RangeEnd, offset, events)``)."""
 
-    END = "end"      # the event array closed
-    REST = "rest"    # the pure-Python path must go on from ``offset``
-    STOP = "stop"    # the range ended exactly at its ``stop`` (an event start)
-    MISS = "miss"    # the range did not end at ``stop`` (or another thread halted it): read again
+    END = "end"  # the event array closed
+    REST = "rest"  # the pure-Python path must go on from ``offset``
+    STOP = "stop"  # the range ended exactly at its ``stop`` (an event start)
+    MISS = "miss"  # the range did not end at ``stop`` (or another thread halted it): read again
 
 
 class _Fallback(Exception):
@@ -214,8 +242,18 @@ class FastReader:
             return ScanEnd(count)
         return self._python_rest(f, offset, size, count, block, tick)
 
-    def scan_range(self, f: BinaryIO, start: int, size: int, block: int, tick, *, stop: int | None = None,
-                   halt: threading.Event | None = None, hand_over=None) -> tuple[RangeEnd, int, int]:
+    def scan_range(
+        self,
+        f: BinaryIO,
+        start: int,
+        size: int,
+        block: int,
+        tick,
+        *,
+        stop: int | None = None,
+        halt: threading.Event | None = None,
+        hand_over=None,
+    ) -> tuple[RangeEnd, int, int]:
         """Scan from ``start``: just after the array's ``[``, or an event's ``{``.
 
         Returns ``(RangeEnd.END, _, events)`` when the array closed; ``(RangeEnd.REST, offset, events)`` when
@@ -311,8 +349,9 @@ class FastReader:
         except BaseException as e:  # noqa: BLE001 - reported by the reading thread
             blk.error = e
 
-    def _python_rest(self, f: BinaryIO, offset: int, size: int, count: int, block: int, tick,
-                     before: int = 0) -> ScanEnd:
+    def _python_rest(
+        self, f: BinaryIO, offset: int, size: int, count: int, block: int, tick, before: int = 0
+    ) -> ScanEnd:
         """The pure-Python path from byte ``offset`` on, into the same part (``count`` events of
         this part and ``before`` of earlier parts read)."""
         end = scan_events(f, offset, size, self.part.add_chunk, block=block, first_index=before + count, tick=tick)
@@ -338,7 +377,7 @@ class FastReader:
                 _ns(e.ts, None)
             rare.append(e)
         if odd_names:  # (offset, length) of escaped names: decode them as msgspec would
-            snames = [s if isinstance(s, str) else _text(bytes(buf[s[0]:s[0] + s[1]])) for s in snames]
+            snames = [s if isinstance(s, str) else _text(bytes(buf[s[0] : s[0] + s[1]])) for s in snames]
 
         # nothing below fails: update the part
         maps.name += [part.names.setdefault(t, len(part.names)) for t in names]
@@ -378,8 +417,9 @@ class FastReader:
             part.ignored[chr(ph)] = part.ignored.get(chr(ph), 0) + int(ignored[ph])
 
     @staticmethod
-    def _slow_times(buf, flags: np.ndarray, offs: np.ndarray, lens: np.ndarray, ts: np.ndarray,
-                    dur: np.ndarray | None) -> None:
+    def _slow_times(
+        buf, flags: np.ndarray, offs: np.ndarray, lens: np.ndarray, ts: np.ndarray, dur: np.ndarray | None
+    ) -> None:
         """Times the scanner left to Python (exponents, long or quoted-odd texts, bad values)."""
         for j in np.flatnonzero(flags).tolist():
             e = _event(buf, int(offs[j]), int(lens[j]))
@@ -395,6 +435,6 @@ def _texts_all(keys: list[bytes]) -> list[str]:
 
 def _event(buf: bytearray, off: int, length: int):
     try:
-        return _decode(bytes(buf[off:off + length]))[0]
+        return _decode(bytes(buf[off : off + length]))[0]
     except (msgspec.DecodeError, msgspec.ValidationError):
         raise _Fallback() from None

@@ -4,6 +4,7 @@ Processes are identified by ``process_name`` metadata, never by pid value. A dev
 explicit args/labels, from msprof 8.x pid packing ``(pid << 10) | (sort << 5) | device`` (device
 31 = host) when the file uses it, or from the process kind (host processes have none).
 """
+
 from __future__ import annotations
 
 import re
@@ -15,13 +16,50 @@ from .model import Lane
 
 # Process names (CANN "component layers", torch_npu) that live on the host / on a device.
 HOST_PROCESSES = {
-    "Python", "python", "CANN", "AscendCL", "Runtime", "GE", "CPU Usage", "Memory Usage", "Network Usage",
-    "Disk Usage", "OS Runtime API", "Python GC", "DPU", "MsTx", "Host", "HostCPU",
+    "Python",
+    "python",
+    "CANN",
+    "AscendCL",
+    "Runtime",
+    "GE",
+    "CPU Usage",
+    "Memory Usage",
+    "Network Usage",
+    "Disk Usage",
+    "OS Runtime API",
+    "Python GC",
+    "DPU",
+    "MsTx",
+    "Host",
+    "HostCPU",
 }
 DEVICE_PROCESSES = {
-    "Ascend Hardware", "AI Core Freq", "NPU MEM", "Overlap Analysis", "Communication", "HCCL", "Task Scheduler",
-    "AI CPU", "Step Trace", "All Reduce", "HBM", "LLC", "PCIe", "HCCS", "NIC", "RoCE", "Acc PMU", "Stars Soc Info",
-    "Stars Chip Trans", "SIO", "QoS", "Voltage Info", "Fusion Task", "DDR", "Device", "NPU",
+    "Ascend Hardware",
+    "AI Core Freq",
+    "NPU MEM",
+    "Overlap Analysis",
+    "Communication",
+    "HCCL",
+    "Task Scheduler",
+    "AI CPU",
+    "Step Trace",
+    "All Reduce",
+    "HBM",
+    "LLC",
+    "PCIe",
+    "HCCS",
+    "NIC",
+    "RoCE",
+    "Acc PMU",
+    "Stars Soc Info",
+    "Stars Chip Trans",
+    "SIO",
+    "QoS",
+    "Voltage Info",
+    "Fusion Task",
+    "DDR",
+    "Device",
+    "NPU",
 }
 _DIGITS = re.compile(r"(\d+)\s*$")
 _HOST_DEVICE_ID = 31
@@ -112,22 +150,44 @@ def _num_key(text: str) -> tuple:
     return (0, v, "") if v is not None else (1, 0, text)
 
 
-def build_lanes(groups: list[str], keys: list[tuple[str, str, str]], procs_by_group: dict,
-                 packed_by_group: dict, default_device: int | None):
+def build_lanes(
+    groups: list[str],
+    keys: list[tuple[str, str, str]],
+    procs_by_group: dict,
+    packed_by_group: dict,
+    default_device: int | None,
+):
     """Lanes in display order; returns (lane records, old index -> new index)."""
     rows = []
     for old, (group, pid, tid) in enumerate(keys):
         proc = procs_by_group[group].get(pid) or Proc()
         tname, tsort = proc.threads.get(tid, ("", None))
         psort = proc.sort_index if proc.sort_index is not None else (1 << 62)
-        order = (psort, groups.index(group), _num_key(pid), tsort if tsort is not None else (1 << 62), _num_key(tid),
-                 pid, tid)  # the texts last: the order never depends on how the file was read
+        order = (
+            psort,
+            groups.index(group),
+            _num_key(pid),
+            tsort if tsort is not None else (1 << 62),
+            _num_key(tid),
+            pid,
+            tid,
+        )  # the texts last: the order never depends on how the file was read
         rows.append((order, old, group, pid, tid, proc, tname))
     rows.sort(key=lambda r: r[0])
     lanes, remap = [], np.zeros(max(len(keys), 1), dtype=np.int32)
     for new, (_, old, group, pid, tid, proc, tname) in enumerate(rows):
         device = device_of(pid, proc, packed_by_group[group], group_device(group, default_device))
-        lanes.append(Lane(index=new, pid=pid, tid=tid, process_name=proc.name, thread_name=tname, device=device,
-                          sort_index=new, is_stream=proc.name == "Ascend Hardware"))
+        lanes.append(
+            Lane(
+                index=new,
+                pid=pid,
+                tid=tid,
+                process_name=proc.name,
+                thread_name=tname,
+                device=device,
+                sort_index=new,
+                is_stream=proc.name == "Ascend Hardware",
+            )
+        )
         remap[old] = new
     return lanes, remap

@@ -13,6 +13,7 @@ the fallback, with identical results). Memory stays near the size of the columns
 ends early loads every complete event and says so in ``warnings``, and bad input raises
 :class:`TimelineError` naming the file, byte offset, line and what was expected.
 """
+
 from __future__ import annotations
 
 import os
@@ -32,9 +33,16 @@ from .scan import ScanEnd, ScanError, iter_lines_offsets, locate_events, scan_ev
 PARALLEL_MIN_BYTES = 64 << 20
 
 
-def load_timeline(paths: str | os.PathLike | Sequence[str | os.PathLike], progress=None,
-                  cancel: CancelToken | None = None, *, workers: int | None = None,
-                  block: int = 1 << 20, default_device: int = 0, max_bytes: int | None = None) -> Timeline:
+def load_timeline(
+    paths: str | os.PathLike | Sequence[str | os.PathLike],
+    progress=None,
+    cancel: CancelToken | None = None,
+    *,
+    workers: int | None = None,
+    block: int = 1 << 20,
+    default_device: int = 0,
+    max_bytes: int | None = None,
+) -> Timeline:
     """Read one or more Chrome-trace JSON files into one :class:`Timeline` (a work function).
 
     Several files (several devices, or the ``msprof_*.json`` slices of one run) are merged.
@@ -116,8 +124,9 @@ def _one_malloc_arena() -> None:
 _ARENA_SET = False
 
 
-def _read_file(path: Path, size: int, tick, cancel: CancelToken, workers: int | None,
-               block: int) -> list[tuple[Part, ScanEnd]]:
+def _read_file(
+    path: Path, size: int, tick, cancel: CancelToken, workers: int | None, block: int
+) -> list[tuple[Part, ScanEnd]]:
     try:
         with open(path, "rb") as f:
             try:

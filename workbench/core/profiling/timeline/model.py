@@ -5,6 +5,7 @@ report use (:meth:`Timeline.to_arrays` / :meth:`Timeline.from_arrays`).
 Times are exact integer nanoseconds relative to ``origin_ns``; args stay raw JSON in an
 :class:`~workbench.core.profiling.timeline.store.ArgsStore` and are decoded on demand.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
@@ -15,9 +16,9 @@ import numpy as np
 
 from .store import ArgsStore, BlobView
 
-META_VERSION = 2   # 2: a big flow-name table is kept in arrays (flow_name_blob/off), not in the JSON
+META_VERSION = 2  # 2: a big flow-name table is kept in arrays (flow_name_blob/off), not in the JSON
 READ_META_VERSIONS = (1, 2)
-BIG_TABLE = 4096   # flow-name tables longer than this go to arrays
+BIG_TABLE = 4096  # flow-name tables longer than this go to arrays
 
 
 class TimelineError(Exception):
@@ -187,8 +188,10 @@ class Timeline:
         return len(self.start_ns)
 
     def __repr__(self) -> str:
-        return (f"Timeline({len(self)} slices, {len(self.lanes)} lanes, {self.flow_count} flows, "
-                f"{len(self.counters)} counters, source={self.source!r})")
+        return (
+            f"Timeline({len(self)} slices, {len(self.lanes)} lanes, {self.flow_count} flows, "
+            f"{len(self.counters)} counters, source={self.source!r})"
+        )
 
     @property
     def end_ns(self) -> np.ndarray:
@@ -229,14 +232,23 @@ class Timeline:
             texts = TextTable.of(flow_names[0])
             arrays.update({"flow_name_blob": texts.blob, "flow_name_off": texts.offsets})
             flow_names = (None, flow_names[1])
-        arrays.update({
-            "flow_cat": flow_cats[1], "flow_name": flow_names[1], "flow_id": _bytes_of(fl.id),
-            "flow_src_slice": fl.src_slice, "flow_dst_slice": fl.dst_slice,
-            "flow_src_ns": fl.src_ns, "flow_dst_ns": fl.dst_ns,
-            "flow_src_lane": fl.src_lane, "flow_dst_lane": fl.dst_lane,
-            "inst_lane": self.instants.lane, "inst_ts": self.instants.ts_ns,
-            "inst_name": self.instants.name_id, "inst_cat": self.instants.cat_id,
-        })
+        arrays.update(
+            {
+                "flow_cat": flow_cats[1],
+                "flow_name": flow_names[1],
+                "flow_id": _bytes_of(fl.id),
+                "flow_src_slice": fl.src_slice,
+                "flow_dst_slice": fl.dst_slice,
+                "flow_src_ns": fl.src_ns,
+                "flow_dst_ns": fl.dst_ns,
+                "flow_src_lane": fl.src_lane,
+                "flow_dst_lane": fl.dst_lane,
+                "inst_lane": self.instants.lane,
+                "inst_ts": self.instants.ts_ns,
+                "inst_name": self.instants.name_id,
+                "inst_cat": self.instants.cat_id,
+            }
+        )
         counters = []
         for k, c in enumerate(self.counters):
             arrays[f"counter{k}_ts"] = c.ts_ns
@@ -245,11 +257,20 @@ class Timeline:
                 arrays[f"counter{k}_s{j}"] = c.series[key]
             counters.append({"process_name": c.process_name, "name": c.name, "device": c.device, "series": keys})
         meta = {
-            "version": META_VERSION, "source": self.source, "origin_ns": str(self.origin_ns),
+            "version": META_VERSION,
+            "source": self.source,
+            "origin_ns": str(self.origin_ns),
             "lanes": [msgspec.structs.asdict(_LaneRec(**vars(lane))) for lane in self.lanes],
-            "names": self.names, "cats": self.cats, "flow_cats": flow_cats[0], "flow_names": flow_names[0],
-            "counters": counters, "event_count": self.event_count, "flow_count": self.flow_count,
-            "span_ns": str(self.span_ns), "warnings": self.warnings, "devices": self.devices,
+            "names": self.names,
+            "cats": self.cats,
+            "flow_cats": flow_cats[0],
+            "flow_names": flow_names[0],
+            "counters": counters,
+            "event_count": self.event_count,
+            "flow_count": self.flow_count,
+            "span_ns": str(self.span_ns),
+            "warnings": self.warnings,
+            "devices": self.devices,
         }
         return meta, arrays
 
@@ -257,8 +278,10 @@ class Timeline:
     def from_arrays(cls, meta: dict, arrays: dict[str, np.ndarray]) -> Timeline:
         """Rebuild from :meth:`to_arrays` output (arrays may be read-only memory maps)."""
         if meta.get("version") not in READ_META_VERSIONS:
-            raise TimelineError(f"timeline data version {meta.get('version')!r} is not supported "
-                                f"(this workbench reads versions {', '.join(map(str, READ_META_VERSIONS))})")
+            raise TimelineError(
+                f"timeline data version {meta.get('version')!r} is not supported "
+                f"(this workbench reads versions {', '.join(map(str, READ_META_VERSIONS))})"
+            )
         flow_names = meta["flow_names"]
         if flow_names is None:
             flow_names = TextTable(arrays["flow_name_blob"], arrays["flow_name_off"])
@@ -268,19 +291,35 @@ class Timeline:
             counters.append(Counter(c["process_name"], c["name"], c["device"], arrays[f"counter{k}_ts"], series))
         blob = arrays.get("args_blob")
         store = ArgsStore.from_array(blob) if blob is not None else ArgsStore.from_array(np.zeros(0, np.uint8))
-        flows = Flows(CodeColumn(arrays["flow_cat"], meta["flow_cats"]), BytesColumn(arrays["flow_id"]),
-                      CodeColumn(arrays["flow_name"], flow_names),
-                      arrays["flow_src_slice"], arrays["flow_dst_slice"], arrays["flow_src_ns"],
-                      arrays["flow_dst_ns"], arrays["flow_src_lane"], arrays["flow_dst_lane"])
+        flows = Flows(
+            CodeColumn(arrays["flow_cat"], meta["flow_cats"]),
+            BytesColumn(arrays["flow_id"]),
+            CodeColumn(arrays["flow_name"], flow_names),
+            arrays["flow_src_slice"],
+            arrays["flow_dst_slice"],
+            arrays["flow_src_ns"],
+            arrays["flow_dst_ns"],
+            arrays["flow_src_lane"],
+            arrays["flow_dst_lane"],
+        )
         return cls(
-            source=list(meta["source"]), origin_ns=int(meta["origin_ns"]),
+            source=list(meta["source"]),
+            origin_ns=int(meta["origin_ns"]),
             lanes=[Lane(**lane) for lane in meta["lanes"]],
             **{k: arrays[k] for k in SLICE_ARRAYS if k not in ("args_off", "args_len")},
-            names=list(meta["names"]), cats=list(meta["cats"]), flows=flows,
+            names=list(meta["names"]),
+            cats=list(meta["cats"]),
+            flows=flows,
             instants=Instants(arrays["inst_lane"], arrays["inst_ts"], arrays["inst_name"], arrays["inst_cat"]),
-            counters=counters, event_count=int(meta["event_count"]), flow_count=int(meta["flow_count"]),
-            span_ns=int(meta["span_ns"]), warnings=list(meta["warnings"]), devices=list(meta["devices"]),
-            args_off=arrays["args_off"], args_len=arrays["args_len"], _store=store,
+            counters=counters,
+            event_count=int(meta["event_count"]),
+            flow_count=int(meta["flow_count"]),
+            span_ns=int(meta["span_ns"]),
+            warnings=list(meta["warnings"]),
+            devices=list(meta["devices"]),
+            args_off=arrays["args_off"],
+            args_len=arrays["args_len"],
+            _store=store,
         )
 
 

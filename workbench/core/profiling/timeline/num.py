@@ -7,6 +7,7 @@ resulting integers; the position of the point tells the power of ten. More than 
 are rounded half-up (towards +inf), which keeps ``round(ts + dur)`` translation-invariant so
 nested slices stay nested. Odd texts (exponents, >18 digits) take an exact ``Decimal`` path.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence

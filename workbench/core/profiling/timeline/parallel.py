@@ -5,6 +5,7 @@ the range *before* a split proves it (its last piece must decode up to exactly t
 wrong guess is detected; then, as on any worker error, the caller falls back to one process and
 its exact error messages. Workers are started with ``spawn`` (safe from a threaded GUI process).
 """
+
 from __future__ import annotations
 
 import multiprocessing as mp
@@ -37,8 +38,7 @@ def read_parallel(path: Path, f, start: int, size: int, n: int, block: int, tick
         return None
     cancel.on_cancel(pool.terminate)
     try:
-        jobs = [pool.apply_async(_work, (str(path), bounds[k], bounds[k + 1], k < n - 1, block))
-                for k in range(1, n)]
+        jobs = [pool.apply_async(_work, (str(path), bounds[k], bounds[k + 1], k < n - 1, block)) for k in range(1, n)]
         first = Part()
         try:
             done0 = scan_events(f, bounds[0], bounds[1], first.add_chunk, block=block, is_range=True, tick=tick)
@@ -53,7 +53,7 @@ def read_parallel(path: Path, f, start: int, size: int, n: int, block: int, tick
             try:
                 out.append(job.get())
             except Exception:  # noqa: BLE001 - a split off target, bad input, a dead worker:
-                return None    # the caller re-reads in one process and reports exactly
+                return None  # the caller re-reads in one process and reports exactly
         return out
     finally:
         pool.terminate()

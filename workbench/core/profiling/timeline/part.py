@@ -6,6 +6,7 @@ a time with C-level ``map``/``join`` and numpy (no per-event Python statements);
 interned into part-local tables; :mod:`timeline` remaps them when it merges parts. Args stay raw
 JSON bytes, concatenated into one blob per chunk with their lengths.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -20,14 +21,29 @@ from .scan import FieldError
 from .store import ArgsStore
 
 _NAME, _CAT, _PID, _TID, _TS, _DUR, _ARGS, _ID, _BP, _PH = (
-    attrgetter(a) for a in ("name", "cat", "pid", "tid", "ts", "dur", "args", "id", "bp", "ph"))
+    attrgetter(a) for a in ("name", "cat", "pid", "tid", "ts", "dur", "args", "id", "bp", "ph")
+)
 _POW10 = np.array([10**k for k in range(19)], dtype=np.int64)
 _INT64_MIN, _INT64_MAX = np.int64(-(2**63)), np.int64(2**63 - 1)
 _FLOW_KIND = np.full(256, 255, dtype=np.uint8)
 _FLOW_KIND[[ord("s"), ord("t"), ord("f")]] = [0, 1, 2]
 INSTANT_PHASES = ("i", "I", "R")
-_COLUMNS = ("x_lane", "x_ts", "x_dur", "x_name", "x_cat", "x_alen", "x_aoff", "f_kind", "f_lane", "f_ts", "f_enc",
-            "f_cat", "f_idnum", "f_idcode")
+_COLUMNS = (
+    "x_lane",
+    "x_ts",
+    "x_dur",
+    "x_name",
+    "x_cat",
+    "x_alen",
+    "x_aoff",
+    "f_kind",
+    "f_lane",
+    "f_ts",
+    "f_enc",
+    "f_cat",
+    "f_idnum",
+    "f_idcode",
+)
 
 
 def raw_text(raw: bytes) -> str:
@@ -134,16 +150,16 @@ class Part:
     f_lane: list = field(default_factory=list)
     f_ts: list = field(default_factory=list)
     f_enc: list = field(default_factory=list)
-    f_sname: list = field(default_factory=list)   # names of the 's' (start) events, in order
+    f_sname: list = field(default_factory=list)  # names of the 's' (start) events, in order
     f_cat: list = field(default_factory=list)
-    f_idnum: list = field(default_factory=list)   # numeric ids (canonical decimal text)
+    f_idnum: list = field(default_factory=list)  # numeric ids (canonical decimal text)
     f_idcode: list = field(default_factory=list)  # else a code into id_texts (-1: numeric)
     id_texts: dict[str, int] = field(default_factory=dict)
     # rare phases, row tuples
-    be: list = field(default_factory=list)        # (lane, ts, 'B'|'E', name_id, cat_id, args bytes)
+    be: list = field(default_factory=list)  # (lane, ts, 'B'|'E', name_id, cat_id, args bytes)
     instants: list = field(default_factory=list)  # (lane, ts, name_id, cat_id)
     counters: list = field(default_factory=list)  # (pid, name, ts, args bytes)
-    meta: list = field(default_factory=list)      # (pid, tid, name, args bytes)
+    meta: list = field(default_factory=list)  # (pid, tid, name, args bytes)
     ignored: dict[str, int] = field(default_factory=dict)
     events: int = 0
     _cols: dict | None = None
@@ -197,8 +213,7 @@ class Part:
                     uniq = uniq_arr.tolist()
                 ids = np.array([self._lane_id(str(k >> 23), str(k & (2**23 - 1))) for k in uniq], dtype=np.int32)
                 return ids[codes.reshape(-1)]
-        return np.fromiter((self._lane_id(_text(a), _text(b)) for a, b in zip(pids, tids)),
-                           dtype=np.int32, count=n)
+        return np.fromiter((self._lane_id(_text(a), _text(b)) for a, b in zip(pids, tids)), dtype=np.int32, count=n)
 
     def _lane_id(self, pid: str, tid: str) -> int:
         key = (pid, tid)
@@ -215,8 +230,9 @@ class Part:
 
     def _add_x(self, xs: Sequence, idx: np.ndarray) -> None:
         # one C-level pass per field (transposing with zip(*rows) is slower)
-        names, cats, pids, tids, tss, durs, argss = (list(map(g, xs)) for g in (_NAME, _CAT, _PID, _TID, _TS,
-                                                                                 _DUR, _ARGS))
+        names, cats, pids, tids, tss, durs, argss = (
+            list(map(g, xs)) for g in (_NAME, _CAT, _PID, _TID, _TS, _DUR, _ARGS)
+        )
         self.x_ts.append(self._times(tss, idx, "ts", None))
         self.x_dur.append(self._times(durs, idx, "dur", 0))
         self.x_lane.append(self._lanes_of(pids, tids))
@@ -282,8 +298,9 @@ class Part:
         if ph in ("B", "E"):
             lane = self._lane_id(_text(e.pid), _text(e.tid))
             ts = int(self._times([e.ts], np.array([i]), "ts", None)[0])
-            self.be.append((lane, ts, ph, _intern([e.name], self.names)[0], _intern([e.cat], self.cats)[0],
-                            bytes(e.args)))
+            self.be.append(
+                (lane, ts, ph, _intern([e.name], self.names)[0], _intern([e.cat], self.cats)[0], bytes(e.args))
+            )
         elif ph in INSTANT_PHASES:
             lane = self._lane_id(_text(e.pid), _text(e.tid))
             ts = int(self._times([e.ts], np.array([i]), "ts", None)[0])
@@ -300,8 +317,11 @@ class Part:
     def take_chunks(self) -> dict[str, list[np.ndarray]]:
         """The per-chunk pieces of every column (or the joined columns as single pieces); the part
         lets go of them, so whoever joins them can free each piece once copied."""
-        out = {k: [v] for k, v in self._cols.items()} if self._cols is not None else \
-            {k: getattr(self, k) for k in _COLUMNS}
+        out = (
+            {k: [v] for k, v in self._cols.items()}
+            if self._cols is not None
+            else {k: getattr(self, k) for k in _COLUMNS}
+        )
         self._cols = None
         for k in _COLUMNS:
             setattr(self, k, [])
@@ -316,14 +336,21 @@ class Part:
             out = np.concatenate(parts).astype(dtype, copy=False) if parts else np.zeros(0, dtype=dtype)
             parts.clear()
             return out
+
         self._cols = {
-            "x_lane": cat(self.x_lane, np.int32), "x_ts": cat(self.x_ts, np.int64),
-            "x_dur": cat(self.x_dur, np.int64), "x_name": cat(self.x_name, np.int32),
-            "x_cat": cat(self.x_cat, np.int32), "x_alen": cat(self.x_alen, np.int64),
+            "x_lane": cat(self.x_lane, np.int32),
+            "x_ts": cat(self.x_ts, np.int64),
+            "x_dur": cat(self.x_dur, np.int64),
+            "x_name": cat(self.x_name, np.int32),
+            "x_cat": cat(self.x_cat, np.int32),
+            "x_alen": cat(self.x_alen, np.int64),
             "x_aoff": cat(self.x_aoff, np.int64),
-            "f_kind": cat(self.f_kind, np.uint8), "f_lane": cat(self.f_lane, np.int32),
-            "f_ts": cat(self.f_ts, np.int64), "f_enc": cat(self.f_enc, bool),
+            "f_kind": cat(self.f_kind, np.uint8),
+            "f_lane": cat(self.f_lane, np.int32),
+            "f_ts": cat(self.f_ts, np.int64),
+            "f_enc": cat(self.f_enc, bool),
             "f_cat": cat(self.f_cat, np.int32),
-            "f_idnum": cat(self.f_idnum, np.int64), "f_idcode": cat(self.f_idcode, np.int32),
+            "f_idnum": cat(self.f_idnum, np.int64),
+            "f_idcode": cat(self.f_idcode, np.int32),
         }
         return self._cols

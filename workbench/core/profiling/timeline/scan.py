@@ -8,6 +8,7 @@ cannot decode), so a false candidate only costs a retry with an earlier cut. Err
 back to file byte offsets and event numbers; a file that ends early (a crashed run) yields every
 complete event plus a truncation note.
 """
+
 from __future__ import annotations
 
 import re
@@ -57,9 +58,7 @@ _STRUCTURE = msgspec.json.Decoder(list[Raw])  # JSON well-formedness only (cheap
 _GENERIC = msgspec.json.Decoder(list[RawEvent])
 _WS = b" \t\r\n"
 # `}` `,` `{"known key":` — the start of the next top-level event (verified by decoding).
-_BOUNDARY = re.compile(
-    rb'\}\s*,\s*(?=\{\s*"(?:ph|name|cat|pid|tid|ts|dur|id|bp|args|s|tts|id2|bind_id|sf|stack)"\s*:)'
-)
+_BOUNDARY = re.compile(rb'\}\s*,\s*(?=\{\s*"(?:ph|name|cat|pid|tid|ts|dur|id|bp|args|s|tts|id2|bind_id|sf|stack)"\s*:)')
 _ARRAY_END = re.compile(rb"\}\s*\]")
 _BYTE = re.compile(r"\(byte (\d+)\)")
 _AT_INDEX = re.compile(r"at `\$\[(\d+)\]")
@@ -123,19 +122,19 @@ def locate_events(f: BinaryIO, size: int) -> int:
         i += 1
     if i >= len(head):
         raise ScanError("the file is empty (expected a JSON array of trace events)", 0)
-    first = head[i:i + 1]
+    first = head[i : i + 1]
     if first == b"[":
         return i + 1
     if first == b"{":
         f.seek(0)
         head = f.read(min(size, 64 << 20))
         m = _TRACE_EVENTS.search(head, i)
-        if m is not None and _prefix_is_members(head[i:m.start()]):
+        if m is not None and _prefix_is_members(head[i : m.start()]):
             return m.end()
         raise ScanError('expected a JSON array of trace events or an object with "traceEvents"', i)
     if b"\x00" in head[:4096]:
         raise ScanError("binary data, not a JSON trace (expected '[' or '{')", i)
-    raise ScanError(f"expected '[' or '{{' to start a JSON trace, found {head[i:i + 20]!r}", i)
+    raise ScanError(f"expected '[' or '{{' to start a JSON trace, found {head[i : i + 20]!r}", i)
 
 
 def _prefix_is_members(prefix: bytes) -> bool:
@@ -184,9 +183,17 @@ class _Reader:
 Sink = Callable[[list, int, int], None]  # (events, file offset of the chunk, index of its first event)
 
 
-def scan_events(f: BinaryIO, start: int, end: int, sink: Sink, *, block: int = 16 << 20,
-                first_index: int = 0, is_range: bool = False,
-                tick: Callable[[int], None] | None = None) -> ScanEnd:
+def scan_events(
+    f: BinaryIO,
+    start: int,
+    end: int,
+    sink: Sink,
+    *,
+    block: int = 16 << 20,
+    first_index: int = 0,
+    is_range: bool = False,
+    tick: Callable[[int], None] | None = None,
+) -> ScanEnd:
     """Decode the events from ``start`` (just after ``[`` or at an event's ``{``) to ``end``.
 
     ``is_range``: the piece ends at ``end`` on an event boundary (a parallel worker's share)
@@ -199,7 +206,7 @@ def scan_events(f: BinaryIO, start: int, end: int, sink: Sink, *, block: int = 1
     while True:
         r.fill(block)
         p = _strip_lead(r.buf, 0)
-        if p < len(r.buf) and r.buf[p:p + 1] == b"," and need_comma:
+        if p < len(r.buf) and r.buf[p : p + 1] == b"," and need_comma:
             p = _strip_lead(r.buf, p + 1)
         if p >= len(r.buf):
             r.consume(p)
@@ -209,13 +216,13 @@ def scan_events(f: BinaryIO, start: int, end: int, sink: Sink, *, block: int = 1
                 done = count - first_index
                 return ScanEnd(done, ("after", done, None))
             continue
-        if r.buf[p:p + 1] == b"]":
+        if r.buf[p : p + 1] == b"]":
             if is_range:
                 raise SplitError()
             return ScanEnd(count - first_index)
-        if r.buf[p:p + 1] != b"{":
+        if r.buf[p : p + 1] != b"{":
             what = "',' or ']'" if need_comma else "'{' or ']'"
-            raise ScanError(f"expected {what} between trace events, found {r.buf[p:p + 20]!r}", r.offset + p, count)
+            raise ScanError(f"expected {what} between trace events, found {r.buf[p : p + 20]!r}", r.offset + p, count)
         r.consume(p)
         if r.eof:
             done = _final_piece(r, count, sink, is_range)
@@ -315,7 +322,7 @@ def _raise_if_genuine(e: Exception, r: _Reader, cut: int, count: int) -> None:
         idx = int(mi.group(1))
         where = _event_start(r.buf, idx)
         # msgspec numbers events within the decoded piece: name the event by its number in the file
-        msg = msg[:mi.start()] + f"at `$[{count + idx}]" + msg[mi.end():]
+        msg = msg[: mi.start()] + f"at `$[{count + idx}]" + msg[mi.end() :]
         raise ScanError(f"unexpected trace event field: {msg}", r.offset + where, count + idx)
 
 
@@ -378,8 +385,9 @@ def _final_piece(r: _Reader, count: int, sink: Sink, is_range: bool) -> ScanEnd:
         except msgspec.DecodeError as e:
             m = _BYTE.search(str(e))
             pos = int(m.group(1)) - 1 if m else 0
-            raise ScanError(f"malformed JSON: {str(e).split(' (byte')[0]}", r.offset + max(pos, 0),
-                            count + _event_at(buf, pos)) from None
+            raise ScanError(
+                f"malformed JSON: {str(e).split(' (byte')[0]}", r.offset + max(pos, 0), count + _event_at(buf, pos)
+            ) from None
         except msgspec.ValidationError:
             pass
     # No closing bracket: the file was cut off (or is malformed near its end).
@@ -389,7 +397,7 @@ def _final_piece(r: _Reader, count: int, sink: Sink, is_range: bool) -> ScanEnd:
         loaded = max(_decode_cut(r, cut, count, sink), 0)
         count += loaded
         p = _strip_lead(r.buf, 0)
-        if r.buf[p:p + 1] == b",":
+        if r.buf[p : p + 1] == b",":
             p = _strip_lead(r.buf, p + 1)
         r.consume(p)
     rest = r.buf.rstrip()

@@ -4,6 +4,7 @@ Args are decoded only when asked for (``Timeline.args(i)``), so the loader keeps
 in memory for small traces, in an unlinked temporary file (memory-mapped, so it costs page
 cache, not process memory) for big ones, or as a numpy array when reopened from a cache.
 """
+
 from __future__ import annotations
 
 import io
@@ -14,7 +15,7 @@ import tempfile
 import numpy as np
 
 SPILL_BYTES = 8 << 20  # spill once this much args text has been collected
-CHUNK = 8 << 20        # piece size when a store is copied through this process
+CHUNK = 8 << 20  # piece size when a store is copied through this process
 
 
 class ArgsStore:
@@ -48,8 +49,11 @@ class ArgsStore:
         else:
             self._blobs.append(blob)
             if self._spill_ok and at + len(blob) > SPILL_BYTES:
-                self._file = (tempfile.NamedTemporaryFile(prefix="wb-trace-args-", delete=False) if self._named
-                              else tempfile.TemporaryFile(prefix="wb-trace-args-"))
+                self._file = (
+                    tempfile.NamedTemporaryFile(prefix="wb-trace-args-", delete=False)
+                    if self._named
+                    else tempfile.TemporaryFile(prefix="wb-trace-args-")
+                )
                 for b in self._blobs:
                     self._file.write(b)
                 self._blobs = []
@@ -94,15 +98,18 @@ class ArgsStore:
         if length <= 0:
             return b""
         if self._array is not None:
-            return self._array[offset:offset + length].tobytes()
+            return self._array[offset : offset + length].tobytes()
         if self._map is not None:
-            return self._map[offset:offset + length]
+            return self._map[offset : offset + length]
         if self._file is not None:  # not finished yet
             self._file.flush()
             self._file.seek(offset)
             return self._file.read(length)
-        return self._blobs[0][offset:offset + length] if len(self._blobs) == 1 else b"".join(self._blobs)[
-            offset:offset + length]
+        return (
+            self._blobs[0][offset : offset + length]
+            if len(self._blobs) == 1
+            else b"".join(self._blobs)[offset : offset + length]
+        )
 
     def buffers(self) -> list[tuple[int, object]]:
         """[(global offset, buffer)] covering the store, without copying: the map of a spilled
@@ -154,7 +161,7 @@ class ArgsStore:
             return done
         if self._array is not None:
             for a in range(0, self._size, CHUNK):
-                fh.write(memoryview(self._array[a:a + CHUNK]))
+                fh.write(memoryview(self._array[a : a + CHUNK]))
             return self._size
         for blob in self._blobs:
             fh.write(blob)

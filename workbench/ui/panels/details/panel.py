@@ -3,6 +3,7 @@
 Anything can show details by calling ``show_properties(title, [(name, value), …])``; the project
 explorer shows a file's kind, size and modification time here.
 """
+
 from __future__ import annotations
 
 from PySide6.QtWidgets import QHeaderView, QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
@@ -39,5 +40,7 @@ class DetailsPanel(QWidget):
             self.tree.addTopLevelItem(item)
 
     def properties(self) -> dict[str, str]:
-        return {self.tree.topLevelItem(i).text(0): self.tree.topLevelItem(i).text(1)
-                for i in range(self.tree.topLevelItemCount())}
+        return {
+            self.tree.topLevelItem(i).text(0): self.tree.topLevelItem(i).text(1)
+            for i in range(self.tree.topLevelItemCount())
+        }

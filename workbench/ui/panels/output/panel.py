@@ -4,13 +4,22 @@ Lines come from a task's ``partial_result``: a ``str`` or a ``(stream, line)`` t
 is ``"stdout"`` or ``"stderr"`` (stderr is shown in red). The search bar finds text in the current
 tab (next / previous, with a match count); Save writes the tab's text to a file atomically.
 """
+
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QColor, QKeySequence, QShortcut, QTextCharFormat, QTextCursor, QTextDocument
 from PySide6.QtWidgets import (
-    QFileDialog, QHBoxLayout, QLabel, QLineEdit, QMessageBox, QPlainTextEdit, QTabWidget, QToolButton,
-    QVBoxLayout, QWidget,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QPlainTextEdit,
+    QTabWidget,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
 )
 
 from workbench.core.fsutil import atomic_write_text
@@ -188,8 +197,11 @@ class OutputPanel(QWidget):
         if view.find(needle, flags):
             return True
         # wrap around
-        view.moveCursor(QTextCursor.MoveOperation.End if flags & QTextDocument.FindFlag.FindBackward
-                        else QTextCursor.MoveOperation.Start)
+        view.moveCursor(
+            QTextCursor.MoveOperation.End
+            if flags & QTextDocument.FindFlag.FindBackward
+            else QTextCursor.MoveOperation.Start
+        )
         return view.find(needle, flags)
 
     # --- save ----------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ context menu comes from core's registry too: *Open* and the kind's actions
 (``artefacts.context_actions``); the panel emits them and the window runs them
 (``workbench.ui.openers``).
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -83,9 +84,9 @@ class _MenuAction(QObject):
 
 
 class ProjectExplorerPanel(QWidget):
-    open_requested = Signal(str)       # a path was double-clicked / activated, or Open in its menu
+    open_requested = Signal(str)  # a path was double-clicked / activated, or Open in its menu
     action_requested = Signal(str, str)  # (core artefacts action id, path): an action of its context menu
-    selection_changed = Signal(str)    # a path was selected ('' when none)
+    selection_changed = Signal(str)  # a path was selected ('' when none)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -120,8 +121,11 @@ class ProjectExplorerPanel(QWidget):
             self.header.setText(self.tr("No project open. Use File ▸ New Project or Open Project."))
             self.view.setModel(None)
             return
-        self.header.setText(self.tr("<b>{0}</b> — {1}<br><small>{2}</small>").format(
-            project.name, project_type_label(project.type), str(project.root)))
+        self.header.setText(
+            self.tr("<b>{0}</b> — {1}<br><small>{2}</small>").format(
+                project.name, project_type_label(project.type), str(project.root)
+            )
+        )
         self.view.setModel(self.model)
         root = self.model.setRootPath(str(project.root))
         self.view.setRootIndex(root)
@@ -130,8 +134,11 @@ class ProjectExplorerPanel(QWidget):
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         sel = self.view.selectionModel()
-        sel.currentChanged.connect(lambda cur, _prev: self.selection_changed.emit(
-            self.model.filePath(cur.siblingAtColumn(0)) if cur.isValid() else ""))
+        sel.currentChanged.connect(
+            lambda cur, _prev: self.selection_changed.emit(
+                self.model.filePath(cur.siblingAtColumn(0)) if cur.isValid() else ""
+            )
+        )
 
     def menu_for(self, path: str | Path) -> QMenu:
         """The context menu of ``path``: Open, then the actions its kind has in core's registry."""
@@ -149,7 +156,7 @@ class ProjectExplorerPanel(QWidget):
         if not index.isValid():
             return
         menu = self.menu_for(self.model.filePath(index.siblingAtColumn(0)))
-        menu.aboutToHide.connect(menu.deleteLater)   # after its action ran (that comes after hiding)
+        menu.aboutToHide.connect(menu.deleteLater)  # after its action ran (that comes after hiding)
         menu.popup(self.view.viewport().mapToGlobal(pos))
 
     def index_of(self, path: str | Path) -> QModelIndex:

@@ -2,11 +2,19 @@
 
 Finished jobs stay listed (with their outcome) until cleared, so a user can see what ran.
 """
+
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QHBoxLayout, QHeaderView, QProgressBar, QPushButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget,
+    QHBoxLayout,
+    QHeaderView,
+    QProgressBar,
+    QPushButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
 )
 
 from workbench.ui.bridge import QtTask
@@ -65,8 +73,9 @@ class TasksPanel(QWidget):
             bar.setRange(0, 1000)
             bar.setValue(int(float(value) * 1000))  # type: ignore[arg-type]
 
-    def _done(self, item: QTreeWidgetItem, bar: QProgressBar, cancel: QPushButton, text: str,
-              fraction: float | None) -> None:
+    def _done(
+        self, item: QTreeWidgetItem, bar: QProgressBar, cancel: QPushButton, text: str, fraction: float | None
+    ) -> None:
         item.setText(self.COL_STATUS, text)
         item.setToolTip(self.COL_STATUS, text)
         bar.setRange(0, 1000)
