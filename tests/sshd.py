@@ -14,6 +14,7 @@ key trusted in the app's known_hosts), ``ssh_host`` (a :class:`Host` using the c
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -138,10 +139,8 @@ class SshServer:
             return
         victims = [self.proc.pid] + [p for p in _children(self.proc.pid) if _comm(p).startswith("sshd")]
         for pid in victims:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
         self.proc.wait(timeout=10)
         self.proc = None
 

@@ -17,8 +17,9 @@ import re
 import subprocess
 import sys
 import tempfile
-import tomllib
 from pathlib import Path
+
+import tomllib
 
 ROOT = Path(__file__).resolve().parents[1]
 ERROR = re.compile(r"^(?P<file>[^:\s]+\.py):(?P<line>\d+): error: (?P<text>.*)$")
@@ -114,8 +115,8 @@ def main(argv: list[str]) -> int:
         )
     if unknown:
         print("mypy: exempt modules that do not exist: " + ", ".join(unknown))
-    total = sum(map(len, errors.values()))
-    print(f"mypy: {total} errors in {len(errors)} exempt modules of {len(exempt)} listed" if not new else "")
+    if not new:
+        print(f"mypy: {sum(map(len, errors.values()))} errors in {len(errors)} exempt modules of {len(exempt)} listed")
     return 1 if new or fixed or unknown else 0
 
 

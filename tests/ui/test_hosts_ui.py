@@ -5,13 +5,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import pytest
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/ (no __init__.py)
 from sshd import SshServer, ssh_home, sshd_server  # noqa: E402,F401
 
 from workbench.core.services.hosts import Host, HostStore  # noqa: E402
-from workbench.ui.hosts.machines_dialog import CannMachinesDialog  # noqa: E402
 
 
 def run_check(qtbot, dialog):

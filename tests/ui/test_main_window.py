@@ -2,11 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import time
-from pathlib import Path
-
-import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 

@@ -6,11 +6,10 @@ from __future__ import annotations
 import json
 import threading
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QPointF, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
 from workbench.core.demo import sample_reports
@@ -234,8 +233,8 @@ def test_big_report_shows_a_preview_first_then_the_document_in_the_same_tab(qtbo
     size = path.stat().st_size
     monkeypatch.setattr(views, "PREVIEW_MIN_BYTES", 1 << 20)
     monkeypatch.setattr(views, "PREVIEW_BYTES", size // 4)
-    from workbench.core.profiling.storage import cache
     from workbench.core.profiling.detect import detect
+    from workbench.core.profiling.storage import cache
 
     monkeypatch.setattr(cache, "AUTO_CACHE_BYTES", 1)
     gate = threading.Event()
@@ -305,7 +304,7 @@ def test_cancel_and_closing_a_loading_tab_stop_the_load(qtbot, window, tmp_path,
             qtbot.mouseClick(page.cancel_button, Qt.MouseButton.LeftButton)
         else:
             window.close_document(window.documents.indexOf(page))
-        qtbot.waitUntil(lambda: task.state.finished, timeout=10000)
+        qtbot.waitUntil(lambda task=task: task.state.finished, timeout=10000)
         qtbot.waitUntil(
             lambda: (
                 not any(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-import time
 
 from PySide6.QtCore import QThread
 from PySide6.QtWidgets import QMessageBox, QPushButton

@@ -6,7 +6,7 @@ import importlib.util
 import tempfile
 from pathlib import Path
 
-from PySide6.QtGui import QFontDatabase, QFontMetrics, QFont
+from PySide6.QtGui import QFont, QFontDatabase, QFontMetrics
 
 from workbench.core import artefacts, project
 
@@ -47,8 +47,8 @@ def test_core_labels_are_marked_for_translation():
 
 
 def test_chinese_window_and_font(qtbot):
-    from workbench.ui.app import build_window, create_app
     from workbench.ui import i18n
+    from workbench.ui.app import build_window, create_app
 
     app, settings, problems = create_app("zh_CN")
     try:

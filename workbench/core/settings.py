@@ -9,6 +9,7 @@ newer one wrote. Window and dock state are *not* settings: see ``workbench.core.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 from collections.abc import Callable
@@ -172,10 +173,8 @@ def load(path: Path | None = None) -> tuple[Settings, list[str]]:
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         where = f" (line {exc.lineno}, column {exc.colno})" if isinstance(exc, json.JSONDecodeError) else ""
         kept = None
-        try:
+        with contextlib.suppress(OSError):
             kept = backup_aside(path)
-        except OSError:
-            pass
         note = f"; the damaged file was kept as {kept}" if kept else ""
         return Settings(), [f"{path}: not valid settings JSON{where}: {exc}; using defaults{note}"]
     if not isinstance(raw, dict):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import contextlib
 import json
 from pathlib import Path
 
@@ -32,10 +33,8 @@ def load_blobs(path: Path | None = None) -> tuple[dict[str, bytes], str | None]:
             raise ValueError(f"expected an object with version {STATE_VERSION}")
         blobs = {k: base64.b64decode(v, validate=True) for k, v in raw.get("blobs", {}).items()}
     except (OSError, UnicodeDecodeError, ValueError, binascii.Error, AttributeError, TypeError) as exc:
-        try:
+        with contextlib.suppress(OSError):
             backup_aside(path)
-        except OSError:
-            pass
         return {}, f"{path}: window layout could not be restored ({exc}); using the default layout"
     return blobs, None
 

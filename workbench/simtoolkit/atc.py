@@ -99,10 +99,9 @@ def parse_flags(argv: Sequence[str]) -> tuple[dict[str, str], str | None]:
         name, eq, value = arg.lstrip("-").partition("=")
         if name not in FLAGS:
             return flags, name
-        if not eq and name not in ("help", "h"):
-            if i + 1 < len(argv):
-                value = argv[i + 1]
-                i += 1
+        if not eq and name not in ("help", "h") and i + 1 < len(argv):
+            value = argv[i + 1]
+            i += 1
         flags[name] = value
         i += 1
     return flags, None

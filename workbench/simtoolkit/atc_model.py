@@ -9,6 +9,7 @@ exist. Failures raise :class:`ModelError` carrying the ATC error code to report.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -107,10 +108,8 @@ def load_onnx(path: Path, shapes: dict[str, list[int]]) -> Graph:
                 dims.add().dim_value = d if d > 0 else 0
                 if d <= 0:
                     dims[-1].dim_param = "-1"
-    try:
+    with contextlib.suppress(Exception):  # shapes stay unknown (-1) where inference fails
         model = onnx.shape_inference.infer_shapes(model)
-    except Exception:  # noqa: BLE001 - shapes stay unknown (-1) where inference fails
-        pass
     g = model.graph
 
     def info(vi) -> TensorInfo:

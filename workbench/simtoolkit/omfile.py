@@ -251,7 +251,7 @@ def build_om_json(
         )
     final = list(out_nodes or []) or graph.outputs
     net_inputs = []
-    for k, t in enumerate(final):
+    for t in final:
         if t in producer and fp16 and _out_of(t).dtype == "DT_FLOAT16" and tensor(t).dtype in FLOAT:
             cast = f"trans_Cast_{len(ops)}"
             add(cast, "Cast", [t], [TensorInfo(_out_of(t).shape, "DT_FLOAT", _out_of(t).format)], {"dst_type": _i(0)})

@@ -134,20 +134,19 @@ def build_window(
     screenshot: bool = False,
 ):
     """Create the main window, restore its layout, report start-up problems and open things."""
-    from PySide6.QtCore import QCoreApplication
-
-    from workbench.ui.main_window import MainWindow
+    # Everything imported so far lives as long as the app: keep it out of the collector's full
+    # passes (a gen-2 pass over it otherwise costs tens of ms on the GUI thread at random times).
+    import gc
 
     # pyqtgraph (timeline, charts) takes ~0.3 s to import in one piece: do it before the window
     # shows, not in the middle of the first report load (a GUI-thread stall there)
     import pyqtgraph  # noqa: F401
-    import workbench.ui.report.document  # noqa: F401 - and the report views, for the same reason
-    import workbench.ui.compare.dialog  # noqa: F401
-    import workbench.ui.report.timeline  # noqa: F401
+    from PySide6.QtCore import QCoreApplication
 
-    # Everything imported so far lives as long as the app: keep it out of the collector's full
-    # passes (a gen-2 pass over it otherwise costs tens of ms on the GUI thread at random times).
-    import gc
+    import workbench.ui.compare.dialog  # noqa: F401
+    import workbench.ui.report.document  # noqa: F401 - and the report views, for the same reason
+    import workbench.ui.report.timeline  # noqa: F401
+    from workbench.ui.main_window import MainWindow
 
     gc.freeze()
     window = MainWindow(settings)

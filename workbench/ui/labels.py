@@ -6,7 +6,7 @@ time. A test checks that every core label is listed here.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QT_TRANSLATE_NOOP
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
 from workbench.core import artefacts, project
 

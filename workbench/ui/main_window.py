@@ -25,8 +25,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.core import artefacts, settings as core_settings, uistate
+from workbench.core import artefacts, uistate
 from workbench.core import project as core_project
+from workbench.core import settings as core_settings
 from workbench.core.profiling import timeline_ops
 from workbench.ui import icons
 from workbench.ui.bridge import QtTask, TaskBridge
@@ -740,7 +741,7 @@ class MainWindow(QMainWindow):
             self.save_settings()
             self.apply_timeline_colors()
 
-    # --- help ----------------------------------------------------------------------------------------------------------
+    # --- help -------------------------------------------------------------------------------------------------
     def shortcut_list(self) -> list[tuple[str, str]]:
         rows = []
         for path, act in self.menu_entries().items():

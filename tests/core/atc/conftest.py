@@ -9,9 +9,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # tests/ (it has no __init__.py)
 
-from sshd import SshServer, ssh_home, ssh_host, ssh_transport, sshd_server  # noqa: E402,F401
-
 from atc_models import CAFFE_PROTOTXT, SIM_SOC, small_cnn  # noqa: E402
+from sshd import SshServer, ssh_home, ssh_host, ssh_transport, sshd_server  # noqa: E402,F401
 
 
 @pytest.fixture(scope="session")

@@ -11,6 +11,7 @@ import uuid
 from pathlib import Path
 
 import pytest
+from atc_models import SIM_SOC, small_cnn
 
 from workbench.core.atc.job import ConversionJob, InputSpec, command_line
 from workbench.core.atc.run import JobInvalid, last_job, propose_soc_version, run_conversion
@@ -20,8 +21,6 @@ from workbench.core.services.toolkit import detect_toolkit
 from workbench.core.tasks import Cancelled, CancelToken, RecordingProgress
 from workbench.simtoolkit.atc import ENV_DELAY
 from workbench.simtoolkit.omfile import read_om
-
-from atc_models import SIM_SOC, small_cnn
 
 ROOT = Path(__file__).resolve().parents[3]
 

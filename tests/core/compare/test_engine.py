@@ -164,7 +164,7 @@ def test_zero_baseline_time_is_na_not_an_error():
     assert rows.loc["B", "diff_pct"] == 0 and rows.loc["B", "status"] == "same"
     assert math.isnan(c.overall.set_index("metric").loc["Total device time", "diff_pct"])
     assert c.total()["diff_pct"] is None
-    assert c.regressions(50) == [f"total device time: 0.000 -> 5.000 us (n/a)", "A: 0.000 -> 5.000 us (n/a)"]
+    assert c.regressions(50) == ["total device time: 0.000 -> 5.000 us (n/a)", "A: 0.000 -> 5.000 us (n/a)"]
 
 
 def test_no_common_rows_is_said_and_summaries_kept():

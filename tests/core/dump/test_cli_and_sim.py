@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import csv
 import json
-import shutil
 import subprocess
 import sys
 
 import numpy as np
-
 from dumpwire import dump_bytes
+
 from workbench.core.dump.dumpfile import read_dump
 from workbench.simtoolkit import msaccucmp
 from workbench.simtoolkit.dumpwriter import dump_after_app

@@ -9,8 +9,8 @@ import sys
 
 import numpy as np
 import pytest
-
 from dumpwire import dump_bytes
+
 from workbench.core.dump.aclconfig import DumpSettings
 from workbench.core.dump.compare import NEXT_STEPS, compare_dirs, read_result_csv, write_result_csv
 from workbench.core.dump.metrics import DEFAULT_ALGORITHMS

@@ -8,8 +8,8 @@ import struct
 
 import numpy as np
 import pytest
-
 from dumpwire import dump_bytes
+
 from workbench.core.dump.convert import convert_paths
 from workbench.core.dump.dumpfile import DumpFileError, parse_dump_name, read_dump
 

@@ -23,10 +23,7 @@ from workbench.core.tasks import RecordingProgress
 
 def remote_op_totals(transport, prof: str, device: int, legacy: bool) -> dict[str, tuple[int, float]]:
     """OP type -> (count, total µs) straight from the op_summary CSV the host's msprof wrote."""
-    if legacy:
-        folder = f"{prof}/device_{device}/summary"
-    else:
-        folder = f"{prof}/mindstudio_profiler_output"
+    folder = f"{prof}/device_{device}/summary" if legacy else f"{prof}/mindstudio_profiler_output"
     names = [n for n in transport.listdir(folder) if n.startswith("op_summary_") and n.endswith(".csv")]
     assert len(names) == 1, names
     out: dict[str, list] = defaultdict(lambda: [0, 0.0])

@@ -51,7 +51,8 @@ QUIET = ProfilingJob(executable="/w/run me.sh", executable_type="shell", args=["
             EVERYTHING,
             "8.0.RC1",
             "msprof --output=/out --ascendcl=off --runtime-api=on --task-time=l2 --ai-core=on --aic-mode=sample-based "
-            "--aic-freq=50 --aic-metrics=Memory --aicpu=on --msproftx=on --sys-hardware-mem=on --sys-hardware-mem-freq=20 "
+            "--aic-freq=50 --aic-metrics=Memory --aicpu=on --msproftx=on --sys-hardware-mem=on "
+            "--sys-hardware-mem-freq=20 "
             "--host-sys=cpu,mem,disk,network,osrt /w/main --n 2",
         ),
         (

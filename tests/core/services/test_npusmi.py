@@ -84,7 +84,7 @@ def test_process_rows_are_parsed(samples):
         (lambda t: t.replace("npu-smi 23.0.0", "something 23.0.0"), "line 2: expected '| npu-smi <version>"),
         (lambda t: t.replace("577  / 7759", "577 of 7759"), "lines 7-8"),
         (
-            lambda t: "\n".join(l for l in t.splitlines() if not l.startswith("| 0       0 ")),
+            lambda t: "\n".join(ln for ln in t.splitlines() if not ln.startswith("| 0       0 ")),
             "line 8: expected the second row",
         ),
         (lambda t: "command not found: npu-smi\n", "line 1"),

@@ -36,9 +36,11 @@ def test_unknown_host_key_is_refused_with_its_fingerprint(ssh_host, sshd_server)
     app_known_hosts().unlink()
     expected = _ssh_keygen_fingerprint(Path(f"{sshd_server.host_key}.pub"))
     seen = []
-    with SshTransport(ssh_host, CallbackPrompter(confirm=lambda info: seen.append(info) or False)) as tr:
-        with pytest.raises(UnknownHostKey) as err:
-            tr.run(["true"])
+    with (
+        SshTransport(ssh_host, CallbackPrompter(confirm=lambda info: seen.append(info) or False)) as tr,
+        pytest.raises(UnknownHostKey) as err,
+    ):
+        tr.run(["true"])
     assert [i.fingerprint for i in seen] == [expected]
     assert expected in str(err.value) and "loopback" in str(err.value)
     assert not app_known_hosts().exists()
@@ -66,9 +68,11 @@ def test_changed_host_key_is_refused_naming_file_and_line(ssh_host, sshd_server,
         + bad_line
         + "\n"
     )
-    with SshTransport(ssh_host, CallbackPrompter(confirm=lambda info: True)) as tr:
-        with pytest.raises(HostKeyChanged) as err:
-            tr.run(["true"])
+    with (
+        SshTransport(ssh_host, CallbackPrompter(confirm=lambda info: True)) as tr,
+        pytest.raises(HostKeyChanged) as err,
+    ):
+        tr.run(["true"])
     msg = str(err.value)
     assert str(target) in msg and "line 3" in msg
     assert target.read_text().splitlines()[2] == bad_line  # never edited behind the user's back
@@ -86,9 +90,8 @@ def test_hashed_known_hosts_entry_is_recognised(ssh_host, sshd_server, ssh_home)
 
 def test_wrong_key_gives_a_clear_error(ssh_host, sshd_server):
     ssh_host.key_file = str(sshd_server.other_key)
-    with SshTransport(ssh_host) as tr:
-        with pytest.raises(AuthError) as err:
-            tr.run(["true"])
+    with SshTransport(ssh_host) as tr, pytest.raises(AuthError) as err:
+        tr.run(["true"])
     assert str(sshd_server.other_key) in str(err.value) and "refused" in str(err.value)
 
 
@@ -102,9 +105,11 @@ def test_missing_key_file_is_named(ssh_host, tmp_path):
 def test_wrong_password_gives_a_clear_error(ssh_host):
     ssh_host.auth, ssh_host.key_file = "password", ""
     asked = []
-    with SshTransport(ssh_host, CallbackPrompter(password=lambda host: asked.append(host.name) or "wrong")) as tr:
-        with pytest.raises(AuthError) as err:
-            tr.run(["true"])
+    with (
+        SshTransport(ssh_host, CallbackPrompter(password=lambda host: asked.append(host.name) or "wrong")) as tr,
+        pytest.raises(AuthError) as err,
+    ):
+        tr.run(["true"])
     assert asked == ["loopback"]
     assert "wrong password" in str(err.value) or "does not accept passwords" in str(err.value)
     assert "wrong" not in HostStore().path.read_text() if HostStore().path.exists() else True

@@ -139,7 +139,7 @@ def test_every_artefact_has_exactly_one_entry():
     kinds = [k.artefact for k in artefacts.KINDS]
     assert sorted(kinds, key=lambda a: a.value) == sorted(Artefact, key=lambda a: a.value)
     assert len(kinds) == len(set(kinds)) == len(artefacts.BY_ARTEFACT)
-    assert artefacts.LABELS == {k.artefact: k.label for k in artefacts.KINDS} and all(artefacts.LABELS.values())
+    assert {k.artefact: k.label for k in artefacts.KINDS} == artefacts.LABELS and all(artefacts.LABELS.values())
     opens = {
         artefacts.OPEN_REPORT,
         artefacts.OPEN_TEXT,

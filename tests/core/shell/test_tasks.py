@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from workbench.core.tasks import CancelToken, Cancelled, RecordingProgress, TaskRunner, TaskState, run_inline
+from workbench.core.tasks import Cancelled, CancelToken, RecordingProgress, TaskRunner, TaskState, run_inline
 
 
 def counting_job(n: int, *, progress, cancel):

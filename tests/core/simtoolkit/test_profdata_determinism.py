@@ -8,6 +8,7 @@ from pathlib import Path
 
 import onnx
 import pytest
+from _profdata_util import process_names, read_csv
 from onnx import TensorProto, helper
 
 from workbench.simtoolkit.profdata import (
@@ -23,8 +24,6 @@ from workbench.simtoolkit.profdata import (
 )
 from workbench.simtoolkit.profdata.bigtrace import verify_template
 from workbench.simtoolkit.profdata.samples import write_samples
-
-from _profdata_util import process_names, read_csv
 
 ROOT = Path(__file__).resolve().parents[3]
 

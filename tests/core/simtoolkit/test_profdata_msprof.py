@@ -6,10 +6,9 @@ import collections
 import re
 
 import pytest
+from _profdata_util import load_trace, one, process_names, read_csv, ts_ns
 
 from workbench.simtoolkit.profdata import resnet50_workload, transformer_workload, write_msprof_prof
-
-from _profdata_util import load_trace, one, process_names, read_csv, ts_ns
 
 STAMP = r"\d{14}"
 

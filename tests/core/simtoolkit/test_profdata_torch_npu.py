@@ -7,10 +7,9 @@ import csv
 import re
 
 import pytest
+from _profdata_util import load_trace, process_names, read_csv, ts_ns
 
 from workbench.simtoolkit.profdata import resnet50_workload, transformer_workload, write_torch_npu
-
-from _profdata_util import load_trace, process_names, read_csv, ts_ns
 
 
 @pytest.fixture(scope="module")

@@ -18,16 +18,80 @@ START = "ATC start working now, please wait for a moment."
 SUCCESS = "ATC run success, welcome to the next use."
 FAILED = "ATC run failed, Please check the detail log, Try 'atc --help' for more information"
 
-FLAGS = """model weight output framework mode om json soc_version input_shape input_shape_range input_hint_shape
-input_format dynamic_batch_size dynamic_image_size dynamic_dims out_nodes insert_op_conf op_name_map input_fp16_nodes
-is_input_adjust_hw_layout is_output_adjust_hw_layout output_type precision_mode precision_mode_v2 allow_hf32
-modify_mixlist keep_dtype op_precision_mode customize_dtypes op_select_implmode optypelist_for_implmode log dump_mode
-check_report singleop disable_reuse_memory core_type aicore_num virtual_type buffer_optimize fusion_switch_file
-compression_optimize_conf enable_compress_weight compress_weight_conf enable_small_channel sparsity
-enable_single_stream ac_parallel_enable tiling_schedule_optimize enable_attr_compression op_debug_level
-op_debug_config debug_dir op_compiler_cache_dir op_compiler_cache_mode mdl_bank_path op_bank_path
-save_original_model external_weight deterministic oo_level host_env_os host_env_cpu status_check
-shape_generalized_build_mode quant_dumpable cal_conf enable_scope_fusion_passes target auto_tune_mode help h""".split()
+FLAGS = [
+    "model",
+    "weight",
+    "output",
+    "framework",
+    "mode",
+    "om",
+    "json",
+    "soc_version",
+    "input_shape",
+    "input_shape_range",
+    "input_hint_shape",
+    "input_format",
+    "dynamic_batch_size",
+    "dynamic_image_size",
+    "dynamic_dims",
+    "out_nodes",
+    "insert_op_conf",
+    "op_name_map",
+    "input_fp16_nodes",
+    "is_input_adjust_hw_layout",
+    "is_output_adjust_hw_layout",
+    "output_type",
+    "precision_mode",
+    "precision_mode_v2",
+    "allow_hf32",
+    "modify_mixlist",
+    "keep_dtype",
+    "op_precision_mode",
+    "customize_dtypes",
+    "op_select_implmode",
+    "optypelist_for_implmode",
+    "log",
+    "dump_mode",
+    "check_report",
+    "singleop",
+    "disable_reuse_memory",
+    "core_type",
+    "aicore_num",
+    "virtual_type",
+    "buffer_optimize",
+    "fusion_switch_file",
+    "compression_optimize_conf",
+    "enable_compress_weight",
+    "compress_weight_conf",
+    "enable_small_channel",
+    "sparsity",
+    "enable_single_stream",
+    "ac_parallel_enable",
+    "tiling_schedule_optimize",
+    "enable_attr_compression",
+    "op_debug_level",
+    "op_debug_config",
+    "debug_dir",
+    "op_compiler_cache_dir",
+    "op_compiler_cache_mode",
+    "mdl_bank_path",
+    "op_bank_path",
+    "save_original_model",
+    "external_weight",
+    "deterministic",
+    "oo_level",
+    "host_env_os",
+    "host_env_cpu",
+    "status_check",
+    "shape_generalized_build_mode",
+    "quant_dumpable",
+    "cal_conf",
+    "enable_scope_fusion_passes",
+    "target",
+    "auto_tune_mode",
+    "help",
+    "h",
+]
 ENUMS: dict[str, tuple[str, ...]] = {
     "input_format": ("NCHW", "NHWC", "ND", "NCDHW", "NDHWC"),
     "precision_mode": (
@@ -101,7 +165,9 @@ SOC_VERSIONS = (
 )
 MESSAGES = {
     "E10001": "Value [{0}] for parameter [--{1}] is invalid. Reason: {2}",
-    "E10002": "Value [{0}] for parameter [--input_shape] is invalid. Reason: {1}. The value must be formatted as [{2}].",
+    "E10002": (
+        "Value [{0}] for parameter [--input_shape] is invalid. Reason: {1}. The value must be formatted as [{2}]."
+    ),
     "E10004": "Value for [--{0}] is empty.",
     "E10005": "Value [{0}] for parameter [--{1}] is invalid. The value must be either true or false.",
     "E10006": "Value [{0}] for parameter [--{1}] is invalid. The value must be either 1 or 0.",

@@ -10,6 +10,7 @@ conversion in the project's history (``project.conversions`` + ``project.save()`
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import posixpath
 import time
@@ -194,10 +195,8 @@ def record_conversion(project: Any, job: ConversionJob, result: ConversionResult
     """Append the conversion (command, time, result) to the project's history and save it."""
     om = result.om_path
     if om:
-        try:
+        with contextlib.suppress(ValueError):
             om = Path(om).resolve().relative_to(Path(project.root).resolve()).as_posix()
-        except ValueError:
-            pass
     entry = {
         "time": result.started,
         "host": result.host,

@@ -8,6 +8,7 @@ Each op has its name, type, inputs (``src:index`` for an om, tensor names for ON
 
 from __future__ import annotations
 
+import contextlib
 import posixpath
 import tempfile
 from dataclasses import dataclass, field
@@ -88,10 +89,8 @@ def onnx_structure(path: str | Path) -> ModelStructure:
 
     p = Path(path)
     m = load_onnx_graph(p)
-    try:
+    with contextlib.suppress(Exception):  # shapes stay unknown where inference fails
         m = onnx.shape_inference.infer_shapes(m)
-    except Exception:  # noqa: BLE001 - shapes stay unknown where inference fails
-        pass
     g = m.graph
     known = {vi.name: onnx_tensor(vi) for vi in list(g.input) + list(g.value_info) + list(g.output)}
     ops = []

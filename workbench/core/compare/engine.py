@@ -12,8 +12,8 @@ from workbench.core.compare import facts
 from workbench.core.compare.model import BY, DEFAULT_TOLERANCE_PCT, CompareError, Comparison, Side
 from workbench.core.compare.opdiff import OP_KEEP, duration_ns
 from workbench.core.compare.overall import metric_rows, overall_rows
-from workbench.core.profiling.errors import ProfilingDataError
 from workbench.core.profiling.build import open_report
+from workbench.core.profiling.errors import ProfilingDataError
 from workbench.core.profiling.report import Report
 from workbench.core.tasks import CancelToken, NullProgress, Progress, ScaledProgress
 

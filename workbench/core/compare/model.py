@@ -20,17 +20,10 @@ from workbench.core.compare.opdiff import instances, op_rows
 # The row vocabulary lives in rows.py (opdiff builds on it too); re-exported here for the views.
 from workbench.core.compare.rows import (
     BETTER,
-    INSTANCE_COLUMNS,
-    METRIC_COLUMNS,
     METRIC_STATUSES,  # noqa: F401
-    OP_COLUMNS,
-    OVERALL_COLUMNS,
-    STATUS_RANK,
     STATUSES,
     WORSE,
-    percent,
     sort_regressions_first,
-    statuses,
 )
 from workbench.core.profiling.errors import ProfilingDataError
 

@@ -29,9 +29,9 @@ from pathlib import Path
 import numpy as np
 
 from workbench.core.dump import formats, metrics
+from workbench.core.dump.convert import iter_dump_files
 from workbench.core.dump.dtypes import DataTypeError
 from workbench.core.dump.dumpfile import DumpFile, DumpFileError, DumpTensor, read_dump
-from workbench.core.dump.convert import iter_dump_files
 from workbench.core.dump.omjson import OmModel, read_om_json
 from workbench.core.fsutil import atomic_open
 from workbench.core.tasks import CancelToken, NullProgress, Progress

@@ -2,7 +2,8 @@
 
 Top level: ``name`` (what acl.json ``model_name`` must equal), ``graph`` (a list; ``graph[i].op``
 in model order), ``attr`` (typed ``{"key", "value": {"s"|"i"|"b"|"list": …}}``). Each op has
-``name``, ``type``, ``input`` ("src:index"; ":-1" marks a control edge, not a tensor), ``input_desc``/``output_desc`` (``dtype``, ``layout``,
+``name``, ``type``, ``input`` ("src:index"; ":-1" marks a control edge, not a tensor),
+``input_desc``/``output_desc`` (``dtype``, ``layout``,
 ``shape.dim`` plus attrs ``origin_shape``, ``origin_format`` and, for dumps, ``_datadump_origin_name``
 / ``_datadump_origin_output_index``) and the op attr ``_datadump_original_op_names`` (the framework
 ops fused into it). The same file is msaccucmp's fusion rule (``-f``).

@@ -31,7 +31,6 @@ from workbench.core.services.toolkit import ToolkitNotFound, read_npu_smi
 from workbench.core.services.transport import LocalTransport, Transport, TransportError, posix_join
 from workbench.core.tasks import CancelToken, NullProgress, Progress
 
-
 RUN_ID = "RUN_ID"  # stands for the run's id (chosen at start) in the command shown before it
 PREVIEW_OUTPUT = "OUTPUT_DIR"
 

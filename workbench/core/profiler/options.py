@@ -1,6 +1,7 @@
 """The System Profiler job: every field of MindStudio's New Profiling wizard, with its defaults.
 
-Pages (as MindStudio's System Profiler wizard has them): *Project Properties* (name, location: where results are kept, one
+Pages (as MindStudio's System Profiler wizard has them): *Project Properties* (name, location:
+where results are kept, one
 folder per run), *Executable Properties* (run mode, host, deployment, app project path and its
 detected type, executable with arguments and environment variables, toolkit path, devices) and
 *Profiling Options*. Defaults are msprof's own (docs/cann-formats.md §1.1), which MindStudio's

@@ -188,10 +188,7 @@ def plan_locations(job: ProfilingJob, transport: Transport, project: Project | N
     if job.run_mode == LOCAL:
         project_remote = str(root) if root else None
     elif root is not None:
-        if project is not None:
-            mappings = project_mappings(project)
-        else:
-            mappings = [Mapping(".", f"ascend-workbench/{root.name}")]
+        mappings = project_mappings(project) if project is not None else [Mapping(".", f"ascend-workbench/{root.name}")]
         for m in mappings:  # absolute on the host; never upload the results back
             m.remote = _absolute_remote(home, m.remote)
             local_root = (root / m.local).resolve()

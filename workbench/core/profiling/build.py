@@ -217,9 +217,9 @@ def _add_task_args(frame: pd.DataFrame, tl: Timeline, idx: np.ndarray) -> None:
     for n, v in enumerate(ids):
         if isinstance(v, bool):
             continue
-        if isinstance(v, int) or (isinstance(v, str) and v.isdigit()):
-            if -(2**63) <= int(v) < 2**63:  # beyond int64: missing, never a wrapped number
-                lut[n], ok[n] = int(v), True
+        # beyond int64: missing, never a wrapped number
+        if (isinstance(v, int) or (isinstance(v, str) and v.isdigit())) and -(2**63) <= int(v) < 2**63:
+            lut[n], ok[n] = int(v), True
     codes = got.codes[1]
     numeric = codes == -2
     task_id = np.where(numeric, got.ints[1], lut[codes])

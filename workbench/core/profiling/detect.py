@@ -278,10 +278,7 @@ def detect(path: Path) -> Layout:
         raise _unknown(path)
     kinds = {u.kind for u in units}
     framework = [u for u in units if u.kind == "torch_npu"]
-    if len(framework) > 1 or len(kinds) > 1:
-        kind = "cluster"
-    else:
-        kind = units[0].kind
+    kind = "cluster" if len(framework) > 1 or len(kinds) > 1 else units[0].kind
     return Layout(kind, path, units)
 
 

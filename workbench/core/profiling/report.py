@@ -146,7 +146,7 @@ def _span(report: Report) -> tuple[int | None, int | None]:
 
 
 def _is_text(dtype: Any) -> bool:
-    return isinstance(dtype, (pd.CategoricalDtype, pd.StringDtype)) or dtype == object
+    return isinstance(dtype, (pd.CategoricalDtype, pd.StringDtype)) or pd.api.types.is_object_dtype(dtype)
 
 
 def concat_frames(frames: list[pd.DataFrame]) -> pd.DataFrame:

@@ -301,7 +301,10 @@ def ai_core_header(report) -> str:
         if report.pmu_split
         else ""
     )
-    return f"Metric group collected: {group}. {shows} {cannot}{split} memory_bound > 1 (highlighted) means MTE2 time exceeds compute."
+    return (
+        f"Metric group collected: {group}. {shows} {cannot}{split} "
+        "memory_bound > 1 (highlighted) means MTE2 time exceeds compute."
+    )
 
 
 def memory_bound_mask(frame: pd.DataFrame) -> np.ndarray | None:

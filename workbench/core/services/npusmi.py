@@ -171,7 +171,8 @@ def parse_npu_smi_info(text: str, source: str = "npu-smi info") -> NpuSmiInfo:
         if pending is None:
             if len(cells) != 3 or len(first) != 2:
                 raise NpuSmiParseError(
-                    f"{where}: expected '| <npu> <name> | <health> | <power> <temp> <hugepages> |', got {line.strip()!r}"
+                    f"{where}: expected '| <npu> <name> | <health> | <power> <temp> <hugepages> |', "
+                    f"got {line.strip()!r}"
                 )
             pending = (no, cells)
             continue

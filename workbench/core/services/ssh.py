@@ -44,7 +44,7 @@ from workbench.core.services.transport import (
     part_name,
     posix_join,
 )
-from workbench.core.tasks import CancelToken, Cancelled, NullProgress, Progress
+from workbench.core.tasks import Cancelled, CancelToken, NullProgress, Progress
 
 CONNECT_TIMEOUT_S = 15.0
 # AES-GCM is one C call per packet in paramiko: clearly faster than CTR + a separate HMAC.
@@ -219,9 +219,8 @@ class SshTransport:
     def _authenticate(self, t: paramiko.Transport) -> None:
         auth = self.host.auth
         tried: list[str] = []
-        if auth in ("auto", "agent"):
-            if self._try_agent(t, tried):
-                return
+        if auth in ("auto", "agent") and self._try_agent(t, tried):
+            return
         if auth in ("auto", "key"):
             for key_file in self._key_files():
                 if self._try_key(t, key_file, tried):

@@ -34,7 +34,7 @@ from workbench.core.services.transport import (
     part_name,
     posix_join,
 )
-from workbench.core.tasks import CancelToken, Cancelled, Progress
+from workbench.core.tasks import Cancelled, CancelToken, Progress
 
 _NET_ERRORS = (paramiko.SSHException, EOFError, ConnectionError, TimeoutError, OSError)
 

@@ -51,7 +51,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
-from workbench.core.tasks import CancelToken, Cancelled, NullProgress, Progress
+from workbench.core.tasks import Cancelled, CancelToken, NullProgress, Progress
 
 # First line the wrapper script prints on stdout: the process group id to kill on cancel.
 PGID_MARKER = "\x1eWBPGID "

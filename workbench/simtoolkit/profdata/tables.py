@@ -137,10 +137,8 @@ def kernel_details_header(style: str, chip: Chip, metrics: str | None) -> list[s
 
 def kernel_details_row(run: Run, t: Task, style: str, pmu_cols: list[str]) -> list[str]:
     task_id, stream_id = _ids(t)
-    if style == "2025":
-        start = ts_us(t.start_ns) + "\t"  # real torch_npu: quoted, trailing TAB
-    else:
-        start = repr(t.start_ns / 1000)  # 2023 torch_npu wrote a float (e.g. 1699529622790614.8)
+    # real torch_npu 2025: quoted, trailing TAB; 2023 torch_npu wrote a float (e.g. 1699529622790614.8)
+    start = ts_us(t.start_ns) + "\t" if style == "2025" else repr(t.start_ns / 1000)
     row = [str(t.step), str(run.model_id), task_id, stream_id, t.op.name, t.op.type]
     row += [_state(t)] if style == "2025" else []
     row += [t.task_type, start, dur_text(t.dur_ns), dur_text(t.wait_ns), str(t.block_dim), _mix(t)]

@@ -9,6 +9,7 @@ after ATC: Model ID 1, node names) or ``"ops"`` (eager single-op launches as tor
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -461,10 +462,8 @@ def workload_from_onnx(model, kind: str = "model", dtype: str | None = "FLOAT16"
             model = onnx.load(path)
         except Exception as exc:  # noqa: BLE001 - report any parse failure with the file named
             raise ValueError(f"{path}: not a readable ONNX model ({exc})") from None
-    try:
+    with contextlib.suppress(Exception):  # shapes are optional; ops without them get empty shapes
         model = onnx.shape_inference.infer_shapes(model)
-    except Exception:  # noqa: BLE001 - shapes are optional; ops without them get empty shapes
-        pass
     g = model.graph
     known: dict[str, Tensor] = {}
     for vi in list(g.input) + list(g.value_info) + list(g.output):

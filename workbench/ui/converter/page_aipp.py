@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core.atc import AippConfig, AippError, AippOp, ConversionJob, Issue, read_aipp, write_aipp
-from workbench.core.atc import aipp as A
+from workbench.core.atc import aipp as aipp_rules
 from workbench.core.atc.aipp import save_aipp
 from workbench.ui.converter.page_base import ConverterPage
 from workbench.ui.converter.widgets import NumberEdit, OptSpin
@@ -61,10 +61,10 @@ def export_op(op: AippOp) -> AippOp:
     """The op as written: a dynamic op keeps only the dynamic keys, a static one drops them."""
     out = copy.deepcopy(op)
     if out.aipp_mode == "dynamic":
-        for key, _ in A.SCALARS:
-            if key not in A.DYNAMIC_KEYS:
+        for key, _ in aipp_rules.SCALARS:
+            if key not in aipp_rules.DYNAMIC_KEYS:
                 setattr(out, key, None)
-        for attr, (_, n, _) in A.LISTS.items():
+        for attr, (_, n, _) in aipp_rules.LISTS.items():
             setattr(out, attr, [None] * n)
     else:
         out.max_src_image_size = out.support_rotation = None
@@ -155,7 +155,7 @@ class AippPage(ConverterPage):
         self.remove_op_button = QPushButton(self.tr("Remove Op"), self)
         self.remove_op_button.clicked.connect(self.remove_op)
         self.mode = QComboBox(self)
-        for m in A.MODES:
+        for m in aipp_rules.MODES:
             self.mode.addItem(m, m)
         self.mode.currentIndexChanged.connect(self._edited)
         self.rank = self._spin(64)
@@ -179,7 +179,7 @@ class AippPage(ConverterPage):
         self.static_box = QWidget(self)
         self.input_format = QComboBox(self)
         self.input_format.addItem(self.tr("(not set)"), "")
-        for fmt in A.INPUT_FORMATS:
+        for fmt in aipp_rules.INPUT_FORMATS:
             self.input_format.addItem(fmt, fmt)
         self.input_format.currentIndexChanged.connect(self._edited)
         self.spins = {k: self._spin() for k in STATIC_SPINS}
@@ -237,13 +237,13 @@ class AippPage(ConverterPage):
         for c, (attr, kind) in enumerate(CHANNEL_LISTS):
             gl.addWidget(QLabel(attr, self), 0, c + 1)
             edits = []
-            for i in range(A.CHANNELS):
+            for i in range(aipp_rules.CHANNELS):
                 edit = NumberEdit(kind, self)
                 edit.value_changed.connect(self._edited)
                 gl.addWidget(edit, i + 1, c + 1)
                 edits.append(edit)
             self.channels[attr] = edits
-        for i in range(A.CHANNELS):
+        for i in range(aipp_rules.CHANNELS):
             gl.addWidget(QLabel(self.tr("channel {0}").format(i), self), i + 1, 0)
         left = QVBoxLayout()
         left.addWidget(image_box)
@@ -334,7 +334,7 @@ class AippPage(ConverterPage):
             "crop": self.crop,
             **self.spins,
         }
-        widgets.update({k: s for k, s in zip(A.MATRIX_KEYS, self.matrix)})
+        widgets.update({k: s for k, s in zip(aipp_rules.MATRIX_KEYS, self.matrix)})
         widgets.update({f"input_bias_{i}": s for i, s in enumerate(self.input_bias)})
         widgets.update({f"output_bias_{i}": s for i, s in enumerate(self.output_bias)})
         for attr, _ in CHANNEL_LISTS:

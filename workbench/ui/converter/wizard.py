@@ -35,11 +35,11 @@ from workbench.core.atc.run import last_job, local_out_dir, remember_job
 from workbench.core.atc.validate import ERROR
 from workbench.core.services.demohost import DEMO_NAME, resolve_host
 from workbench.core.services.toolkit import detect_toolkit
+from workbench.ui.context import AppContext
 from workbench.ui.converter.page_advanced import AdvancedPage
 from workbench.ui.converter.page_aipp import AippPage
 from workbench.ui.converter.page_inputs import InputsPage
 from workbench.ui.converter.page_model import ModelPage
-from workbench.ui.context import AppContext
 from workbench.ui.converter.page_summary import SummaryPage
 
 CONVERT, STOP = QWizard.WizardButton.CustomButton1, QWizard.WizardButton.CustomButton2

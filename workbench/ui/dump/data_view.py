@@ -29,8 +29,8 @@ from PySide6.QtWidgets import (
 
 from workbench.core.dump import browse
 from workbench.core.dump.convert import convert_paths
-from workbench.core.dump.dumpfile import DumpFileError
 from workbench.core.dump.dtypes import DataTypeError
+from workbench.core.dump.dumpfile import DumpFileError
 from workbench.ui.context import AppContext
 
 SYNC_BYTES = 8 << 20

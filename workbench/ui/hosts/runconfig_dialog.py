@@ -25,7 +25,6 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core.services import demohost
-from workbench.ui.hosts.combo import fill_host_combo
 from workbench.core.services.runconfig import (
     LOCAL,
     REMOTE,
@@ -37,6 +36,7 @@ from workbench.core.services.runconfig import (
 )
 from workbench.core.services.runner import parse_devices, parse_env
 from workbench.ui.context import AppContext
+from workbench.ui.hosts.combo import fill_host_combo
 
 
 def _run(config: RunConfiguration, project, transport, *, progress, cancel):

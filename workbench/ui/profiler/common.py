@@ -12,7 +12,6 @@ from PySide6.QtWidgets import QComboBox
 
 from workbench.ui.context import AppContext
 
-
 SETTINGS_KEY = "profiler"  # settings.extra[SETTINGS_KEY] = {"last_job": {...}, "toolkits": {host: path}}
 translate = QCoreApplication.translate  # under this name pyside6-lupdate finds the strings
 

@@ -96,9 +96,12 @@ class FrameModel(QAbstractTableModel):
             value = self.raw(index.row(), index.column())
             if isinstance(value, (int, float, np.integer, np.floating)):
                 return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.BackgroundRole and self.highlight is not None:
-            if bool(self.highlight[self.view[index.row()]]):
-                return QColor(255, 224, 204)
+        if (
+            role == Qt.ItemDataRole.BackgroundRole
+            and self.highlight is not None
+            and bool(self.highlight[self.view[index.row()]])
+        ):
+            return QColor(255, 224, 204)
         if role == Qt.ItemDataRole.ForegroundRole and self.row_colors is not None:
             return self.row_colors[self.view[index.row()]]
         return None

@@ -345,7 +345,7 @@ class TimelineView(QWidget):
         else:
             self.legend.setText(
                 self.tr(
-                    "Colours: stable by slice name; pale = slices narrower than a pixel, merged, in the colour of the longest"
+                    "Colours: stable by slice name; pale = slices narrower than a pixel, merged, in the colour of the longest"  # noqa: E501 - one source string for lupdate
                 )
             )
         self.item.set_colors(colors)

@@ -61,7 +61,7 @@ def _trace(tmp_path, n_copies: int = 1):
     ]
     text = []
     ts = 1_700_000_000_000_000
-    for c in range(n_copies):
+    for _c in range(n_copies):
         for k, raw in enumerate(ARGS):
             ts += 10
             ev = {"ph": "X", "name": f"op{k}", "pid": 1, "tid": 2, "ts": f"{ts}.125", "dur": 1.5}

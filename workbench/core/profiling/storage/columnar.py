@@ -106,7 +106,7 @@ def put_frame(store: ArrayStore, prefix: str, frame: pd.DataFrame) -> dict[str, 
             store.put(f"{key}.values", np.asarray(arr._data))
             store.put(f"{key}.mask", np.asarray(arr._mask))
             columns.append({"name": str(name), "kind": "nullable", "dtype": str(dtype)})
-        elif dtype == object or isinstance(dtype, pd.StringDtype):
+        elif pd.api.types.is_object_dtype(dtype) or isinstance(dtype, pd.StringDtype):
             codes, uniques = pd.factorize(col, use_na_sentinel=True)
             store.put(key, codes.astype(np.int32))
             columns.append(

@@ -103,11 +103,13 @@ def save_report(
     if out.suffix != SAVED_REPORT_SUFFIX:
         out = out.with_name(out.name + SAVED_REPORT_SUFFIX)
     progress.status(f"Saving {out.name}")
-    with fsutil.atomic_open(out, "wb", encoding=None) as fh:
-        with zipfile.ZipFile(fh, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1) as archive:
-            meta = report_to_store(report, columnar.ZipStore(archive, str(out)), cancel)
-            meta["saved_at"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
-            archive.writestr(META_MEMBER, json.dumps(meta, ensure_ascii=False, indent=1, default=_json_default))
+    with (
+        fsutil.atomic_open(out, "wb", encoding=None) as fh,
+        zipfile.ZipFile(fh, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1) as archive,
+    ):
+        meta = report_to_store(report, columnar.ZipStore(archive, str(out)), cancel)
+        meta["saved_at"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
+        archive.writestr(META_MEMBER, json.dumps(meta, ensure_ascii=False, indent=1, default=_json_default))
     progress.fraction(1.0)
     return out
 

@@ -132,14 +132,13 @@ def record_lines(path: Path, width: int, cancel_check: Callable[[], None] | None
                 rec_len += len(b)
             line += len(nl_all)
             parity = int(quotes[-1]) & 1
-    if rec_len and not (rec_len <= 1 and fields == 1):
-        if header_done:
-            if fields != width:
-                raise ProfilingDataError(
-                    f"{path}: line {rec_line}: expected {width} fields as in the header, "
-                    f"got {fields} (the file may be truncated)"
-                )
-            starts.append(np.array([rec_line]))
+    if rec_len and not (rec_len <= 1 and fields == 1) and header_done:
+        if fields != width:
+            raise ProfilingDataError(
+                f"{path}: line {rec_line}: expected {width} fields as in the header, "
+                f"got {fields} (the file may be truncated)"
+            )
+        starts.append(np.array([rec_line]))
     return np.concatenate(starts) if starts else np.zeros(0, dtype=np.int64)
 
 
@@ -179,7 +178,7 @@ class CsvTable:
 
 def _sample(path: Path) -> tuple[list[str], list[list[str]]]:
     try:
-        fh = open(path, newline="", encoding="utf-8-sig", errors="strict")
+        fh = open(path, newline="", encoding="utf-8-sig", errors="strict")  # noqa: SIM115 - the with follows: open's error apart
     except OSError as exc:
         raise ProfilingDataError(f"{path}: cannot read ({exc.strerror or exc})") from exc
     with fh:

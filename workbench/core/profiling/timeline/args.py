@@ -13,6 +13,7 @@ dropped from the process (MADV_DONTNEED) once read.
 
 from __future__ import annotations
 
+import contextlib
 import mmap
 from typing import Any
 
@@ -82,10 +83,8 @@ def pick(tl: Any, idx: np.ndarray, keys: tuple[str, ...], int_keys: tuple[str, .
             if isinstance(buf, mmap.mmap) and hasattr(buf, "madvise"):
                 page = mmap.PAGESIZE
                 a = lo // page * page
-                try:
+                with contextlib.suppress(OSError, ValueError):
                     buf.madvise(mmap.MADV_DONTNEED, a, hi - a)
-                except (OSError, ValueError):
-                    pass
             at = stop
     return out
 

@@ -321,7 +321,7 @@ class FastReader:
             if status == _FULL:
                 pos = resume
                 continue
-            if status == _END or status == _ANOMALY or eof:
+            if status in (_END, _ANOMALY) or eof:
                 outcome = settle()
                 if outcome is not None:
                     return outcome

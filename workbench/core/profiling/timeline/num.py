@@ -56,10 +56,8 @@ def us_texts_to_ns(items: Sequence[bytes], empty_ns: int | None = None) -> np.nd
     n = len(items)
     if n == 0:
         return np.zeros(0, dtype=np.int64)
-    if isinstance(items[0], str):
-        joined = ",".join(items).encode("utf-8")  # a comma inside an item fails the count check
-    else:
-        joined = b",".join(items)
+    # a comma inside an item fails the count check
+    joined = ",".join(items).encode("utf-8") if isinstance(items[0], str) else b",".join(items)
     if b'"' in joined:
         joined = joined.replace(b'"', b"")
     a = np.frombuffer(joined, dtype=np.uint8)

@@ -202,17 +202,25 @@ class Part:
                     t = np.fromstring(jt, dtype=np.int64, sep=",")  # noqa: NPY201
                 except ValueError:
                     p = t = None
-        if p is not None and len(p) == n and len(t) == n and n:
-            if p.min() >= 0 and p.max() < 2**40 and t.min() >= 0 and t.max() < 2**23:
-                key = (p << 23) | t
-                small = _factorize_small(key)
-                if small is not None:
-                    codes, uniq = small
-                else:
-                    uniq_arr, codes = np.unique(key, return_inverse=True)
-                    uniq = uniq_arr.tolist()
-                ids = np.array([self._lane_id(str(k >> 23), str(k & (2**23 - 1))) for k in uniq], dtype=np.int32)
-                return ids[codes.reshape(-1)]
+        if (
+            p is not None
+            and len(p) == n
+            and len(t) == n
+            and n
+            and p.min() >= 0
+            and p.max() < 2**40
+            and t.min() >= 0
+            and t.max() < 2**23
+        ):
+            key = (p << 23) | t
+            small = _factorize_small(key)
+            if small is not None:
+                codes, uniq = small
+            else:
+                uniq_arr, codes = np.unique(key, return_inverse=True)
+                uniq = uniq_arr.tolist()
+            ids = np.array([self._lane_id(str(k >> 23), str(k & (2**23 - 1))) for k in uniq], dtype=np.int32)
+            return ids[codes.reshape(-1)]
         return np.fromiter((self._lane_id(_text(a), _text(b)) for a, b in zip(pids, tids)), dtype=np.int32, count=n)
 
     def _lane_id(self, pid: str, tid: str) -> int:

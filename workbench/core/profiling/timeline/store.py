@@ -49,11 +49,11 @@ class ArgsStore:
         else:
             self._blobs.append(blob)
             if self._spill_ok and at + len(blob) > SPILL_BYTES:
-                self._file = (
-                    tempfile.NamedTemporaryFile(prefix="wb-trace-args-", delete=False)
-                    if self._named
-                    else tempfile.TemporaryFile(prefix="wb-trace-args-")
-                )
+                # the spill file lives as long as the store (closed by finish / close)
+                if self._named:
+                    self._file = tempfile.NamedTemporaryFile(prefix="wb-trace-args-", delete=False)  # noqa: SIM115
+                else:
+                    self._file = tempfile.TemporaryFile(prefix="wb-trace-args-")  # noqa: SIM115
                 for b in self._blobs:
                     self._file.write(b)
                 self._blobs = []
