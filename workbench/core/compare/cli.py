@@ -13,7 +13,8 @@ import json
 import sys
 from typing import Any
 
-from workbench.core.compare.model import DEFAULT_TOLERANCE_PCT, METRIC_COLUMNS, OP_COLUMNS, OVERALL_COLUMNS, records
+from workbench.core.compare.model import DEFAULT_TOLERANCE_PCT, records
+from workbench.core.compare.rows import METRIC_COLUMNS, OP_COLUMNS, OVERALL_COLUMNS
 from workbench.core.profiling.errors import ProfilingDataError
 from workbench.core.verbs import register_verb, run_guarded
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from workbench.core.compare.model import METRIC_COLUMNS, OVERALL_COLUMNS, percent, statuses
 from workbench.core.compare.opdiff import duration_ns, start_ns, union_codes
+from workbench.core.compare.rows import METRIC_COLUMNS, OVERALL_COLUMNS, percent, statuses
 from workbench.core.profiling.report import Report
 from workbench.core.profiling.stats import AICORE_ID_COLUMNS
 

@@ -222,7 +222,9 @@ def _add_task_args(frame: pd.DataFrame, tl: Timeline, idx: np.ndarray) -> None:
             lut[n], ok[n] = int(v), True
     codes = got.codes[1]
     numeric = codes == -2
-    task_id = np.where(numeric, got.ints[1], lut[codes])
+    task_ints = got.ints[1]
+    assert task_ints is not None  # "Task Id" is asked as an int key
+    task_id = np.where(numeric, task_ints, lut[codes])
     frame.insert(2, "task_id", pd.arrays.IntegerArray(task_id, ~(ok[codes] | numeric)))
     op_type = _categorical(got.codes[2], _texts(got.values(2)))
     if (op_type.codes >= 0).any():

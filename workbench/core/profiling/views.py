@@ -9,9 +9,13 @@ from __future__ import annotations
 
 import zlib
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
+
+if TYPE_CHECKING:
+    from workbench.core.profiling.timeline import Timeline
 
 STATISTICS = ("ACL API", "Runtime API", "OS Runtime API", "OPs", "Op Info")
 # Fixed names in the Analysis Summary (translated by the UI; host/device keys come from the data).
@@ -97,11 +101,11 @@ def lane_events(tl, lane: int, ops: pd.DataFrame | None = None, args_limit: int 
         if task_ids is not None:
             frame["Task ID"] = task_ids
         elif 0 < len(idx) <= args_limit:
-            task_ids = []
+            from_args = []
             for i in idx:
                 args = tl.args(int(i)) or {}
-                task_ids.append(args.get("Task Id", args.get("task id")))
-            frame["Task ID"] = task_ids
+                from_args.append(args.get("Task Id", args.get("task id")))
+            frame["Task ID"] = from_args
     return frame
 
 
@@ -176,7 +180,7 @@ PREVIEW_BYTES = 8 << 20
 class Preview:
     """The first ``preview_bytes`` of the biggest timeline file, laid out for drawing."""
 
-    timeline: object
+    timeline: Timeline
     layout: object
     name_colors: np.ndarray
     path: str

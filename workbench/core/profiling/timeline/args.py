@@ -69,9 +69,7 @@ def pick(tl: Any, idx: np.ndarray, keys: tuple[str, ...], int_keys: tuple[str, .
         rows = rows[length[rows] > 0]
         if not len(rows):
             continue
-        view = (
-            memoryview(buf).cast("B") if not isinstance(buf, np.ndarray) else memoryview(buf.reshape(-1).view(np.uint8))
-        )
+        view = memoryview(buf).cast("B") if not isinstance(buf, np.ndarray) else buf.reshape(-1).view(np.uint8).data
         rel = off[rows] - base
         end = rel + length[rows]
         at = 0
@@ -108,10 +106,11 @@ def _window(
             lut = np.fromiter((out.code(k, raw) for raw in uniq), dtype=np.int32, count=len(uniq))
             hit = wc >= 0
             out.codes[k][rows[hit]] = lut[wc[hit]]
-            if wints[k] is not None:
+            ints_k, wints_k = out.ints[k], wints[k]
+            if ints_k is not None and wints_k is not None:
                 num = wc == -2
                 out.codes[k][rows[num]] = -2
-                out.ints[k][rows[num]] = wints[k][num]
+                ints_k[rows[num]] = wints_k[num]
         todo = slow
     else:
         todo = range(len(rows))

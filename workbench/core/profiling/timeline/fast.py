@@ -15,11 +15,12 @@ pure-Python path. ``ASCEND_WORKBENCH_TRACE_FASTSCAN=0`` forces that path for a w
 from __future__ import annotations
 
 import enum
+import io
 import os
 import queue
 import threading
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO, cast
 
 import msgspec
 import numpy as np
@@ -28,8 +29,9 @@ from .num import NumberError, us_texts_to_ns
 from .part import Part, _canonical_int
 from .scan import _MODE, ScanEnd, _decode, candidate_splits, scan_events
 
+_fastscan: Any
 try:
-    from . import _fastscan
+    from . import _fastscan  # type: ignore[attr-defined,no-redef]  # the compiled extension, when built
 except ImportError:  # built without a compiler: the pure-Python path does everything
     _fastscan = None
 
@@ -195,8 +197,11 @@ class _Tables:
     """Scanner code -> part code, grown as the scanner reports new distinct keys."""
 
     def __init__(self) -> None:
-        self.name, self.cat, self.lane = [], [], []
-        self.id_num, self.id_code = [], []
+        self.name: list[int] = []
+        self.cat: list[int] = []
+        self.lane: list[int] = []
+        self.id_num: list[int] = []
+        self.id_code: list[int] = []
         self.arrays: dict[str, np.ndarray] = {}
 
     def array(self, key: str) -> np.ndarray:
@@ -295,7 +300,7 @@ class FastReader:
                 limit = min(len(buf), limit_all - base)
                 with memoryview(buf) as mv:
                     while have < limit:
-                        got = f.readinto(mv[have:limit])
+                        got = cast(io.BufferedIOBase, f).readinto(mv[have:limit])
                         if not got:
                             break
                         have += got

@@ -112,8 +112,8 @@ def read_meta(rows: list, procs: dict[str, Proc]) -> None:
 
 def packed_pids(procs: dict[str, Proc]) -> bool:
     """Does this file use msprof 8.x pid packing ``(pid << 10) | (sort << 5) | device``?"""
-    ints = {p: _as_int(p) for p in procs}
-    ok = [p for p, v in ints.items() if v is not None and v >= 1024]
+    ints = {p: v for p in procs if (v := _as_int(p)) is not None}
+    ok = [p for p, v in ints.items() if v >= 1024]
     if not ok:
         return False
     with_sort = [p for p in ok if procs[p].sort_index is not None]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import msgspec
 import numpy as np
@@ -220,16 +221,17 @@ class Timeline:
         ``embed_args=False`` leaves the raw args out (meta then records no args: :meth:`args`
         of the rebuilt timeline returns {}), for callers that keep them elsewhere.
         """
-        arrays: dict[str, np.ndarray] = {k: getattr(self, k) for k in SLICE_ARRAYS}
+        arrays: dict[str, Any] = {k: getattr(self, k) for k in SLICE_ARRAYS}  # arrays, and a BlobView
         if embed_args:
             arrays["args_blob"] = BlobView(self._store)  # written piecewise, never joined in memory
         else:
             arrays["args_len"] = np.zeros(len(self.args_len), dtype=np.int64)
         fl = self.flows
         flow_cats = _table_of(fl.cat)
-        flow_names = _table_of(fl.name)
-        if len(flow_names[0]) > BIG_TABLE:  # a JSON list of a million names costs seconds to write and read
-            texts = TextTable.of(flow_names[0])
+        name_table, name_codes = _table_of(fl.name)
+        flow_names: tuple[Sequence[str] | None, np.ndarray] = (name_table, name_codes)
+        if len(name_table) > BIG_TABLE:  # a JSON list of a million names costs seconds to write and read
+            texts = TextTable.of(name_table)
             arrays.update({"flow_name_blob": texts.blob, "flow_name_off": texts.offsets})
             flow_names = (None, flow_names[1])
         arrays.update(
@@ -338,9 +340,9 @@ def _table_of(column: Sequence[str]) -> tuple[Sequence[str], np.ndarray]:
     if isinstance(column, CodeColumn):
         table = column.table
         return (table if isinstance(table, TextTable) else list(table)), column.codes
-    table: dict[str, int] = {}
-    codes = np.fromiter((table.setdefault(s, len(table)) for s in column), dtype=np.int32, count=len(column))
-    return list(table), codes
+    index: dict[str, int] = {}
+    codes = np.fromiter((index.setdefault(s, len(index)) for s in column), dtype=np.int32, count=len(column))
+    return list(index), codes
 
 
 def _bytes_of(column: Sequence[str]) -> np.ndarray:

@@ -119,7 +119,7 @@ def _factorize_small(key: np.ndarray, limit: int = 16) -> tuple[np.ndarray, list
     return None
 
 
-def _take(seq: list, idx: np.ndarray) -> Sequence:
+def _take(seq: Sequence, idx: np.ndarray) -> Sequence:
     if len(idx) == len(seq):
         return seq
     if len(idx) == 0:
@@ -190,6 +190,8 @@ class Part:
     def _lanes_of(self, pids: Sequence, tids: Sequence) -> np.ndarray:
         """Part-local lane index of each (pid, tid); vectorised for integer ids."""
         n = len(pids)
+        p: np.ndarray | None
+        t: np.ndarray | None
         if isinstance(pids[0], int) and isinstance(tids[0], int):
             p = np.fromiter(pids, dtype=np.int64, count=n)
             t = np.fromiter(tids, dtype=np.int64, count=n)
@@ -204,6 +206,7 @@ class Part:
                     p = t = None
         if (
             p is not None
+            and t is not None
             and len(p) == n
             and len(t) == n
             and n
@@ -286,9 +289,9 @@ class Part:
         except TypeError:  # ints among strings, or raw JSON values
             texts = [_text(i) for i in ids]
             joined = ",".join(texts)
-        values = _canonical_ints(joined, n)
-        if values is not None:
-            return values, numeric
+        canonical = _canonical_ints(joined, n)
+        if canonical is not None:
+            return canonical, numeric
         # one by one, with the same rule: canonical int64 text -> number, anything else -> text code
         table = self.id_texts
         nums = np.zeros(n, dtype=np.int64)

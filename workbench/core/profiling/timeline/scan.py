@@ -213,8 +213,8 @@ def scan_events(
             if r.eof:
                 if is_range:
                     return ScanEnd(count - first_index)
-                done = count - first_index
-                return ScanEnd(done, ("after", done, None))
+                n_done = count - first_index
+                return ScanEnd(n_done, ("after", n_done, None))
             continue
         if r.buf[p : p + 1] == b"]":
             if is_range:
@@ -298,9 +298,10 @@ def _decode_cut(r: _Reader, cut: int, count: int, sink: Sink) -> int:
             if order is None:
                 cands = [m.start() + 1 for m in _BOUNDARY.finditer(r.buf)]
                 order = iter([c for c in reversed(cands) if c < cut] + [c for c in cands if c > cut])
-            cut = next(order, None)
-            if cut is None:
+            after = next(order, None)
+            if after is None:
                 return -1
+            cut = after
             continue
         _deliver(r, events, count, sink)
         r.consume(cut)
@@ -383,8 +384,8 @@ def _final_piece(r: _Reader, count: int, sink: Sink, is_range: bool) -> ScanEnd:
         try:
             _STRUCTURE.decode(b"[" + buf[:cut] + b"]")
         except msgspec.DecodeError as e:
-            m = _BYTE.search(str(e))
-            pos = int(m.group(1)) - 1 if m else 0
+            at = _BYTE.search(str(e))
+            pos = int(at.group(1)) - 1 if at else 0
             raise ScanError(
                 f"malformed JSON: {str(e).split(' (byte')[0]}", r.offset + max(pos, 0), count + _event_at(buf, pos)
             ) from None
@@ -392,9 +393,9 @@ def _final_piece(r: _Reader, count: int, sink: Sink, is_range: bool) -> ScanEnd:
             pass
     # No closing bracket: the file was cut off (or is malformed near its end).
     loaded = 0
-    cut = _last_boundary(buf)
-    if cut is not None:
-        loaded = max(_decode_cut(r, cut, count, sink), 0)
+    last = _last_boundary(buf)
+    if last is not None:
+        loaded = max(_decode_cut(r, last, count, sink), 0)
         count += loaded
         p = _strip_lead(r.buf, 0)
         if r.buf[p : p + 1] == b",":

@@ -11,6 +11,7 @@ import io
 import mmap
 import os
 import tempfile
+from typing import IO
 
 import numpy as np
 
@@ -26,7 +27,7 @@ class ArgsStore:
         self._blobs: list[bytes] = []
         self._size = 0
         self._spill_ok = spill
-        self._file = None
+        self._file: IO[bytes] | None = None
         self._map: mmap.mmap | None = None
         self._array: np.ndarray | None = None
 
@@ -77,7 +78,7 @@ class ArgsStore:
         return {"blobs": self._blobs, "size": self._size}
 
     def __setstate__(self, state: dict) -> None:
-        self.__init__(spill=False)
+        type(self).__init__(self, spill=False)
         self._size = state["size"]
         if "path" in state:
             self._file = open(state["path"], "rb")  # noqa: SIM115 - kept open for the map
@@ -161,7 +162,7 @@ class ArgsStore:
             return done
         if self._array is not None:
             for a in range(0, self._size, CHUNK):
-                fh.write(memoryview(self._array[a : a + CHUNK]))
+                fh.write(self._array[a : a + CHUNK].data)
             return self._size
         for blob in self._blobs:
             fh.write(blob)
