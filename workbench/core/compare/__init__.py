@@ -11,6 +11,10 @@
 
 CLI: ``ascend-workbench compare BASE CURRENT --json [--by type|name] [--out F.xlsx]
 [--fail-on-regression PCT] [--tolerance PCT]`` (exit 3 on a regression beyond PCT).
+
+Inside: ``rows`` (statuses, columns, percentages) < ``opdiff`` (OP rows, instances) < ``model``
+(Comparison, Side) < ``facts``, ``overall`` < ``engine``; ``xlsx`` and ``cli`` on top. May use the
+profiling engine (reports), ``tasks``, ``fsutil`` and ``verbs``.
 """
 
 from __future__ import annotations

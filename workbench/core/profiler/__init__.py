@@ -15,4 +15,7 @@ reads :mod:`.chips`, stays fast to start):
 - :mod:`.mergejob`  Merge Reports
 - :mod:`.actions`   the wizard's and the runs panel's work functions over a host name (probe, check, run...)
 - :mod:`.cli`       the ``profile`` verb
+
+May use the profiling engine (to open what it fetched), ``services`` (hosts, transports, deploy),
+``project``, ``artefacts``, ``tasks`` and ``paths``.
 """

@@ -1,1 +1,1 @@
-"""UI package."""
+"""Documents for files no other view opens: the text / hex view (``text_view.py``)."""
