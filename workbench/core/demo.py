@@ -8,7 +8,6 @@ user's edits in it are never overwritten (missing samples are copied again, pres
 
 from __future__ import annotations
 
-import importlib.resources as ir
 import shutil
 from pathlib import Path
 
@@ -20,7 +19,7 @@ DEMO_NAME = "Ascend Workbench Demo"
 
 
 def samples_dir() -> Path:
-    return Path(str(ir.files("workbench.resources").joinpath("samples")))
+    return paths.resource_path("samples")
 
 
 def _reports_in(folder: Path) -> list[Path]:

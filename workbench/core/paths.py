@@ -53,3 +53,12 @@ def data_dir() -> Path:
     from platformdirs import user_data_dir
 
     return Path(user_data_dir(APP_NAME, appauthor=False))
+
+
+def resource_path(*parts: str) -> Path:
+    """A real filesystem path to a shipped resource (package ``workbench.resources``: icons,
+    translations, samples). Wheels, editable installs and bundles all unpack resources to disk,
+    so ``Path`` is enough."""
+    import importlib.resources as ir
+
+    return Path(str(ir.files("workbench.resources").joinpath(*parts)))

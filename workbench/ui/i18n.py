@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QLibraryInfo, QLocale, QTranslator
 from PySide6.QtWidgets import QApplication
 
-from workbench.ui.resources import resource_path
+from workbench.core.paths import resource_path
 
 SUPPORTED = ("en", "zh_CN")
 

@@ -7,7 +7,7 @@ from functools import lru_cache
 from PySide6.QtGui import QIcon
 
 from workbench.core.artefacts import Artefact
-from workbench.ui.resources import resource_path
+from workbench.core.paths import resource_path
 
 _ARTEFACT_ICON = {
     Artefact.ONNX_MODEL: "model",
