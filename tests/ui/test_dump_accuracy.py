@@ -157,3 +157,40 @@ def test_bad_input_and_translations(window, tmp_path):
     view.golden.setText(str(tmp_path))
     assert view.run() is None and "no such file or folder" in view.status.text()
     assert accuracy.NEXT_STEPS == compare.NEXT_STEPS  # the marked copies match core's advice
+
+
+def _type_into(qtbot, edit, text):
+    edit.setFocus()
+    qtbot.keyClick(edit, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClicks(edit, text)
+
+
+def test_metric_columns_are_in_sight_after_a_comparison(window, qtbot, samples, data):
+    from PySide6.QtWidgets import QPushButton
+
+    npu, golden, _files = data
+    window.menu_entries()["Ascend/Model Accuracy Analyzer…"].trigger()
+    view = window.documents.currentWidget()
+    assert isinstance(view, accuracy.AccuracyAnalyzer)
+    _type_into(qtbot, view.npu.edit, str(npu))
+    _type_into(qtbot, view.golden.edit, str(golden))
+    _type_into(qtbot, view.rule.edit, str(samples / MODEL))
+    assert isinstance(view.run_button, QPushButton)
+    qtbot.mouseClick(view.run_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "compared" in view.status.text() and view.run_button.isEnabled(), timeout=60000)
+    table = view.table.view
+    header = table.horizontalHeader()
+    names = view.report.header()
+    cos = names.index("CosineSimilarity")
+    left = header.sectionViewportPosition(cos)
+    assert table.horizontalScrollBar().value() == 0
+    assert left >= 0 and left + header.sectionSize(cos) <= header.viewport().width(), (
+        left,
+        header.sectionSize(cos),
+        header.viewport().width(),
+    )
+    # The op name comes right before the metrics (CosineSimilarity first), the other identifying
+    # columns after them; the export keeps msaccucmp's column order.
+    visual = [names[header.logicalIndex(v)] for v in range(header.count())]
+    assert visual[: visual.index("CosineSimilarity")] == ["Index", "OpType", "NPUDump"]
+    assert visual[3 : 3 + len(view.report.algorithms)] == view.report.algorithms

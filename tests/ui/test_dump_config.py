@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import json
 import shutil
+import stat
+from pathlib import Path
 
+import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QDialogButtonBox, QMessageBox
 
 from workbench.ui.dump import open_dump_configuration
 
@@ -148,4 +151,232 @@ def test_om_is_read_with_atc_on_the_demo_host(window, qtbot, samples, tmp_path):
     assert dialog.model.name == doc["name"]
     assert [op.name for op in dialog.model.ops] == [op["name"] for g in doc["graph"] for op in g["op"]]
     assert dialog.model_name.text() == doc["name"]
+    dialog.close()
+
+
+# ----- opening real acl.json files as a user does, and saving them unchanged
+def _acl_samples(samples):
+    found = sorted(p for p in samples.rglob("*.json") if p.name == "acl.json")
+    assert len(found) >= 2, found  # the Ascend/samples one and torch_npu's
+    return found
+
+
+ACL_SAMPLES = [
+    "acl-json-dump-samples/acl.json",
+    "acl-json-torch_npu-exception/acl.json",
+]
+
+
+def test_every_real_acl_json_sample_is_listed(samples):
+    assert [str(p.relative_to(samples)) for p in _acl_samples(samples)] == ACL_SAMPLES
+
+
+def _project_with(window, tmp_path, sample=None):
+    root = tmp_path / "proj"
+    (root / "src").mkdir(parents=True)
+    acl = root / "src" / "acl.json"
+    if sample is not None:
+        shutil.copy(sample, acl)
+        acl.chmod(0o644)
+    assert window.create_project(root) is not None
+    return root, acl
+
+
+def _shown_dialog(window, qtbot):
+    from workbench.ui.dump.config_dialog import DumpConfigDialog
+
+    qtbot.waitUntil(lambda: any(d.isVisible() for d in window.findChildren(DumpConfigDialog)), timeout=10000)
+    return [d for d in window.findChildren(DumpConfigDialog) if d.isVisible()][-1]
+
+
+def _open_from_explorer(window, qtbot, path):
+    """The explorer's context menu of the acl.json: its first entry, Open (the Dump Configuration)."""
+    open_entry = window.explorer.menu_for(path).actions()[0]
+    assert open_entry.text() == "Open"
+    open_entry.trigger()
+    return _shown_dialog(window, qtbot)
+
+
+def _open_from_menu(window, qtbot):
+    """Ascend ▸ Dump Configuration… (with a project open it edits the project's src/acl.json)."""
+    window.menu_entries()["Ascend/Dump Configuration…"].trigger()
+    return _shown_dialog(window, qtbot)
+
+
+def _click_save(qtbot, dialog):
+    qtbot.mouseClick(dialog.buttons.button(QDialogButtonBox.StandardButton.Save), Qt.MouseButton.LeftButton)
+
+
+def _load_model_by_typing(qtbot, dialog, path):
+    dialog.model_path.edit.clear()
+    qtbot.keyClicks(dialog.model_path.edit, str(path))
+    qtbot.mouseClick(dialog.load_button, Qt.MouseButton.LeftButton)
+    name = json.loads(Path(path).read_text())["name"]
+    qtbot.waitUntil(lambda: dialog.model_name.text() == name and dialog.load_button.isEnabled(), timeout=20000)
+
+
+def _expected_option(dump, model_name=None):
+    entries = [e for e in dump.get("dump_list") or [] if isinstance(e, dict) and "model_name" in e]
+    entry = next((e for e in entries if model_name in (None, e["model_name"])), None)
+    return "none" if entry is None else "several" if entry.get("layer") else "all"
+
+
+def _assert_fields_show(dialog, doc, model_name=None):
+    d = doc.get("dump", {})
+    assert dialog.options[_expected_option(d, model_name)].isChecked()
+    assert dialog.dump_path.text() == d.get("dump_path", "")
+    assert dialog.mode.currentData() == d.get("dump_mode", "output")
+    assert dialog.data.currentData() == d.get("dump_data", "tensor")
+    assert dialog.op_switch.isChecked() == (d.get("dump_op_switch") == "on")
+    assert dialog.level.currentData() == d.get("dump_level")
+    assert dialog.scene.currentData() == d.get("dump_scene")
+    assert dialog.step.text() == d.get("dump_step", "")
+    assert dialog.debug.isChecked() == (d.get("dump_debug") == "on")
+
+
+@pytest.mark.parametrize("name", ACL_SAMPLES)
+def test_real_sample_opened_from_the_explorer_saves_unchanged(window, qtbot, samples, tmp_path, name):
+    _root, acl = _project_with(window, tmp_path, samples / name)
+    original = json.loads((samples / name).read_text())
+    dialog = _open_from_explorer(window, qtbot, acl)
+    assert dialog.acl_path.text() == str(acl)
+    _click_save(qtbot, dialog)
+    assert json.loads(acl.read_text()) == original, dialog.status.text()
+    assert acl.read_bytes() == (samples / name).read_bytes(), "nothing changed: not even rewritten"
+    assert dialog.status.text() == f"Saved {acl} (nothing changed: the file was left as it is)"
+    _assert_fields_show(dialog, original)
+    dialog.close()
+
+
+@pytest.mark.parametrize("name", ACL_SAMPLES)
+def test_real_sample_with_a_model_loaded_saves_unchanged(window, qtbot, samples, tmp_path, name):
+    _root, acl = _project_with(window, tmp_path, samples / name)
+    original = json.loads((samples / name).read_text())
+    dialog = _open_from_menu(window, qtbot)
+    assert dialog.acl_path.text() == str(acl)
+    _load_model_by_typing(qtbot, dialog, samples / MODEL)
+    _click_save(qtbot, dialog)
+    assert json.loads(acl.read_text()) == original, dialog.status.text()
+    _assert_fields_show(dialog, original, _model_doc(samples)["name"])
+    assert dialog.options["none"].isChecked()  # neither sample lists this model
+    dialog.close()
+
+
+def test_every_field_the_file_has_is_shown_and_kept(window, qtbot, samples, tmp_path):
+    doc = _model_doc(samples)
+    dumped = [op["name"] for g in doc["graph"] for op in g["op"] if op["type"] not in ("Data", "Const", "NetOutput")]
+    layers = [dumped[5], dumped[1], "framework/conv1"]  # the file's order; one name the model does not have
+    acl_doc = {
+        "err_msg_mode": "1",
+        "dump": {
+            "dump_list": [
+                {"model_name": "other_net"},
+                {"model_name": doc["name"], "layer": layers, "opname_blacklist": ["x"]},
+            ],
+            "dump_path": "/data/dumps",
+            "dump_mode": "input",
+            "dump_data": "stats",
+            "dump_stats": ["Min", "Max"],
+            "dump_level": "kernel",
+            "dump_step": "0|5",
+            "dump_debug": "off",
+            "dump_scene": "normal",
+            "max_opqueue_num": 20000,
+        },
+    }
+    root = tmp_path / "proj"
+    (root / "src").mkdir(parents=True)
+    acl = root / "src" / "acl.json"
+    acl.write_text(json.dumps(acl_doc, indent=2))
+    assert window.create_project(root) is not None
+    dialog = _open_from_explorer(window, qtbot, acl)
+    # Without the model: the first model listed ("all"), and the file's ops named for the other one later.
+    _assert_fields_show(dialog, acl_doc)
+    assert [k for k, cb in dialog.stats.items() if cb.isChecked()] == ["Max", "Min"]
+    kept = dialog.kept.text()
+    for where in ("err_msg_mode", "dump.max_opqueue_num", "dump.dump_list[1]"):
+        assert where in kept, kept
+    _click_save(qtbot, dialog)
+    assert json.loads(acl.read_text()) == acl_doc
+    _load_model_by_typing(qtbot, dialog, samples / MODEL)
+    _assert_fields_show(dialog, acl_doc, doc["name"])
+    assert dialog.tree.checked() == [dumped[1], dumped[5]]
+    assert "dump.dump_list[0]" in dialog.kept.text() and "opname_blacklist" in dialog.kept.text()
+    _click_save(qtbot, dialog)
+    assert json.loads(acl.read_text()) == acl_doc, dialog.status.text()
+    # Unticking one op changes only the layer list (the file's order and the unknown name stay).
+    dialog.tree.select([dumped[5]])
+    dialog.tree.act_disable.trigger()
+    _click_save(qtbot, dialog)
+    acl_doc["dump"]["dump_list"][1]["layer"] = [dumped[1], "framework/conv1"]
+    assert json.loads(acl.read_text()) == acl_doc
+    dialog.close()
+
+
+# ----- the default dump_path is valid where the application runs (the deployed project folder)
+def test_default_dump_path_is_relative_to_the_deployed_folder(window, qtbot, samples, tmp_path):
+    from workbench.simtoolkit.dumpwriter import dump_after_app
+    from workbench.simtoolkit.omfile import write_om
+
+    root, acl = _project_with(window, tmp_path)
+    dialog = _open_from_menu(window, qtbot)
+    assert dialog.acl_path.text() == str(acl) and dialog.options["all"].isChecked()
+    _load_model_by_typing(qtbot, dialog, samples / MODEL)
+    _click_save(qtbot, dialog)
+    dump = json.loads(acl.read_text())["dump"]
+    assert dump["dump_path"] == "dump", "relative to the app's working folder, not this machine's project path"
+    dialog.close()
+    # The project as deployed to a CANN machine (another absolute path, dump/ created by deploy), the app
+    # run in the deployed folder: the (simulated) runtime dumps into that folder's dump/.
+    deployed = tmp_path / "host" / "home" / "ascend" / "proj"
+    shutil.copytree(root, deployed, ignore=shutil.ignore_patterns(".workbench"))
+    (deployed / "dump").mkdir()
+    (deployed / "model").mkdir()
+    write_om(deployed / "model" / "net.om", _model_doc(samples), [])
+    written = dump_after_app(["./main", "model/net.om"], deployed)
+    assert written and all(deployed / "dump" in p.parents for p in written)
+
+
+# ----- a symlinked acl.json stays a link
+def test_symlinked_acl_json_is_written_through_the_link(window, qtbot, samples, tmp_path):
+    shared = tmp_path / "shared" / "acl.json"
+    shared.parent.mkdir()
+    shutil.copy(samples / "acl-json-dump-samples" / "acl.json", shared)
+    shared.chmod(0o640)
+    root = tmp_path / "proj"
+    (root / "src").mkdir(parents=True)
+    link = root / "src" / "acl.json"
+    link.symlink_to(shared)
+    assert window.create_project(root) is not None
+    dialog = _open_from_explorer(window, qtbot, link)
+    edit = dialog.dump_path.edit
+    edit.setFocus()
+    qtbot.keyClick(edit, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClicks(edit, "dump/run1")
+    _click_save(qtbot, dialog)
+    assert "Saved" in dialog.status.text(), dialog.status.text()
+    assert link.is_symlink() and link.resolve() == shared.resolve()
+    expected = json.loads((samples / "acl-json-dump-samples" / "acl.json").read_text())
+    expected["dump"]["dump_path"] = "dump/run1"
+    assert json.loads(shared.read_text()) == expected
+    assert stat.S_IMODE(shared.stat().st_mode) == 0o640
+    assert sorted(p.name for p in link.parent.iterdir()) == ["acl.json"]
+    dialog.close()
+
+
+def test_all_then_none_saved_in_turn_adds_and_removes_the_model(window, qtbot, samples, tmp_path):
+    _root, acl = _project_with(window, tmp_path, samples / ACL_SAMPLES[0])
+    original = json.loads(acl.read_text())
+    dialog = _open_from_explorer(window, qtbot, acl)
+    _load_model_by_typing(qtbot, dialog, samples / MODEL)
+    name = _model_doc(samples)["name"]
+    qtbot.mouseClick(dialog.options["all"], Qt.MouseButton.LeftButton)
+    assert dialog.options["all"].isChecked()
+    _click_save(qtbot, dialog)
+    dump = json.loads(acl.read_text())["dump"]
+    assert dump["dump_list"] == [{"model_name": name}] and dump["dump_path"] == original["dump"]["dump_path"]
+    qtbot.mouseClick(dialog.options["none"], Qt.MouseButton.LeftButton)
+    _click_save(qtbot, dialog)
+    dump = json.loads(acl.read_text())["dump"]
+    assert dump["dump_list"] == [] and dump["dump_path"] == original["dump"]["dump_path"]
     dialog.close()

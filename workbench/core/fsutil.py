@@ -4,20 +4,40 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
+import stat
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
 
+def write_target(path: str | os.PathLike[str]) -> Path:
+    """The file a write to ``path`` must change: ``path`` itself, or the final target of a symlink
+    (a chain of links is followed; a dangling link names the file it will create)."""
+    target = Path(path)
+    return Path(os.path.realpath(target)) if target.is_symlink() else target
+
+
 @contextlib.contextmanager
 def atomic_open(path: str | os.PathLike[str], mode: str = "w", encoding: str | None = "utf-8") -> Iterator[IO]:
-    """Open a temp file beside ``path``; on success fsync and rename it over ``path``.
+    """Open a temp file beside ``path``'s target; on success fsync it and put it in place.
 
     On any exception the temp file is removed and ``path`` is untouched, so a reader never sees
     a half-written file under the final name.
+
+    - A symlink is written through: its target (the end of the chain) is replaced atomically and
+      the link stays a link.
+    - The new file keeps the replaced file's permission bits (and, where the OS allows, its owner);
+      a new file gets the mode ``open()`` would give it (0666 minus the umask).
+    - A target with other hard links is not replaced (that would silently split it from them):
+      the new content is first written completely to the temp file, the old content is copied
+      to a backup beside it (``.<name>.<random>.bak``), then the target is rewritten in place, so
+      every link sees the new content. That step is not atomic for a concurrent reader; if it
+      fails, the old content is put back from the backup, and should that fail too the backup is
+      kept and its path is in the error.
     """
-    target = Path(path)
+    target = write_target(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     binary = "b" in mode
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
@@ -26,15 +46,56 @@ def atomic_open(path: str | os.PathLike[str], mode: str = "w", encoding: str | N
             yield fh
             fh.flush()
             os.fsync(fh.fileno())
+        try:
+            old: os.stat_result | None = target.stat()
+        except OSError:
+            old = None
+        if old is not None and stat.S_ISREG(old.st_mode) and old.st_nlink > 1:
+            _rewrite_in_place(Path(tmp), target)
+            os.unlink(tmp)
+            return
+        if old is not None and hasattr(os, "chown"):
+            with contextlib.suppress(OSError):
+                os.chown(tmp, old.st_uid, old.st_gid)  # before chmod: chown may clear set-id bits
         with contextlib.suppress(OSError):
             # mkstemp creates 0600: give the file the mode the user would get from open()
             # (the old file's mode when replacing one).
-            os.chmod(tmp, target.stat().st_mode & 0o7777 if target.exists() else 0o666 & ~_umask())
+            os.chmod(tmp, stat.S_IMODE(old.st_mode) if old is not None else 0o666 & ~_umask())
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def _rewrite_in_place(new: Path, target: Path) -> None:
+    """Copy ``new``'s bytes into ``target`` keeping its inode (hard links), after a backup."""
+    fd, backup = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".bak", dir=target.parent)
+    os.close(fd)
+    shutil.copyfile(target, backup)
+    try:
+        _copy_into(new, target)
+    except BaseException as exc:
+        try:
+            _copy_into(Path(backup), target)
+        except OSError:
+            raise OSError(
+                f"{target}: rewriting the hard-linked file failed ({exc}) and so did restoring it; "
+                f"its old content is kept in {backup}"
+            ) from exc
+        with contextlib.suppress(OSError):
+            os.unlink(backup)
+        raise
+    with contextlib.suppress(OSError):
+        os.unlink(backup)
+
+
+def _copy_into(source: Path, target: Path) -> None:
+    with open(source, "rb") as src, open(target, "r+b") as dst:
+        dst.truncate(0)
+        shutil.copyfileobj(src, dst)
+        dst.flush()
+        os.fsync(dst.fileno())
 
 
 def _umask() -> int:
@@ -54,14 +115,21 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
 
 
 def backup_aside(path: Path, suffix: str = "corrupt") -> Path | None:
-    """Keep a damaged file under a new name (never delete it); return the new path."""
+    """Keep a damaged file under a new name beside ``path`` (never delete it); return the new path.
+
+    A regular file is renamed. For a symlink the damaged content is copied (the link and its
+    target stay where they are, so a following atomic write still goes through the link).
+    """
     if not path.exists():
         return None
     n = 0
     while True:
         candidate = path.with_name(f"{path.name}.{suffix}{'' if n == 0 else f'.{n}'}")
-        if not candidate.exists():
+        if not candidate.exists() and not candidate.is_symlink():
             break
         n += 1
-    os.replace(path, candidate)
+    if path.is_symlink():
+        shutil.copy2(write_target(path), candidate)
+    else:
+        os.replace(path, candidate)
     return candidate

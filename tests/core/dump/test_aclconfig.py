@@ -119,3 +119,69 @@ def test_validation_errors():
         ("error", "dump.dump_stats"),
         ("warning", "dump.dump_stats"),
     }
+
+
+def _acl_samples(samples):
+    found = sorted(p for p in samples.rglob("*.json") if p.name == "acl.json")
+    assert len(found) >= 2, found
+    return found
+
+
+def test_unchanged_settings_leave_every_real_sample_as_it_was(samples):
+    for path in _acl_samples(samples):
+        original = json.loads(path.read_text())
+        cfg = AclConfig.load(path)
+        for model in (None, "resnet50"):
+            base = cfg.dump_settings(model)
+            same = DumpSettings(**{**base.__dict__, "layers": list(base.layers), "dump_stats": list(base.dump_stats)})
+            cfg.apply_dump(same, base)
+            assert cfg.data == original, (path, model)
+
+
+def test_changes_against_the_file_write_only_what_changed(samples, tmp_path):
+    path = _copy(samples, "acl-json-torch_npu-exception", tmp_path)
+    cfg = AclConfig.load(path)
+    base = cfg.dump_settings("net")
+    assert (base.option, base.dump_scene, base.dump_path) == ("none", "lite_exception", "")
+    s = DumpSettings(**{**base.__dict__, "dump_step": "0|5"})
+    cfg.apply_dump(s, base)
+    assert cfg.data == {"dump": {"dump_scene": "lite_exception", "dump_step": "0|5"}}
+    # Turning the model's dump on writes the schema; the default dump_path is relative (the app's
+    # working folder on the machine it runs on), never an absolute path of this machine.
+    cfg = AclConfig.load(path)
+    cfg.apply_dump(DumpSettings(**{**base.__dict__, "option": "all"}), base)
+    assert cfg.data == {
+        "dump": {
+            "dump_scene": "lite_exception",
+            "dump_list": [{"model_name": "net"}],
+            "dump_path": "dump",
+            "dump_mode": "output",
+            "dump_op_switch": "off",
+            "dump_data": "tensor",
+        }
+    }
+    # Single-operator dump switched on in a file without dump_list: the list and a path are written too.
+    cfg = AclConfig({})
+    base = cfg.dump_settings()
+    cfg.apply_dump(DumpSettings(**{**base.__dict__, "dump_op_switch": "on"}), base)
+    assert cfg.data["dump"]["dump_list"] == [] and cfg.data["dump"]["dump_path"] == "dump"
+    assert cfg.validate() == []
+
+
+def test_unshown_lists_what_has_no_field(tmp_path):
+    cfg = AclConfig(
+        {
+            "profiler": {"switch": "off"},
+            "dump": {
+                "dump_list": [{"model_name": "a"}, {"model_name": "b", "layer": ["x"], "opname_blacklist": ["y"]}],
+                "dump_path": "dump",
+                "max_opqueue_num": 20000,
+            },
+        }
+    )
+    assert cfg.unshown("b") == [
+        ("profiler", {"switch": "off"}),
+        ("dump.max_opqueue_num", 20000),
+        ("dump.dump_list[0]", {"model_name": "a"}),
+        ("dump.dump_list[1].opname_blacklist", ["y"]),
+    ]

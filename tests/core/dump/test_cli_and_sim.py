@@ -158,3 +158,30 @@ def test_simulated_msaccucmp_convert_and_compare(samples, tmp_path, monkeypatch,
     err = capsys.readouterr().err
     assert "The command was completed and took" in err
     assert msaccucmp.main(["overflow", "-d", str(src), "-out", str(out)]) == 30
+
+
+def test_dump_config_stats_without_stats_data_is_refused(samples, tmp_path):
+    acl = tmp_path / "acl.json"
+    original = '{"dump": {"dump_list": [], "dump_path": "dump"}}'
+    acl.write_text(original)
+
+    def config(*args):
+        base = ["dump-config", "--model-json", str(samples / LARGE), "--all", "--out", str(acl)]
+        return _cli(*base, *args, cwd=tmp_path)
+
+    r = config("--stats", "Max,Min")
+    assert r.returncode == 2
+    assert r.stderr.strip().splitlines() == [
+        "--stats needs --data stats: dump_stats is only used by a statistics dump"
+    ], r.stderr
+    assert acl.read_text() == original
+    r = config("--data", "tensor", "--stats", "Max")
+    assert r.returncode == 2 and "--stats needs --data stats" in r.stderr and acl.read_text() == original
+    # With --data stats the statistics are written; a file that already dumps statistics takes --stats alone.
+    r = config("--data", "stats", "--stats", "Max,Min")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(acl.read_text())["dump"]["dump_stats"] == ["Max", "Min"]
+    r = config("--stats", "Avg")
+    assert r.returncode == 0, r.stderr
+    data = json.loads(acl.read_text())["dump"]
+    assert (data["dump_data"], data["dump_stats"]) == ("stats", ["Avg"])

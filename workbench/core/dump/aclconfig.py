@@ -6,6 +6,12 @@ Schema (docs/cann-formats.md §5): ``{"dump": {"dump_list": [{"model_name": m, "
 beside other sections (``profiler``, …). The editor changes only the keys it manages; every other
 key (other sections, other ``dump_list`` entries, keys it does not know inside ``dump`` or inside
 the model's entry) is kept as it was, in its order. Indentation style (tabs / n spaces) is kept.
+
+:meth:`AclConfig.apply_dump` with the settings read from the file (``base``) writes only what changed,
+so saving what was read leaves the document JSON-equal; turning a model's dump on writes the full
+schema (dump_path, dump_mode, dump_op_switch, dump_data). ``dump_path`` is read by the runtime on
+the machine the application runs on, relative to the application's working folder: the default
+:data:`DEFAULT_DUMP_PATH` is relative (the deployed project's ``dump/`` folder on a CANN machine).
 """
 
 from __future__ import annotations
@@ -26,8 +32,23 @@ DUMP_LEVELS = ("op", "kernel", "all")
 SWITCH = ("on", "off")
 OPTIONS = ("all", "several", "none")
 MAX_NESTING = 10
+DUMP_SCENES = ("lite_exception", "normal", "aic_err_brief_dump", "aic_err_norm_dump", "aic_err_detail_dump")
 # Keys written by the editor, in the order new ones are added.
-MANAGED_ORDER = ("dump_list", "dump_path", "dump_mode", "dump_op_switch", "dump_data", "dump_stats", "dump_level")
+MANAGED_ORDER = (
+    "dump_list",
+    "dump_path",
+    "dump_mode",
+    "dump_op_switch",
+    "dump_data",
+    "dump_stats",
+    "dump_level",
+    "dump_step",
+    "dump_debug",
+    "dump_scene",
+)
+# The runtime resolves a relative dump_path against the application's working folder on the machine
+# it runs on (docs/cann-formats.md §5): the deployed project folder, where deploy creates dump/.
+DEFAULT_DUMP_PATH = "dump"
 
 
 class AclConfigError(ValueError):
@@ -51,6 +72,25 @@ class DumpSettings:
     dump_stats: list[str] = field(default_factory=lambda: list(DUMP_STATS))
     dump_op_switch: str = "off"
     dump_level: str | None = None  # None: leave the key as it is (absent means the runtime's "all")
+    dump_step: str | None = None  # None: no key (every iteration)
+    dump_debug: str | None = None  # None: no key ("off")
+    dump_scene: str | None = None  # None: no key
+
+
+# The DumpSettings fields apply_dump compares with the file's (everything but model_name).
+SETTING_FIELDS = (
+    "option",
+    "layers",
+    "dump_path",
+    "dump_mode",
+    "dump_data",
+    "dump_stats",
+    "dump_op_switch",
+    "dump_level",
+    "dump_step",
+    "dump_debug",
+    "dump_scene",
+)
 
 
 @dataclass(frozen=True)
@@ -166,29 +206,51 @@ class AclConfig:
             s.dump_stats = [str(x) for x in d["dump_stats"]]
         s.dump_op_switch = d.get("dump_op_switch", "off")
         s.dump_level = d.get("dump_level")
+        s.dump_step = d.get("dump_step")
+        s.dump_debug = d.get("dump_debug")
+        s.dump_scene = d.get("dump_scene")
         return s
 
+    def unshown(self, model_name: str | None = None) -> list[tuple[str, Any]]:
+        """(JSON path, value) of what the editor keeps but has no field for: other top-level sections,
+        unknown keys of ``dump``, other ``dump_list`` entries and unknown keys of the model's entry."""
+        out: list[tuple[str, Any]] = [(k, v) for k, v in self.data.items() if k != "dump"]
+        d = self.data.get("dump")
+        if d is None:
+            return out
+        if not isinstance(d, dict):
+            return [*out, ("dump", d)]
+        out += [(f"dump.{k}", v) for k, v in d.items() if k not in MANAGED_ORDER]
+        entries = d.get("dump_list")
+        if not isinstance(entries, list):
+            return out
+        entry = self._entry(model_name)
+        for i, e in enumerate(entries):
+            if entry is not None and e is entry:
+                out += [(f"dump.dump_list[{i}].{k}", v) for k, v in entry.items() if k not in ("model_name", "layer")]
+            else:
+                out.append((f"dump.dump_list[{i}]", e))
+        return out
+
     # ----- editing
-    def apply_dump(self, s: DumpSettings) -> None:
-        """Write ``s`` into the dump section, touching only the keys the editor manages."""
+    def apply_dump(self, s: DumpSettings, base: DumpSettings | None = None) -> None:
+        """Write ``s`` into the dump section, touching only the keys the editor manages.
+
+        With ``base`` (the settings :meth:`dump_settings` read from this document) only the fields
+        where ``s`` differs are written: saving unchanged settings leaves the document as it was.
+        Without it every managed key is written from ``s`` (the ``dump-config`` verb).
+        """
         if s.option not in OPTIONS:
             raise ValueError(f"dump option {s.option!r}: expected one of {', '.join(OPTIONS)}")
+        if base is not None:
+            self._apply_changes(s, base)
+            return
         dump = self.dump
         if dump is None:
             if s.option == "none" and s.dump_op_switch != "on":
                 return
             dump = self.data["dump"] = {}
-        entries = dump.get("dump_list") if isinstance(dump.get("dump_list"), list) else []
-        new_entries, placed = [], False
-        for e in entries:
-            if isinstance(e, dict) and e.get("model_name") == s.model_name:
-                if s.option != "none" and not placed:
-                    new_entries.append(self._model_entry(e, s))
-                    placed = True
-                continue
-            new_entries.append(e)
-        if s.option != "none" and not placed:
-            new_entries.append(self._model_entry({}, s))
+        new_entries = self._entries_with(dump, s)
         values: dict[str, Any] = {
             "dump_list": new_entries,
             "dump_path": s.dump_path,
@@ -200,8 +262,9 @@ class AclConfig:
             values["dump_stats"] = list(s.dump_stats)
         else:
             dump.pop("dump_stats", None)
-        if s.dump_level is not None:
-            values["dump_level"] = s.dump_level
+        for key in ("dump_level", "dump_step", "dump_debug", "dump_scene"):
+            if getattr(s, key) is not None:
+                values[key] = getattr(s, key)
         for key in MANAGED_ORDER:
             if key in values:
                 dump[key] = values[key]
@@ -212,6 +275,70 @@ class AclConfig:
             and not any(k in dump for k in ("dump_debug", "dump_scene"))
         ):
             del self.data["dump"]
+
+    def _apply_changes(self, s: DumpSettings, base: DumpSettings) -> None:
+        changed = {f for f in SETTING_FIELDS if getattr(s, f) != getattr(base, f)}
+        if not changed:
+            return
+        if "dump" in self.data and not isinstance(self.data["dump"], dict):
+            return  # validate() reports it; what cannot be read is not replaced
+        created = "dump" not in self.data
+        dump: dict[str, Any] = self.data.setdefault("dump", {})
+        # a model's dump or the single-operator dump turned on
+        enabling = (base.option == "none" and s.option != "none" and bool(s.model_name)) or (
+            base.dump_op_switch != "on" and s.dump_op_switch == "on"
+        )
+        values: dict[str, Any] = {}
+        removed: set[str] = set()
+
+        def put(key: str, value: Any) -> None:
+            if value is None or value == "":
+                removed.add(key)
+            else:
+                values[key] = value
+
+        if changed & {"option", "layers"} and s.model_name:
+            values["dump_list"] = self._entries_with(dump, s)
+        if enabling:
+            # the full schema, as MindStudio writes it
+            if "dump_list" not in values and not isinstance(dump.get("dump_list"), list):
+                values["dump_list"] = []
+            values["dump_path"] = s.dump_path or dump.get("dump_path") or DEFAULT_DUMP_PATH
+            values["dump_mode"], values["dump_op_switch"] = s.dump_mode, s.dump_op_switch
+            values["dump_data"] = s.dump_data
+        for key in ("dump_path", "dump_mode", "dump_op_switch", "dump_data", "dump_level", "dump_step"):
+            if key in changed and key not in values:
+                put(key, getattr(s, key))
+        for key in ("dump_debug", "dump_scene"):
+            if key in changed:
+                put(key, getattr(s, key))
+        if s.dump_data == "stats":
+            if "dump_data" in values or "dump_stats" in changed:
+                values["dump_stats"] = list(s.dump_stats)
+        elif "dump_data" in changed:
+            removed.add("dump_stats")
+        for key in MANAGED_ORDER:
+            if key in values:
+                dump[key] = values[key]
+        for key in removed:
+            dump.pop(key, None)
+        if created and not dump:
+            del self.data["dump"]
+
+    def _entries_with(self, dump: dict[str, Any], s: DumpSettings) -> list[Any]:
+        """``dump_list`` with the entry of ``s.model_name`` made as ``s`` says (added, changed, removed)."""
+        entries = dump.get("dump_list") if isinstance(dump.get("dump_list"), list) else []
+        new_entries, placed = [], False
+        for e in entries or []:
+            if isinstance(e, dict) and e.get("model_name") == s.model_name:
+                if s.option != "none" and not placed:
+                    new_entries.append(self._model_entry(e, s))
+                    placed = True
+                continue
+            new_entries.append(e)
+        if s.option != "none" and not placed:
+            new_entries.append(self._model_entry({}, s))
+        return new_entries
 
     @staticmethod
     def _model_entry(old: dict[str, Any], s: DumpSettings) -> dict[str, Any]:

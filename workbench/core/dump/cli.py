@@ -1,7 +1,8 @@
 """Verbs ``dump-config``, ``dump convert`` and ``accuracy compare`` (Qt-free).
 
 - ``dump-config --model-json FILE (--all | --ops A,B,…) [--mode M] [--path DIR] [--data tensor|stats]
-  [--out acl.json]`` edits the acl.json in place keeping every other key; prints the warnings.
+  [--stats A,B] [--out acl.json]`` edits the acl.json in place keeping every other key; prints the
+  warnings. ``--stats`` needs ``--data stats`` (or a file whose dump_data already is "stats").
 - ``dump convert PATH… --out DIR`` writes .npy files; damaged files are listed and the rest convert.
 - ``accuracy compare --npu DIR --golden DIR [--fusion-rule FILE] [--alg NAMES] [--threshold 0.99]
   --out result.csv [--json]``.
@@ -68,7 +69,13 @@ def _config(args: argparse.Namespace) -> int:
     ):
         if value is not None:
             setattr(s, attr, value)
-    if args.stats:
+    if args.stats is not None:
+        if s.dump_data != "stats":
+            # dump_stats is read only with dump_data "stats" (docs/cann-formats.md §5); turning a tensor
+            # dump into a statistics dump is not implied by naming statistics.
+            known = args.data is None and "dump_data" in (cfg.dump or {})
+            where = f" ({args.out} has dump_data {s.dump_data!r})" if known else ""
+            return _err(f"--stats needs --data stats: dump_stats is only used by a statistics dump{where}")
         s.dump_stats = [x.strip() for x in args.stats.split(",") if x.strip()]
     if not s.dump_path and s.option != "none":
         return _err(f"{args.out}: no dump_path in the file: give --path DIR")

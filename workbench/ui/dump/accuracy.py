@@ -61,6 +61,13 @@ NEXT_STEPS = (
     ),
 )
 BELOW = QColor(192, 57, 43)
+# Shown before the metrics (by name; msaccucmp's other identifying columns come after them).
+LEAD_COLUMNS = ("Index", "OpType", "NPUDump")
+# Width bounds (px) so the metrics are in sight at the default window size; cells and headers that
+# do not fit are elided and show their full text as a tooltip.
+LEAD_WIDTHS = {"Index": 56, "OpType": 120, "NPUDump": 240}
+METRIC_WIDTH = (72, 128)
+OTHER_WIDTH = 180
 
 
 class ResultModel(FrameModel):
@@ -72,6 +79,11 @@ class ResultModel(FrameModel):
             if isinstance(value, (float, np.floating)):
                 return metrics.NAN if math.isnan(value) else metrics.fmt(value)
         return super().data(index, role)
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802 - Qt API
+        if role == Qt.ItemDataRole.ToolTipRole and orientation == Qt.Orientation.Horizontal:
+            return super().headerData(section, orientation, Qt.ItemDataRole.DisplayRole)
+        return super().headerData(section, orientation, role)
 
 
 def report_frame(report: CompareReport) -> pd.DataFrame:
@@ -281,8 +293,7 @@ class AccuracyAnalyzer(QWidget):
             dtype=object,
         )
         self.table.set_frame(frame, highlight=highlight, row_colors=colors, headers=report.header())
-        for c in range(frame.shape[1]):  # keep the metric columns in sight
-            self.table.view.setColumnWidth(c, min(self.table.view.columnWidth(c), 200))
+        self._arrange_columns(report)
         outputs = sum(r.kind == "output" for r in report.rows)
         failed = sum(bool(r.reason) and r.cosine is None for r in report.rows)
         text = self.tr("{0} rows ({1} outputs) compared; {2} without a value (see CompareFailReason).").format(
@@ -297,6 +308,29 @@ class AccuracyAnalyzer(QWidget):
             self.table.view.scrollTo(
                 self.table.model.index(report.rows.index(first), 0), QAbstractItemView.ScrollHint.PositionAtCenter
             )
+
+    def _arrange_columns(self, report: CompareReport) -> None:
+        """Keep the metric columns in sight: Index, OpType and the op name (compact), then the metrics
+        (CosineSimilarity first) and CompareFailReason, then the other columns. Only the view's order
+        changes: sorting, copying and the exports keep msaccucmp's column order."""
+        view, header = self.table.view, self.table.view.horizontalHeader()
+        names = report.header()
+        lead = [names.index(n) for n in LEAD_COLUMNS if n in names]
+        metric = [names.index(a) for a in report.algorithms if a in names]
+        reason = [i for i, n in enumerate(names) if n == "CompareFailReason"]
+        placed = lead + metric + reason
+        order = placed + [i for i in range(len(names)) if i not in placed]
+        for visual, logical in enumerate(order):
+            header.moveSection(header.visualIndex(logical), visual)
+        for i, name in enumerate(names):
+            width = view.columnWidth(i)
+            if i in lead:
+                width = min(width, LEAD_WIDTHS[name])
+            elif i in metric:
+                width = max(METRIC_WIDTH[0], min(width, METRIC_WIDTH[1]))
+            else:
+                width = min(width, OTHER_WIDTH)
+            view.setColumnWidth(i, width)
 
     def _show_guidance(self) -> None:
         report = self.report

@@ -7,13 +7,22 @@ sections such as ``profiler``, other models, unknown keys) is kept as it was; th
 written is shown live with the core's warnings (e.g. dump and profiling both on). An existing
 acl.json that is not valid JSON is reported with its line and column and only overwritten when the
 user agrees (the damaged file is kept aside as ``acl.json.corrupt``).
+
+The fields show what the file holds (the keys it lacks show the runtime's defaults) and what the
+editor has no field for is listed as kept; Save writes only what was changed, so saving an acl.json
+as it was opened leaves it JSON-equal (and, when nothing changed at all, not rewritten). The
+default dump_path is relative (``dump``): the runtime resolves it against the application's working
+folder on the machine it runs on — the deployed project folder on a CANN machine.
 """
 
 from __future__ import annotations
 
 import copy
+import dataclasses
+import json
 import os
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontDatabase
@@ -28,6 +37,7 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QMessageBox,
     QPlainTextEdit,
     QPushButton,
@@ -60,6 +70,11 @@ class DumpConfigDialog(QDialog):
         self.resize(1180, 760)
         self.model: OmModel | None = None
         self.cfg = AclConfig({})
+        # What the file says (base), what the fields were set to (origin: base plus the defaults
+        # proposed for a new dump section) and what the fields read back as right after (shown).
+        self._base = DumpSettings(option="none")
+        self._origin = DumpSettings(option="none")
+        self._shown = DumpSettings(option="none")
         self.load_error: AclConfigError | None = None
         self.task = None
         root = context.project_root()
@@ -109,7 +124,19 @@ class DumpConfigDialog(QDialog):
         for key, text in zip(aclconfig.DUMP_MODES, (self.tr("Input"), self.tr("Output"), self.tr("All"))):
             self.mode.addItem(text, key)
         self.dump_path = common.PathRow("dir", self.tr("Dump Path"), parent=self)
-        self.default_dump_path = str(root / "dump") if root else ""
+        self.dump_path.edit.setPlaceholderText(
+            self.tr("{0} (written when dumping is turned on)").format(aclconfig.DEFAULT_DUMP_PATH)
+        )
+        self.dump_path.setToolTip(
+            self.tr(
+                "Read by the runtime on the machine the application runs on: a relative path is relative to "
+                "the application's working folder (the deployed project folder on a CANN machine); "
+                "the folder must exist there."
+            )
+        )
+        self.file_ops = QLabel(self)
+        self.file_ops.setWordWrap(True)
+        self.file_ops.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.data = QComboBox(self)
         self.data.addItem(self.tr("Tensor data"), "tensor")
         self.data.addItem(self.tr("Statistics"), "stats")
@@ -126,6 +153,16 @@ class DumpConfigDialog(QDialog):
         self.level.addItem(self.tr("(not set: the runtime's default)"), None)
         for key, text in zip(aclconfig.DUMP_LEVELS, (self.tr("op"), self.tr("kernel"), self.tr("all"))):
             self.level.addItem(text, key)
+        self.step = QLineEdit(self)
+        self.step.setPlaceholderText(self.tr("every iteration (e.g. 0|5|10-20)"))
+        self.debug = QCheckBox(self.tr("Dump overflowing operators (dump_debug)"), self)
+        self.scene = QComboBox(self)
+        self.scene.addItem(self.tr("(not set)"), None)
+        for key in aclconfig.DUMP_SCENES:
+            self.scene.addItem(key, key)
+        self.kept = QLabel(self)
+        self.kept.setWordWrap(True)
+        self.kept.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.acl_path = common.PathRow(
             "save", self.tr("AclConfig File"), self.tr("acl.json (*.json);;All files (*)"), self
         )
@@ -141,12 +178,17 @@ class DumpConfigDialog(QDialog):
         self.model_name.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         form.addRow(self.tr("Model name:"), self.model_name)
         form.addRow(self.tr("Dump option:"), opt_row)
+        form.addRow(self.file_ops)
         form.addRow(self.tr("Dump mode:"), self.mode)
         form.addRow(self.tr("Dump path:"), self.dump_path)
         form.addRow(self.tr("Dump data:"), self.data)
         form.addRow(self.tr("Statistics:"), self.stats_box)
         form.addRow("", self.op_switch)
         form.addRow(self.tr("Dump level:"), self.level)
+        form.addRow(self.tr("Dump steps:"), self.step)
+        form.addRow("", self.debug)
+        form.addRow(self.tr("Dump scene:"), self.scene)
+        form.addRow(self.kept)
         self.issues = QLabel(self)
         self.issues.setWordWrap(True)
         self.preview = QPlainTextEdit(self)
@@ -179,11 +221,12 @@ class DumpConfigDialog(QDialog):
         lay.addWidget(split, 1)
         lay.addLayout(bottom)
 
-        for w in (self.mode, self.data, self.level):
+        for w in (self.mode, self.data, self.level, self.scene):
             w.currentIndexChanged.connect(self.refresh)
-        for cb in [*self.stats.values(), self.op_switch]:
+        for cb in [*self.stats.values(), self.op_switch, self.debug]:
             cb.toggled.connect(self.refresh)
         self.dump_path.edit.textChanged.connect(self.refresh)
+        self.step.textChanged.connect(self.refresh)
 
         self.acl_path.setText(acl_path or (str(root / "src" / "acl.json") if root else ""))
         self.load_acl()
@@ -226,34 +269,55 @@ class DumpConfigDialog(QDialog):
 
     def _show_settings(self) -> None:
         name = self.model.name if self.model else None
-        s = self.cfg.dump_settings(name)
-        if self.cfg.dump is None:
-            s.option = "all"  # a new dump section: MindStudio's default
+        self._base = self.cfg.dump_settings(name)
+        s = dataclasses.replace(self._base, layers=list(self._base.layers), dump_stats=list(self._base.dump_stats))
+        path = self.acl_path.text()
+        if "dump" not in self.cfg.data and (self.load_error is not None or not path or not Path(path).exists()):
+            # a new acl.json: MindStudio's default, dumped to the deployed project's dump/ folder
+            s.option, s.dump_path = "all", aclconfig.DEFAULT_DUMP_PATH
+        self._origin = s
         blockers = [
             self.option_group,
             self.mode,
             self.data,
             self.level,
+            self.scene,
             self.op_switch,
+            self.debug,
+            self.step,
             self.dump_path.edit,
             *self.stats.values(),
         ]
         for w in blockers:
             w.blockSignals(True)
         self.options[s.option].setChecked(True)
-        self.mode.setCurrentIndex(max(0, self.mode.findData(s.dump_mode)))
-        self.data.setCurrentIndex(max(0, self.data.findData(s.dump_data)))
+        _select(self.mode, s.dump_mode, self.tr("{0} (from the file)"))
+        _select(self.data, s.dump_data, self.tr("{0} (from the file)"))
+        _select(self.level, s.dump_level, self.tr("{0} (from the file)"))
+        _select(self.scene, s.dump_scene, self.tr("{0} (from the file)"))
         for key, cb in self.stats.items():
             cb.setChecked(key in s.dump_stats)
         self.op_switch.setChecked(s.dump_op_switch == "on")
-        self.level.setCurrentIndex(max(0, self.level.findData(s.dump_level)))
-        self.dump_path.setText(s.dump_path or self.default_dump_path)
+        self.debug.setChecked(s.dump_debug == "on")
+        self.step.setText("" if s.dump_step is None else str(s.dump_step))
+        self.dump_path.setText(s.dump_path)
         for w in blockers:
             w.blockSignals(False)
         self.tree.set_checkable(s.option == "several")
         if self.model is not None:
             self.tree.set_model(self.model, s.layers)
+        self._shown = self._read_fields()
+        self._show_kept(name)
         self.refresh()
+
+    def _show_kept(self, name: str | None) -> None:
+        """List what the file holds that has no field here (other sections, models, unknown keys)."""
+        rows = []
+        for where, value in self.cfg.unshown(name):
+            text = json.dumps(value, ensure_ascii=False)
+            rows.append(f"{_html(where)} = {_html(text if len(text) <= 120 else text[:117] + '…')}")
+        self.kept.setText(self.tr("Also in the file, kept as it is:") + "<br>" + "<br>".join(rows) if rows else "")
+        self.kept.setVisible(bool(rows))
 
     # ----- the model
     def load_model(self) -> None:
@@ -306,33 +370,55 @@ class DumpConfigDialog(QDialog):
             self.tree.set_checkable(self.options["several"].isChecked())
             self.refresh()
 
-    def settings(self) -> DumpSettings:
+    def _read_fields(self) -> DumpSettings:
+        """The fields as they are now (before falling back to the file's own values)."""
         option = next(k for k, rb in self.options.items() if rb.isChecked())
-        name = self.model.name if self.model else self.cfg.dump_settings().model_name
         return DumpSettings(
             option=option,
-            model_name=name,
-            layers=self.tree.checked() if option == "several" else [],
+            model_name=self.model.name if self.model else self._base.model_name,
+            layers=self.tree.checked(),
             dump_path=self.dump_path.text(),
             dump_mode=self.mode.currentData(),
             dump_data=self.data.currentData(),
             dump_stats=[k for k, cb in self.stats.items() if cb.isChecked()],
             dump_op_switch="on" if self.op_switch.isChecked() else "off",
             dump_level=self.level.currentData(),
+            dump_step=self.step.text().strip() or None,
+            dump_debug="on" if self.debug.isChecked() else None,
+            dump_scene=self.scene.currentData(),
         )
 
+    def settings(self) -> DumpSettings:
+        """The settings to write: a field left as shown keeps the file's own value (also one the field
+        cannot show exactly, e.g. ops the model does not have, or the stats' order)."""
+        s = self._read_fields()
+        for f in aclconfig.SETTING_FIELDS:
+            if f != "layers" and getattr(s, f) == getattr(self._shown, f):
+                value = getattr(self._origin, f)
+                setattr(s, f, list(value) if isinstance(value, list) else value)
+        ticked, origin = s.layers, self._origin.layers
+        if ticked == self._shown.layers:
+            s.layers = list(origin)
+        else:  # the file's order kept, ops not in the tree kept, new ticks appended in model order
+            in_tree = set(self.tree.names())
+            s.layers = [x for x in origin if x not in in_tree or x in ticked] + [x for x in ticked if x not in origin]
+        if s.option != "several":
+            s.layers = []
+        return s
+
     def edited(self) -> AclConfig:
-        """A copy of the loaded document with the dialog's settings applied."""
+        """A copy of the loaded document with the dialog's changes applied."""
         cfg = AclConfig(copy.deepcopy(self.cfg.data), self.cfg.path, self.cfg.indent)
-        s = self.settings()
-        if s.model_name or s.option == "none":
-            cfg.apply_dump(s)
+        cfg.apply_dump(self.settings(), self._base)
         return cfg
 
     def refresh(self, *_args) -> None:
         self.stats_box.setEnabled(self.data.currentData() == "stats")
         s = self.settings()
         self.model_name.setText(s.model_name or self.tr("(load the model to know its name)"))
+        listed = self.model is None and s.option == "several" and s.layers
+        self.file_ops.setText(self.tr("Ops listed in the file: {0}").format(", ".join(s.layers)) if listed else "")
+        self.file_ops.setVisible(bool(listed))
         cfg = self.edited()
         self.preview.setPlainText(cfg.to_text())
         lines = []
@@ -359,6 +445,11 @@ class DumpConfigDialog(QDialog):
             self.status.setText(self.tr("Choose the AclConfig file to write."))
             return False
         cfg = self.edited()
+        if self.load_error is None and cfg.data == self.cfg.data and Path(path).is_file() and self._is_loaded(path):
+            self.status.setText(
+                self.tr("Saved {0}").format(path) + self.tr(" (nothing changed: the file was left as it is)")
+            )
+            return True
         backup = None
         if self.load_error is not None and Path(path).exists():
             if not self.confirm_overwrite(path):
@@ -374,10 +465,15 @@ class DumpConfigDialog(QDialog):
             self.status.setText(self.tr("Not saved: {0}").format(err))
             return False
         self.cfg, self.load_error = cfg, None
+        self._show_settings()  # what the file holds now is what a next Save compares with
         note = self.tr(" (the unreadable file was kept as {0})").format(backup.name) if backup else ""
         self.status.setText(self.tr("Saved {0}").format(path) + note)
         self.acl_status.setText(self.tr("Editing {0}; keys this editor does not manage are kept.").format(path))
         return True
+
+    def _is_loaded(self, path: str) -> bool:
+        """Whether ``path`` is the file the shown document was read from."""
+        return self.cfg.path is not None and Path(path) == Path(self.cfg.path)
 
     def confirm_overwrite(self, path: str) -> bool:
         err = self.load_error
@@ -392,6 +488,24 @@ class DumpConfigDialog(QDialog):
             QMessageBox.StandardButton.No,
         )
         return answer == QMessageBox.StandardButton.Yes
+
+
+def _select(combo: QComboBox, value: Any, unknown: str) -> None:
+    """Select the item whose data is ``value``; a value the combo does not offer (e.g. a typo in the
+    file) is added as an item of its own, so it is shown and kept rather than replaced."""
+    for i in range(combo.count() - 1, -1, -1):
+        if combo.itemData(i, _EXTRA_ROLE):
+            combo.removeItem(i)
+    for i in range(combo.count()):
+        if combo.itemData(i) == value:
+            combo.setCurrentIndex(i)
+            return
+    combo.addItem(unknown.format(json.dumps(value, ensure_ascii=False)), value)
+    combo.setItemData(combo.count() - 1, True, _EXTRA_ROLE)
+    combo.setCurrentIndex(combo.count() - 1)
+
+
+_EXTRA_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
 def _html(text: str) -> str:

@@ -121,6 +121,10 @@ class OpTree(QWidget):
         self.count.setText(self.tr("{0} of {1} ops").format(shown, len(self._items)))
 
     # ----- ticks
+    def names(self) -> list[str]:
+        """The ops that can be ticked (the runtime dumps them), in model order."""
+        return [n for n, it in self._items.items() if it.flags() & Qt.ItemFlag.ItemIsSelectable]
+
     def checked(self) -> list[str]:
         """Ticked op names in model order."""
         return [

@@ -1,7 +1,9 @@
 """Output dock: one tab per job (running or finished) with its streamed text.
 
 Lines come from a task's ``partial_result``: a ``str`` or a ``(stream, line)`` tuple where stream
-is ``"stdout"`` or ``"stderr"`` (stderr is shown in red). The search bar finds text in the current
+is ``"stdout"`` or ``"stderr"``. A line is coloured by the level it states (:mod:`.levels`: msaccucmp's
+``- [INFO]``, plog's ``[ERROR]``, ATC's ``E10007:``…; errors red, warnings amber, info plain, debug grey);
+a line that states none by its stream (stderr red). The search bar finds text in the current
 tab (next / previous, with a match count); Save writes the tab's text to a file atomically.
 """
 
@@ -24,8 +26,10 @@ from PySide6.QtWidgets import (
 
 from workbench.core.fsutil import atomic_write_text
 from workbench.ui.bridge import QtTask
+from workbench.ui.panels.output import levels
 
 MAX_BLOCKS = 200_000  # keep memory bounded for chatty jobs
+ERROR_COLOUR, WARNING_COLOUR, DEBUG_COLOUR = "#c0392b", "#b9770e", "#7f8c8d"
 
 
 class OutputPanel(QWidget):
@@ -70,7 +74,12 @@ class OutputPanel(QWidget):
         QShortcut(QKeySequence(Qt.Key.Key_F3), self, self.find_next)
         QShortcut(QKeySequence("Shift+F3"), self, self.find_previous)
         self._err_format = QTextCharFormat()
-        self._err_format.setForeground(QColor("#c0392b"))
+        self._err_format.setForeground(QColor(ERROR_COLOUR))
+        self._formats = {levels.ERROR: self._err_format, levels.INFO: QTextCharFormat()}
+        for level, colour in ((levels.WARNING, WARNING_COLOUR), (levels.DEBUG, DEBUG_COLOUR)):
+            self._formats[level] = QTextCharFormat()
+            self._formats[level].setForeground(QColor(colour))
+        self._last_level: dict[QPlainTextEdit, str | None] = {}  # for continuation lines
         self._views: dict[int, QPlainTextEdit] = {}
         # Chatty jobs send thousands of lines a second: buffer them and insert in batches.
         self._pending: dict[QPlainTextEdit, list[tuple[str, str]]] = {}
@@ -139,15 +148,19 @@ class OutputPanel(QWidget):
             cursor = QTextCursor(view.document())
             cursor.movePosition(QTextCursor.MoveOperation.End)
             cursor.beginEditBlock()
+            previous = self._last_level.get(view)
             for stream, text in lines:
                 if not view.document().isEmpty():
                     cursor.insertBlock()
-                if stream == "stderr":
-                    cursor.insertText(text, self._err_format)
-                elif stream == "status":
+                if stream == "status":
                     cursor.insertText(f"» {text}", status_fmt)
+                    continue
+                previous = levels.classify(text, previous)
+                if previous is not None:
+                    cursor.insertText(text, self._formats[previous])
                 else:
-                    cursor.insertText(text, plain)
+                    cursor.insertText(text, self._err_format if stream == "stderr" else plain)
+            self._last_level[view] = previous
             cursor.endEditBlock()
             if at_end:
                 bar.setValue(bar.maximum())
@@ -162,6 +175,8 @@ class OutputPanel(QWidget):
         widget = self.tabs.widget(index)
         self.tabs.removeTab(index)
         self._views = {k: v for k, v in self._views.items() if v is not widget}
+        if isinstance(widget, QPlainTextEdit):
+            self._last_level.pop(widget, None)
         widget.deleteLater()
 
     # --- search ------------------------------------------------------------------------------------
