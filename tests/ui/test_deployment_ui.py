@@ -72,3 +72,43 @@ def test_sync_keeps_remote_only_files_unless_ticked(qtbot, window, sshd_server, 
     from workbench.core.project import open_project
 
     assert deploy.project_mappings(open_project(proj_dir))[0].remote == str(remote)
+
+
+def test_sync_result_is_one_summary_line(qtbot, window, sshd_server, ssh_home, tmp_path):
+    from workbench.ui.hosts.deployment_dialog import DeploymentDialog
+
+    HostStore().add(
+        Host(
+            name="loop",
+            hostname="127.0.0.1",
+            port=sshd_server.port,
+            user=sshd_server.user,
+            auth="key",
+            key_file=str(sshd_server.client_key),
+        )
+    )
+    proj_dir = tmp_path / "sumapp"
+    proj_dir.mkdir()
+    (proj_dir / "main.py").write_text("print('hi')\n")  # 12 bytes
+    (proj_dir / "model.om").write_bytes(b"\x01" * 1000)
+    remote = tmp_path / "remote" / "sumapp"
+    remote.mkdir(parents=True)
+    (remote / "old.log").write_text("kept")
+    window.create_project(proj_dir)
+    window.project.remote.host = "loop"
+    window.project.save()
+    window.menu_entries()["Ascend/Deployment…"].trigger()
+    qtbot.waitUntil(lambda: any(d.isVisible() for d in window.findChildren(DeploymentDialog)))
+    dialog = next(d for d in window.findChildren(DeploymentDialog) if d.isVisible())
+    qtbot.addWidget(dialog)
+    assert dialog.host.currentData() == "loop"
+    dialog.mappings.item(0, 1).setText(str(remote))
+    qtbot.mouseClick(dialog.plan_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(dialog.sync_button.isEnabled, timeout=60000)
+    qtbot.mouseClick(dialog.sync_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: dialog.summary.text().startswith("Synced"), timeout=60000)
+    assert dialog.summary.text() == (
+        "Synced to loop. Files sent: 2 (1,012 bytes); folders created: 0; deleted on the host: 0; "
+        "kept, only on the host: 1."
+    )
+    assert (remote / "model.om").stat().st_size == 1000 and (remote / "old.log").exists()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -114,3 +115,83 @@ def test_host_panel_device_picker_feeds_run_configurations(qtbot, window, tmp_pa
     dialog.add_config()
     assert dialog.configs[-1].devices == [0, 3] and dialog.devices.text() == "0,3"
     assert task.state.value == "succeeded"
+
+
+# --- as the user clicks it ---------------------------------------------------------------------------
+
+
+def opened(qtbot, window, menu_path: str, cls):
+    """Trigger a menu entry; the dialog of class ``cls`` it opened."""
+    window.menu_entries()[menu_path].trigger()
+    qtbot.waitUntil(lambda: any(d.isVisible() for d in window.findChildren(cls)))
+    dialog = next(d for d in window.findChildren(cls) if d.isVisible())
+    qtbot.addWidget(dialog)
+    return dialog
+
+
+def geometry(widget, top):
+    """Where ``widget`` is inside its window, after pending layout changes are applied."""
+    from PySide6.QtCore import QPoint, QRect
+    from PySide6.QtWidgets import QApplication
+
+    for _ in range(3):
+        QApplication.processEvents()
+    return QRect(widget.mapTo(top, QPoint(0, 0)), widget.size())
+
+
+CLASS_NAME = re.compile(r"workbench\.|\b[A-Z]\w*(Error|Exception|Changed|Key|Failed)\b\s*:")
+
+
+def test_changed_host_key_is_one_clear_message_and_nothing_moves(qtbot, window, sshd_server, ssh_home):
+    from PySide6.QtCore import Qt
+
+    from workbench.core.services.knownhosts import app_known_hosts
+    from workbench.ui.hosts.machines_dialog import CannMachinesDialog
+
+    kind, b64 = Path(f"{sshd_server.other_key}.pub").read_text().split()[:2]
+    app_known_hosts().write_text(f"[127.0.0.1]:{sshd_server.port} {kind} {b64}\n")  # the host "was reinstalled"
+    HostStore().add(
+        Host(
+            name="loop",
+            hostname="127.0.0.1",
+            port=sshd_server.port,
+            user=sshd_server.user,
+            auth="key",
+            key_file=str(sshd_server.client_key),
+        )
+    )
+    dialog = opened(qtbot, window, "Ascend/CANN Machines…", CannMachinesDialog)
+    row = next(i for i in range(dialog.list.count()) if dialog.list.item(i).text().startswith("loop"))
+    rect = dialog.list.visualItemRect(dialog.list.item(row))
+    qtbot.mouseClick(dialog.list.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert dialog.current_host().name == "loop"
+    watched = (dialog.test_button, dialog.devices, dialog.toolkit)
+    before = [geometry(w, dialog) for w in watched]
+    qtbot.mouseClick(dialog.test_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: dialog.status.text().startswith("Connection failed"), timeout=60000)
+    qtbot.waitUntil(dialog.test_button.isEnabled)
+    text = dialog.status.text()
+    assert "'loop'" in text and f"{app_known_hosts()} line 1" in text and "differs" in text, text
+    assert not CLASS_NAME.search(text), text
+    assert [geometry(w, dialog) for w in watched] == before, "the error moved the button, the table or a field"
+
+
+def test_host_dock_shows_the_projects_host(qtbot, window, sshd_server, ssh_home, tmp_path):
+    from workbench.core.project import create_project
+    from workbench.core.services.runconfig import RunConfiguration, save_run_configurations
+
+    HostStore().add(Host(name="loop", hostname="127.0.0.1", port=sshd_server.port, user=sshd_server.user))
+    named = create_project(tmp_path / "named")
+    named.remote.host = "loop"  # what the dock and the Deployment dialog store
+    named.save()
+    by_run = create_project(tmp_path / "by_run")
+    save_run_configurations(by_run, [RunConfiguration("run1", "./main", host="loop")])
+    plain = create_project(tmp_path / "plain")
+    panel = window.host_panel
+    for project, expected in ((named, "loop"), (plain, "demo"), (by_run, "loop")):
+        window.open_project(project.root)
+
+        def shows(name=project.name, host=expected):
+            assert panel.host.currentData() == host, f"{name}: the dock shows {panel.host.currentText()}"
+
+        qtbot.waitUntil(shows)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
@@ -168,3 +169,38 @@ def test_demo_project_opens_on_first_start(qtbot):
     assert (win.project.root / "reports").is_dir()
     win._quitting = True
     win.close()
+
+
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_first_start_docks_are_wide_enough_for_their_titles(qtbot, language):
+    """No saved layout: ``ascend-workbench`` shows the window at its own size, then the window manager
+    (or the user) gives it 1600x1000; the explorer is a usable width and its title is not clipped."""
+    from PySide6.QtCore import QSize
+    from PySide6.QtWidgets import QAbstractButton, QStyle
+
+    from workbench.ui import i18n
+    from workbench.ui.app import build_window, create_app
+
+    assert not uistate.state_path().exists(), "a fresh settings dir"
+    app, settings, problems = create_app(language)
+    try:
+        win = build_window(settings, problems, [], restore=True, demo=False)
+        qtbot.addWidget(win)
+        win.show()
+        qtbot.waitExposed(win)
+        win.resize(1600, 1000)
+        explorer = win.docks["ProjectExplorerDock"]
+        qtbot.waitUntil(lambda: win.size() == QSize(1600, 1000) and explorer.width() >= 260)
+        for name in ("ProjectExplorerDock", "DetailsDock", "HostDock"):
+            dock = win.docks[name]
+            buttons = [b for b in dock.findChildren(QAbstractButton) if b.parent() is dock and b.isVisible()]
+            margin = dock.style().pixelMetric(QStyle.PixelMetric.PM_DockWidgetTitleMargin, None, dock)
+            room = min(b.x() for b in buttons) - 2 * margin  # the title bar left of the float/close buttons
+            needed = dock.fontMetrics().horizontalAdvance(dock.windowTitle())
+            assert needed <= room, f"{name}: title {dock.windowTitle()!r} needs {needed} px, has {room}"
+        win._quitting = True
+        win.close()
+    finally:
+        for tr in getattr(app, "_wb_translators", []):
+            app.removeTranslator(tr)
+        app._wb_translators = i18n.install_translators(app, "en")

@@ -23,6 +23,9 @@ from workbench.core.services.transport import LocalTransport
 from workbench.simtoolkit.demo import DEMO_CANN, DEMO_SOC, ensure_demo_toolkit
 from workbench.ui.profiler import open_new_profiling
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/ (no __init__.py)
+from sshd import SshServer, ssh_home, sshd_server  # noqa: E402,F401
+
 SHOTS = os.environ.get("PROFILER_SCREENSHOTS")
 
 
@@ -205,3 +208,93 @@ def test_cancel_stops_msprof_and_the_app(qtbot, wizard, window, tmp_path):
         time.sleep(0.2)
     assert _processes(app.name) == []
     assert not (tmp_path / "results").exists() or not any((tmp_path / "results").rglob("PROF_*"))
+
+
+# --- as the user clicks it ---------------------------------------------------------------------------
+
+
+def open_from_menu(qtbot, window):
+    """Ascend ▸ System Profiler ▸ New Profiling… through its menu action; the wizard it opened."""
+    from workbench.ui.profiler.wizard import NewProfilingWizard
+
+    window.menu_entries()["Ascend/System Profiler/New Profiling…"].trigger()
+    qtbot.waitUntil(lambda: any(w.isVisible() for w in window.findChildren(NewProfilingWizard)))
+    w = next(w for w in window.findChildren(NewProfilingWizard) if w.isVisible())
+    qtbot.addWidget(w)
+    return w
+
+
+def probed(qtbot, w) -> None:
+    qtbot.waitUntil(lambda: w.probe_task is not None and w.probe_task.state.finished, timeout=60000)
+
+
+def geometry(widget, top):
+    """Where ``widget`` is inside its window, after pending layout changes are applied."""
+    from PySide6.QtCore import QPoint, QRect
+    from PySide6.QtWidgets import QApplication
+
+    for _ in range(3):
+        QApplication.processEvents()
+    return QRect(widget.mapTo(top, QPoint(0, 0)), widget.size())
+
+
+def test_wizard_preselects_the_projects_host(qtbot, window, sshd_server, ssh_home, tmp_path):
+    from workbench.core.project import create_project
+    from workbench.core.services.hosts import Host, HostStore
+
+    HostStore().add(
+        Host(
+            name="loop",
+            hostname="127.0.0.1",
+            port=sshd_server.port,
+            user=sshd_server.user,
+            auth="key",
+            key_file=str(sshd_server.client_key),
+        )
+    )
+    project = create_project(tmp_path / "onloop")
+    project.remote.host = "loop"
+    project.save()
+    window.open_project(project.root)
+    w = open_from_menu(qtbot, window)
+    assert w.exec_page.host.currentData() == "loop", w.exec_page.host.currentText()
+    probed(qtbot, w)
+    assert w.probe is not None and w.probe.host == "loop", w.exec_page.host_info.text()
+    w.reject()
+
+
+def test_host_and_field_errors_move_nothing(qtbot, window, tmp_path):
+    import socket
+
+    from PySide6.QtCore import Qt
+
+    from workbench.core.services.hosts import Host, HostStore
+
+    with socket.socket() as s:  # a port nobody listens on: the check fails at once
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    HostStore().add(Host(name="gone", hostname="127.0.0.1", port=port, user="nobody"))
+    w = open_from_menu(qtbot, window)
+    probed(qtbot, w)
+    qtbot.keyClicks(w.project_page.name, "moves")
+    qtbot.keyClicks(w.project_page.location, str(tmp_path / "results"))
+    next_button = w.button(QWizard.WizardButton.NextButton)
+    qtbot.mouseClick(next_button, Qt.MouseButton.LeftButton)
+    e = w.exec_page
+    assert w.currentPage() is e, w.project_page.error.text()
+    watched = (next_button, e.project_path, e.executable, e.devices)
+    before = [geometry(x, w) for x in watched]
+    # the host check fails: its message appears under the host, the fields below stay put
+    e.host.setFocus()
+    qtbot.keyClicks(e.host, "gone")
+    assert e.host.currentData() == "gone"
+    qtbot.waitUntil(lambda: e.host_info.text().startswith("Could not check the host"), timeout=60000)
+    assert "gone" in e.host_info.text() and "workbench." not in e.host_info.text(), e.host_info.text()
+    assert [geometry(x, w) for x in watched] == before, "the host's error moved the fields below it"
+    # a wrong field: the page's error appears, Next and the fields stay put
+    qtbot.keyClicks(e.executable, "./main")
+    qtbot.keyClicks(e.devices, "0,x")
+    qtbot.mouseClick(next_button, Qt.MouseButton.LeftButton)
+    assert w.currentPage() is e and "Devices" in e.error.text()
+    assert [geometry(x, w) for x in watched] == before, "the page's error moved Next or a field"
+    w.reject()

@@ -7,6 +7,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from sshd import SshServer, ssh_home, sshd_server  # noqa: E402,F401
 
@@ -77,3 +79,110 @@ def test_remote_run_stop_kills_process_group(qtbot, window, sshd_server, ssh_hom
     ):
         time.sleep(0.2)
     assert marker not in subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
+
+
+# --- as the user clicks it ---------------------------------------------------------------------------
+
+
+def open_dialog(qtbot, window):
+    """Ascend ▸ Run Configurations… through its menu action; the dialog it opened."""
+    from workbench.ui.hosts.runconfig_dialog import RunConfigurationsDialog
+
+    window.menu_entries()["Ascend/Run Configurations…"].trigger()
+    qtbot.waitUntil(lambda: any(d.isVisible() for d in window.findChildren(RunConfigurationsDialog)))
+    dialog = next(d for d in window.findChildren(RunConfigurationsDialog) if d.isVisible())
+    qtbot.addWidget(dialog)
+    return dialog
+
+
+def retype(qtbot, field, text: str) -> None:
+    """Select what the field holds and type over it, as a user does."""
+    from PySide6.QtCore import Qt
+
+    field.setFocus()
+    qtbot.keyClick(field, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClicks(field, text)
+
+
+def test_save_keeps_the_typed_fields_and_run_runs_them(qtbot, window, tmp_path):
+    from PySide6.QtCore import Qt
+
+    window.create_project(tmp_path / "typed")
+    dialog = open_dialog(qtbot, window)
+    qtbot.mouseClick(dialog.add_button, Qt.MouseButton.LeftButton)
+    assert dialog.executable.text() == "./main"
+    retype(qtbot, dialog.name, "typed_run")
+    retype(qtbot, dialog.executable, "sh")
+    retype(qtbot, dialog.args, "-c 'echo typed $((6*7)) \"$0\"' from-the-form")
+    dialog.mode.setFocus()
+    qtbot.keyClicks(dialog.mode, "Local")  # keyboard search in the combo, as a user picks it
+    assert dialog.mode.currentData() == "Local"
+    qtbot.mouseClick(dialog.save_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: dialog.status.text() == "Saved.")
+    # the form still shows what was typed, and that is what the project holds
+    assert (dialog.name.text(), dialog.executable.text()) == ("typed_run", "sh")
+    assert dialog.list.item(0).text() == "typed_run  (Local)"
+    saved = load_run_configurations(window.project)
+    assert [(c.name, c.executable, c.args, c.mode) for c in saved] == [
+        ("typed_run", "sh", ["-c", 'echo typed $((6*7)) "$0"', "from-the-form"], "Local")
+    ]
+    qtbot.mouseClick(dialog.run_button, Qt.MouseButton.LeftButton)
+    task = dialog.task
+    assert task is not None, dialog.status.text()
+    qtbot.waitUntil(lambda: "typed 42 from-the-form" in window.output.view_for(task.handle.task_id).toPlainText())
+    qtbot.waitUntil(lambda: dialog.status.text() == "Exited with status 0.")
+    assert "./main" not in window.output.view_for(task.handle.task_id).toPlainText()
+
+
+def test_dialog_preselects_the_projects_host(qtbot, window, sshd_server, ssh_home, tmp_path):
+    from PySide6.QtCore import Qt
+
+    from workbench.core.project import create_project
+
+    HostStore().add(Host(name="loop", hostname="127.0.0.1", port=sshd_server.port, user=sshd_server.user))
+    project = create_project(tmp_path / "onloop")
+    project.remote.host = "loop"  # as the CANN Machine dock and the Deployment dialog store it
+    project.save()
+    window.open_project(project.root)
+    dialog = open_dialog(qtbot, window)
+    assert dialog.host.currentData() == "loop", dialog.host.currentText()
+    qtbot.mouseClick(dialog.add_button, Qt.MouseButton.LeftButton)
+    assert dialog.configs[-1].host == "loop" and dialog.host.currentData() == "loop"
+
+
+@pytest.fixture
+def zh_window(qtbot):
+    """A main window in zh_CN (the translators go back to English afterwards)."""
+    from workbench.ui import i18n
+    from workbench.ui.app import build_window, create_app
+
+    app, settings, problems = create_app("zh_CN")
+    win = build_window(settings, problems, [], restore=True, demo=False)
+    win.resize(1200, 800)
+    win.show()
+    yield win
+    win._quitting = True
+    win.close()
+    win.deleteLater()
+    for tr in getattr(app, "_wb_translators", []):
+        app.removeTranslator(tr)
+    app._wb_translators = i18n.install_translators(app, "en")
+
+
+def test_run_configuration_list_is_translated(qtbot, zh_window, tmp_path):
+    from workbench.core.project import create_project
+    from workbench.core.services.runconfig import RunConfiguration, save_run_configurations
+
+    project = create_project(tmp_path / "zh")
+    save_run_configurations(
+        project,
+        [RunConfiguration("run1", "./main", host="demo"), RunConfiguration("run2", "./main", mode="Local")],
+    )
+    zh_window.open_project(project.root)
+    from workbench.ui.hosts.runconfig_dialog import RunConfigurationsDialog
+
+    zh_window.act_runconfigs.trigger()
+    qtbot.waitUntil(lambda: any(d.isVisible() for d in zh_window.findChildren(RunConfigurationsDialog)))
+    dialog = next(d for d in zh_window.findChildren(RunConfigurationsDialog) if d.isVisible())
+    qtbot.addWidget(dialog)
+    assert [dialog.list.item(i).text() for i in range(dialog.list.count())] == ["run1  （远端）", "run2  （本地）"]

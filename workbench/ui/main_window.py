@@ -12,15 +12,17 @@ import datetime as _dt
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QFileSystemWatcher, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, QEvent, QFileSystemWatcher, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QDockWidget,
     QFileDialog,
     QLabel,
     QMainWindow,
     QMenu,
     QMessageBox,
+    QStyle,
     QTabWidget,
     QWidget,
 )
@@ -48,6 +50,9 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.settings = settings
         self.project: core_project.Project | None = None
+        # Until a saved layout is restored or the user moves a dock or drags a separator, the docks
+        # follow the window's size (it first shows at its own size, then gets the screen's).
+        self._default_dock_layout = True
         self.setObjectName("MainWindow")
         self.setWindowIcon(icons.icon("app"))
         self.bridge = TaskBridge(parent=self)
@@ -105,10 +110,11 @@ class MainWindow(QMainWindow):
         self.docks["DetailsDock"].raise_()
         self.tabifyDockWidget(self.docks["OutputDock"], self.docks["TasksDock"])
         self.docks["OutputDock"].raise_()
-        self.resizeDocks(
-            [self.docks["ProjectExplorerDock"], self.docks["DetailsDock"]], [300, 280], Qt.Orientation.Horizontal
-        )
-        self.resizeDocks([self.docks["OutputDock"]], [220], Qt.Orientation.Vertical)
+        for dock in self.docks.values():
+            dock.setMinimumWidth(self._dock_title_width(dock))  # the title is never clipped
+            dock.dockLocationChanged.connect(self._dock_layout_touched)
+            dock.topLevelChanged.connect(self._dock_layout_touched)
+        self._size_docks_by_default()
         self._default_state = self.saveState()
 
         self._build_menus()
@@ -170,6 +176,39 @@ class MainWindow(QMainWindow):
         dock.setWidget(widget)
         self.addDockWidget(area, dock)
         self.docks[name] = dock
+
+    def _dock_title_width(self, dock: QDockWidget) -> int:
+        """The width a dock needs to show its (translated) title in full beside its buttons."""
+        style = dock.style()
+        margin = style.pixelMetric(QStyle.PixelMetric.PM_DockWidgetTitleMargin, None, dock)
+        frame = style.pixelMetric(QStyle.PixelMetric.PM_DockWidgetFrameWidth, None, dock)
+        buttons = sum(b.sizeHint().width() for b in dock.findChildren(QAbstractButton) if b.parent() is dock)
+        return dock.fontMetrics().horizontalAdvance(dock.windowTitle()) + buttons + 4 * margin + 2 * frame + 8
+
+    def _size_docks_by_default(self) -> None:
+        """The first-start layout at this window size: explorer and Properties wide enough to work
+        in (at least 260 px), Output a fifth of the height."""
+        width, height = max(self.width(), 800), max(self.height(), 600)
+        side = max(260, min(420, width // 5))
+        right = max(260, min(380, width * 9 // 50))
+        self.resizeDocks(
+            [self.docks["ProjectExplorerDock"], self.docks["DetailsDock"]], [side, right], Qt.Orientation.Horizontal
+        )
+        self.resizeDocks([self.docks["OutputDock"]], [max(180, min(320, height // 5))], Qt.Orientation.Vertical)
+
+    def _dock_layout_touched(self, *_args) -> None:
+        self._default_dock_layout = False
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(event)
+        if self._default_dock_layout:
+            self._size_docks_by_default()
+
+    def event(self, event: QEvent) -> bool:
+        # A press the window itself gets is on a dock separator: the user sizes the docks now.
+        if event.type() == QEvent.Type.MouseButtonPress:
+            self._default_dock_layout = False
+        return super().event(event)
 
     def _action(
         self,
@@ -335,9 +374,12 @@ class MainWindow(QMainWindow):
         blobs, problem = uistate.load_blobs()
         if "geometry" in blobs and not self.restoreGeometry(QByteArray(blobs["geometry"])):
             problem = problem or self.tr("saved window geometry was not usable; using the default")
-        if "state" in blobs and not self.restoreState(QByteArray(blobs["state"])):
-            self.restoreState(self._default_state)
-            problem = problem or self.tr("saved dock layout was not usable; using the default layout")
+        if "state" in blobs:
+            if self.restoreState(QByteArray(blobs["state"])):
+                self._default_dock_layout = False  # the user's own layout
+            else:
+                self.restoreState(self._default_state)
+                problem = problem or self.tr("saved dock layout was not usable; using the default layout")
         return problem
 
     def reset_layout(self) -> None:
@@ -345,6 +387,8 @@ class MainWindow(QMainWindow):
             dock.setFloating(False)
             dock.show()
         self.restoreState(self._default_state)
+        self._default_dock_layout = True
+        self._size_docks_by_default()
 
     # --- settings ---------------------------------------------------------------------------------------
     def save_settings(self) -> None:
@@ -712,6 +756,7 @@ class MainWindow(QMainWindow):
         from workbench.ui.hosts.machines_dialog import CannMachinesDialog
 
         dialog = CannMachinesDialog(self.context, parent=self)
+        dialog.hosts_changed.connect(self.host_panel.reload_hosts)  # the dock lists the new hosts too
         dialog.open()
         return dialog
 

@@ -7,6 +7,7 @@ from PySide6.QtWidgets import QComboBox
 
 from workbench.core.services import demohost
 from workbench.core.services.hosts import HostError
+from workbench.core.services.runconfig import REMOTE
 
 
 def host_label(host) -> str:
@@ -15,6 +16,25 @@ def host_label(host) -> str:
     if host.simulated:
         return QCoreApplication.translate("HostCombo", "{0} (simulated)").format(host.name)
     return f"{host.name}  ({host.label})"
+
+
+def project_host(project) -> str:
+    """The CANN machine the project names ('' when none): its remote host (what the CANN Machine
+    dock and the Deployment dialog store), else the host of its first Remote run configuration."""
+    if project is None:
+        return ""
+    if project.remote.host:
+        return project.remote.host
+    for raw in project.run_configurations:
+        host = raw.get("host") if isinstance(raw, dict) and raw.get("mode", REMOTE) == REMOTE else None
+        if isinstance(host, str) and host.strip():
+            return host.strip()
+    return ""
+
+
+def default_host(project) -> str:
+    """The host a dialog preselects for ``project``: the one it names, else the demo host."""
+    return project_host(project) or demohost.DEMO_NAME
 
 
 def fill_host_combo(combo: QComboBox, select: str | None = None) -> None:

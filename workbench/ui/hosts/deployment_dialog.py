@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QInputDialog,
-    QLabel,
     QMessageBox,
     QPushButton,
     QTableWidget,
@@ -27,7 +26,8 @@ from PySide6.QtWidgets import (
 
 from workbench.core.services import deploy
 from workbench.ui.context import AppContext
-from workbench.ui.hosts.combo import fill_host_combo
+from workbench.ui.hosts.combo import default_host, fill_host_combo
+from workbench.ui.hosts.widgets import MessageArea, task_error
 
 
 class DeploymentDialog(QDialog):
@@ -40,7 +40,7 @@ class DeploymentDialog(QDialog):
         self.project = project
         self.plan: deploy.Plan | None = None
         self.host = QComboBox(self)
-        fill_host_combo(self.host, project.remote.host or None)
+        fill_host_combo(self.host, default_host(project))
         self.mappings = QTableWidget(0, self.COLS, self)
         self.mappings.setHorizontalHeaderLabels(
             [self.tr("Local folder"), self.tr("Remote folder"), self.tr("Excluded (globs, comma-separated)")]
@@ -64,8 +64,7 @@ class DeploymentDialog(QDialog):
         pull = QPushButton(self.tr("Pull Back…"), self)
         pull.setToolTip(self.tr("Bring a remote file or folder (relative to the first mapping) into the project"))
         pull.clicked.connect(self._pull_dialog)
-        self.summary = QLabel(self)
-        self.summary.setWordWrap(True)
+        self.summary = MessageArea(self, lines=3)  # fixed height: the plan below never moves
         self.items = QTableWidget(0, 4, self)
         self.items.setHorizontalHeaderLabels(
             [self.tr("Action"), self.tr("Path"), self.tr("Local size"), self.tr("Remote size")]
@@ -145,14 +144,41 @@ class DeploymentDialog(QDialog):
         return task
 
     # Bound methods (not lambdas): Qt drops the connection when the dialog is deleted.
-    def _failed(self, message: str, _exc: object) -> None:
-        self.summary.setText(message)
+    def _failed(self, message: str, exc: object) -> None:
+        self.summary.setText(task_error(message, exc))
 
     def _plan_finished(self) -> None:
         self.plan_button.setEnabled(True)
 
     def _synced(self, result: object) -> None:
-        self.summary.setText(self.tr("Synced: {0}").format(result))
+        self.summary.setText(self.sync_summary(result))
+
+    def sync_summary(self, result: object) -> str:
+        """One translated line for what core ``sync`` did (``SyncResult.counts()``; a plain dict of
+        path lists from an older core): files sent and their bytes, folders created, files deleted
+        on the host, remote-only files kept."""
+        if callable(getattr(result, "counts", None)):
+            c = dict(result.counts())  # type: ignore[attr-defined]
+            size = getattr(result, "bytes_sent", 0)
+        else:
+            raw = result if isinstance(result, dict) else {}
+            keys = {"sent": "sent", "folders_created": "folders_created", "deleted": "deleted"}
+            c = {k: len(raw.get(f, [])) for k, f in {**keys, "kept": "kept_remote_only", "failed": "failed"}.items()}
+            size = raw.get("bytes_sent", 0)
+        text = self.tr(
+            "Synced to {0}. Files sent: {1} ({2} bytes); folders created: {3}; deleted on the host: {4}; "
+            "kept, only on the host: {5}."
+        ).format(
+            self.host.currentData() or "?",
+            c.get("sent", 0),
+            f"{size:,}",
+            c.get("folders_created", 0),
+            c.get("deleted", 0),
+            c.get("kept", 0),
+        )
+        if c.get("failed"):
+            text += " " + self.tr("Not sent: {0}.").format(c["failed"])
+        return text
 
     def _sync_finished(self) -> None:
         self.plan = None

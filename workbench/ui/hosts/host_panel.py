@@ -18,8 +18,9 @@ from PySide6.QtWidgets import (
 
 from workbench.core.services import demohost
 from workbench.ui.context import AppContext
-from workbench.ui.hosts.combo import fill_host_combo
+from workbench.ui.hosts.combo import default_host, fill_host_combo
 from workbench.ui.hosts.machines_dialog import _check, _memory_text
+from workbench.ui.hosts.widgets import MessageArea, task_error
 
 
 class HostPanel(QWidget):
@@ -32,8 +33,8 @@ class HostPanel(QWidget):
         self.check_button = QPushButton(self.tr("Check"), self)
         self.check_button.setToolTip(self.tr("Connect, find the CANN toolkit and list the NPUs"))
         self.check_button.clicked.connect(self.check)
-        self.status = QLabel(self.tr("Not checked yet."), self)
-        self.status.setWordWrap(True)
+        self.status = MessageArea(self, lines=3)  # fixed height: the NPU list below never moves
+        self.status.setText(self.tr("Not checked yet."))
         self.devices = QListWidget(self)
         self.devices.itemChanged.connect(self._devices_changed)
         self.env = QLabel(self)
@@ -52,8 +53,10 @@ class HostPanel(QWidget):
         context.events.project_changed.connect(self._project_changed)
 
     def reload_hosts(self) -> None:
+        """List the CANN machines again, the open project's own host selected (the demo host only
+        when the project names none, or with no project open)."""
         project = self.context.project
-        fill_host_combo(self.host, project.remote.host if project is not None and project.remote.host else None)
+        fill_host_combo(self.host, default_host(project) if project is not None else None)
         self._show_env()
 
     def _project_changed(self, _project) -> None:
@@ -83,8 +86,8 @@ class HostPanel(QWidget):
         task.finished.connect(self._finished)
         return task
 
-    def _failed(self, message: str, _exc: object) -> None:
-        self.status.setText(self.tr("Connection failed: {0}").format(message))
+    def _failed(self, message: str, exc: object) -> None:
+        self.status.setText(self.tr("Connection failed: {0}").format(task_error(message, exc)))
 
     def _finished(self) -> None:
         self.check_button.setEnabled(True)

@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QListWidget,
     QListWidgetItem,
@@ -36,6 +35,7 @@ from workbench.core.services.hosts import AUTH_METHODS, Host, HostError, HostSto
 from workbench.core.services.ssh import transport_for
 from workbench.core.services.toolkit import check_host
 from workbench.ui.context import AppContext
+from workbench.ui.hosts.widgets import MessageArea, task_error
 
 
 def _check(host: Host, prompter, *, progress, cancel) -> dict:
@@ -65,7 +65,7 @@ class CannMachinesDialog(QDialog):
         self.remove_button = QPushButton(self.tr("Remove"), self)
         self.remove_button.clicked.connect(self.remove_host)
         imp = QPushButton(self.tr("Import ~/.ssh/config…"), self)
-        imp.clicked.connect(self.import_ssh_config)
+        imp.clicked.connect(self._import_clicked)  # not import_ssh_config: clicked(bool) would be its path
         left = QVBoxLayout()
         left.addWidget(self.list, 1)
         row = QHBoxLayout()
@@ -121,9 +121,7 @@ class CannMachinesDialog(QDialog):
         actions.addWidget(self.save_button)
         actions.addWidget(self.test_button)
         actions.addStretch(1)
-        self.status = QLabel(self)
-        self.status.setWordWrap(True)
-        self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.status = MessageArea(self, lines=4)  # fixed height: the table below never moves
         self.devices = QTableWidget(0, 5, self)
         self.devices.setHorizontalHeaderLabels(
             [self.tr("NPU"), self.tr("Chip"), self.tr("--soc_version"), self.tr("Health"), self.tr("Memory")]
@@ -276,6 +274,9 @@ class CannMachinesDialog(QDialog):
             self.reload()
             self.hosts_changed.emit()
 
+    def _import_clicked(self) -> None:
+        self.import_ssh_config()
+
     def import_ssh_config(self, path: str | None = None) -> int:
         try:
             found = sshconfig.import_ssh_config(path)
@@ -320,8 +321,8 @@ class CannMachinesDialog(QDialog):
         return task
 
     # Bound methods (not lambdas): Qt drops the connection when the dialog is deleted.
-    def _check_failed(self, message: str, _exc: object) -> None:
-        self.status.setText(self.tr("Connection failed: {0}").format(message))
+    def _check_failed(self, message: str, exc: object) -> None:
+        self.status.setText(self.tr("Connection failed: {0}").format(task_error(message, exc)))
 
     def _check_finished(self) -> None:
         self.test_button.setEnabled(True)

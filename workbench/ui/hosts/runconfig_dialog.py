@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFormLayout,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QListWidget,
     QPlainTextEdit,
@@ -36,7 +35,8 @@ from workbench.core.services.runconfig import (
 )
 from workbench.core.services.runner import parse_devices, parse_env
 from workbench.ui.context import AppContext
-from workbench.ui.hosts.combo import fill_host_combo
+from workbench.ui.hosts.combo import default_host, fill_host_combo, project_host
+from workbench.ui.hosts.widgets import MessageArea, task_error
 
 
 def _run(config: RunConfiguration, project, transport, *, progress, cancel):
@@ -63,15 +63,15 @@ class RunConfigurationsDialog(QDialog):
         self.task = None
         self.list = QListWidget(self)
         self.list.currentRowChanged.connect(self._show)
-        add = QPushButton(self.tr("Add"), self)
-        add.clicked.connect(self.add_config)
-        remove = QPushButton(self.tr("Remove"), self)
-        remove.clicked.connect(self.remove_config)
+        self.add_button = QPushButton(self.tr("Add"), self)
+        self.add_button.clicked.connect(self.add_config)
+        self.remove_button = QPushButton(self.tr("Remove"), self)
+        self.remove_button.clicked.connect(self.remove_config)
         left = QVBoxLayout()
         left.addWidget(self.list, 1)
         row = QHBoxLayout()
-        row.addWidget(add)
-        row.addWidget(remove)
+        row.addWidget(self.add_button)
+        row.addWidget(self.remove_button)
         left.addLayout(row)
         lw = QWidget(self)
         lw.setLayout(left)
@@ -86,7 +86,7 @@ class RunConfigurationsDialog(QDialog):
         self.mode.addItem(self.tr("Remote"), REMOTE)
         self.mode.addItem(self.tr("Local"), LOCAL)
         self.host = QComboBox(self)
-        fill_host_combo(self.host)
+        fill_host_combo(self.host, default_host(project))  # the project's CANN machine until a config says
         self.devices = QLineEdit(self)
         self.devices.setPlaceholderText(self.tr("e.g. 0,1 — sets ASCEND_RT_VISIBLE_DEVICES"))
         self.cwd = QLineEdit(self)
@@ -102,10 +102,9 @@ class RunConfigurationsDialog(QDialog):
         form.addRow(self.tr("Devices:"), self.devices)
         form.addRow(self.tr("Working folder:"), self.cwd)
         form.addRow("", self.deploy_first)
-        self.status = QLabel(self)
-        self.status.setWordWrap(True)
+        self.status = MessageArea(self, lines=3)
         self.save_button = QPushButton(self.tr("Save"), self)
-        self.save_button.clicked.connect(self.save)
+        self.save_button.clicked.connect(self._save_clicked)  # not save(): clicked(bool) would fill its parameters
         self.run_button = QPushButton(self.tr("Run"), self)
         self.run_button.clicked.connect(self.run)
         self.stop_button = QPushButton(self.tr("Stop"), self)
@@ -142,11 +141,15 @@ class RunConfigurationsDialog(QDialog):
         self.list.blockSignals(True)
         self.list.clear()
         for c in self.configs:
-            self.list.addItem(f"{c.name}  ({c.mode})")
+            self.list.addItem(self.tr("{0}  ({1})").format(c.name, self._mode_label(c.mode)))
         self.list.blockSignals(False)
         if self.configs:
             self.list.setCurrentRow(min(select, len(self.configs) - 1))
             self._show(self.list.currentRow())
+
+    def _mode_label(self, mode: str) -> str:
+        index = self.mode.findData(mode)
+        return self.mode.itemText(index) if index >= 0 else mode
 
     def _show(self, row: int) -> None:
         if not 0 <= row < len(self.configs):
@@ -196,7 +199,7 @@ class RunConfigurationsDialog(QDialog):
                 name=f"run{n}",
                 executable="./main",
                 mode=REMOTE,
-                host=self.project.remote.host or self.host.currentData() or demohost.DEMO_NAME,
+                host=project_host(self.project) or self.host.currentData() or demohost.DEMO_NAME,
                 devices=devices,
             )
         )
@@ -206,10 +209,18 @@ class RunConfigurationsDialog(QDialog):
         row = self.list.currentRow()
         if 0 <= row < len(self.configs):
             del self.configs[row]
-            self.save(validate_current=False)
+            self._store(validate_current=False)
             self._refresh()
 
-    def save(self, validate_current: bool = True) -> bool:
+    def _save_clicked(self) -> None:
+        self.save()
+
+    def save(self) -> bool:
+        """Take the form into the selected configuration and write them all; False (the reason in
+        the status line) when a field is wrong or the project cannot be written."""
+        return self._store(validate_current=True)
+
+    def _store(self, validate_current: bool) -> bool:
         try:
             if validate_current and 0 <= self.list.currentRow() < len(self.configs):
                 self.configs[self.list.currentRow()] = self.form_config()
@@ -242,8 +253,8 @@ class RunConfigurationsDialog(QDialog):
     def _exited(self, result) -> None:
         self.status.setText(self.tr("Exited with status {0}.").format(result.exit_status))
 
-    def _failed(self, message: str, _exc: object) -> None:
-        self.status.setText(message)
+    def _failed(self, message: str, exc: object) -> None:
+        self.status.setText(task_error(message, exc))
 
     def _stopped(self) -> None:
         self.status.setText(self.tr("Stopped."))

@@ -89,7 +89,10 @@ class ReportFollower(QObject):
         if isinstance(path, (str, Path)):
             self.context.open_report(Path(path))
 
-    def _failed(self, message: str, _exc: object) -> None:
+    def _failed(self, message: str, exc: object) -> None:
+        from workbench.ui.hosts.widgets import task_error
+
+        message = task_error(message, exc)
         self.context.events.runs_changed.emit()
         self.context.show_status(message)
         if self.report_failures:

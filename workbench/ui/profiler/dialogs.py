@@ -25,6 +25,7 @@ from workbench.core.profiler import actions
 from workbench.core.profiler.mergejob import MergeError, merge_inputs, merge_reports_to
 from workbench.core.project import PROJECT_DIR
 from workbench.ui.context import AppContext
+from workbench.ui.hosts.widgets import task_error
 from workbench.ui.profiler.common import fill_hosts, follow
 from workbench.ui.profiler.pages_setup import _error_label, _row
 
@@ -58,9 +59,9 @@ class _TaskDialog(QDialog):
     def _succeeded(self, _result) -> None:
         self.accept()
 
-    def _failed(self, message: str, _exc: object) -> None:
+    def _failed(self, message: str, exc: object) -> None:
         self.status.setStyleSheet("color: #c0392b;")
-        self.status.setText(message)
+        self.status.setText(task_error(message, exc))
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(True)
 
     def _cancelled(self) -> None:

@@ -36,7 +36,9 @@ from workbench.core.profiler.options import (
     TASK_TIME_LEVELS,
     ProfilingJob,
 )
+from workbench.ui.hosts.widgets import MessageArea, task_error
 from workbench.ui.profiler.common import issue_level_label, option_label
+from workbench.ui.profiler.pages_setup import _error_label
 
 
 class CommandBox(QWidget):
@@ -168,9 +170,7 @@ class OptionsPage(QWizardPage):
         defaults = QPushButton(self.tr("Restore Defaults"), self)
         defaults.clicked.connect(self.restore_defaults)
         self.preview = CommandBox(5, self)
-        self.error = QLabel(self)
-        self.error.setWordWrap(True)
-        self.error.setStyleSheet("color: #c0392b;")
+        self.error = _error_label(self)
         layout = QVBoxLayout(self)
         layout.addWidget(self.ai_core)
         layout.addWidget(apis)
@@ -296,8 +296,7 @@ class CheckPage(QWizardPage):
         self.where = QLabel(self)
         self.where.setWordWrap(True)
         self.where.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.state = QLabel(self)
-        self.state.setWordWrap(True)
+        self.state = MessageArea(self, lines=3)
         self.issues = QListWidget(self)
         self.issues.setWordWrap(True)
         self.issues.setObjectName("PreflightIssues")
@@ -386,8 +385,8 @@ class CheckPage(QWizardPage):
             self.state.setText(self.tr("All checks passed: ready to start."))
         self.completeChanged.emit()
 
-    def _check_failed(self, message: str, _exc: object) -> None:
-        self.state.setText(self.tr("The checks could not run: {0}").format(message))
+    def _check_failed(self, message: str, exc: object) -> None:
+        self.state.setText(self.tr("The checks could not run: {0}").format(task_error(message, exc)))
 
     def _check_finished(self) -> None:
         self.check_again.setEnabled(True)

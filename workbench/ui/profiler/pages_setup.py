@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from workbench.core.profiler.options import BINARY, EXECUTABLE_TYPES, LOCAL, PYTHON, REMOTE, RUN_MODES, ProfilingJob
 from workbench.core.profiler.run import detect_project_type, is_project
 from workbench.core.project import PROJECT_DIR
+from workbench.ui.hosts.widgets import MessageArea
 from workbench.ui.labels import project_type_label
 from workbench.ui.profiler.common import fill_hosts, option_label
 
@@ -35,9 +36,10 @@ def _row(*widgets: QWidget) -> QWidget:
     return box
 
 
-def _error_label(parent: QWidget) -> QLabel:
-    label = QLabel(parent)
-    label.setWordWrap(True)
+def _error_label(parent: QWidget, lines: int = 3) -> MessageArea:
+    """The red line a page or dialog names its first problem in; its height is reserved, so the
+    fields and buttons around it stay where they are when a problem appears or goes away."""
+    label = MessageArea(parent, lines)
     label.setObjectName("PageError")
     label.setStyleSheet("color: #c0392b;")
     return label
@@ -150,11 +152,9 @@ class ExecutablePage(QWizardPage):
         fill_hosts(self.host)
         self.refresh_host = QPushButton(self.tr("Check Host"), self)
         self.refresh_host.setToolTip(self.tr("Look for the CANN toolkit and the NPUs on the host again"))
-        self.host_info = QLabel(self)
-        self.host_info.setWordWrap(True)
+        self.host_info = MessageArea(self, lines=3)  # what the probe found, or why it could not check
         self.deploy = QCheckBox(self.tr("Deploy the app project to the host before running"), self)
-        self.deploy_info = QLabel(self)
-        self.deploy_info.setWordWrap(True)
+        self.deploy_info = MessageArea(self, lines=2)
         self.deployment_button = QPushButton(self.tr("Deployment…"), self)
         self.project_path = QLineEdit(self)
         self.project_path.setPlaceholderText(self.tr("local folder of the application (optional)"))

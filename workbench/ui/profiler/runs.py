@@ -27,6 +27,7 @@ from workbench.core.profiler.options import LOCAL
 from workbench.core.profiler.run import COLLECTED, ProfilingRun
 from workbench.core.project import ProjectError, open_project
 from workbench.ui.context import AppContext
+from workbench.ui.hosts.widgets import MessageArea, task_error
 from workbench.ui.profiler.common import follow, option_label
 from workbench.ui.report.table import FrameTable
 
@@ -90,8 +91,7 @@ class ProfilingRunsPanel(QWidget):
         self.delete_button.clicked.connect(self.delete_selected)
         self.new_button.clicked.connect(self._new)
         self.import_button.clicked.connect(self._import)
-        self.status = QLabel(self)
-        self.status.setWordWrap(True)
+        self.status = MessageArea(self, lines=2)  # fixed height: the table and buttons never move
         row = QHBoxLayout()
         for w in (self.reopen_button, self.rerun_button, self.delete_button, self.on_host):
             row.addWidget(w)
@@ -282,8 +282,8 @@ class ProfilingRunsPanel(QWidget):
         self.status.setText(self.tr("Deleted run {0}.").format(run_id))
         self.context.events.runs_changed.emit()
 
-    def _delete_failed(self, message: str, _exc: object) -> None:
-        self.status.setText(message)
+    def _delete_failed(self, message: str, exc: object) -> None:
+        self.status.setText(task_error(message, exc))
         self.context.events.runs_changed.emit()
 
     def _new(self) -> None:

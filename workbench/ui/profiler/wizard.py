@@ -22,6 +22,8 @@ from workbench.core.profiler.run import ProfilerError, is_project, results_root
 from workbench.core.project import ProjectError, open_project
 from workbench.core.services.demohost import DEMO_NAME
 from workbench.ui.context import AppContext
+from workbench.ui.hosts.combo import project_host
+from workbench.ui.hosts.widgets import task_error
 from workbench.ui.profiler.common import follow, remember, remembered
 from workbench.ui.profiler.pages_options import CheckPage, OptionsPage
 from workbench.ui.profiler.pages_setup import ExecutablePage, ProjectPage
@@ -59,19 +61,23 @@ class NewProfilingWizard(QWizard):
     # --- the job ---------------------------------------------------------------------------------------
     def initial_job(self) -> ProfilingJob:
         """The project's last run's options (MindStudio remembers them), else the last job of any
-        project, else defaults on the demo host; the open project is the app project."""
+        project (or defaults) on the project's CANN machine, the demo host only when the project
+        names none; the open project is the app project."""
         project = self.context.project
         job = history.last_job(project) if project is not None else None
-        if job is None:
-            raw = remembered(self.context).get("last_job")
-            try:
-                job = ProfilingJob.from_dict(raw) if raw else None
-            except JobError:
-                job = None
+        if project is not None and job is not None:
+            job.project_path = str(project.root)
+            return job
+        raw = remembered(self.context).get("last_job")
+        try:
+            job = ProfilingJob.from_dict(raw) if raw else None
+        except JobError:
+            job = None
         if job is None:
             job = ProfilingJob(host=DEMO_NAME)
         if project is not None:
             job.project_path = str(project.root)
+            job.host = project_host(project) or job.host or DEMO_NAME
         return job
 
     def set_job(self, job: ProfilingJob) -> None:
@@ -181,8 +187,8 @@ class NewProfilingWizard(QWizard):
         e.show_host(text)
         self.options_page.set_chip(probe.soc)
 
-    def _probe_failed(self, message: str, _exc: object) -> None:
-        self.exec_page.show_host(self.tr("Could not check the host: {0}").format(message))
+    def _probe_failed(self, message: str, exc: object) -> None:
+        self.exec_page.show_host(self.tr("Could not check the host: {0}").format(task_error(message, exc)))
 
     def _deployment(self) -> None:
         path = self.exec_page.project_path.text().strip()
