@@ -122,3 +122,44 @@ def test_report_baseline_subview(qtbot, window, pair):
     frame = doc.baseline.view.frame.set_index("key")
     assert frame.loc["MatMulV2", "diff_us"] == pytest.approx(float(expected["MatMulV2"]), abs=1e-6)
     assert task.state.value == "succeeded"
+
+
+def _menu_action(window, text: str):
+    for menu_action in window.menuBar().actions():
+        for action in menu_action.menu().actions():
+            if action.text() == text:
+                return action
+    raise AssertionError(f"no menu action {text!r}")
+
+
+def test_a_longer_run_compares_per_step_through_the_dialog(qtbot, window, tmp_path):
+    """Ascend ▸ Baseline Comparison…, both paths typed, Compare clicked: a 4-iteration run of the
+    same model against a 2-iteration one is not a regression, and the view says why."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication, QDialogButtonBox
+
+    from workbench.simtoolkit.profdata import resnet50_workload, write_msprof_prof
+    from workbench.ui.compare.dialog import CompareDialog
+
+    runs = [write_msprof_prof(tmp_path / f"i{n}", resnet50_workload(), iterations=n, seed=3) for n in (2, 4)]
+    filled = []
+
+    def fill() -> None:
+        dialog = QApplication.activeModalWidget()
+        if not isinstance(dialog, CompareDialog):
+            QTimer.singleShot(20, fill)  # not open yet: look again
+            return
+        qtbot.keyClicks(dialog.base.edit.lineEdit(), str(runs[0]))
+        qtbot.keyClicks(dialog.current.edit.lineEdit(), str(runs[1]))
+        filled.append(True)
+        qtbot.mouseClick(dialog.buttons.button(QDialogButtonBox.StandardButton.Ok), Qt.MouseButton.LeftButton)
+
+    QTimer.singleShot(0, fill)
+    _menu_action(window, "Baseline Comparison…").trigger()
+    qtbot.waitUntil(lambda: isinstance(window.documents.currentWidget(), CompareView), timeout=60000)
+    view = window.documents.currentWidget()
+    assert filled
+    assert "time per step (2 base steps, 4 current steps)" in view.basis_label.text()
+    assert "Device time per step" in view.basis_label.text()
+    assert RED.name() not in view.total_label.styleSheet()  # the doubled total is not called slower
+    assert not (view.frame["status"] == "slower").all()

@@ -15,7 +15,6 @@ import logging
 import os
 import threading
 import time
-import traceback
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -128,6 +127,21 @@ class ScaledProgress:
 
     def partial(self, item: Any) -> None:
         self.progress.partial(item)
+
+
+def user_message(title: str, exc: BaseException) -> str:
+    """What a failed job shows the user: the message of the workbench's own errors (they name the
+    file, field or host) and of OS errors, as they are; anything else, the job's title and the
+    message. Never a class name or a traceback (that goes to the log)."""
+    text = str(exc).strip()
+    if isinstance(exc, OSError) and not text.startswith("[Errno"):
+        return text or f"{title}: {exc.strerror or 'system error'}"
+    if isinstance(exc, OSError):
+        where = f"{exc.filename}: " if exc.filename else ""
+        return f"{where}{exc.strerror or text}"
+    if type(exc).__module__.startswith("workbench.") and text:
+        return text
+    return f"{title} failed: {text}" if text else f"{title} failed unexpectedly (details in the log)"
 
 
 class TaskState(enum.Enum):
@@ -350,7 +364,8 @@ class TaskRunner:
                     handle._finish(TaskState.CANCELLED)
                     return None
                 handle.error = exc
-                handle.error_text = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+                handle.error_text = user_message(handle.title, exc)
+                log.warning("task %r failed: %s", handle.title, handle.error_text, exc_info=exc)
                 handle._finish(TaskState.FAILED, exc)
                 return None
             if handle.token.cancelled:

@@ -164,7 +164,9 @@ def test_zero_baseline_time_is_na_not_an_error():
     assert rows.loc["B", "diff_pct"] == 0 and rows.loc["B", "status"] == "same"
     assert math.isnan(c.overall.set_index("metric").loc["Total device time", "diff_pct"])
     assert c.total()["diff_pct"] is None
-    assert c.regressions(50) == ["total device time: 0.000 -> 5.000 us (n/a)", "A: 0.000 -> 5.000 us (n/a)"]
+    # no steps recorded: the gate, like the statuses, goes by the average time per call
+    assert c.basis == "call"
+    assert c.regressions(50) == ["A: 0.000 -> 2.500 us per call (n/a)"]
 
 
 def test_no_common_rows_is_said_and_summaries_kept():

@@ -84,7 +84,9 @@ def test_failure_is_reported_with_message():
     handle.wait(5)
     runner.shutdown()
     assert handle.state is TaskState.FAILED
-    assert "line 3" in handle.error_text and "ValueError" in handle.error_text
+    # the message and the job, never the exception's class name (the traceback goes to the log)
+    assert "line 3" in handle.error_text and "ValueError" not in handle.error_text
+    assert handle.error_text.startswith("broken failed: ")
     assert events[-1].kind == "failed"
 
 
@@ -184,3 +186,31 @@ def test_background_workers_run_nicer_than_the_caller():
         runner.shutdown()
         plain.shutdown()
     assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == mine  # the caller is untouched
+
+
+def test_a_failed_job_shows_the_message_of_our_errors_as_it_is(caplog):
+    from workbench.core.profiling.errors import ProfilingDataError
+    from workbench.core.services.knownhosts import HostKeyChanged
+    from workbench.core.tasks import user_message
+
+    bad = ProfilingDataError("/r/op_summary.csv: line 3, column 'Task Duration(us)': expected a number")
+    assert user_message("Open report", bad) == str(bad)
+    changed = HostKeyChanged.__new__(HostKeyChanged)
+    Exception.__init__(changed, "the host key of 'loop' differs from ~/.ssh/known_hosts line 1")
+    assert user_message("Test connection", changed) == "the host key of 'loop' differs from ~/.ssh/known_hosts line 1"
+    missing = FileNotFoundError(2, "No such file or directory", "/x/acl.json")
+    assert user_message("Save", missing) == "/x/acl.json: No such file or directory"
+    assert user_message("Convert", KeyError("input")) == "Convert failed: 'input'"
+    assert user_message("Convert", RuntimeError()) == "Convert failed unexpectedly (details in the log)"
+
+    def broken(*, progress, cancel):
+        raise bad
+
+    runner = TaskRunner()
+    with caplog.at_level("WARNING", logger="workbench.core.tasks"):
+        handle = runner.submit(broken, title="Open report")
+        handle.wait(5)
+    runner.shutdown()
+    assert handle.error_text == str(bad)
+    record = next(r for r in caplog.records if "Open report" in r.getMessage())
+    assert record.exc_info is not None  # the traceback is in the log, not in front of the user

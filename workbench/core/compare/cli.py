@@ -80,6 +80,8 @@ def result_dict(comparison, args: argparse.Namespace, regressions: list[str] | N
         "base": args.base,
         "current": args.current,
         "by": comparison.by,
+        "basis": comparison.basis,
+        "basis_text": comparison.basis_text(),
         "tolerance_pct": comparison.tolerance_pct,
         "pairs": [list(p) for p in comparison.pairs],
         "base_summary": comparison.base.as_dict(),
@@ -107,9 +109,22 @@ def _text(doc: dict[str, Any]) -> str:
         f"total device time: {o['base_total_us']:.3f} -> {o['current_total_us']:.3f} us, "
         f"{o['diff_us']:+.3f} us ({_pct(o['diff_pct'])}) {o['status']}",
     ]
+    per_step = [r for r in o["rows"] if r["metric"] == "Device time per step"]
+    if per_step:
+        r = per_step[0]
+        lines.append(
+            f"device time per step: {r['base']:.3f} -> {r['current']:.3f} us, {r['diff']:+.3f} us "
+            f"({_pct(r['diff_pct'])}) {r['status']}"
+        )
+    lines.append(f"statuses and the gate compare {doc['basis_text']}")
     lines += [f"warning: {w}" for w in doc["warnings"]]
-    lines.append(f"{'status':<8} {'diff(us)':>12} {'diff(%)':>9}  {doc['by']}")
-    lines += [f"{r['status']:<8} {r['diff_us']:>12.3f} {_pct(r['diff_pct']):>9}  {r['key']}" for r in doc["rows"]]
+    # the figure that decided each status, then the totals (which a longer run makes bigger)
+    pct, head = ("per_step_diff_pct", "step(%)") if doc["basis"] == "step" else ("avg_diff_pct", "call(%)")
+    lines.append(f"{'status':<8} {head:>9} {'total(us)':>12} {'total(%)':>9}  {doc['by']}")
+    lines += [
+        f"{r['status']:<8} {_pct(r[pct]):>9} {r['diff_us']:>12.3f} {_pct(r['diff_pct']):>9}  {r['key']}"
+        for r in doc["rows"]
+    ]
     lines += [f"regression: {r}" for r in doc["regressions"] or []]
     return "\n".join(lines) + "\n"
 

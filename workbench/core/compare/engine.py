@@ -15,11 +15,13 @@ from workbench.core.compare.overall import metric_rows, overall_rows
 from workbench.core.profiling.build import open_report
 from workbench.core.profiling.errors import ProfilingDataError
 from workbench.core.profiling.report import Report
+from workbench.core.profiling.steps import report_steps
 from workbench.core.tasks import CancelToken, NullProgress, Progress, ScaledProgress
 
 
 def _side(role: str, report: Report, devices: list[int], ops: pd.DataFrame) -> Side:
     total = float(np.nansum(duration_ns(ops))) / 1000.0
+    steps = report_steps(report, devices)
     return Side(
         role=role,
         source=str(report.source),
@@ -34,6 +36,8 @@ def _side(role: str, report: Report, devices: list[int], ops: pd.DataFrame) -> S
         total_us=total,
         span_us=report.span_ns / 1000.0,
         tables=sorted(report.tables),
+        steps=steps.count if steps else None,
+        step_source=steps.source if steps else None,
     )
 
 
@@ -66,7 +70,9 @@ def compare_reports(
         by=by,
         tolerance_pct=float(tolerance_pct),
         pairs=chosen,
-        overall=overall_rows(ops[0], ops[1], base, current, devices, tolerance_pct, warnings),
+        overall=overall_rows(
+            ops[0], ops[1], base, current, devices, tolerance_pct, warnings, (sides[0].steps, sides[1].steps)
+        ),
         metrics=metric_rows(metrics[0], metrics[1], tolerance_pct, warnings),
         warnings=warnings,
         base_report=base,

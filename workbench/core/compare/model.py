@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from workbench.core.compare.opdiff import instances, op_rows
+from workbench.core.compare.opdiff import basis_of, instances, op_rows
 
 # The row vocabulary lives in rows.py (opdiff builds on it too); re-exported here for the views.
 from workbench.core.compare.rows import (
@@ -23,6 +23,7 @@ from workbench.core.compare.rows import (
     METRIC_STATUSES,  # noqa: F401
     STATUSES,
     WORSE,
+    percent,
     sort_regressions_first,
 )
 from workbench.core.profiling.errors import ProfilingDataError
@@ -50,6 +51,9 @@ LABELS = {
     "current_avg_us": "Current Avg(us)",
     "avg_diff_us": "Avg Diff(us)",
     "avg_diff_pct": "Avg Diff(%)",
+    "base_per_step_us": "Base Per Step(us)",
+    "current_per_step_us": "Current Per Step(us)",
+    "per_step_diff_pct": "Per Step Diff(%)",
     "base_min_us": "Base Min(us)",
     "current_min_us": "Current Min(us)",
     "base_max_us": "Base Max(us)",
@@ -107,6 +111,8 @@ class Side:
     total_us: float = 0.0
     span_us: float = 0.0
     tables: list[str] = field(default_factory=list)
+    steps: int | None = None  # steps on the compared devices (None: the report records none)
+    step_source: str | None = None  # the table (or timeline) the steps came from
 
     def as_dict(self) -> dict[str, Any]:
         return {k: clean(v) if not isinstance(v, list) else list(v) for k, v in self.__dict__.items()}
@@ -143,8 +149,28 @@ class Comparison:
             raise ValueError(f"compare by {by!r}: expected 'type' or 'name'")
         if by not in self._rows:
             base_ops, current_ops = self._ops if self._ops is not None else (pd.DataFrame(), pd.DataFrame())
-            self._rows[by] = op_rows(base_ops, current_ops, by, self.tolerance_pct)
+            self._rows[by] = op_rows(base_ops, current_ops, by, self.tolerance_pct, self.steps)
         return self._rows[by]
+
+    @property
+    def steps(self) -> tuple[int | None, int | None]:
+        return self.base.steps, self.current.steps
+
+    @property
+    def basis(self) -> str:
+        """``step`` (both reports record steps: times per step decide) or ``call`` (average time
+        per call decides); the totals are shown either way."""
+        return basis_of(self.steps)
+
+    def basis_text(self) -> str:
+        """Which rule decided the statuses (and the gate), in words."""
+        if self.basis == "step":
+            return (
+                f"per step: {self.base.steps} base steps ({self.base.step_source}) vs "
+                f"{self.current.steps} current steps ({self.current.step_source})"
+            )
+        missing = [s.role for s in (self.base, self.current) if not s.steps]
+        return f"per call (average time per call; the {' and '.join(missing)} report records no steps)"
 
     def instances(self, key: str, by: str | None = None) -> pd.DataFrame:
         """Each occurrence of ``key`` on both sides, paired in order of appearance (k-th with k-th)."""
@@ -197,22 +223,28 @@ class Comparison:
         return int(((rows["base_count"] > 0) & (rows["current_count"] > 0)).sum())
 
     def regressions(self, threshold_pct: float, by: str | None = None) -> list[str]:
-        """What exceeds a CI gate: the total, or a row on both sides, slower by more than
-        ``threshold_pct`` % (a zero base time that grew counts as exceeding)."""
+        """What exceeds a CI gate, by the same rule as the statuses (:attr:`basis`): per step, the
+        device time per step or a row's time per step; per call, a row's average time per call;
+        slower by more than ``threshold_pct`` % (a zero base time that grew counts as exceeding).
+        Only rows present on both sides count."""
         hits = []
-        total = self.total()
-        if _exceeds(total["diff_pct"], total["diff_us"], threshold_pct):
-            hits.append(
-                f"total device time: {total['base_total_us']:.3f} -> {total['current_total_us']:.3f} us "
-                f"({_pct_text(total['diff_pct'])})"
-            )
         rows = self.op_rows(by or self.by)
         both = rows[(rows["base_count"] > 0) & (rows["current_count"] > 0)]
-        for key, pct, diff, b, c in zip(
-            both["key"], both["diff_pct"], both["diff_us"], both["base_total_us"], both["current_total_us"]
-        ):
-            if _exceeds(clean(pct), diff, threshold_pct):
-                hits.append(f"{key}: {b:.3f} -> {c:.3f} us ({_pct_text(clean(pct))})")
+        if self.basis == "step":
+            total = self.total()
+            if total["base_total_us"] is not None and total["current_total_us"] is not None:
+                b_step = total["base_total_us"] / float(self.base.steps or 1)
+                c_step = total["current_total_us"] / float(self.current.steps or 1)
+                pct = clean(percent(np.array([b_step]), np.array([c_step - b_step]))[0])
+                if _exceeds(pct, c_step - b_step, threshold_pct):
+                    hits.append(f"device time per step: {b_step:.3f} -> {c_step:.3f} us ({_pct_text(pct)})")
+            columns = ("per_step_diff_pct", "base_per_step_us", "current_per_step_us", "per step")
+        else:
+            columns = ("avg_diff_pct", "base_avg_us", "current_avg_us", "per call")
+        pct_col, b_col, c_col, unit = columns
+        for key, pct, b, c in zip(both["key"], both[pct_col], both[b_col], both[c_col]):
+            if _exceeds(clean(pct), c - b, threshold_pct):
+                hits.append(f"{key}: {b:.3f} -> {c:.3f} us {unit} ({_pct_text(clean(pct))})")
         return hits
 
     def records(self, frame: pd.DataFrame, columns: Iterable[str] | None = None) -> list[dict[str, Any]]:

@@ -112,8 +112,23 @@ def _task_types(codes: np.ndarray, ops: pd.DataFrame, found: dict[int, set[str]]
         found.setdefault(int(pair // width), set()).add(names[int(pair % width)])
 
 
-def op_rows(base: pd.DataFrame, current: pd.DataFrame, by: str, tolerance_pct: float) -> pd.DataFrame:
-    """The OP comparison rows (:data:`OP_COLUMNS`), sorted regressions first."""
+def basis_of(steps: tuple[int | None, int | None]) -> str:
+    """``step`` when both sides know their step count, else ``call``: what decides a row's status."""
+    return "step" if all(n is not None and n > 0 for n in steps) else "call"
+
+
+def op_rows(
+    base: pd.DataFrame,
+    current: pd.DataFrame,
+    by: str,
+    tolerance_pct: float,
+    steps: tuple[int | None, int | None] = (None, None),
+) -> pd.DataFrame:
+    """The OP comparison rows (:data:`OP_COLUMNS`), sorted regressions first.
+
+    A longer run is no slower run: a key present on both sides is ``slower`` / ``faster`` by its
+    time per step when both sides know their step count (``steps``), else by its average time
+    per call; the totals stay in the row."""
     b_codes, c_codes, union = union_codes(base, current, by)
     size = len(union)
     b, c = _aggregate(b_codes, base, size), _aggregate(c_codes, current, size)
@@ -123,12 +138,20 @@ def op_rows(base: pd.DataFrame, current: pd.DataFrame, by: str, tolerance_pct: f
     _task_types(c_codes, current, task_types)
     diff_ns = c.total_ns - b.total_ns
     pct = percent(b.total_ns, diff_ns)
-    status = statuses(pct, diff_ns, tolerance_pct)
-    status = np.where(b.count == 0, "added", np.where(c.count == 0, "removed", status)).astype(object)
     with np.errstate(divide="ignore", invalid="ignore"):
         b_avg = np.where(b.count > 0, b.total_ns / np.maximum(b.count, 1) / 1000.0, np.nan)
         c_avg = np.where(c.count > 0, c.total_ns / np.maximum(c.count, 1) / 1000.0, np.nan)
     avg_diff = c_avg - b_avg
+    avg_pct = percent(b_avg, avg_diff)
+    if basis_of(steps) == "step":
+        b_step, c_step = b.total_ns / 1000.0 / float(steps[0] or 1), c.total_ns / 1000.0 / float(steps[1] or 1)
+        step_diff = c_step - b_step
+        step_pct = percent(b_step, step_diff)
+        status = statuses(step_pct, step_diff, tolerance_pct)
+    else:
+        b_step = c_step = step_pct = np.full(size, np.nan)
+        status = statuses(avg_pct, avg_diff, tolerance_pct)
+    status = np.where(b.count == 0, "added", np.where(c.count == 0, "removed", status)).astype(object)
     frame = pd.DataFrame(
         {
             "key": np.asarray(union, dtype=object),
@@ -143,7 +166,10 @@ def op_rows(base: pd.DataFrame, current: pd.DataFrame, by: str, tolerance_pct: f
             "base_avg_us": b_avg,
             "current_avg_us": c_avg,
             "avg_diff_us": avg_diff,
-            "avg_diff_pct": percent(b_avg, avg_diff),
+            "avg_diff_pct": avg_pct,
+            "base_per_step_us": b_step,
+            "current_per_step_us": c_step,
+            "per_step_diff_pct": step_pct,
             "base_min_us": b.min_us,
             "current_min_us": c.min_us,
             "base_max_us": b.max_us,

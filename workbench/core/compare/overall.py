@@ -6,12 +6,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from workbench.core.compare.opdiff import duration_ns, start_ns, union_codes
+from workbench.core.compare.opdiff import basis_of, duration_ns, start_ns, union_codes
 from workbench.core.compare.rows import METRIC_COLUMNS, OVERALL_COLUMNS, percent, statuses
 from workbench.core.profiling.report import Report
 from workbench.core.profiling.stats import AICORE_ID_COLUMNS
 
 TOTAL = "Total device time"
+PER_STEP = "Device time per step"
 # Task types summed into each time row (docs/cann-formats.md §2.1 Task Type values).
 TASK_GROUPS = (
     ("AI Core time", ("AI_CORE", "AI_VECTOR_CORE", "MIX_AIC", "MIX_AIV")),
@@ -72,6 +73,14 @@ def _times(ops: pd.DataFrame) -> dict[str, float | None]:
     return out
 
 
+def _with_per_step(times: dict[str, float | None], steps: int | None) -> dict[str, float | None]:
+    """``times`` with the per-step device time right after the total."""
+    total = times[TOTAL]
+    out = {TOTAL: total, PER_STEP: None if total is None or not steps else round(total / steps, 3)}
+    out.update((k, v) for k, v in times.items() if k != TOTAL)
+    return out
+
+
 def _step_sums(report: Report, devices: list[int]) -> dict[str, float]:
     frame = report.tables.get("step_trace_time")
     if frame is None or not len(frame):
@@ -95,9 +104,13 @@ def overall_rows(
     devices: tuple[list[int], list[int]],
     tolerance_pct: float,
     warnings: list[str],
+    steps: tuple[int | None, int | None] = (None, None),
 ) -> pd.DataFrame:
-    """Rows of :data:`OVERALL_COLUMNS`; the first is always the total device time."""
+    """Rows of :data:`OVERALL_COLUMNS`; the first is always the total device time, the second
+    (when both sides record steps) the device time per step."""
     b, c = _times(base_ops), _times(current_ops)
+    if basis_of(steps) == "step":
+        b, c = _with_per_step(b, steps[0]), _with_per_step(c, steps[1])
     for side, ops, other in (("base", base_ops, current_ops), ("current", current_ops, base_ops)):
         if len(ops) and "task_type" not in ops.columns and "task_type" in other.columns:
             warnings.append(f"{side} OPs have no task type: AI Core / AI CPU / communication times left out")
@@ -113,6 +126,8 @@ def overall_rows(
     pct = percent(base_v, diff)
     counts = np.array([k == "Device tasks" for k in labels])
     status = np.where(counts, statuses(pct, diff, tolerance_pct, times=False), statuses(pct, diff, tolerance_pct))
+    if PER_STEP in labels and labels[0] == TOTAL:  # a longer run's total is bigger: its verdict is per step
+        status[0] = status[labels.index(PER_STEP)]
     return pd.DataFrame(
         {
             "metric": labels,

@@ -90,6 +90,7 @@ class CompareView(QWidget):
                 (self.tr("PMU group"), side.pmu_group or "-"),
                 (self.tr("OPs"), f"{side.op_count:,}"),
                 (self.tr("Total device time"), f"{side.total_us:,.3f} µs"),
+                (self.tr("Steps"), f"{side.steps:,}" if side.steps else self.tr("not recorded")),
             ):
                 v = QLabel(str(value), box)
                 v.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -109,6 +110,35 @@ class CompareView(QWidget):
         )
         color = RED if total["status"] in WORSE else (GREEN if total["status"] in BETTER else QColor(60, 60, 60))
         self.total_label.setStyleSheet(f"font-weight:bold;color:{color.name()};padding:4px;")
+        # which figure decided the statuses: a longer run is no slower run
+        self.basis_label = QLabel(self)
+        self.basis_label.setObjectName("CompareBasis")
+        self.basis_label.setWordWrap(True)
+        if comparison.basis == "step":
+            per_step = comparison.overall[comparison.overall["metric"] == "Device time per step"]
+            figures = ""
+            if len(per_step):
+                row = per_step.iloc[0]
+                pct_step = row["diff_pct"]
+                figures = self.tr(" Device time per step: {0} → {1} µs ({2}).").format(
+                    _num(row["base"]), _num(row["current"]), "n/a" if pct_step != pct_step else f"{pct_step:+.2f}%"
+                )
+            self.basis_label.setText(
+                self.tr("Statuses compare the time per step ({0} base steps, {1} current steps).").format(
+                    comparison.base.steps, comparison.current.steps
+                )
+                + figures
+            )
+        else:
+            missing = [
+                self.tr("baseline") if not comparison.base.steps else None,
+                self.tr("current") if not comparison.current.steps else None,
+            ]
+            self.basis_label.setText(
+                self.tr("Statuses compare the average time per call: the {0} report records no steps.").format(
+                    self.tr(" and ").join(m for m in missing if m)
+                )
+            )
         self.warnings = QLabel(self)
         self.warnings.setWordWrap(True)
         if comparison.warnings:
@@ -157,6 +187,7 @@ class CompareView(QWidget):
         layout = QVBoxLayout(self)
         layout.addLayout(sides)
         layout.addWidget(self.total_label)
+        layout.addWidget(self.basis_label)
         layout.addWidget(self.warnings)
         layout.addLayout(controls)
         layout.addWidget(split, 1)
