@@ -185,6 +185,8 @@ def _framework_unit(folder: Path) -> list[Unit]:
             if m:
                 unit.rank = int(m.group(1))
     if unit.timelines or unit.ops:
+        for prof in sorted(top.glob("PROF_*")):  # the chip, AI Core count, frequencies of each device
+            unit.infos += _prof_infos(prof)
         return [unit]
     # Not parsed by the framework: fall back to the CANN data inside.
     units: list[Unit] = []
