@@ -4,59 +4,12 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from workbench.core.services.knownhosts import app_known_hosts
 
-ROOT = Path(__file__).resolve().parents[3]
-
-
-@pytest.fixture
-def cli(ssh_home, isolated_home):
-    env = dict(os.environ, HOME=str(ssh_home), ASCEND_WORKBENCH_HOME=str(isolated_home), PYTHONPATH=str(ROOT))
-    env.pop("SSH_AUTH_SOCK", None)
-
-    def run(*args: str, check: int | None = 0) -> subprocess.CompletedProcess[bytes]:
-        proc = subprocess.run(
-            [sys.executable, "-m", "workbench", *args],
-            capture_output=True,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            timeout=120,
-        )
-        if check is not None:
-            assert proc.returncode == check, proc.stderr.decode(errors="replace")
-        return proc
-
-    return run
-
-
-@pytest.fixture
-def added(cli, sshd_server):
-    app_known_hosts().unlink()  # `host add --accept-new-host-key` must learn it
-    out = cli(
-        "host",
-        "add",
-        "lb",
-        "--hostname",
-        "127.0.0.1",
-        "--port",
-        str(sshd_server.port),
-        "--user",
-        sshd_server.user,
-        "--key",
-        str(sshd_server.client_key),
-        "--accept-new-host-key",
-        "--json",
-    )
-    assert json.loads(out.stdout)["added"]["name"] == "lb"
-    assert "SHA256:" in out.stderr.decode()
-    assert app_known_hosts().read_text().split() == sshd_server.host_key_line.split()
-    return "lb"
+# the `cli` and `added` fixtures are in conftest.py
 
 
 def test_host_add_list_remove(cli, added):

@@ -11,10 +11,12 @@ from workbench.core.project import create_project, open_project
 from workbench.core.services.deploy import (
     CHANGED,
     NEW,
+    NEW_FOLDER,
     REMOTE_ONLY,
     UNCHANGED,
     DeployError,
     Mapping,
+    SyncFailed,
     compute_plan,
     is_excluded,
     project_mappings,
@@ -63,7 +65,7 @@ def test_remote_only_files_survive_every_sync(transport, tmp_path):
     }
     progress = RecordingProgress()
     report = sync(transport, plan, progress=progress)
-    assert sorted(report["sent"]) == ["model 模型.onnx", "src/main.py"]
+    assert sorted(report.sent) == ["model 模型.onnx", "src/main.py"]
     assert (remote / "datasets" / "imagenet.bin").read_bytes() == b"precious remote data"
     assert (remote / "out.log").read_text() == "a remote log\n"
     assert (remote / "src" / "main.py").read_text() == "print('hi')\n"
@@ -90,7 +92,7 @@ def test_remote_only_deleted_only_when_ticked(transport, tmp_path):
     plan = compute_plan(transport, [Mapping(str(local), str(remote))])
     ticked = [i for i in plan.of(REMOTE_ONLY) if i.rel == "out.log"]
     report = sync(transport, plan, delete=ticked)
-    assert report["deleted"] == ["out.log"] and report["kept_remote_only"] == ["datasets/imagenet.bin"]
+    assert report.deleted == ["out.log"] and report.kept_remote_only == ["datasets/imagenet.bin"]
     assert not (remote / "out.log").exists() and (remote / "datasets" / "imagenet.bin").exists()
     new_item = plan.of(NEW)[0]
     with pytest.raises(DeployError):
@@ -105,6 +107,7 @@ def test_plan_to_dict_counts(transport, tmp_path):
         "changed": 0,
         "remote-only": 2,
         "unchanged": 0,
+        "new-folder": 0,
     }  # notes.tmp is not excluded here
     assert data["bytes_to_send"] == sum(
         p.stat().st_size for p in [local / "src" / "main.py", local / "model 模型.onnx", local / "notes.tmp"]
@@ -152,3 +155,55 @@ def test_mappings_stored_in_the_project(tmp_path):
     with pytest.raises(DeployError) as err:
         project_mappings(again)
     assert "deployment.mappings[0]" in str(err.value)
+
+
+def test_empty_local_folders_are_created_on_the_host(transport, tmp_path):
+    local, remote = _setup(tmp_path)
+    (local / "dump").mkdir()  # the runtime's dump_path: empty locally, needed on the host
+    (local / "models" / "om" / "deep").mkdir(parents=True)  # only the innermost one needs creating
+    (local / "cache").mkdir()
+    (local / "cache" / "x.pyc").write_bytes(b"excluded")  # holds only excluded files: empty for the host
+    (remote / "kept").mkdir()
+    (local / "kept").mkdir()  # already on the host: nothing to do
+    mapping = Mapping(str(local), str(remote), excludes=["__pycache__", "*.pyc"])
+    plan = compute_plan(transport, [mapping])
+    assert sorted(i.rel for i in plan.of(NEW_FOLDER)) == ["cache", "dump", "models/om/deep"]
+    assert plan.to_dict()["counts"][NEW_FOLDER] == 3
+    assert {"path": "dump", "action": NEW_FOLDER}.items() <= next(
+        i for i in plan.to_dict()["items"] if i["path"] == "dump"
+    ).items()
+    result = sync(transport, plan)
+    assert sorted(result.folders_created) == ["cache", "dump", "models/om/deep"]
+    assert (remote / "dump").is_dir() and (remote / "models" / "om" / "deep").is_dir()
+    assert list((remote / "dump").iterdir()) == []
+    assert compute_plan(transport, [mapping]).of(NEW_FOLDER) == []  # created: nothing left to do
+
+
+def test_an_empty_project_creates_its_remote_folder(transport, tmp_path):
+    (tmp_path / "empty").mkdir()
+    plan = compute_plan(transport, [Mapping(str(tmp_path / "empty"), str(tmp_path / "far" / "away"))])
+    assert [(i.rel, i.action) for i in plan.folders] == [("", NEW_FOLDER)]
+    sync(transport, plan)
+    assert (tmp_path / "far" / "away").is_dir()
+
+
+def test_sync_result_summary_and_failed_files(transport, tmp_path):
+    local, remote = _setup(tmp_path)
+    (local / "dump").mkdir()
+    (local / "blocked").mkdir()
+    (local / "blocked" / "a.txt").write_text("cannot go there")
+    (remote / "blocked").write_text("a file where the folder should be")
+    mapping = Mapping(str(local), str(remote), excludes=["__pycache__", "*.tmp"])
+    plan = compute_plan(transport, [mapping])
+    with pytest.raises(SyncFailed) as err:
+        sync(transport, plan)
+    result = err.value.result
+    assert sorted(result.sent) == ["model 模型.onnx", "src/main.py"], "one failed file does not stop the others"
+    assert [path for path, _ in result.failed] == ["blocked/a.txt"]
+    assert result.summary().startswith("2 sent, 1 folder created, 3 kept (only on the host), 1 failed: blocked/a.txt: ")
+    assert "Errno" not in result.summary() and "Error" not in result.summary()
+    assert str(err.value) == f"{transport.label}: deployment incomplete: {result.summary()}"
+    (remote / "blocked").unlink()
+    ok = sync(transport, compute_plan(transport, [mapping]))
+    assert str(ok) == ok.summary() == "1 sent, 0 folders created, 2 kept (only on the host), 0 failed"
+    assert ok.to_dict()["summary"] == ok.summary() and ok.counts()["sent"] == 1

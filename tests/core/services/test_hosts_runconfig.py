@@ -206,3 +206,46 @@ def test_parse_env_and_devices():
     assert parse_devices("0, 3") == [0, 3] and parse_devices("") == []
     with pytest.raises(ValueError):
         parse_devices("0,x")
+
+
+def test_key_paths_are_made_absolute_without_changing_what_they_name(tmp_path, monkeypatch):
+    from workbench.core.services.hosts import absolute_key_path
+
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert absolute_key_path("~/.ssh/id") == str(tmp_path / "home" / ".ssh" / "id")
+    assert absolute_key_path("keys/./id", cwd=tmp_path) == str(tmp_path / "keys" / "id")
+    assert absolute_key_path("keys/../id", cwd=tmp_path) == str(tmp_path / "id")
+    assert absolute_key_path("/abs/id") == "/abs/id" and absolute_key_path("") == ""
+    # through a symlinked folder ".." means the link target's parent: folding it would name another file
+    (tmp_path / "real" / "deep").mkdir(parents=True)
+    (tmp_path / "real" / "id").write_text("key")
+    (tmp_path / "link").symlink_to(tmp_path / "real" / "deep")
+    kept = absolute_key_path("link/../id", cwd=tmp_path)
+    assert Path(kept).read_text() == "key" and kept == str(tmp_path / "link" / ".." / "id")
+    assert absolute_key_path("link", cwd=tmp_path) == str(tmp_path / "link"), "symlinks are not resolved"
+
+
+def test_hosts_files_with_and_without_the_detected_toolkit_load():
+    store = HostStore()
+    store.path.parent.mkdir(parents=True, exist_ok=True)
+    store.path.write_text(
+        json.dumps(
+            {
+                "schema_version": 1,
+                "hosts": [
+                    {"name": "old", "hostname": "h", "toolkit": ""},
+                    {"name": "new", "hostname": "h", "detected_toolkit": "/x/latest", "future_field": 1},
+                ],
+            }
+        )
+    )
+    old, new = store.load()
+    assert old.detected_toolkit == "" and old.toolkit_path == ""
+    assert new.detected_toolkit == "/x/latest" and new.toolkit_path == "/x/latest"
+    store.save([old, new])
+    assert json.loads(store.path.read_text())["hosts"][1]["future_field"] == 1
+    new.toolkit = "/mine"
+    assert new.toolkit_path == "/mine"
+    store.path.write_text('{"schema_version": 1, "hosts": [{"name": "x", "hostname": "h", "detected_toolkit": 3}]}')
+    with pytest.raises(HostError, match="'detected_toolkit'"):
+        store.load()

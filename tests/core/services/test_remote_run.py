@@ -15,6 +15,7 @@ from workbench.core.services.transport import (
     build_script,
     iter_lines,
     kill_local_group,
+    reason,
 )
 from workbench.core.tasks import Cancelled, CancelToken, RecordingProgress
 
@@ -246,3 +247,57 @@ def test_files_api_on_both(transport, tmp_path):
     with pytest.raises(FileNotFoundError):
         transport.stat(base + "/missing")
     assert transport.home()
+
+
+def test_toolkit_install_root_and_its_folders_are_sourced(transport, tmp_path):
+    """`toolkit=` may name the install root (/usr/local/Ascend), ascend-toolkit/, latest, a versioned
+    folder (CANN <= 8.3) or the 8.5 root's parent: each finds its set_env.sh (docs/cann-formats.md §8.2)."""
+    old = tmp_path / "Ascend"
+    (old / "ascend-toolkit" / "7.0.0").mkdir(parents=True)
+    (old / "ascend-toolkit" / "latest").symlink_to("7.0.0")
+    (old / "ascend-toolkit" / "set_env.sh").write_text("export WB_TK=ascend-toolkit\n")
+    new = tmp_path / "Ascend85"
+    (new / "cann").mkdir(parents=True)
+    (new / "cann" / "set_env.sh").write_text("export WB_TK=cann\n")
+    forms = {
+        old: "ascend-toolkit",
+        old / "ascend-toolkit": "ascend-toolkit",
+        old / "ascend-toolkit" / "latest": "ascend-toolkit",
+        old / "ascend-toolkit" / "7.0.0": "ascend-toolkit",
+        new: "cann",
+        new / "cann": "cann",
+    }
+    for given, expected in forms.items():
+        result = transport.run(["bash", "-c", 'echo "$WB_TK"'], toolkit=str(given))
+        assert (result.exit_status, result.stdout) == (0, expected + "\n"), (given, result.stderr)
+    missing = transport.run(["true"], toolkit=str(tmp_path / "none"))
+    assert missing.exit_status == 1 and missing.stderr.strip() == (
+        f"no set_env.sh in {tmp_path / 'none'}, its parent folder, {tmp_path / 'none'}/ascend-toolkit or "
+        f"{tmp_path / 'none'}/cann"
+    )
+
+
+def test_cancel_output_is_the_commands_own(transport):
+    """Stop (cancel) shows what the command printed, not the wrapper's complaint about the kill."""
+    progress = RecordingProgress()
+    cancel = CancelToken()
+    original = progress.partial
+
+    def partial(item):
+        original(item)
+        if item == ("stdout", "started\n"):
+            cancel.cancel()
+
+    progress.partial = partial
+    with pytest.raises(Cancelled):
+        transport.run(["bash", "-c", "echo started; exec sleep 300"], progress=progress, cancel=cancel, timeout=120)
+    assert iter_lines(progress.events) == [("stdout", "started\n")]
+
+
+def test_error_reasons_are_words_not_class_names():
+    assert reason(EOFError()) == "the host closed the connection"
+    assert reason(ConnectionResetError(104, "Connection reset by peer")) == "Connection reset by peer"
+    assert (
+        reason(NotADirectoryError(20, "exists and is not a folder", "/x/sub")) == "exists and is not a folder: /x/sub"
+    )
+    assert reason(ValueError("bad value")) == "bad value" and reason(RuntimeError()) == "no reason given"

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import os
+import shutil
+from pathlib import Path
 
 import pytest
 
+from workbench.core.services.hosts import Host, HostStore
 from workbench.core.services.toolkit import (
     ToolkitNotFound,
     check_host,
     detect_toolkit,
     parse_install_info,
+    toolkit_for_host,
     version_from_info,
 )
 from workbench.core.services.transport import LocalTransport
@@ -71,3 +75,44 @@ def test_parse_install_info_errors_name_file_and_line():
     assert version_from_info({"Version": "5.1.RC2"}) == "5.1.RC2"
     assert version_from_info({"toolkit_installed_version": "[1.82.22.2.220:5.1.RC2]"}) == "5.1.RC2"
     assert version_from_info({"arch": "x86_64"}) is None
+
+
+def test_toolkit_for_host_detects_once_caches_and_forgets_a_moved_one(tmp_path, monkeypatch):
+    if Path("/usr/local/Ascend").exists():
+        pytest.skip("/usr/local/Ascend exists here: detection would find it first")
+    home = tmp_path / "home"
+    root = _real_like(home / "Ascend", "7.0.0", ["version=7.0.0"])
+    monkeypatch.setenv("HOME", str(home))  # LocalTransport's home: detection's $HOME/Ascend
+    store = HostStore()
+    store.add(Host(name="here", hostname="h"))
+    t = LocalTransport()
+    assert toolkit_for_host(t, store.get("here"), store=store) == str(root)
+    assert store.get("here").detected_toolkit == str(root) and store.get("here").toolkit == ""
+    # the cache is what is used while it exists (detection would find the one in $HOME)
+    elsewhere = _real_like(tmp_path / "opt", "8.0.0", ["version=8.0.0"])
+    host = store.get("here")
+    host.detected_toolkit = str(elsewhere)
+    store.update(host)
+    assert toolkit_for_host(t, store.get("here"), store=store) == str(elsewhere)
+    # the user's setting wins over both; nothing is cached for it
+    assert toolkit_for_host(t, Host(name="set", hostname="h", toolkit="/opt/mine")) == "/opt/mine"
+    # gone: detected again; none at all: ToolkitNotFound, and the stale cache is forgotten
+    shutil.rmtree(tmp_path / "opt")
+    assert toolkit_for_host(t, store.get("here"), store=store) == str(root)
+    shutil.rmtree(home / "Ascend")
+    with pytest.raises(ToolkitNotFound) as err:
+        toolkit_for_host(t, store.get("here"), store=store)
+    assert f"{home}/Ascend/ascend-toolkit/latest" in err.value.looked
+    assert store.get("here").detected_toolkit == ""
+
+
+def test_detection_is_cached_only_in_the_host_it_was_made_for():
+    store = HostStore()
+    store.add(Host(name="a", hostname="old-address"))
+    assert store.remember_detected_toolkit(Host(name="a", hostname="old-address"), "/x/latest") is True
+    assert store.get("a").detected_toolkit == "/x/latest"
+    # the user redefined the host meanwhile: a result for the old definition is not kept
+    store.update(Host(name="a", hostname="new-address"))
+    assert store.remember_detected_toolkit(Host(name="a", hostname="old-address"), "/y/latest") is False
+    assert store.get("a").detected_toolkit == ""
+    assert store.remember_detected_toolkit(Host(name="unknown", hostname="h"), "/z") is False

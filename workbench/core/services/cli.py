@@ -1,23 +1,34 @@
 """Headless verbs for CANN machines: ``host``, ``remote`` and ``deploy`` (Qt-free).
 
+Every verb taking a host name also accepts ``demo``, the built-in demo host (simulated CANN).
+Commands always run through bash with the host's toolkit environment sourced: ``--toolkit``, else
+the host's setting, else the toolkit detected on the host (cached in hosts.json).
+
 Exit codes: 0 ok, 2 bad input (message on stderr), 1 remote failure; ``remote run`` exits with
-the remote command's status. Secrets are asked on the terminal only (never stored, never read
-from arguments); without a terminal a key passphrase or password cannot be given.
+the remote command's status. SIGINT (Ctrl-C) or SIGTERM cancels the job as the GUI's Stop does
+(the remote process group is killed, a transfer leaves no partial file) and exits 130 / 143
+with one line; a second signal stops waiting at once. Secrets are asked on the terminal only
+(never stored, never read from arguments); without a terminal a key passphrase or password
+cannot be given.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import getpass
 import json
+import signal
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from workbench.core.services.hosts import Host, HostError, HostStore
+from workbench.core.services.demohost import resolve_host
+from workbench.core.services.hosts import Host, HostError, HostStore, absolute_key_path
 from workbench.core.services.knownhosts import HostKeyInfo
-from workbench.core.services.transport import RemoteCommandFailed, Transport, TransportError
+from workbench.core.services.transport import RemoteCommandFailed, Transport, TransportError, describe
 from workbench.core.tasks import Cancelled, CancelToken, NullProgress, run_inline
 from workbench.core.verbs import register_verb
 
@@ -67,6 +78,47 @@ def open_transport(host: Host, accept_new: bool = False) -> Transport:
     return transport_for(host, TerminalPrompter(accept_new))
 
 
+class SignalCancel:
+    """While active, SIGINT and SIGTERM cancel ``cancel`` (the kill path the GUI's Stop takes)
+    instead of killing this process; ``signum`` is the first signal received (None: none).
+
+    The token is cancelled from a helper thread: its callbacks (a local process-group kill) may
+    take a moment and must not run inside the interrupted code. A second signal raises
+    KeyboardInterrupt, for when the host no longer answers."""
+
+    SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+    def __init__(self, cancel: CancelToken) -> None:
+        self.cancel = cancel
+        self.signum: int | None = None
+
+    @property
+    def name(self) -> str:
+        return signal.Signals(self.signum).name if self.signum else ""
+
+    @property
+    def exit_code(self) -> int:
+        return 128 + (self.signum or signal.SIGINT)
+
+    def _handle(self, signum: int, _frame: object) -> None:
+        if self.signum is not None:
+            raise KeyboardInterrupt
+        self.signum = signum
+        threading.Thread(target=self.cancel.cancel, name="signal-cancel", daemon=True).start()
+
+    @contextlib.contextmanager
+    def active(self) -> Iterator[SignalCancel]:
+        if threading.current_thread() is not threading.main_thread():
+            yield self  # signal handlers can only be set on the main thread
+            return
+        old = {s: signal.signal(s, self._handle) for s in self.SIGNALS}
+        try:
+            yield self
+        finally:
+            for s, handler in old.items():
+                signal.signal(s, handler)
+
+
 def _fail(msg: str, code: int) -> int:
     print(f"ascend-workbench: {msg}", file=sys.stderr)
     return code
@@ -103,7 +155,12 @@ def _host_args(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--key", default="", help="private key file (its passphrase is asked, never stored)")
     p.add_argument("--auth", choices=("auto", "agent", "key", "password"), help="default: key with --key, else auto")
     p.add_argument("--proxy-jump", default="", help="a host name from this list, or [user@]host[:port]")
-    p.add_argument("--toolkit", default="", help="CANN toolkit path on that host (default: detect)")
+    p.add_argument(
+        "--toolkit",
+        default="",
+        help="CANN toolkit on that host: the install root (/usr/local/Ascend), its ascend-toolkit/, "
+        "ascend-toolkit/latest or a versioned folder; checked there and stored as found (default: detect)",
+    )
     p.add_argument("--replace", action="store_true", help="replace a host of the same name")
     p.add_argument(
         "--accept-new-host-key",
@@ -124,39 +181,86 @@ def _host_args(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true")
 
 
+def _toolkit_on_host(tr: Transport, host: Host, given: str) -> str:
+    """The toolkit ``--toolkit`` names on the host, as detection resolves it: the install root
+    (/usr/local/Ascend), ``ascend-toolkit/``, ``ascend-toolkit/latest`` or a versioned folder give
+    the toolkit root found there; a ``set_env.sh`` is kept as given. Raises ValueError (one line
+    saying what was looked for) when there is none."""
+    from workbench.core.services.toolkit import LOOKED_FOR, ToolkitNotFound, detect_toolkit
+
+    path = given
+    if path == "~" or path.startswith("~/"):
+        path = tr.home().rstrip("/") + path[1:]
+    elif not path.startswith("/"):
+        path = tr.home().rstrip("/") + "/" + path
+    try:
+        info = detect_toolkit(tr, path)
+    except ToolkitNotFound as exc:
+        raise ValueError(
+            f"--toolkit {given}: no CANN toolkit there on {host.name}: looked for {LOOKED_FOR} in "
+            f"{', '.join(exc.looked)}; expected the install root (e.g. /usr/local/Ascend), its "
+            "ascend-toolkit/ folder, ascend-toolkit/latest or a versioned folder"
+        ) from None
+    return path if path.endswith(".sh") else info.root
+
+
+def _host_add(args: argparse.Namespace, store: HostStore) -> int:
+    key = absolute_key_path(args.key)
+    if args.key and not Path(key).is_file():
+        raise FileNotFoundError(f"--key {args.key}: no such key file ({key})")
+    host = Host(
+        name=args.name,
+        hostname=args.hostname,
+        port=args.port,
+        user=args.user,
+        key_file=key,
+        auth=args.auth or ("key" if args.key else "auto"),
+        proxy_jump=args.proxy_jump,
+        toolkit=args.toolkit,
+    ).validate()
+    if not args.replace and any(h.name == host.name for h in store.load()):
+        raise HostError(f"a host named {host.name!r} already exists in {store.path}")
+    unchecked: TransportError | None = None
+    if args.accept_new_host_key or args.toolkit:
+        tr = open_transport(host, accept_new=args.accept_new_host_key)
+        try:
+            tr.run(["true"]).check()
+            if args.toolkit:
+                host.toolkit = _toolkit_on_host(tr, host, args.toolkit)
+        except TransportError as exc:
+            unchecked = exc
+        finally:
+            tr.close()
+    store.add(host, replace=args.replace)
+    if unchecked is not None and args.accept_new_host_key:
+        return _fail(f"host {host.name!r} was saved, but connecting failed: {unchecked}", 1)
+    if unchecked is not None:
+        print(
+            f"ascend-workbench: host {host.name!r} was saved; --toolkit {args.toolkit} was not checked "
+            f"on it (not reachable: {unchecked})",
+            file=sys.stderr,
+        )
+    _print({"added": host.to_dict()}, args.json, f"added {host.name} ({host.label})")
+    return 0
+
+
+def _toolkit_column(h: Host) -> str:
+    if h.toolkit:
+        return h.toolkit
+    return f"{h.detected_toolkit} (detected)" if h.detected_toolkit else "-"
+
+
 @_guard
 def _host(args: argparse.Namespace) -> int:
     store = HostStore()
     if args.action == "add":
-        host = Host(
-            name=args.name,
-            hostname=args.hostname,
-            port=args.port,
-            user=args.user,
-            key_file=args.key,
-            auth=args.auth or ("key" if args.key else "auto"),
-            proxy_jump=args.proxy_jump,
-            toolkit=args.toolkit,
-        )
-        if args.key and not Path(args.key).expanduser().is_file():
-            raise FileNotFoundError(f"--key {args.key}: no such key file")
-        store.add(host, replace=args.replace)
-        if args.accept_new_host_key:
-            tr = open_transport(host, accept_new=True)
-            try:
-                tr.run(["true"]).check()
-            except TransportError as exc:
-                return _fail(f"host {host.name!r} was saved, but connecting failed: {exc}", 1)
-            finally:
-                tr.close()
-        _print({"added": host.to_dict()}, args.json, f"added {host.name} ({host.label})")
-        return 0
+        return _host_add(args, store)
     if args.action == "list":
         hosts = store.load()
         _print(
             [h.to_dict() for h in hosts],
             args.json,
-            "\n".join(f"{h.name}\t{h.label}\t{h.toolkit or '-'}" for h in hosts) or "no hosts",
+            "\n".join(f"{h.name}\t{h.label}\t{_toolkit_column(h)}" for h in hosts) or "no hosts",
         )
         return 0
     if args.action == "remove":
@@ -175,9 +279,9 @@ def _host(args: argparse.Namespace) -> int:
         _print({"imported": added}, args.json, "imported: " + (", ".join(added) or "nothing new"))
         return 0
     # check
-    from workbench.core.services.toolkit import check_host
+    from workbench.core.services.toolkit import check_host, remember_detected
 
-    host = store.get(args.name)
+    host = resolve_host(args.name, store)
     tr = open_transport(host, accept_new=args.accept_new_host_key)
     try:
         try:
@@ -194,6 +298,7 @@ def _host(args: argparse.Namespace) -> int:
             _print(result, args.json, f"{host.name}: not reachable: {exc}")
             return 1
         result = run_inline(check_host, tr, host.toolkit or None)
+        remember_detected(host, result.get("toolkit_path") or "", store)
     finally:
         tr.close()
     devices = ", ".join(f"{d.get('id')}:{d.get('chip')}:{d.get('health')}" for d in result.get("devices", []))
@@ -213,7 +318,11 @@ def _run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--cwd", default=None)
     p.add_argument("--env", action="append", default=[], metavar="K=V")
     p.add_argument("--devices", default=None, help="ASCEND_RT_VISIBLE_DEVICES, e.g. 0,1")
-    p.add_argument("--toolkit", default=None, help="source this toolkit's set_env.sh (default: the host's setting)")
+    p.add_argument(
+        "--toolkit",
+        default=None,
+        help="source this toolkit's set_env.sh (default: the host's setting, else the toolkit detected there)",
+    )
     p.add_argument("--timeout", type=float, default=None, help="seconds; the process group is killed after")
     p.add_argument("--accept-new-host-key", action="store_true")
 
@@ -255,7 +364,7 @@ def _remote_args(parser: argparse.ArgumentParser) -> None:
 def _remote(args: argparse.Namespace) -> int:
     from workbench.core.services.runner import parse_devices, parse_env
 
-    host = HostStore().get(args.name)
+    host = resolve_host(args.name)
     if args.action == "run":
         argv = _split_command(args)
         if not argv:
@@ -266,34 +375,59 @@ def _remote(args: argparse.Namespace) -> int:
         raise FileNotFoundError(f"{args.local}: no such file or folder to upload")
     tr = open_transport(host, accept_new=args.accept_new_host_key)
     cancel = CancelToken()
+    signals = SignalCancel(cancel)
+    what = f"{host.name}: " + (describe(argv) if args.action == "run" else f"remote {args.action}")
     try:
-        if args.action == "run":
-            try:
+        with signals.active():
+            if args.action == "run":
+                missing: list[str] = []
+                toolkit = args.toolkit or _host_toolkit(tr, host, cancel, missing)
                 result = tr.run(
                     argv,
                     cwd=args.cwd,
                     env=env,
-                    toolkit=args.toolkit or host.toolkit or None,
+                    toolkit=toolkit,
                     devices=devices,
                     timeout=args.timeout,
                     progress=_StreamProgress(),
                     cancel=cancel,
                 )
-            except KeyboardInterrupt:
-                cancel.cancel()
-                raise
-            return result.exit_status
-        if args.action == "put":
-            n = tr.put(args.local, args.remote, cancel=cancel)
-            _print({"bytes": n, "local": args.local, "remote": args.remote}, args.json, f"sent {n} bytes")
+                if result.exit_status == 127 and missing:  # "command not found": say why
+                    print(f"ascend-workbench: set_env.sh was not sourced: {missing[0]}", file=sys.stderr)
+                return result.exit_status
+            if args.action == "put":
+                n = tr.put(args.local, args.remote, cancel=cancel)
+                _print({"bytes": n, "local": args.local, "remote": args.remote}, args.json, f"sent {n} bytes")
+            else:
+                n = tr.get(args.remote, args.local, cancel=cancel)
+                _print({"bytes": n, "remote": args.remote, "local": args.local}, args.json, f"received {n} bytes")
+            return 0
+    except (Cancelled, KeyboardInterrupt) as exc:
+        if signals.signum is None:
+            raise
+        if isinstance(exc, KeyboardInterrupt):  # a second signal: we stopped waiting for the host
+            stopped = "stopped waiting for the host; the command may still be running there"
+        elif args.action == "run":
+            stopped = "its process group on the host was killed"
         else:
-            n = tr.get(args.remote, args.local, cancel=cancel)
-            _print({"bytes": n, "remote": args.remote, "local": args.local}, args.json, f"received {n} bytes")
-        return 0
+            stopped = "no partial file was kept"
+        return _fail(f"{what}: cancelled by {signals.name}; {stopped}", signals.exit_code)
     except RemoteCommandFailed as exc:
         return _fail(str(exc), 1)
     finally:
         tr.close()
+
+
+def _host_toolkit(tr: Transport, host: Host, cancel: CancelToken, missing: list[str]) -> str | None:
+    """The toolkit to source for ``host`` (its setting, else the detected one); None when the host
+    has none (the command then runs without set_env.sh; why is appended to ``missing``)."""
+    from workbench.core.services.toolkit import ToolkitNotFound, toolkit_for_host
+
+    try:
+        return toolkit_for_host(tr, host, cancel=cancel)
+    except ToolkitNotFound as exc:
+        missing.append(str(exc))
+        return None
 
 
 # --- deploy -----------------------------------------------------------------------------------
@@ -310,27 +444,46 @@ def _deploy_args(parser: argparse.ArgumentParser) -> None:
 @_guard
 def _deploy(args: argparse.Namespace) -> int:
     from workbench.core.project import ProjectError, open_project
-    from workbench.core.services.deploy import compute_plan, project_mappings, sync
+    from workbench.core.services.deploy import NEW_FOLDER, SyncFailed, compute_plan, project_mappings, sync
 
     try:
         project = open_project(args.project)
     except ProjectError as exc:
         raise ValueError(str(exc)) from None
     mappings = project_mappings(project)
-    host = HostStore().get(args.name)
+    host = resolve_host(args.name)
     tr = open_transport(host, accept_new=args.accept_new_host_key)
+    cancel = CancelToken()
+    signals = SignalCancel(cancel)
+    failed: SyncFailed | None = None
     try:
-        plan = run_inline(compute_plan, tr, mappings, project.root)
-        out: dict[str, Any] = {"host": host.name, "dry_run": args.dry_run, "plan": plan.to_dict()}
-        if not args.dry_run:
-            out["result"] = run_inline(sync, tr, plan)
+        with signals.active():
+            plan = run_inline(compute_plan, tr, mappings, project.root, cancel=cancel)
+            out: dict[str, Any] = {"host": host.name, "dry_run": args.dry_run, "plan": plan.to_dict()}
+            if not args.dry_run:
+                try:
+                    out["result"] = run_inline(sync, tr, plan, cancel=cancel).to_dict()
+                except SyncFailed as exc:
+                    failed = exc
+                    out["result"] = exc.result.to_dict()
+    except (Cancelled, KeyboardInterrupt):
+        if signals.signum is None:
+            raise
+        return _fail(f"deploy to {host.name}: cancelled by {signals.name}", signals.exit_code)
     finally:
         tr.close()
     counts = out["plan"]["counts"]
+    folders = counts[NEW_FOLDER]
     text = (
-        f"{'plan' if args.dry_run else 'deployed'}: {counts['new']} new, {counts['changed']} changed, "
-        f"{counts['unchanged']} unchanged, {counts['remote-only']} remote-only (kept)"
+        f"plan: {counts['new']} new, {counts['changed']} changed, {counts['unchanged']} unchanged, "
+        f"{folders} folder{'' if folders == 1 else 's'} to create, {counts['remote-only']} remote-only (kept)"
+        if args.dry_run
+        else f"deployed to {host.name}: {out['result']['summary']}"
     )
+    if failed is not None:
+        if args.json:
+            _print(out, True, "")
+        return _fail(str(failed), 1)
     _print(out, args.json, text)
     return 0
 

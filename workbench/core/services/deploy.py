@@ -2,7 +2,11 @@
 
 ``compute_plan`` compares each mapping's local tree with the remote tree (size and whole-second
 mtime; uploads copy the mtime, so a synced file compares equal next time) and sorts every file
-into *new*, *changed*, *remote-only* or *unchanged*. ``sync`` sends only new and changed files.
+into *new*, *changed*, *remote-only* or *unchanged*; an empty local folder (``dump/`` for the
+runtime's output) with no remote counterpart is a *new-folder* entry (``Plan.folders``).
+``sync`` creates those folders and sends only new and changed files; a file that cannot be sent
+does not stop the others: the :class:`SyncResult` lists it, and :class:`SyncFailed` (carrying
+the result) is raised at the end. ``SyncResult.summary()`` is the one line to show the user.
 **Remote-only files are never deleted** — unless the caller passes them in ``delete`` (the user
 ticked them in the plan). Excluded globs apply on both sides, so remote outputs in excluded
 folders are not even listed.
@@ -19,11 +23,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from workbench.core.services.transport import FileStat, Transport, TransportError, posix_join
+from workbench.core.services.transport import ConnectionLost, FileStat, Transport, TransportError, posix_join, reason
 from workbench.core.tasks import CancelToken, NullProgress, Progress, ScaledProgress
 
 DEFAULT_EXCLUDES = (".ascend-workbench", ".git", "__pycache__", "*.pyc", ".wbpart-*", ".idea", ".vscode")
 NEW, CHANGED, REMOTE_ONLY, UNCHANGED = "new", "changed", "remote-only", "unchanged"
+NEW_FOLDER = "new-folder"  # an empty local folder that does not exist on the host yet
 
 
 class DeployError(ValueError):
@@ -90,10 +95,11 @@ class PlanItem:
 class Plan:
     mappings: list[Mapping]
     local_roots: list[str]
-    items: list[PlanItem]
+    items: list[PlanItem]  # files: new, changed, remote-only, unchanged
+    folders: list[PlanItem] = field(default_factory=list)  # NEW_FOLDER: empty local folders to create
 
     def of(self, action: str) -> list[PlanItem]:
-        return [i for i in self.items if i.action == action]
+        return [i for i in (self.folders if action == NEW_FOLDER else self.items) if i.action == action]
 
     @property
     def to_send(self) -> list[PlanItem]:
@@ -102,24 +108,97 @@ class Plan:
     def to_dict(self) -> dict[str, Any]:
         return {
             "mappings": [m.to_dict() for m in self.mappings],
-            "counts": {a: len(self.of(a)) for a in (NEW, CHANGED, REMOTE_ONLY, UNCHANGED)},
+            "counts": {a: len(self.of(a)) for a in (NEW, CHANGED, REMOTE_ONLY, UNCHANGED, NEW_FOLDER)},
             "bytes_to_send": sum(i.local_size or 0 for i in self.to_send),
-            "items": [i.to_dict() for i in self.items if i.action != UNCHANGED],
+            "items": [i.to_dict() for i in self.items if i.action != UNCHANGED] + [i.to_dict() for i in self.folders],
         }
 
 
-def _local_tree(root: Path, excludes: list[str]) -> dict[str, FileStat]:
+@dataclass
+class SyncResult:
+    """What ``sync`` did; ``summary()`` is the line the Deployment dialog and ``deploy`` show."""
+
+    sent: list[str] = field(default_factory=list)
+    bytes_sent: int = 0
+    folders_created: list[str] = field(default_factory=list)
+    deleted: list[str] = field(default_factory=list)
+    kept_remote_only: list[str] = field(default_factory=list)
+    failed: list[tuple[str, str]] = field(default_factory=list)  # (path, one-line reason)
+
+    def counts(self) -> dict[str, int]:
+        """Numbers for a translated summary: sent, folders_created, deleted, kept, failed."""
+        return {
+            "sent": len(self.sent),
+            "folders_created": len(self.folders_created),
+            "deleted": len(self.deleted),
+            "kept": len(self.kept_remote_only),
+            "failed": len(self.failed),
+        }
+
+    def summary(self) -> str:
+        """E.g. "3 sent, 1 folder created, 2 kept (only on the host), 0 failed"."""
+        c = self.counts()
+        parts = [
+            f"{c['sent']} sent",
+            f"{c['folders_created']} folder{'' if c['folders_created'] == 1 else 's'} created",
+        ]
+        if c["deleted"]:
+            parts.append(f"{c['deleted']} deleted")
+        parts += [f"{c['kept']} kept (only on the host)", f"{c['failed']} failed"]
+        text = ", ".join(parts)
+        if self.failed:
+            path, why = self.failed[0]
+            more = f" (and {len(self.failed) - 1} more)" if len(self.failed) > 1 else ""
+            text += f": {path}: {why}{more}"
+        return text
+
+    __str__ = summary
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "sent": list(self.sent),
+            "bytes_sent": self.bytes_sent,
+            "folders_created": list(self.folders_created),
+            "deleted": list(self.deleted),
+            "kept_remote_only": list(self.kept_remote_only),
+            "failed": [{"path": p, "error": e} for p, e in self.failed],
+            "summary": self.summary(),
+        }
+
+
+class SyncFailed(TransportError):
+    """Some files could not be sent (the others were); ``result`` says which, ``str()`` is its summary."""
+
+    def __init__(self, label: str, result: SyncResult) -> None:
+        super().__init__(f"{label}: deployment incomplete: {result.summary()}")
+        self.result = result
+
+
+def _local_tree(root: Path, excludes: list[str]) -> tuple[dict[str, FileStat], list[str]]:
+    """(files, folders) under ``root`` that are not excluded, as POSIX relative paths."""
     out: dict[str, FileStat] = {}
+    folders: list[str] = []
     for dirpath, dirnames, filenames in os.walk(root):
         rel_dir = Path(dirpath).relative_to(root).as_posix()
         rel_dir = "" if rel_dir == "." else rel_dir
         dirnames[:] = sorted(d for d in dirnames if not is_excluded(posix_join(rel_dir, d), excludes))
+        folders.extend(posix_join(rel_dir, d) for d in dirnames)
         for name in filenames:
             rel = posix_join(rel_dir, name)
             if not is_excluded(rel, excludes):
                 st = (Path(dirpath) / name).stat()
                 out[rel] = FileStat(st.st_size, st.st_mtime, False)
-    return out
+    return out, folders
+
+
+def _empty_folders(files: Iterable[str], folders: list[str]) -> list[str]:
+    """The folders holding no (non-excluded) file and no other folder: sending files creates every
+    other folder, these must be created on their own. "" (the mapping root) when it is empty."""
+    used: set[str] = set()
+    for rel in [*files, *folders]:
+        parts = rel.split("/")
+        used.update("/".join(parts[:i]) for i in range(len(parts)))  # every proper parent, "" included
+    return [d for d in ["", *folders] if d not in used]
 
 
 def compute_plan(
@@ -130,10 +209,12 @@ def compute_plan(
     progress: Progress | None = None,
     cancel: CancelToken | None = None,
 ) -> Plan:
-    """Work function: compare each mapping's trees (files only) and return the plan."""
+    """Work function: compare each mapping's trees (files; empty local folders missing on the host)
+    and return the plan."""
     progress = progress or NullProgress()
     cancel = cancel or CancelToken()
     items: list[PlanItem] = []
+    folders: list[PlanItem] = []
     roots: list[str] = []
     for index, m in enumerate(mappings):
         cancel.raise_if_cancelled()
@@ -142,16 +223,14 @@ def compute_plan(
             raise DeployError(f"mapping {index + 1}: local folder {local_root} does not exist")
         roots.append(str(local_root))
         progress.status(f"Comparing {local_root} with {transport.label}:{m.remote}")
-        local = _local_tree(local_root, m.excludes)
-        remote = (
-            {
-                rel: st
-                for rel, st in transport.list_tree(m.remote).items()
-                if not st.is_dir and not is_excluded(rel, m.excludes)
-            }
-            if transport.exists(m.remote)
-            else {}
-        )
+        local, local_dirs = _local_tree(local_root, m.excludes)
+        remote_root_exists = transport.exists(m.remote)
+        tree = transport.list_tree(m.remote) if remote_root_exists else {}
+        remote = {rel: st for rel, st in tree.items() if not st.is_dir and not is_excluded(rel, m.excludes)}
+        remote_dirs = {rel for rel, st in tree.items() if st.is_dir} | ({""} if remote_root_exists else set())
+        for rel in _empty_folders(local, local_dirs):
+            if rel not in remote_dirs:
+                folders.append(PlanItem(index, rel, NEW_FOLDER, None, None))
         for rel in sorted(set(local) | set(remote)):
             lo, re_ = local.get(rel), remote.get(rel)
             if re_ is None:
@@ -163,7 +242,7 @@ def compute_plan(
             else:
                 action = UNCHANGED
             items.append(PlanItem(index, rel, action, lo.size if lo else None, re_.size if re_ else None))
-    return Plan(list(mappings), roots, items)
+    return Plan(list(mappings), roots, items, folders)
 
 
 def sync(
@@ -173,10 +252,35 @@ def sync(
     delete: Iterable[PlanItem] = (),
     progress: Progress | None = None,
     cancel: CancelToken | None = None,
-) -> dict[str, Any]:
-    """Work function: send new and changed files; delete only the remote-only items in ``delete``."""
+) -> SyncResult:
+    """Work function: create the plan's new folders, send new and changed files, delete only the
+    remote-only items in ``delete``. A file that fails does not stop the others; if any failed,
+    :class:`SyncFailed` is raised at the end (a lost connection or a cancel stops at once)."""
     progress = progress or NullProgress()
     cancel = cancel or CancelToken()
+    delete = list(delete)
+    for item in delete:
+        if item.action != REMOTE_ONLY or item not in plan.items:
+            raise DeployError(f"{item.rel}: only remote-only files listed in the plan can be deleted")
+    result = SyncResult()
+
+    def attempt(rel: str, fn: Any) -> bool:
+        try:
+            fn()
+            return True
+        except (ConnectionLost, DeployError):
+            raise
+        except (OSError, TransportError) as exc:
+            result.failed.append((rel or ".", reason(exc)))
+            progress.partial(("deploy", f"failed: {rel or '.'}: {reason(exc)}"))
+            return False
+
+    for item in plan.folders:
+        cancel.raise_if_cancelled()
+        target = posix_join(plan.mappings[item.mapping].remote, item.rel)
+        progress.partial(("deploy", f"{NEW_FOLDER}: {item.rel or '.'}"))
+        if attempt(item.rel, lambda target=target: transport.mkdir(target, parents=True)):
+            result.folders_created.append(item.rel)
     sending = plan.to_send
     total = sum(i.local_size or 0 for i in sending) or 1
     done = 0
@@ -185,28 +289,27 @@ def sync(
         m = plan.mappings[item.mapping]
         local = Path(plan.local_roots[item.mapping]) / item.rel
         progress.partial(("deploy", f"{item.action}: {item.rel}"))
-        transport.put(
-            local,
-            posix_join(m.remote, item.rel),
-            progress=ScaledProgress(progress, done / total, (done + (item.local_size or 0)) / total),
-            cancel=cancel,
-        )
+        scaled = ScaledProgress(progress, done / total, (done + (item.local_size or 0)) / total)
+        if attempt(
+            item.rel,
+            lambda local=local, m=m, item=item, scaled=scaled: transport.put(
+                local, posix_join(m.remote, item.rel), progress=scaled, cancel=cancel
+            ),
+        ):
+            result.sent.append(item.rel)
+            result.bytes_sent += item.local_size or 0
         done += item.local_size or 0
-    deleted = []
     for item in delete:
-        if item.action != REMOTE_ONLY or item not in plan.items:
-            raise DeployError(f"{item.rel}: only remote-only files listed in the plan can be deleted")
         cancel.raise_if_cancelled()
-        transport.remove(posix_join(plan.mappings[item.mapping].remote, item.rel))
-        progress.partial(("deploy", f"deleted: {item.rel}"))
-        deleted.append(item.rel)
+        target = posix_join(plan.mappings[item.mapping].remote, item.rel)
+        if attempt(item.rel, lambda target=target: transport.remove(target)):
+            progress.partial(("deploy", f"deleted: {item.rel}"))
+            result.deleted.append(item.rel)
+    result.kept_remote_only = [i.rel for i in plan.of(REMOTE_ONLY) if i.rel not in result.deleted]
     progress.fraction(1.0)
-    return {
-        "sent": [i.rel for i in sending],
-        "bytes_sent": sum(i.local_size or 0 for i in sending),
-        "deleted": deleted,
-        "kept_remote_only": [i.rel for i in plan.of(REMOTE_ONLY) if i.rel not in deleted],
-    }
+    if result.failed:
+        raise SyncFailed(transport.label, result)
+    return result
 
 
 def pull(

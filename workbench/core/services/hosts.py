@@ -1,15 +1,19 @@
 """CANN machines: the hosts the user works on, kept in ``config_dir()/hosts.json``.
 
 A :class:`Host` says how to reach a machine (hostname, port, user, auth method, key file,
-ProxyJump) and where its toolkit is. Secrets are never stored: a key passphrase or a password
-is asked through the connection's prompter each time it is needed.
+ProxyJump) and where its toolkit is: ``toolkit`` is the path the user set (empty: detect), and
+``detected_toolkit`` caches the toolkit root that detection found on the host (written by
+``host check`` and ``remote run``; an older file without it loads as "not detected yet"). Secrets
+are never stored: a key passphrase or a password is asked through the connection's prompter
+each time it is needed.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +40,7 @@ class Host:
     key_file: str = ""
     proxy_jump: str = ""  # another host's name, or [user@]host[:port][,next...] as in ssh_config
     toolkit: str = ""  # user-set toolkit path (empty: detect)
+    detected_toolkit: str = ""  # cache: the toolkit root detection found on the host ("" = not yet)
     keepalive_s: int = 30
     simulated: bool = False  # the demo host / a host running the simulated toolkit
     extra: dict[str, Any] = field(default_factory=dict)
@@ -55,6 +60,11 @@ class Host:
         if self.auth == "key" and not self.key_file:
             raise HostError(f"host {self.name!r}: auth 'key' needs a key file")
         return self
+
+    @property
+    def toolkit_path(self) -> str:
+        """The toolkit commands source: the user's setting, else the one detected before ("" = none)."""
+        return self.toolkit or self.detected_toolkit
 
     @property
     def label(self) -> str:
@@ -85,6 +95,7 @@ class Host:
             ("key_file", str),
             ("proxy_jump", str),
             ("toolkit", str),
+            ("detected_toolkit", str),
             ("keepalive_s", int),
             ("simulated", bool),
         ):
@@ -93,6 +104,19 @@ class Host:
         if "name" not in kwargs or "hostname" not in kwargs:
             raise HostError(f"{where}: expected fields 'name' and 'hostname'")
         return cls(**kwargs, extra=extra).validate()
+
+
+def absolute_key_path(path: str, cwd: str | os.PathLike[str] | None = None) -> str:
+    """A key file as typed -> an absolute path: ``~`` expanded, a relative path taken from ``cwd``
+    (default: the current folder). Symlinks are not resolved (a link to a rotated key keeps
+    working); ``..`` and ``.`` are folded only where that names the same file."""
+    if not path:
+        return path
+    p = Path(os.path.expanduser(path))
+    if not p.is_absolute():
+        p = Path(cwd if cwd is not None else os.getcwd()) / p
+    folded = os.path.normpath(p)
+    return folded if os.path.realpath(folded) == os.path.realpath(p) else str(p)
 
 
 def hosts_file() -> Path:
@@ -144,6 +168,22 @@ class HostStore:
     def update(self, host: Host) -> Host:
         self.get(host.name)
         return self.add(host, replace=True)
+
+    def remember_detected_toolkit(self, host: Host, root: str) -> bool:
+        """Cache ``root`` (found by detection; "" forgets it) as ``host``'s ``detected_toolkit``, only
+        while the stored host of that name is still ``host`` otherwise. True if the file changed."""
+        hosts = self.load()
+        for i, stored in enumerate(hosts):
+            if stored.name != host.name:
+                continue
+            if replace(stored, detected_toolkit="") != replace(host, detected_toolkit=""):
+                return False  # redefined meanwhile: its own detection will fill it
+            if stored.detected_toolkit == root:
+                return False
+            hosts[i] = replace(stored, detected_toolkit=root)
+            self.save(hosts)
+            return True
+        return False
 
     def remove(self, name: str) -> None:
         hosts = self.load()

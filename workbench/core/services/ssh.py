@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import logging
 import select
 import shlex
 import socket
@@ -43,10 +44,14 @@ from workbench.core.services.transport import (
     describe,
     part_name,
     posix_join,
+    reason,
 )
 from workbench.core.tasks import Cancelled, CancelToken, NullProgress, Progress
 
 CONNECT_TIMEOUT_S = 15.0
+# paramiko logs its transport thread's failures (with tracebacks) at ERROR; without a handler of its
+# own, Python would print them on stderr. Our exceptions already say what went wrong, in one line.
+logging.getLogger("paramiko").addHandler(logging.NullHandler())
 # AES-GCM is one C call per packet in paramiko: clearly faster than CTR + a separate HMAC.
 PREFERRED_CIPHERS = ("aes128-gcm@openssh.com", "aes256-gcm@openssh.com", "aes128-ctr", "aes256-ctr")
 
@@ -83,8 +88,7 @@ class CallbackPrompter:
 
 def _lost(label: str, what: str, exc: BaseException) -> ConnectionLost:
     return ConnectionLost(
-        f"{label}: the connection was lost while {what} ({exc or type(exc).__name__}); "
-        "it will reconnect on the next try"
+        f"{label}: the connection was lost while {what} ({reason(exc)}); it will reconnect on the next try"
     )
 
 
@@ -197,7 +201,7 @@ class SshTransport:
             try:
                 t.start_client(timeout=CONNECT_TIMEOUT_S)
             except (paramiko.SSHException, EOFError, OSError) as exc:
-                raise TransportError(f"{self.label}: SSH handshake failed: {exc or type(exc).__name__}") from exc
+                raise TransportError(f"{self.label}: SSH handshake failed: {reason(exc)}") from exc
             self.checker.check(
                 self.host.name,
                 self.host.hostname,
@@ -368,7 +372,7 @@ class SshTransport:
                 if not killed and (cancel.cancelled or (deadline is not None and time.monotonic() > deadline)):
                     timed_out = not cancel.cancelled
                     if pgid:
-                        killed = True
+                        killed = splitter.killed = True
                         self.kill_group(pgid[0])
                 if order.drain(splitter):
                     continue

@@ -12,16 +12,20 @@ same code checks the demo host and a remote Ascend server. Where CANN lives (doc
   its parent, the ``Ascend`` folder, or the ``set_env.sh`` itself).
 
 Tools always run through **bash** with ``source <set_env.sh>`` (the transport does it when given
-``toolkit=info.set_env``); never ``sh``, where dash has no ``source``.
+``toolkit=info.set_env``); never ``sh``, where dash has no ``source``. :func:`toolkit_for_host` is
+the toolkit a host's commands source: the user's setting, else the one found before (cached in
+``hosts.json`` as ``detected_toolkit``), else detected now and cached.
 """
 
 from __future__ import annotations
 
+import logging
 import posixpath
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from workbench.core.services.hosts import Host, HostError, HostStore
 from workbench.core.services.npusmi import NpuSmiInfo, parse_npu_smi_info
 from workbench.core.services.transport import RunResult, Transport, TransportError
 from workbench.core.tasks import CancelToken, NullProgress, Progress
@@ -39,10 +43,16 @@ TOOL_PATHS = {
 NPU_SMI_FALLBACKS = ("/usr/local/sbin/npu-smi", "/usr/local/bin/npu-smi", "/usr/local/Ascend/driver/tools/npu-smi")
 _VERSION_RE = re.compile(r"^\d+\.\d+\.(?:\d+|RC\d+|rc\d+|alpha\d+|beta\d+|T\d+)(?:\.\w+)?$")
 _COMPONENT_RE = re.compile(r"^\[[^:\]]*:(?P<ver>[^\]]+)\]$")
+LOOKED_FOR = f"a set_env.sh beside bin/atc or <arch>-linux/{INFO_NAME}"
+log = logging.getLogger(__name__)
 
 
 class ToolkitNotFound(TransportError):
-    """No CANN toolkit at the places looked at; the message lists them."""
+    """No CANN toolkit at the places looked at; the message lists them (so does ``looked``)."""
+
+    def __init__(self, message: str, looked: Sequence[str] = ()) -> None:
+        super().__init__(message)
+        self.looked = tuple(looked)
 
 
 @dataclass(frozen=True)
@@ -158,10 +168,12 @@ class _Finder:
                 set_env = forced or self.set_env_for(root)
                 if set_env:
                     return root, set_env
+        looked = list(dict.fromkeys(self.looked))
         raise ToolkitNotFound(
             f"{self.t.label}: no CANN toolkit found. Looked for a set_env.sh and a toolkit "
-            f"(bin/atc or <arch>-linux/{INFO_NAME}) at: {', '.join(dict.fromkeys(self.looked))}. "
-            "Install the CANN toolkit or set its path in the host settings."
+            f"(bin/atc or <arch>-linux/{INFO_NAME}) at: {', '.join(looked)}. "
+            "Install the CANN toolkit or set its path in the host settings.",
+            looked,
         )
 
 
@@ -210,6 +222,48 @@ def detect_toolkit(
     tools["npu_smi"] = _find_npu_smi(transport, f, set_env, cancel)
     simulated = f.exists(posixpath.join(root, SIM_MARKER))
     return ToolkitInfo(root, set_env, version, arch, tools, simulated, info, tuple(warnings))
+
+
+def remember_detected(host: Host, root: str, store: HostStore | None = None) -> None:
+    """Cache a detection result in the stored ``host`` ("" forgets it); a host that is not stored
+    (the demo host) or a hosts file that cannot be written is left as it is."""
+    if host.toolkit:
+        return  # the user's setting wins; nothing to cache
+    try:
+        (store or HostStore()).remember_detected_toolkit(host, root)
+    except (HostError, OSError) as exc:
+        log.warning("could not cache the toolkit of %s: %s", host.name, exc)
+
+
+def toolkit_for_host(
+    transport: Transport,
+    host: Host,
+    *,
+    store: HostStore | None = None,
+    cancel: CancelToken | None = None,
+) -> str:
+    """The toolkit path commands on ``host`` source (give it to ``transport.run(toolkit=...)``): the
+    user-set ``host.toolkit``; else the root detected before (``host.detected_toolkit``) while it is
+    still on the host; else the standard places are searched now (the same detection as ``host
+    check``) and what was found is cached in the hosts file. Raises ToolkitNotFound."""
+    if host.toolkit:
+        return host.toolkit
+    cancel = cancel or CancelToken()
+    if host.detected_toolkit:
+        cancel.raise_if_cancelled()
+        try:
+            if transport.exists(host.detected_toolkit):
+                return host.detected_toolkit
+        except OSError:
+            pass
+    try:
+        info = detect_toolkit(transport, cancel=cancel)
+    except ToolkitNotFound:
+        if host.detected_toolkit:
+            remember_detected(host, "", store)  # moved or removed: forget it
+        raise
+    remember_detected(host, info.root, store)
+    return info.root
 
 
 def _version_from_path(transport: Transport, root: str, cancel: CancelToken) -> str | None:

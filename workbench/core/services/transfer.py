@@ -33,6 +33,7 @@ from workbench.core.services.transport import (
     files_to_copy,
     part_name,
     posix_join,
+    reason,
 )
 from workbench.core.tasks import Cancelled, CancelToken, Progress
 
@@ -60,7 +61,7 @@ class _Meter:
 def _lost(tr: SftpEndpoint, what: str, exc: BaseException) -> ConnectionLost:
     tr.close()
     return ConnectionLost(
-        f"{tr.label}: the connection was lost while {what} ({exc or type(exc).__name__}); "
+        f"{tr.label}: the connection was lost while {what} ({reason(exc)}); "
         "no partial file was left under the final name. It will reconnect on the next try."
     )
 
@@ -218,7 +219,7 @@ def upload(
         raise
     except _NET_ERRORS as exc:
         if isinstance(exc, OSError) and getattr(exc, "errno", None) and not isinstance(exc, ConnectionError):
-            raise TransportError(f"{tr.label}: upload to {remote} failed: {exc}") from exc
+            raise TransportError(f"{tr.label}: upload to {remote} failed: {reason(exc)}") from exc
         raise _lost(tr, f"uploading to {remote}", exc) from exc
     progress.fraction(1.0)
     return meter.done
@@ -326,7 +327,7 @@ def download(
         raise
     except _NET_ERRORS as exc:
         if isinstance(exc, OSError) and getattr(exc, "errno", None) and not isinstance(exc, ConnectionError):
-            raise TransportError(f"{tr.label}: download of {remote} failed: {exc}") from exc
+            raise TransportError(f"{tr.label}: download of {remote} failed: {reason(exc)}") from exc
         raise _lost(tr, f"downloading {remote}", exc) from exc
     progress.fraction(1.0)
     return meter.done

@@ -14,9 +14,11 @@ Contract of ``run(argv, *, cwd, env, toolkit, devices, timeout, progress, cancel
   ``bash -c 'source <toolkit>/set_env.sh && cd <cwd> && export K=V … && exec argv…'`` in a new
   session (``setsid``), so its process group id is known and *Cancel* (or the timeout) kills the
   whole group: SIGTERM, then SIGKILL after a short grace.
-* ``toolkit``: the path of a ``*.sh`` file to source, or a toolkit root: its ``set_env.sh`` is
-  sourced, else its parent's (``ascend-toolkit/latest`` -> ``ascend-toolkit/set_env.sh``); a
-  missing script fails the command (status 1, message on stderr).
+* ``toolkit``: the path of a ``*.sh`` file to source, or a toolkit folder: its ``set_env.sh`` is
+  sourced, else its parent's (``ascend-toolkit/latest`` or ``ascend-toolkit/<version>`` ->
+  ``ascend-toolkit/set_env.sh``), else, for the install root (``/usr/local/Ascend``), the one in
+  its ``ascend-toolkit/`` or ``cann/``; a missing script fails the command (status 1, message on
+  stderr).
 * ``devices``: device ids -> ``ASCEND_RT_VISIBLE_DEVICES=0,1``; ``env`` values are literal too.
 * stdout and stderr lines are reported as they arrive with
   ``progress.partial(("stdout" | "stderr", line))`` in arrival order; ``line`` keeps its
@@ -39,6 +41,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import re
 import selectors
 import shlex
 import shutil
@@ -74,6 +77,21 @@ class RunTimeout(TransportError):
 
 class RemoteCommandFailed(TransportError):
     """Raised by :meth:`RunResult.check` for a non-zero exit status."""
+
+
+def reason(exc: BaseException) -> str:
+    """An exception's own words for a user message: never its class name (``EOFError()`` has no
+    words) nor the ``[Errno N]`` of an OSError."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror + (f": {exc.filename}" if exc.filename else "")
+    text = str(exc).strip()
+    if text:
+        return text
+    if isinstance(exc, EOFError):
+        return "the host closed the connection"
+    if isinstance(exc, TimeoutError):
+        return "no answer in time"
+    return "no reason given"
 
 
 @dataclass(frozen=True)
@@ -172,12 +190,18 @@ def check_env_name(name: str) -> str:
 
 def toolkit_env_candidates(toolkit: str) -> list[str]:
     """The ``set_env.sh`` files a toolkit path may designate, in order: the path itself if it is
-    a script, else ``<root>/set_env.sh`` then ``<root>/../set_env.sh`` (CANN <= 8.3 keeps it in
-    ``ascend-toolkit/`` beside ``latest/``)."""
+    a script, else ``<root>/set_env.sh``, ``<root>/../set_env.sh`` (CANN <= 8.3 keeps it in
+    ``ascend-toolkit/`` beside ``latest/`` and the versioned folders), then the install root's
+    ``<root>/ascend-toolkit/set_env.sh`` (<= 8.3) and ``<root>/cann/set_env.sh`` (8.5+)."""
     if toolkit.endswith(".sh"):
         return [toolkit]
     root = toolkit.rstrip("/") or "/"
-    return [f"{root}/set_env.sh", f"{root}/../set_env.sh"]
+    return [
+        f"{root}/set_env.sh",
+        f"{root}/../set_env.sh",
+        f"{root}/ascend-toolkit/set_env.sh",
+        f"{root}/cann/set_env.sh",
+    ]
 
 
 def _source_step(toolkit: str) -> str:
@@ -185,7 +209,8 @@ def _source_step(toolkit: str) -> str:
     if len(candidates) == 1:
         return "source " + shlex.quote(candidates[0])
     quoted = " ".join(shlex.quote(c) for c in candidates)
-    missing = shlex.quote(f"no set_env.sh in {toolkit} or its parent folder")
+    root = toolkit.rstrip("/") or "/"
+    missing = shlex.quote(f"no set_env.sh in {root}, its parent folder, {root}/ascend-toolkit or {root}/cann")
     return (
         f"{{ for _wb_env in {quoted} ''; do [ -f \"$_wb_env\" ] && break; done; "
         f'if [ -n "$_wb_env" ]; then source "$_wb_env"; else echo {missing} >&2; false; fi; }}'
@@ -224,10 +249,15 @@ def describe(argv: Sequence[str]) -> str:
     return " ".join(shlex.quote(str(a)) for a in argv)
 
 
+_SETSID_KILLED = re.compile(r"^setsid: child \d+ did not exit normally")
+
+
 class LineSplitter:
     """Turns stdout/stderr chunks into ``progress.partial((stream, line))`` calls in order.
 
-    Strips the pgid marker line (the first stdout line) and hands its value to ``on_pgid``.
+    Strips the pgid marker line (the first stdout line) and hands its value to ``on_pgid``. Once
+    ``killed`` is set (the caller killed the group: cancel, timeout), the wrapper's own complaint
+    about it (``setsid: child N did not exit normally``) is dropped: it is not the command's output.
     """
 
     def __init__(self, progress: Progress, on_pgid: Callable[[int], None]) -> None:
@@ -235,6 +265,7 @@ class LineSplitter:
         self._on_pgid = on_pgid
         self._pending = {"stdout": b"", "stderr": b""}
         self._seen_marker = False
+        self.killed = False
         self.out: dict[str, list[str]] = {"stdout": [], "stderr": []}
 
     def feed(self, stream: str, data: bytes) -> None:
@@ -258,6 +289,8 @@ class LineSplitter:
                 with contextlib.suppress(ValueError):
                     self._on_pgid(int(text[len(PGID_MARKER) :].strip()))
                 return
+        if stream == "stderr" and self.killed and _SETSID_KILLED.match(text):
+            return
         self.out[stream].append(text)
         self._progress.partial((stream, text))
 
@@ -284,13 +317,24 @@ def posix_join(base: str, rel: str) -> str:
 
 
 class LocalTransport:
-    """This machine through subprocess and the file system (demo host, "Local" run mode)."""
+    """This machine through subprocess and the file system (demo host, "Local" run mode).
+
+    With a ``home`` (the simulated demo host's own login folder) it behaves as an SSH host does:
+    relative paths, a relative ``cwd`` and a run without ``cwd`` are in that folder. Without one,
+    they are relative to this process's current folder.
+    """
 
     is_local = True
 
     def __init__(self, label: str = "local", home: str | os.PathLike[str] | None = None) -> None:
         self.label = label
         self._home = Path(home) if home is not None else None  # the simulated demo host's own "home"
+
+    def _at(self, path: str | os.PathLike[str]) -> str:
+        """``path`` on this host: a relative one is taken from the home folder when there is one."""
+        if self._home is None or os.path.isabs(path):
+            return os.fspath(path)
+        return os.path.join(self.home(), path)
 
     # --- commands ---------------------------------------------------------------------------
     def run(
@@ -308,6 +352,9 @@ class LocalTransport:
         progress = progress or NullProgress()
         cancel = cancel or CancelToken()
         cancel.raise_if_cancelled()
+        if self._home is not None:
+            cwd = self._at(cwd) if cwd else self.home()
+            toolkit = self._at(toolkit) if toolkit else toolkit
         script = build_script(argv, cwd=cwd, env=env, toolkit=toolkit, devices=devices)
         command = describe(argv)
         proc = subprocess.Popen(
@@ -354,31 +401,32 @@ class LocalTransport:
 
     # --- files ------------------------------------------------------------------------------
     def read_text(self, path: str, encoding: str = "utf-8") -> str:
-        return Path(path).read_text(encoding=encoding)
+        return Path(self._at(path)).read_text(encoding=encoding)
 
     def read_bytes(self, path: str) -> bytes:
-        return Path(path).read_bytes()
+        return Path(self._at(path)).read_bytes()
 
     def write_text(self, path: str, text: str, encoding: str = "utf-8") -> None:
         from workbench.core.fsutil import atomic_write_text
 
-        atomic_write_text(path, text, encoding=encoding)
+        atomic_write_text(self._at(path), text, encoding=encoding)
 
     def exists(self, path: str) -> bool:
-        return os.path.lexists(path)
+        return os.path.lexists(self._at(path))
 
     def is_dir(self, path: str) -> bool:
-        return os.path.isdir(path)
+        return os.path.isdir(self._at(path))
 
     def stat(self, path: str) -> FileStat:
+        path = self._at(path)
         st = os.stat(path)
         return FileStat(st.st_size, st.st_mtime, os.path.isdir(path))
 
     def listdir(self, path: str) -> list[str]:
-        return sorted(os.listdir(path))
+        return sorted(os.listdir(self._at(path)))
 
     def list_tree(self, path: str) -> dict[str, FileStat]:
-        root = Path(path)
+        root = Path(self._at(path))
         out: dict[str, FileStat] = {}
         for dirpath, dirnames, filenames in os.walk(root):
             for name in dirnames + filenames:
@@ -389,16 +437,17 @@ class LocalTransport:
         return out
 
     def mkdir(self, path: str, parents: bool = True) -> None:
-        Path(path).mkdir(parents=parents, exist_ok=True)
+        Path(self._at(path)).mkdir(parents=parents, exist_ok=True)
 
     def remove(self, path: str) -> None:
+        path = self._at(path)
         if os.path.isdir(path) and not os.path.islink(path):
             os.rmdir(path)
         else:
             os.unlink(path)
 
     def set_mtime(self, path: str, mtime: float) -> None:
-        os.utime(path, (mtime, mtime))
+        os.utime(self._at(path), (mtime, mtime))
 
     def home(self) -> str:
         if self._home is None:
@@ -414,7 +463,7 @@ class LocalTransport:
         progress: Progress | None = None,
         cancel: CancelToken | None = None,
     ) -> int:
-        return copy_tree(Path(local), Path(remote), progress or NullProgress(), cancel or CancelToken())
+        return copy_tree(Path(local), Path(self._at(remote)), progress or NullProgress(), cancel or CancelToken())
 
     def get(
         self,
@@ -424,7 +473,7 @@ class LocalTransport:
         progress: Progress | None = None,
         cancel: CancelToken | None = None,
     ) -> int:
-        return copy_tree(Path(remote), Path(local), progress or NullProgress(), cancel or CancelToken())
+        return copy_tree(Path(self._at(remote)), Path(local), progress or NullProgress(), cancel or CancelToken())
 
     def close(self) -> None:
         pass
