@@ -112,3 +112,39 @@ def test_sync_result_is_one_summary_line(qtbot, window, sshd_server, ssh_home, t
         "kept, only on the host: 1."
     )
     assert (remote / "model.om").stat().st_size == 1000 and (remote / "old.log").exists()
+
+
+def test_an_empty_dump_folder_is_in_the_plan_and_created_on_the_host(qtbot, window, sshd_server, ssh_home, tmp_path):
+    from workbench.ui.hosts.deployment_dialog import DeploymentDialog
+
+    HostStore().add(
+        Host(
+            name="loop",
+            hostname="127.0.0.1",
+            port=sshd_server.port,
+            user=sshd_server.user,
+            auth="key",
+            key_file=str(sshd_server.client_key),
+        )
+    )
+    proj_dir = tmp_path / "dumpapp"
+    (proj_dir / "dump").mkdir(parents=True)  # the runtime needs acl.json's dump_path to exist
+    (proj_dir / "main.py").write_text("print('hi')\n")
+    remote = tmp_path / "remote" / "dumpapp"
+    window.create_project(proj_dir)
+    window.project.remote.host = "loop"
+    window.project.save()
+    window.menu_entries()["Ascend/Deployment…"].trigger()
+    qtbot.waitUntil(lambda: any(d.isVisible() for d in window.findChildren(DeploymentDialog)))
+    dialog = next(d for d in window.findChildren(DeploymentDialog) if d.isVisible())
+    qtbot.addWidget(dialog)
+    dialog.mappings.item(0, 1).setText(str(remote))
+    qtbot.mouseClick(dialog.plan_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(dialog.sync_button.isEnabled, timeout=60000)
+    rows = {dialog.items.item(r, 1).text(): dialog.items.item(r, 0).text() for r in range(dialog.items.rowCount())}
+    assert rows[f"{remote}/dump"] == "new folder"
+    assert "1 folders to create" in dialog.summary.text()
+    qtbot.mouseClick(dialog.sync_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: dialog.summary.text().startswith("Synced"), timeout=60000)
+    assert "folders created: 1" in dialog.summary.text()
+    assert (remote / "dump").is_dir() and (remote / "main.py").exists()

@@ -145,6 +145,10 @@ class DeploymentDialog(QDialog):
 
     # Bound methods (not lambdas): Qt drops the connection when the dialog is deleted.
     def _failed(self, message: str, exc: object) -> None:
+        partial = getattr(exc, "result", None)  # SyncFailed: the other files were sent
+        if isinstance(exc, deploy.SyncFailed) and partial is not None:
+            self.summary.setText(self.sync_summary(partial))
+            return
         self.summary.setText(task_error(message, exc))
 
     def _plan_finished(self) -> None:
@@ -189,13 +193,14 @@ class DeploymentDialog(QDialog):
 
     def _show_plan(self, plan: deploy.Plan) -> None:
         self.plan = plan
-        shown = [i for i in plan.items if i.action != deploy.UNCHANGED]
+        shown = [i for i in plan.items if i.action != deploy.UNCHANGED] + list(plan.folders)
         self.items.blockSignals(True)
         self.items.setRowCount(len(shown))
         labels = {
             deploy.NEW: self.tr("new"),
             deploy.CHANGED: self.tr("changed"),
             deploy.REMOTE_ONLY: self.tr("remote only — delete?"),
+            deploy.NEW_FOLDER: self.tr("new folder"),
         }
         for r, item in enumerate(shown):
             action = QTableWidgetItem(labels[item.action])
@@ -209,10 +214,17 @@ class DeploymentDialog(QDialog):
                 self.items.setItem(r, c, QTableWidgetItem("" if size is None else f"{size:,}"))
         self.items.blockSignals(False)
         self.items.resizeColumnToContents(0)
-        counts = {a: len(plan.of(a)) for a in (deploy.NEW, deploy.CHANGED, deploy.REMOTE_ONLY, deploy.UNCHANGED)}
+        kinds = (deploy.NEW, deploy.CHANGED, deploy.REMOTE_ONLY, deploy.UNCHANGED, deploy.NEW_FOLDER)
+        counts = {a: len(plan.of(a)) for a in kinds}
         self.summary.setText(
-            self.tr("{0} new, {1} changed, {2} unchanged; {3} only on the host (kept unless ticked).").format(
-                counts[deploy.NEW], counts[deploy.CHANGED], counts[deploy.UNCHANGED], counts[deploy.REMOTE_ONLY]
+            self.tr(
+                "{0} new, {1} changed, {2} unchanged, {4} folders to create; {3} only on the host (kept unless ticked)."
+            ).format(
+                counts[deploy.NEW],
+                counts[deploy.CHANGED],
+                counts[deploy.UNCHANGED],
+                counts[deploy.REMOTE_ONLY],
+                counts[deploy.NEW_FOLDER],
             )
         )
         self.sync_button.setEnabled(True)
