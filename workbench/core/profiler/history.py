@@ -2,14 +2,19 @@
 
 Deleting removes the local copy and the history entry; the data on the host is removed only
 when asked (``on_host=True``), and only for runs this workbench collected (never the folder an
-imported result came from), and only folders whose name is the run's id, locally and on the
-host (a hand-edited project file cannot make it delete something else).
+imported result came from). Only the folders the workbench made for the run may go: the run's id
+must be one this workbench gives (``YYYYMMDD-HHMMSS-xxxx``), the local folder must be named by it
+and lie inside the project (no symlink on the way), the host folder must be an absolute, normal
+path named by it. A hand-edited project file cannot make it delete anything else: such an entry
+is refused with a message and nothing is removed.
 """
 
 from __future__ import annotations
 
 import posixpath
+import re
 import shutil
+from pathlib import Path
 from typing import Any
 
 from workbench.core.profiler.options import ProfilingJob
@@ -18,6 +23,37 @@ from workbench.core.project import Project
 from workbench.core.services.toolkit import ToolkitInfo
 from workbench.core.services.transport import Transport, TransportError
 from workbench.core.tasks import CancelToken, NullProgress, Progress
+
+RUN_ID = re.compile(r"^\d{8}-\d{6}-[0-9a-f]{4}$")  # what run.new_run_id gives
+
+
+def _own_local_folder(project: Project, run: ProfilingRun) -> Path:
+    """The run's local folder, if it is one the workbench made for it; else ValueError."""
+    local = run.local_path(project.root)
+    root = project.root.resolve()
+    where = f"profiling run {run.id!r}: local folder {local}"
+    if local.name != run.id:
+        raise ValueError(f"{where} is not this run's own folder; not deleting it")
+    if local.is_symlink() or any(p.is_symlink() for p in local.parents if p != p.parent and root in p.parents):
+        raise ValueError(f"{where} is reached through a symbolic link; not deleting it")
+    resolved = local.resolve()
+    if resolved == root or root not in resolved.parents:
+        raise ValueError(f"{where} is not inside the project {root}; not deleting it (remove it yourself)")
+    return local
+
+
+def _own_remote_folder(run: ProfilingRun) -> str:
+    remote = run.remote_dir.rstrip("/")
+    if (
+        not posixpath.isabs(remote)
+        or posixpath.normpath(remote) != remote
+        or posixpath.basename(remote) != run.id
+        or posixpath.dirname(remote) in ("", "/")
+    ):
+        raise ValueError(
+            f"profiling run {run.id!r}: remote folder {run.remote_dir!r} is not this run's own folder; not deleting it"
+        )
+    return remote
 
 
 def list_runs(project: Project) -> list[ProfilingRun]:
@@ -79,24 +115,20 @@ def delete_run(
     progress = progress or NullProgress()
     cancel = cancel or CancelToken()
     run = find_run(project, run_id)
+    if not RUN_ID.match(run.id):
+        raise ValueError(f"{project.file}: profiling run id {run.id!r} is not one this workbench gives; not deleting")
+    local = _own_local_folder(project, run) if run.local_dir else None  # checked before anything goes
     if on_host:
         if run.kind != COLLECTED:
             raise ValueError(f"profiling run {run_id}: an imported result's source on the host is never deleted")
         if transport is None:
             raise ValueError(f"profiling run {run_id}: deleting on the host needs a connection to {run.host}")
-        if posixpath.basename(run.remote_dir.rstrip("/")) != run.id or not posixpath.isabs(run.remote_dir):
-            raise ValueError(
-                f"profiling run {run_id}: remote folder {run.remote_dir!r} is not this run's own "
-                "folder; not deleting it"
-            )
-        progress.status(f"Deleting {run.remote_dir} on {transport.label}")
-        result = transport.run(["rm", "-rf", "--", run.remote_dir], timeout=600, cancel=cancel)
+        remote = _own_remote_folder(run)
+        progress.status(f"Deleting {remote} on {transport.label}")
+        result = transport.run(["rm", "-rf", "--", remote], timeout=600, cancel=cancel)
         if not result.ok:
-            raise TransportError(f"{transport.label}: deleting {run.remote_dir} failed: {result.stderr.strip()}")
-    local = run.local_path(project.root)
-    if local.name != run.id:
-        raise ValueError(f"profiling run {run_id}: local folder {local} is not this run's own folder; not deleting it")
-    if local.exists():
+            raise TransportError(f"{transport.label}: deleting {remote} failed: {result.stderr.strip()}")
+    if local is not None and local.exists():
         progress.status(f"Deleting {local}")
         shutil.rmtree(local)
     project.profiling_runs = [r for r in project.profiling_runs if not (isinstance(r, dict) and r.get("id") == run_id)]
