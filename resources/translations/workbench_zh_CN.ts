@@ -1,4 +1,5 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>About</name>
@@ -10,7 +11,7 @@
 <context>
     <name>AccuracyAnalyzer</name>
     <message>
-        <source>Check the input preprocessing: mean/scale, channel order (RGB/BGR), layout (NCHW/NHWC) and AIPP settings must match the framework's.</source>
+        <source>Check the input preprocessing: mean/scale, channel order (RGB/BGR), layout (NCHW/NHWC) and AIPP settings must match the framework&apos;s.</source>
         <translation>检查输入预处理：mean/scale、通道顺序（RGB/BGR）、数据排布（NCHW/NHWC）和 AIPP 设置必须与框架中的一致。</translation>
     </message>
     <message>
@@ -110,7 +111,7 @@
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <source>msaccucmp's result CSV layout</source>
+        <source>msaccucmp&apos;s result CSV layout</source>
         <translation>msaccucmp 结果 CSV 的格式</translation>
     </message>
     <message>
@@ -245,7 +246,7 @@
         <translation>移除</translation>
     </message>
     <message>
-        <source>node:index;node:index (default: the model's outputs)</source>
+        <source>node:index;node:index (default: the model&apos;s outputs)</source>
         <translation>node:index;node:index（默认：模型的输出）</translation>
     </message>
     <message>
@@ -253,7 +254,7 @@
         <translation>选择…</translation>
     </message>
     <message>
-        <source>Choose output nodes from the model's graph</source>
+        <source>Choose output nodes from the model&apos;s graph</source>
         <translation>从模型的图中选择输出节点</translation>
     </message>
     <message>
@@ -273,7 +274,7 @@
         <translation>1 — 开启（通道数较少的输入，例如使用 AIPP 的图像）</translation>
     </message>
     <message>
-        <source>default: &lt;project's remote folder&gt;/atc or ~/ascend-workbench/atc/…</source>
+        <source>default: &lt;project&apos;s remote folder&gt;/atc or ~/ascend-workbench/atc/…</source>
         <translation>默认：&lt;工程的远端目录&gt;/atc 或 ~/ascend-workbench/atc/…</translation>
     </message>
     <message>
@@ -321,7 +322,7 @@ op_debug_level=1</translation>
         <translation>其他参数：</translation>
     </message>
     <message>
-        <source>Other flags, line {0}: expected name=value, got '{1}'</source>
+        <source>Other flags, line {0}: expected name=value, got &apos;{1}&apos;</source>
         <translation>其他参数，第 {0} 行：应为 name=value，实际为“{1}”</translation>
     </message>
     <message>
@@ -468,7 +469,7 @@ op_debug_level=1</translation>
         <translation>YUV420SP → RGB</translation>
     </message>
     <message>
-        <source>Fill the matrix and input biases for JPEG-decoded YUV420SP (BT.601 full range) to RGB, as in Huawei's samples</source>
+        <source>Fill the matrix and input biases for JPEG-decoded YUV420SP (BT.601 full range) to RGB, as in Huawei&apos;s samples</source>
         <translation>按华为样例，填入从 JPEG 解码的 YUV420SP（BT.601 全范围）转换到 RGB 的矩阵和输入偏置</translation>
     </message>
     <message>
@@ -726,7 +727,7 @@ op_debug_level=1</translation>
         <translation>浏览…</translation>
     </message>
     <message>
-        <source>another host's name, or user@host:port</source>
+        <source>another host&apos;s name, or user@host:port</source>
         <translation>另一台主机的名称，或 user@host:port</translation>
     </message>
     <message>
@@ -888,7 +889,7 @@ Tools: {3}</source>
     </message>
     <message>
         <source>CANN {0} · working folder on the host: {1}
-Output: {2}/RUN_ID (RUN_ID: the run's date and time, chosen when it starts)</source>
+Output: {2}/RUN_ID (RUN_ID: the run&apos;s date and time, chosen when it starts)</source>
         <translation>CANN {0} · 主机上的工作目录：{1}
 输出：{2}/RUN_ID（RUN_ID：本次运行的日期和时间，在启动时确定）</translation>
     </message>
@@ -1322,7 +1323,7 @@ Output: {2}/RUN_ID (RUN_ID: the run's date and time, chosen when it starts)</sou
         <translation>打开模型结构</translation>
     </message>
     <message>
-        <source>Could not remember the converter's values: {0}</source>
+        <source>Could not remember the converter&apos;s values: {0}</source>
         <translation>无法记住模型转换的参数值：{0}</translation>
     </message>
     <message>
@@ -1595,7 +1596,7 @@ Output: {2}/RUN_ID (RUN_ID: the run's date and time, chosen when it starts)</sou
         <translation>{0}（开启 Dump 时写入）</translation>
     </message>
     <message>
-        <source>Read by the runtime on the machine the application runs on: a relative path is relative to the application's working folder (the deployed project folder on a CANN machine); the folder must exist there.</source>
+        <source>Read by the runtime on the machine the application runs on: a relative path is relative to the application&apos;s working folder (the deployed project folder on a CANN machine); the folder must exist there.</source>
         <translation>由应用程序所在机器上的运行时读取：相对路径相对于应用程序的工作目录（在 CANN 机器上即部署后的工程目录）；该目录必须在那里已存在。</translation>
     </message>
     <message>
@@ -1611,7 +1612,7 @@ Output: {2}/RUN_ID (RUN_ID: the run's date and time, chosen when it starts)</sou
         <translation>Dump 单算子调用（dump_op_switch）</translation>
     </message>
     <message>
-        <source>(not set: the runtime's default)</source>
+        <source>(not set: the runtime&apos;s default)</source>
         <translation>（未设置：使用运行时的默认值）</translation>
     </message>
     <message>
@@ -1747,7 +1748,7 @@ Output: {2}/RUN_ID (RUN_ID: the run's date and time, chosen when it starts)</sou
         <translation>文件中列出的算子：{0}</translation>
     </message>
     <message>
-        <source>Load the offline model: model_name is its om JSON's top-level name.</source>
+        <source>Load the offline model: model_name is its om JSON&apos;s top-level name.</source>
         <translation>请加载离线模型：model_name 为其 om JSON 的顶层名称。</translation>
     </message>
     <message>
@@ -2265,7 +2266,7 @@ Replace it with the configuration shown? The current file will be kept as {3}.co
         <translation>本地文件夹</translation>
     </message>
     <message>
-        <source>Only what the views need is copied (mindstudio_profiler_output, or summary and timeline, plus the info files); data never exported is exported on the host first. The import is listed with the project's profiling runs.</source>
+        <source>Only what the views need is copied (mindstudio_profiler_output, or summary and timeline, plus the info files); data never exported is exported on the host first. The import is listed with the project&apos;s profiling runs.</source>
         <translation>仅复制视图所需的内容（mindstudio_profiler_output，或 summary 和 timeline，以及 info 文件）；从未导出过的数据会先在主机上导出。导入的结果会与工程的性能分析运行记录列在一起。</translation>
     </message>
     <message>
@@ -2312,7 +2313,7 @@ Replace it with the configuration shown? The current file will be kept as {3}.co
         <translation>输入</translation>
     </message>
     <message>
-        <source>The model's inputs and the shapes ATC compiles for. Use -1 for a dynamic axis.</source>
+        <source>The model&apos;s inputs and the shapes ATC compiles for. Use -1 for a dynamic axis.</source>
         <translation>模型的输入，以及 ATC 编译所用的 shape。动态轴请使用 -1。</translation>
     </message>
     <message>
@@ -2352,8 +2353,8 @@ Replace it with the configuration shown? The current file will be kept as {3}.co
         <translation>（未设置）</translation>
     </message>
     <message>
-        <source>input names separated by ';' (fed as float16)</source>
-        <translation>输入名称，以 ';' 分隔（以 float16 输入）</translation>
+        <source>input names separated by &apos;;&apos; (fed as float16)</source>
+        <translation>输入名称，以 &apos;;&apos; 分隔（以 float16 输入）</translation>
     </message>
     <message>
         <source>Input format:</source>
@@ -2388,8 +2389,8 @@ Replace it with the configuration shown? The current file will be kept as {3}.co
         <translation>动态维度</translation>
     </message>
     <message>
-        <source>one value per -1 axis, gears separated by ';' e.g. 1,224;2,448 (needs input format ND)</source>
-        <translation>每个 -1 轴一个值，各档位以 ';' 分隔，例如 1,224;2,448（需要输入格式为 ND）</translation>
+        <source>one value per -1 axis, gears separated by &apos;;&apos; e.g. 1,224;2,448 (needs input format ND)</source>
+        <translation>每个 -1 轴一个值，各档位以 &apos;;&apos; 分隔，例如 1,224;2,448（需要输入格式为 ND）</translation>
     </message>
     <message>
         <source>The model is not read locally: enter its inputs by hand.</source>
@@ -2895,7 +2896,7 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
         <translation>无法从文件名检测</translation>
     </message>
     <message>
-        <source>the model's file name</source>
+        <source>the model&apos;s file name</source>
         <translation>模型的文件名</translation>
     </message>
     <message>
@@ -3103,7 +3104,7 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
         <translation>{0}/{1} 个算子</translation>
     </message>
     <message>
-        <source>Choose Dump Option "Several" to pick ops</source>
+        <source>Choose Dump Option &quot;Several&quot; to pick ops</source>
         <translation>将 Dump 选项设为“部分”即可选择算子</translation>
     </message>
 </context>
@@ -3114,7 +3115,7 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
         <translation>性能分析选项</translation>
     </message>
     <message>
-        <source>What msprof collects. The defaults are msprof's; the command line below follows every change.</source>
+        <source>What msprof collects. The defaults are msprof&apos;s; the command line below follows every change.</source>
         <translation>msprof 采集的内容。默认值与 msprof 一致；下方的命令行会随每次修改同步更新。</translation>
     </message>
     <message>
@@ -3236,7 +3237,7 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
         <translation>保存…</translation>
     </message>
     <message>
-        <source>Save this job's output to a file</source>
+        <source>Save this job&apos;s output to a file</source>
         <translation>将此任务的输出保存到文件</translation>
     </message>
     <message>
@@ -3537,7 +3538,7 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
         <translation>请先选择一条运行记录。</translation>
     </message>
     <message>
-        <source>{0}: the run's data is gone (deleted outside the workbench?)</source>
+        <source>{0}: the run&apos;s data is gone (deleted outside the workbench?)</source>
         <translation>{0}：该运行的数据已不存在（是否在工作台之外被删除？）</translation>
     </message>
     <message>
@@ -3591,12 +3592,12 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
         <translation>工程属性</translation>
     </message>
     <message>
-        <source>Name the profiling project and choose where its results are kept. Every run gets its own folder there and appears in the project's Profiling runs.</source>
+        <source>Name the profiling project and choose where its results are kept. Every run gets its own folder there and appears in the project&apos;s Profiling runs.</source>
         <translation>为性能分析工程命名，并选择结果的保存位置。每次运行都会在其中拥有单独的文件夹，并显示在工程的性能分析运行记录中。</translation>
     </message>
     <message>
-        <source>letters, digits, '.', '_' or '-'</source>
-        <translation>字母、数字、'.'、'_' 或 '-'</translation>
+        <source>letters, digits, &apos;.&apos;, &apos;_&apos; or &apos;-&apos;</source>
+        <translation>字母、数字、&apos;.&apos;、&apos;_&apos; 或 &apos;-&apos;</translation>
     </message>
     <message>
         <source>Browse…</source>
@@ -3645,12 +3646,12 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
 <context>
     <name>QtPrompter</name>
     <message>
-        <source>The authenticity of host {0} ({1}) can't be established.
+        <source>The authenticity of host {0} ({1}) can&apos;t be established.
 
 {2} key fingerprint:
 {3}
 
-Trust this key and connect? It will be remembered in Ascend Workbench's known_hosts file.</source>
+Trust this key and connect? It will be remembered in Ascend Workbench&apos;s known_hosts file.</source>
         <translation>无法确认主机 {0}（{1}）的真实性。
 
 {2} 密钥指纹：
@@ -3967,8 +3968,8 @@ Trust this key and connect? It will be remembered in Ascend Workbench's known_ho
         <translation>{0}  （{1}）</translation>
     </message>
     <message>
-        <source>field 'args': {0}</source>
-        <translation>字段 'args'：{0}</translation>
+        <source>field &apos;args&apos;: {0}</source>
+        <translation>字段 &apos;args&apos;：{0}</translation>
     </message>
     <message>
         <source>Environment</source>

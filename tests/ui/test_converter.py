@@ -9,16 +9,19 @@ from pathlib import Path
 
 import onnx
 import pytest
+from PySide6.QtCore import Qt
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core" / "atc"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/ (no __init__.py)
 from atc_models import CAFFE_PROTOTXT, small_cnn  # noqa: E402
+from sshd import SshServer, ssh_home, sshd_server  # noqa: E402,F401
 
 from workbench.core.atc import ConversionJob, InputSpec, command_line, explain  # noqa: E402
 from workbench.core.atc.run import last_job  # noqa: E402
-from workbench.core.project import open_project  # noqa: E402
+from workbench.core.project import create_project, open_project  # noqa: E402
 from workbench.ui.converter import open_model_converter  # noqa: E402
 from workbench.ui.converter.page_inputs import NAME, SHAPE  # noqa: E402
-from workbench.ui.converter.wizard import CONVERT  # noqa: E402
+from workbench.ui.converter.wizard import CONVERT, STOP  # noqa: E402
 
 SOC = "Ascend310P3"
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -47,6 +50,30 @@ def start(qtbot, window, tmp_path, model_name="smallcnn.onnx"):
     wizard = open_model_converter(window.context, window, str(model))
     qtbot.waitUntil(lambda: ready(wizard) and wizard.model_info is not None, timeout=20000)
     return wizard, model
+
+
+def press(qtbot, wizard, which) -> None:
+    """Click the wizard's own Convert / Stop button, as a user does."""
+    button = wizard.button(which)
+    assert button.isVisible(), f"{button.text()} is not shown"
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+
+
+def output_log(window, title: str) -> str:
+    """The text of the Output dock's tab ``title`` ("" while it has none)."""
+    tabs = window.output.tabs
+    return "\n".join(tabs.widget(i).toPlainText() for i in range(tabs.count()) if tabs.tabText(i) == title)
+
+
+def convert_and_wait(qtbot, wizard, om: Path | None = None) -> str:
+    """Press Convert, wait for the result panel (and the .om on disk when expected); its text."""
+    press(qtbot, wizard, CONVERT)
+    panel = wizard.summary_page.result
+    qtbot.waitUntil(lambda: panel.isVisible() and "Conversion" in panel.toPlainText(), timeout=60000)
+    qtbot.waitUntil(lambda: not wizard.button(STOP).isEnabled(), timeout=10000)  # the run is over
+    if om is not None:
+        qtbot.waitUntil(om.is_file, timeout=10000)
+    return panel.toPlainText()
 
 
 def graph_inputs(path: Path) -> list[tuple[str, str]]:
@@ -90,15 +117,13 @@ def test_onnx_model_converts_and_the_om_lands_in_the_project(qtbot, window, tmp_
     assert wizard.errors() == []
     assert wizard.button(CONVERT).isEnabled()
 
-    task = wizard.convert()
-    assert task is not None and not wizard.button(CONVERT).isEnabled()
-    qtbot.waitUntil(lambda: wizard.task is None, timeout=30000)
-    result = wizard.last_result
-    assert result is not None and result.ok, result
     om = Path(window.project.root) / "smallcnn.om"
-    assert Path(result.om_path) == om and om.stat().st_size > 0
-    assert "Conversion succeeded" in wizard.summary_page.result.toPlainText()
-    assert "ATC run success" in window.output.view_for(task.handle.task_id).toPlainText()
+    text = convert_and_wait(qtbot, wizard, om)
+    assert "Conversion succeeded" in text and str(om) in text and "on demo" in text
+    assert om.stat().st_size > 0
+    assert wizard.currentPage() is wizard.summary_page
+    qtbot.waitUntil(lambda: "ATC run success" in output_log(window, "Convert smallcnn.onnx"), timeout=10000)
+    assert wizard.structure_button.isVisible()
     qtbot.waitUntil(lambda: window.explorer.index_of(om).isValid(), timeout=10000)
     history = open_project(window.project.root).conversions
     assert history[-1]["result"] == "success" and history[-1]["command"] == line
@@ -127,7 +152,8 @@ def test_wrong_input_name_shows_e10016_before_running(qtbot, window, tmp_path):
     assert "E10016" not in wizard.model_page.codes()
     assert "Inputs (E10016)" in wizard.model_page.elsewhere.text()
     assert not wizard.button(CONVERT).isEnabled()
-    assert wizard.convert() is None
+    press(qtbot, wizard, CONVERT)  # a disabled Convert does nothing
+    assert not wizard.summary_page.result.isVisible() and output_log(window, "Convert smallcnn.onnx") == ""
     page.set_cell(0, NAME, "images")
     assert "E10016" not in page.codes() and wizard.button(CONVERT).isEnabled()
 
@@ -145,7 +171,8 @@ def test_dynamic_batch_with_dynamic_dims_shows_e10009_and_blocks_convert(qtbot, 
     assert "E10009" in page.codes()
     assert "mutually exclusive" in page.issue_box.text()
     assert not wizard.button(CONVERT).isEnabled()
-    assert wizard.convert() is None
+    press(qtbot, wizard, CONVERT)
+    assert not wizard.summary_page.result.isVisible() and output_log(window, "Convert smallcnn.onnx") == ""
     page.dyn_checks["dynamic_dims"].setChecked(False)
     assert "E10009" not in page.codes() and wizard.button(CONVERT).isEnabled()
 
@@ -187,17 +214,15 @@ def test_failed_conversion_lists_every_error_with_explanation(qtbot, window, tmp
     )
     wizard.model_page.set_model_path(str(fancy))
     qtbot.waitUntil(lambda: ready(wizard) and wizard.inputs_page.rows() == [("x", "1,4")], timeout=20000)
-    task = wizard.convert()
-    assert task is not None
-    qtbot.waitUntil(lambda: wizard.task is None, timeout=30000)
+    text = convert_and_wait(qtbot, wizard)
     result = wizard.last_result
     assert result is not None and not result.ok and result.errors
     panel = wizard.summary_page.result
-    assert panel.isVisible()
+    assert "Conversion failed" in text
     assert panel.codes == [d.code for d in result.errors + result.warnings]
-    text = panel.toPlainText()
     for d in result.errors:
         assert d.code in text and d.message[:40] in text and d.explanation.fix[:40] in text
+    qtbot.waitUntil(lambda: "ATC run failed" in output_log(window, "Convert fancy.onnx"), timeout=10000)
     assert not (Path(window.project.root) / "fancy.om").exists()
     shot(wizard, "error", tmp_path)
     assert open_project(window.project.root).conversions[-1]["result"] == "failed"
@@ -217,10 +242,8 @@ def test_model_structure_document_lists_the_ops(qtbot, window, tmp_path, suffix)
         wizard = open_model_converter(window.context, window, str(model))
         qtbot.waitUntil(lambda: ready(wizard) and wizard.model_info is not None, timeout=20000)
         wizard.model_page.soc.setEditText(SOC)
-        assert wizard.convert() is not None
-        qtbot.waitUntil(lambda: wizard.task is None, timeout=30000)
         path = root / "smallcnn.om"
-        assert path.is_file()
+        assert "Conversion succeeded" in convert_and_wait(qtbot, wizard, path)
     task = open_model_structure(window.context, path, host="demo")
     assert task is not None
     qtbot.waitUntil(lambda: isinstance(window.documents.currentWidget(), ModelStructureView), timeout=30000)
@@ -283,9 +306,7 @@ def test_without_a_project_the_om_lands_beside_the_model(qtbot, window, tmp_path
     wizard.inputs_page.set_cell(0, SHAPE, "1,3,32,32")
     assert "--output=loose_b1 " in wizard.command_line()
     assert wizard.summary_page.produced.item(0, 1).text() == str(tmp_path / "loose_b1.om")
-    assert wizard.convert() is not None
-    qtbot.waitUntil(lambda: wizard.task is None, timeout=30000)
-    assert wizard.last_result.ok and (tmp_path / "loose_b1.om").is_file()
+    assert "Conversion succeeded" in convert_and_wait(qtbot, wizard, tmp_path / "loose_b1.om")
 
 
 def test_explorer_actions_open_the_wizard_and_the_structure(qtbot, window, tmp_path):
@@ -306,3 +327,115 @@ def test_explorer_actions_open_the_wizard_and_the_structure(qtbot, window, tmp_p
     assert wizard.model_page.model_path() == str(model)
     structure.trigger()
     qtbot.waitUntil(lambda: isinstance(window.documents.currentWidget(), ModelStructureView), timeout=30000)
+
+
+def test_stop_button_stops_atc_on_the_host(qtbot, window, tmp_path, monkeypatch):
+    from workbench.simtoolkit.atc import ENV_DELAY
+
+    monkeypatch.setenv(ENV_DELAY, "300")  # the simulated atc of the demo host takes five minutes
+    wizard, _model = start(qtbot, window, tmp_path)
+    wizard.model_page.soc.setEditText(SOC)
+    assert not wizard.button(STOP).isEnabled()
+    press(qtbot, wizard, CONVERT)
+    assert wizard.button(STOP).isEnabled() and not wizard.button(CONVERT).isEnabled()
+    qtbot.waitUntil(lambda: "ATC start working now" in output_log(window, "Convert smallcnn.onnx"), timeout=30000)
+    press(qtbot, wizard, STOP)
+    panel = wizard.summary_page.result
+    qtbot.waitUntil(lambda: panel.isVisible() and "Conversion stopped" in panel.toPlainText(), timeout=20000)
+    assert "atc was stopped on the host; nothing was downloaded." in panel.toPlainText()
+    qtbot.waitUntil(lambda: wizard.button(CONVERT).isEnabled() and not wizard.button(STOP).isEnabled(), timeout=10000)
+    qtbot.waitUntil(lambda: "Cancelled." in output_log(window, "Convert smallcnn.onnx"), timeout=10000)
+    assert not (Path(window.project.root) / "smallcnn.om").exists()
+
+
+@pytest.fixture
+def loop_host(ssh_home, sshd_server, tmp_path):
+    """A configured CANN machine ``loop``: the real sshd with a simulated CANN toolkit (2 x 310P3)."""
+    from workbench.core.services.hosts import Host, HostStore
+    from workbench.simtoolkit.install import install
+
+    prefix = tmp_path / "Ascend"
+    install(prefix, cann_version="8.0.RC1", soc_version=SOC, devices=2)
+    HostStore().add(
+        Host(
+            name="loop",
+            hostname="127.0.0.1",
+            port=sshd_server.port,
+            user=sshd_server.user,
+            auth="key",
+            key_file=str(sshd_server.client_key),
+            toolkit=str(prefix),
+        )
+    )
+    return "loop"
+
+
+def test_the_wizard_preselects_the_projects_host_and_converts_there(qtbot, window, tmp_path, loop_host):
+    root = tmp_path / "proj"
+    project = create_project(root)
+    project.remote.host, project.remote.remote_path = loop_host, str(tmp_path / "on-the-host")
+    project.save()
+    window.open_project(root)
+    window.host_panel.reload_hosts()  # the dock lists the machine added after the window was built
+    assert window.host_panel.host.currentData() == loop_host  # the CANN Machine dock shows the project's host
+    model = small_cnn(root / "smallcnn.onnx")
+    wizard = open_model_converter(window.context, window, str(model))
+    page = wizard.model_page
+    assert page.host_name() == loop_host and page.host.currentText().startswith("loop  (")
+    assert not page.host_note.isVisible(), "no 'simulated demo host' note for a real machine"
+    qtbot.waitUntil(lambda: ready(wizard) and wizard.model_info is not None, timeout=60000)
+    jobs = [window.tasks.tree.topLevelItem(i).text(0) for i in range(window.tasks.row_count())]
+    assert jobs.count("Detect SoC on loop") == 1, jobs  # one npu-smi probe (two at once hung on SFTP)
+    assert "npu-smi on loop" in page.soc_status.text() and page.soc.currentText() == SOC
+    wizard.inputs_page.set_cell(0, SHAPE, "1,3,32,32")
+    om = root / "smallcnn.om"
+    text = convert_and_wait(qtbot, wizard, om)
+    assert "Conversion succeeded" in text and "on loop" in text
+    assert (tmp_path / "on-the-host" / "atc" / "smallcnn.om").is_file(), "atc ran in the project's remote folder"
+    assert open_project(root).conversions[-1]["host"] == loop_host
+
+
+def test_the_wizard_falls_back_to_the_demo_host_only_when_the_project_names_none(qtbot, window, tmp_path):
+    root = tmp_path / "proj"
+    create_project(root)
+    window.open_project(root)
+    model = small_cnn(root / "m.onnx")
+    wizard = open_model_converter(window.context, window, str(model))
+    page = wizard.model_page
+    assert page.host_name() == "demo" and page.host.currentText() == "Demo host (simulated CANN)"
+    assert "simulated CANN toolkit" in page.host_note.text()
+    qtbot.waitUntil(lambda: ready(wizard), timeout=20000)
+    wizard.close()
+
+    # a project naming a machine that is not configured says so (and does not pretend it is the demo)
+    window.project.remote.host = "gone"
+    window.project.save()
+    wizard = open_model_converter(window.context, window, str(model))
+    page = wizard.model_page
+    assert page.host_note.isVisible()
+    assert page.host_note.text().startswith("gone is not a configured CANN machine (Ascend ▸ CANN Machines adds it)")
+    qtbot.waitUntil(lambda: ready(wizard), timeout=20000)
+
+
+def test_an_om_json_of_any_name_opens_as_the_model_structure_on_double_click(qtbot, window, tmp_path, samples):
+    import shutil
+
+    from workbench.ui.converter.structure_view import ModelStructureView
+
+    root = tmp_path / "proj"
+    create_project(root)
+    graph = root / "sub_model_graph.json"  # atc --mode=1 --json=sub_model_graph.json
+    shutil.copyfile(samples / "atc-om2json-310-cann5.1" / "model.json", graph)
+    window.open_project(root)
+    view = window.explorer.view
+    qtbot.waitUntil(lambda: not view.visualRect(window.explorer.index_of(graph)).isEmpty(), timeout=10000)
+    pos = view.visualRect(window.explorer.index_of(graph)).center()
+    # a double click as a platform delivers it: press + release, then the double-click event
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=pos)
+    qtbot.mouseDClick(view.viewport(), Qt.MouseButton.LeftButton, pos=pos)
+    qtbot.waitUntil(lambda: isinstance(window.documents.currentWidget(), ModelStructureView), timeout=30000)
+    doc = window.documents.currentWidget()
+    assert window.documents.tabText(window.documents.currentIndex()) == "sub_model_graph.json — Structure"
+    assert doc.structure.name == "sub_model" and len(doc.structure.ops) == 19
+    shown = {doc.table.model.raw(r, 0) for r in range(doc.table.model.rowCount())}
+    assert {"boxes_all", "scores_all", "Node_Output"} <= shown

@@ -121,3 +121,29 @@ def test_context_constraints():
     ranked = AippConfig([AippOp(aipp_mode="static", input_format="RGB888_U8", related_input_rank=1)])
     assert any("out of range" in r for _, r in check_aipp(ranked, model_inputs=1))
     assert check_aipp(ranked, model_inputs=2) == []
+
+
+@pytest.mark.parametrize("switch", [False, None])
+def test_fields_of_a_switched_off_crop_resize_or_padding_are_not_written(switch):
+    sizes = {
+        "load_start_pos_w": 16,
+        "load_start_pos_h": 16,
+        "crop_size_w": 192,
+        "crop_size_h": 192,
+        "resize_output_w": 128,
+        "resize_output_h": 128,
+        "left_padding_size": 2,
+        "right_padding_size": 2,
+        "top_padding_size": 4,
+        "bottom_padding_size": 4,
+    }
+    off = _static(src_image_size_w=224, src_image_size_h=224, crop=switch, resize=switch, padding=switch, **sizes)
+    keys = [k for k, _ in _pairs(write_aipp(off))]
+    assert not set(sizes) & set(keys), keys
+    assert ("crop" in keys) == (switch is False) and ("padding" in keys) == (switch is False)
+    assert keys[:4] == ["aipp_mode", "input_format", "src_image_size_w", "src_image_size_h"]
+    # switched on, every field is written, in the documented order
+    on = _static(src_image_size_w=224, src_image_size_h=224, crop=True, resize=True, padding=True, **sizes)
+    written = dict(_pairs(write_aipp(on)))
+    assert {k: int(written[k]) for k in sizes} == sizes
+    assert parse_aipp(write_aipp(on)) == on

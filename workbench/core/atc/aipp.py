@@ -15,6 +15,7 @@ biases), resize and padding. A dynamic AIPP sets only ``related_input_rank``,
 
 from __future__ import annotations
 
+import copy
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -80,6 +81,12 @@ LISTS: dict[str, tuple[str, int, str]] = {
     "var_reci_chn": ("var_reci_chn_", CHANNELS, "float"),
 }
 DYNAMIC_KEYS = ("aipp_mode", "related_input_rank", "max_src_image_size", "support_rotation")
+# Fields that only mean something while their switch is true (ATC's default for each switch is false).
+SWITCHED: dict[str, tuple[str, ...]] = {
+    "crop": ("load_start_pos_w", "load_start_pos_h", "crop_size_w", "crop_size_h"),
+    "resize": ("resize_output_w", "resize_output_h"),
+    "padding": ("left_padding_size", "right_padding_size", "top_padding_size", "bottom_padding_size"),
+}
 
 
 class AippError(ValueError):
@@ -224,11 +231,23 @@ def _fmt(value: object) -> str:
     return str(value)
 
 
+def effective_op(op: AippOp) -> AippOp:
+    """``op`` without the fields of a switched-off (or unset) crop, resize or padding: a file that
+    says ``crop: false`` carries no ``load_start_pos_*`` / ``crop_size_*`` (ATC ignores them at best)."""
+    out = copy.deepcopy(op)
+    for switch, keys in SWITCHED.items():
+        if getattr(out, switch) is not True:
+            for key in keys:
+                setattr(out, key, None)
+    return out
+
+
 def write_aipp(config: AippConfig) -> str:
-    """The protobuf-text file ATC reads (``aipp_op { key : value … }`` per op)."""
+    """The protobuf-text file ATC reads (``aipp_op { key : value … }`` per op); the fields of a
+    crop, resize or padding that is off are not written (:func:`effective_op`)."""
     blocks = []
     for op in config.ops:
-        lines = [f"    {key} : {_fmt(value)}" for key, value in op.items()]
+        lines = [f"    {key} : {_fmt(value)}" for key, value in effective_op(op).items()]
         blocks.append("aipp_op {\n" + "\n".join(lines) + ("\n" if lines else "") + "}\n")
     return "\n".join(blocks)
 

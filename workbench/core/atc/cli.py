@@ -8,9 +8,13 @@ failed, 2 validation failed before running. ``--json`` prints ``{ok, command, om
 errors: [{code, message, explanation, fix}]}``; the atc log then streams to stderr. When ``--out``
 lies in a project, the conversion is recorded in its history.
 
-``model inspect FILE [--json]``: inputs (name, dtype, shape), outputs and op count of an ONNX,
-Caffe or TensorFlow model. ``model structure FILE [--host NAME] [--search TEXT] [--save-json
-PATH] [--json]``: the op list of an .om (atc --mode=1 on the host), om JSON or ONNX model.
+``model inspect FILE [--host NAME] [--json]``: inputs (name, dtype, shape), outputs and op count
+of an ONNX, Caffe or TensorFlow model, of an om JSON (``atc --mode=1`` output, known by its
+content whatever its name) or of an .om (``atc --mode=1`` on the host first: the same lines as for
+its om JSON). ``model structure FILE [--host NAME] [--search TEXT] [--save-json PATH] [--json]``:
+the op list of an .om (atc --mode=1 on the host), om JSON or ONNX model. Without ``--host`` an
+.om is read on the CANN machine of the project holding it (as the Model Structure view picks:
+the project's host, else its converter's last one), else on the demo host.
 """
 
 from __future__ import annotations
@@ -216,13 +220,19 @@ def _convert(args: argparse.Namespace) -> int:
 
 def _model_args(p: argparse.ArgumentParser) -> None:
     sub = p.add_subparsers(dest="action", required=True, metavar="ACTION")
-    q = sub.add_parser("inspect", help="inputs (name, dtype, shape), outputs and op count of a model")
+    host_help = (
+        "the CANN machine running atc --mode=1 (for an .om; 'demo' works); default: the host of the "
+        "project holding the file, else demo"
+    )
+    q = sub.add_parser("inspect", help="inputs (name, dtype, shape), outputs and op count of a model, om JSON or .om")
     q.add_argument("file")
     q.add_argument("--framework", type=int, choices=(0, 1, 3, 5), help="default: from the file name")
+    q.add_argument("--host", help=host_help)
+    q.add_argument("--accept-new-host-key", action="store_true")
     q.add_argument("--json", action="store_true")
     q = sub.add_parser("structure", help="the op list of an .om (atc --mode=1 on a host), om JSON or ONNX model")
     q.add_argument("file")
-    q.add_argument("--host", help="the CANN machine running atc --mode=1 (for an .om); 'demo' works")
+    q.add_argument("--host", help=host_help)
     q.add_argument("--search", default="", help="only ops whose name or type contains this text")
     q.add_argument("--save-json", metavar="PATH", help="keep the om JSON here")
     q.add_argument("--accept-new-host-key", action="store_true")
@@ -234,13 +244,13 @@ def _fmt_tensor(t: dict) -> str:
 
 
 def _model(args: argparse.Namespace) -> int:
-    from workbench.core.atc.modelinfo import ModelInfoError, inspect_model
+    from workbench.core.atc.modelinfo import ModelInfoError
     from workbench.core.dump.omjson import OmJsonError
     from workbench.core.services.transport import TransportError
 
     try:
         if args.action == "inspect":
-            info = inspect_model(args.file, args.framework).to_json()
+            info = _inspect(args).to_json()
             text = "\n".join(
                 [
                     "inputs:",
@@ -268,22 +278,71 @@ def _model(args: argparse.Namespace) -> int:
     return VALID
 
 
-def _structure(args: argparse.Namespace) -> Any:
-    from workbench.core.atc.structure import model_structure
+def _om_host(path: str) -> str:
+    """The CANN machine an .om is read on without ``--host``: that of the project holding it (core
+    ``default_host``, as the Model Structure view picks), else the demo host."""
+    from workbench.core.atc.run import default_host
+    from workbench.core.project import PROJECT_DIR, PROJECT_FILE, ProjectError, open_project
 
-    if not args.host:
-        return model_structure(args.file)
+    folder = Path(path).expanduser().resolve().parent
+    for cand in (folder, *folder.parents):
+        if (cand / PROJECT_DIR / PROJECT_FILE).is_file():
+            try:
+                return default_host(open_project(cand))
+            except ProjectError as exc:
+                print(f"ascend-workbench: not using the project's host: {exc}", file=sys.stderr)
+                break
+    return default_host(None)
+
+
+def _on_host(args: argparse.Namespace, read: Any) -> Any:
+    """``read(transport, toolkit)`` on ``--host`` (or the .om's default host), the transport closed after."""
     from workbench.core.services.cli import open_transport
     from workbench.core.services.demohost import resolve_host
 
-    host = resolve_host(args.host)
+    name = args.host or _om_host(args.file)
+    host = resolve_host(name)
+    print(f"[reading {Path(args.file).name} with atc --mode=1 on {name}]", file=sys.stderr, flush=True)
     transport = open_transport(host, accept_new=args.accept_new_host_key)
     try:
-        return model_structure(
-            args.file, transport, host.toolkit or None, save_json=args.save_json, progress=_LogProgress(True)
-        )
+        return read(transport, host.toolkit or None)
     finally:
         transport.close()
+
+
+def _is_om(path: str) -> bool:
+    return Path(path).suffix.lower() == ".om"
+
+
+def _inspect(args: argparse.Namespace) -> Any:
+    """ModelInputs of a framework model (read locally), an om JSON (read locally) or an .om (its om
+    JSON from atc --mode=1 on the host): the same lines for an .om and its om JSON."""
+    from workbench.core.atc.modelinfo import ModelInfoError, inspect_model
+    from workbench.core.atc.structure import om_inputs, read_om
+    from workbench.core.dump.omjson import read_om_json
+
+    if _is_om(args.file):
+        return om_inputs(_on_host(args, lambda tr, tk: read_om(args.file, tr, tk, progress=_LogProgress(True))))
+    if Path(args.file).suffix.lower() == ".json" and args.framework is None:
+        from workbench.core.artefacts import looks_like_om_json
+
+        if Path(args.file).is_file() and not looks_like_om_json(Path(args.file)):
+            raise ModelInfoError(
+                f"{args.file}: not an om JSON (atc --mode=1 output: an object with 'graph' and its 'op' list)"
+            )
+        return om_inputs(read_om_json(args.file))
+    return inspect_model(args.file, args.framework)
+
+
+def _structure(args: argparse.Namespace) -> Any:
+    from workbench.core.atc.structure import model_structure
+
+    if not _is_om(args.file):
+        return model_structure(args.file, save_json=args.save_json)
+    return _on_host(
+        args,
+        lambda tr, tk: model_structure(args.file, tr, tk, save_json=args.save_json, progress=_LogProgress(True)),
+    )
 
 
 register_verb(

@@ -23,6 +23,7 @@ from workbench.core.atc.flags import SOC_VERSIONS
 from workbench.core.atc.job import ConversionJob, command, command_line, files_produced, files_to_upload
 from workbench.core.atc.modelinfo import ModelInputs
 from workbench.core.atc.validate import Issue, errors, validate
+from workbench.core.services.demohost import DEMO_NAME
 from workbench.core.services.toolkit import ToolkitInfo, detect_toolkit, read_npu_smi
 from workbench.core.services.transport import Transport
 from workbench.core.tasks import CancelToken, NullProgress, Progress, ScaledProgress
@@ -224,6 +225,19 @@ def last_job(project: Any) -> ConversionJob | None:
         return ConversionJob.from_dict(raw, f"{project.file}: {HISTORY_KEY}") if raw else None
     except ValueError:
         return None
+
+
+def default_host(project: Any = None) -> str:
+    """The CANN machine a conversion (or an .om read with ``atc --mode=1``) of ``project`` runs on
+    unless the user picks another: the project's own (``project.remote.host``, the one the CANN
+    Machine dock shows and run configurations default to), else the converter's last one in this
+    project, else the demo host (also without a project)."""
+    if project is None:
+        return DEMO_NAME
+    if project.remote.host:
+        return str(project.remote.host)
+    job = last_job(project)
+    return job.host if job is not None and job.host else DEMO_NAME
 
 
 def remember_job(project: Any, job: ConversionJob) -> None:

@@ -10,12 +10,22 @@ from __future__ import annotations
 
 import contextlib
 import posixpath
+import re
 import tempfile
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from workbench.core.atc.modelinfo import ModelInfoError, load_onnx_graph, onnx_node_name, onnx_tensor
-from workbench.core.dump.omjson import OmModel, read_om_json
+from workbench.core.atc.flags import FRAMEWORKS
+from workbench.core.atc.modelinfo import (
+    ModelInfoError,
+    ModelInputs,
+    TensorInfo,
+    load_onnx_graph,
+    onnx_node_name,
+    onnx_tensor,
+)
+from workbench.core.dump.omjson import OmModel, TensorDesc, read_om_json
 from workbench.core.services.toolkit import ToolkitInfo, detect_toolkit
 from workbench.core.services.transport import Transport, TransportError
 from workbench.core.tasks import CancelToken, NullProgress, Progress
@@ -118,8 +128,6 @@ def model_structure(
     (atc --mode=1 runs there; a local .om is uploaded first unless ``on_host``); ``save_json`` keeps
     the om JSON at that local path (for the dump editor and msaccucmp's fusion rule); ``remote_dir``
     is the folder used on the host (default ``~/ascend-workbench/om2json``)."""
-    progress = progress or NullProgress()
-    cancel = cancel or CancelToken()
     suffix = Path(str(path)).suffix.lower()
     if suffix == ".onnx":
         return onnx_structure(path)
@@ -127,6 +135,34 @@ def model_structure(
         return from_om_model(read_om_json(path))
     if suffix != ".om":
         raise ModelInfoError(f"{path}: expected an .om, an om .json (atc --mode=1 output) or an .onnx model")
+    om = read_om(
+        path,
+        transport,
+        toolkit,
+        on_host=on_host,
+        save_json=save_json,
+        remote_dir=remote_dir,
+        progress=progress,
+        cancel=cancel,
+    )
+    return from_om_model(om)
+
+
+def read_om(
+    path: str | Path,
+    transport: Transport | None,
+    toolkit: ToolkitInfo | str | None = None,
+    *,
+    on_host: bool = False,
+    save_json: str | Path | None = None,
+    remote_dir: str | None = None,
+    progress: Progress | None = None,
+    cancel: CancelToken | None = None,
+) -> OmModel:
+    """Work function: an .om read as ``atc --mode=1 --om=… --json=…`` on the host behind
+    ``transport`` writes it (see :func:`model_structure` for the arguments); ``source`` is ``path``."""
+    progress = progress or NullProgress()
+    cancel = cancel or CancelToken()
     if transport is None:
         raise ModelInfoError(f"{path}: an .om is read by atc --mode=1 on a CANN host; choose a host")
     if not on_host and not Path(path).is_file():
@@ -159,6 +195,57 @@ def model_structure(
     with tempfile.TemporaryDirectory(prefix="wb-om2json-") as tmp:
         local = Path(save_json) if save_json else Path(tmp) / (name + ".json")
         transport.get(remote_json, str(local), cancel=cancel)
-        structure = from_om_model(read_om_json(local))
-    structure.source = str(path)
-    return structure
+        model = read_om_json(local)
+    model.source = str(path)
+    return model
+
+
+# --- inputs and outputs of an offline model ---------------------------------------------------------
+
+# om JSON dtype -> the numpy-style names ModelInputs uses (others are kept as they are)
+OM_DTYPES = {
+    "DT_FLOAT": "float32",
+    "DT_FLOAT16": "float16",
+    "DT_BF16": "bfloat16",
+    "DT_DOUBLE": "float64",
+    "DT_INT8": "int8",
+    "DT_UINT8": "uint8",
+    "DT_INT16": "int16",
+    "DT_UINT16": "uint16",
+    "DT_INT32": "int32",
+    "DT_UINT32": "uint32",
+    "DT_INT64": "int64",
+    "DT_UINT64": "uint64",
+    "DT_BOOL": "bool",
+    "DT_STRING": "string",
+}
+_OUT_NODE = re.compile(r"^(.+?):(\d+):(.*)$")  # attr_model_out_nodes_name: "op:index:tensor name"
+
+
+def om_inputs(model: OmModel) -> ModelInputs:
+    """What ``model inspect`` shows of an offline model (its om JSON): the ``Data`` ops (in model
+    order, which is their input ``index``) with dtype and shape, the ``NetOutput`` op's inputs named as in the
+    model attr ``attr_model_out_nodes_name`` (else by the producing ``op:index``), the op count."""
+
+    def tensor(name: str, d: TensorDesc | None) -> TensorInfo:
+        dtype = d.dtype if d is not None else ""
+        return TensorInfo(name, OM_DTYPES.get(dtype, dtype), list(d.shape) if d is not None else [])
+
+    inputs = [tensor(op.name, op.output_descs[0] if op.output_descs else None) for op in model.ops if op.type == "Data"]
+    outputs: list[TensorInfo] = []
+    net = next((op for op in model.ops if op.type == "NetOutput"), None)
+    if net is not None:
+        named = [m.group(3) for m in map(_OUT_NODE.match, model.attrs.get("attr_model_out_nodes_name") or []) if m]
+        names = named if len(named) == len(net.inputs) else list(net.inputs)
+        descs = list(net.input_descs) + [None] * (len(names) - len(net.input_descs))
+        outputs = [tensor(n, d) for n, d in zip(names, descs)]
+    framework = {v: k for k, v in FRAMEWORKS.items()}.get(str(model.attrs.get("framework_type", "")), -1)
+    return ModelInputs(
+        model.source,
+        framework,
+        inputs,
+        outputs,
+        len(model.ops),
+        dict(Counter(op.type for op in model.ops)),
+        {op.name: len(op.output_descs) for op in model.ops},
+    )

@@ -36,7 +36,7 @@ from workbench.core.atc import AippConfig, AippError, AippOp, ConversionJob, Iss
 from workbench.core.atc import aipp as aipp_rules
 from workbench.core.atc.aipp import save_aipp
 from workbench.ui.converter.page_base import ConverterPage
-from workbench.ui.converter.widgets import NumberEdit, OptSpin
+from workbench.ui.converter.widgets import FILE_DIALOG, NumberEdit, OptSpin
 
 STATIC_SPINS = (
     "src_image_size_w",
@@ -58,8 +58,9 @@ def _bool(checked: bool, before: bool | None) -> bool | None:
 
 
 def export_op(op: AippOp) -> AippOp:
-    """The op as written: a dynamic op keeps only the dynamic keys, a static one drops them."""
-    out = copy.deepcopy(op)
+    """The op as written: a dynamic op keeps only the dynamic keys, a static one drops them and the
+    fields of a crop / resize / padding that is off (core ``effective_op``)."""
+    out = aipp_rules.effective_op(op)
     if out.aipp_mode == "dynamic":
         for key, _ in aipp_rules.SCALARS:
             if key not in aipp_rules.DYNAMIC_KEYS:
@@ -421,12 +422,19 @@ class AippPage(ConverterPage):
         self.changed.emit()
 
     # --- files ---------------------------------------------------------------------------------------------------
+    def _start_folder(self) -> str:
+        """Where the file dialogs start without a file: the folder the .om lands in (the project's)."""
+        wizard = self.wizard()
+        default = getattr(wizard, "default_aipp_path", None)
+        return str(Path(default()).parent) if default is not None else ""
+
     def _browse_file(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
             self,
             self.tr("AIPP File"),
-            self.file.text(),
+            self.file.text().strip() or self._start_folder(),
             self.tr("AIPP configuration (*.cfg *.config *.txt);;All files (*)"),
+            options=FILE_DIALOG,
         )
         if path:
             self.file.setText(path)
@@ -449,7 +457,11 @@ class AippPage(ConverterPage):
         wizard = self.wizard()
         start = getattr(wizard, "default_aipp_path", lambda: "insert_op.cfg")()
         path, _ = QFileDialog.getSaveFileName(
-            self, self.tr("Save AIPP File"), start, self.tr("AIPP configuration (*.cfg);;All files (*)")
+            self,
+            self.tr("Save AIPP File"),
+            start,
+            self.tr("AIPP configuration (*.cfg);;All files (*)"),
+            options=FILE_DIALOG,
         )
         if not path:
             return

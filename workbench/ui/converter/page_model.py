@@ -23,6 +23,7 @@ from workbench.core.atc import ConversionJob, Issue, detect_framework
 from workbench.core.atc.flags import FRAMEWORKS, SOC_VERSIONS
 from workbench.core.services import demohost
 from workbench.ui.converter.page_base import ConverterPage
+from workbench.ui.converter.widgets import FILE_DIALOG
 
 MODEL_FILTER = "*.onnx *.pb *.prototxt *.air"
 
@@ -49,6 +50,7 @@ class ModelPage(ConverterPage):
         self.host_note = QLabel(self)
         self.host_note.setWordWrap(True)
         self.host_note.setStyleSheet("color: #b7791f;")
+        self.missing_host = ""  # a host the project names that is not configured (shown in the note)
         self.fill_hosts()
         self.host.currentIndexChanged.connect(self._host_changed)
         self.local = QRadioButton(self.tr("Local file (uploaded to the host)"), self)
@@ -131,25 +133,34 @@ class ModelPage(ConverterPage):
 
     def _update_host_note(self) -> None:
         demo = self.host_name() == demohost.DEMO_NAME
-        self.host_note.setText(
-            self.tr(
-                "Simulated: the demo host runs a simulated CANN toolkit on this computer, for "
-                "trying the workbench. Its .om files do not run on an NPU."
+        notes = []
+        if self.missing_host:
+            text = self.tr("{0} is not a configured CANN machine (Ascend ▸ CANN Machines adds it); choose one here.")
+            notes.append(text.format(self.missing_host))
+        if demo:
+            notes.append(
+                self.tr(
+                    "Simulated: the demo host runs a simulated CANN toolkit on this computer, for "
+                    "trying the workbench. Its .om files do not run on an NPU."
+                )
             )
-            if demo
-            else ""
-        )
-        self.host_note.setVisible(demo)
+        self.host_note.setText("\n".join(notes))
+        self.host_note.setVisible(bool(notes))
 
     def host_name(self) -> str:
         return self.host.currentData() or ""
 
-    def set_host(self, name: str) -> None:
-        index = self.host.findData(name)
+    def set_host(self, name: str) -> bool:
+        """Select the host ``name``; False (and a note saying so) when it is not configured."""
+        index = self.host.findData(name) if name else -1
+        self.missing_host = name if name and index < 0 else ""
         if index >= 0:
             self.host.setCurrentIndex(index)
+        self._update_host_note()
+        return index >= 0
 
     def _host_changed(self) -> None:
+        self.missing_host = ""
         self._update_host_note()
         self.host_changed.emit(self.host_name())
         self.changed.emit()
@@ -236,20 +247,30 @@ class ModelPage(ConverterPage):
 
     def _browse_model(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
-            self, self.tr("Model File"), self.model_path(), self.tr("Models ({0});;All files (*)").format(MODEL_FILTER)
+            self,
+            self.tr("Model File"),
+            self.model_path(),
+            self.tr("Models ({0});;All files (*)").format(MODEL_FILTER),
+            options=FILE_DIALOG,
         )
         if path:
             self.set_model_path(path)
 
     def _browse_weight(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
-            self, self.tr("Weight File"), self.model_path(), self.tr("Caffe weights (*.caffemodel);;All files (*)")
+            self,
+            self.tr("Weight File"),
+            self.model_path(),
+            self.tr("Caffe weights (*.caffemodel);;All files (*)"),
+            options=FILE_DIALOG,
         )
         if path:
             self.weight.setText(path)
 
     def _browse_out_dir(self) -> None:
-        path = QFileDialog.getExistingDirectory(self, self.tr("Output Folder"), self.out_dir.text())
+        path = QFileDialog.getExistingDirectory(
+            self, self.tr("Output Folder"), self.out_dir.text(), QFileDialog.Option.ShowDirsOnly | FILE_DIALOG
+        )
         if path:
             self.out_dir.setText(path)
 

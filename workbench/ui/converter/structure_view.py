@@ -12,8 +12,8 @@ from PySide6.QtCore import QCoreApplication, QObject
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from workbench.core.atc import ModelStructure, model_structure
-from workbench.core.atc.run import last_job
-from workbench.core.services.demohost import DEMO_NAME, resolve_host
+from workbench.core.atc.run import default_host as project_default_host
+from workbench.core.services.demohost import resolve_host
 from workbench.ui.context import AppContext
 from workbench.ui.report.table import FrameTable
 
@@ -86,15 +86,9 @@ class ModelStructureView(QWidget):
 
 
 def default_host(context: AppContext) -> str:
-    """The CANN machine for an .om: the project's remote host, else the converter's last one, else the demo."""
-    project = context.project
-    if project is not None:
-        if project.remote.host:
-            return project.remote.host
-        job = last_job(project)
-        if job is not None and job.host:
-            return job.host
-    return DEMO_NAME
+    """The CANN machine for an .om: the project's remote host, else the converter's last one, else the demo
+    (core ``default_host``, which ``ascend-workbench model`` uses too)."""
+    return project_default_host(context.project)
 
 
 class _Opener(QObject):

@@ -7,10 +7,12 @@ import html
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QFontDatabase
-from PySide6.QtWidgets import QLabel, QLineEdit, QSpinBox, QWidget
+from PySide6.QtWidgets import QFileDialog, QLabel, QLineEdit, QSpinBox, QWidget
 
 from workbench.core.atc import Issue, explain
 
+# The converter's file dialogs are Qt's own (as everywhere in the workbench): the same on every desktop.
+FILE_DIALOG = QFileDialog.Option.DontUseNativeDialog
 ERROR_STYLE = "border: 1px solid #d9534f; border-radius: 2px;"
 WARNING_STYLE = "border: 1px solid #e0a800; border-radius: 2px;"
 

@@ -6,7 +6,9 @@ and messages), shows each issue on the page that has its field, updates the exac
 command line at the foot of every page, and enables Convert only when there is no error.
 Convert runs core ``run_conversion`` as a task (log in the Output dock, Cancel in the Tasks dock
 or Stop here); the result panel lists the warnings and every error with its explanation and fix.
-The values are remembered per project (core ``remember_job`` / ``last_job``).
+The values are remembered per project (core ``remember_job`` / ``last_job``); the CANN machine
+is the project's own (core ``default_host``: the one the CANN Machine dock shows), else the last
+one used in the project, else the demo host.
 """
 
 from __future__ import annotations
@@ -31,9 +33,9 @@ from workbench.core.atc import (
     validate,
 )
 from workbench.core.atc import flags as F
-from workbench.core.atc.run import last_job, local_out_dir, remember_job
+from workbench.core.atc.run import default_host, last_job, local_out_dir, remember_job
 from workbench.core.atc.validate import ERROR
-from workbench.core.services.demohost import DEMO_NAME, resolve_host
+from workbench.core.services.demohost import resolve_host
 from workbench.core.services.toolkit import detect_toolkit
 from workbench.ui.context import AppContext
 from workbench.ui.converter.page_advanced import AdvancedPage
@@ -98,7 +100,6 @@ class ConverterWizard(QWizard):
         self.structure_button.clicked.connect(self.open_structure)
         self.summary_page.actions.insertWidget(0, self.structure_button)
         self.model_page.model_chosen.connect(self.read_model)
-        self.model_page.host_changed.connect(self._host_changed)
         self.model_page.detect_soc_requested.connect(self.detect_soc)
 
         self.model_info: ModelInputs | None = None
@@ -110,11 +111,14 @@ class ConverterWizard(QWizard):
         self.task = None
         self.inspect_task = None
         self.soc_task = None
+        self._soc_host = ""  # the host soc_task asks
         self.last_result: ConversionResult | None = None
         self._refreshing = True
         self.resize(900, 760)
         self._load_initial(model_path)
         self._refreshing = False
+        # after the remembered host is selected: one probe below, not a second one for that selection
+        self.model_page.host_changed.connect(self._host_changed)
         self.refresh()
         self.read_model()
         self.detect_soc()
@@ -128,7 +132,9 @@ class ConverterWizard(QWizard):
     def _load_initial(self, model_path: str | None) -> None:
         job = last_job(self.project) if self.project is not None else None
         if job is None:
-            job = ConversionJob(host=DEMO_NAME)
+            job = ConversionJob()
+        # the project's CANN machine (the CANN Machine dock's), else the last one used here, else demo
+        job.host = default_host(self.project)
         if model_path and str(Path(model_path)) != job.model:
             job.model, job.model_on_host, job.inputs = str(Path(model_path)), False, []
             job.output_name, job.weight, job.framework = "", "", None
@@ -189,6 +195,8 @@ class ConverterWizard(QWizard):
         name = self.model_page.host_name()
         if not name:
             return
+        if self.soc_task is not None and not self.soc_task.state.finished and self._soc_host == name:
+            return  # already asking this host: its answer comes
         try:
             transport = self.context.host_transport(name)
             toolkit = resolve_host(name).toolkit
@@ -197,6 +205,7 @@ class ConverterWizard(QWizard):
             return
         label = self.model_page.host.currentText()
         self.model_page.soc_status.setText(self.tr("Reading the NPU type on {0}…").format(label))
+        self._soc_host = name
         self.soc_task = self.context.bridge.start(
             probe_soc, transport, toolkit, title=self.tr("Detect SoC on {0}").format(name), kind="probe"
         )
@@ -269,9 +278,11 @@ class ConverterWizard(QWizard):
 
     # --- running ----------------------------------------------------------------------------------
     def _custom_button(self, which: int) -> None:
-        if which == CONVERT:
+        # customButtonClicked delivers an int; PySide6's WizardButton is a Python enum (never == an int)
+        button = QWizard.WizardButton(which)
+        if button == CONVERT:
             self.convert()
-        elif which == STOP and self.task is not None:
+        elif button == STOP and self.task is not None:
             self.task.cancel()
 
     def confirm_overwrite(self, path: Path) -> bool:
