@@ -7,7 +7,7 @@ import os
 import shutil
 import stat
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO
 
@@ -133,3 +133,33 @@ def backup_aside(path: Path, suffix: str = "corrupt") -> Path | None:
     else:
         os.replace(path, candidate)
     return candidate
+
+
+class OutputRefused(ValueError):
+    """An output path that would replace an input of the same command, or an existing file
+    without the user's yes (``--force`` on the command line)."""
+
+
+def refuse_inputs(out: str | os.PathLike[str], inputs: Iterable[str | os.PathLike[str]], inside: bool = True) -> None:
+    """Refuse ``out`` when writing it would replace what the command reads: one of ``inputs``
+    itself, or (``inside``) an existing file inside an input folder. A new file is fine."""
+    out = Path(out)
+    if not (out.exists() or out.is_symlink()):
+        return
+    target = out.resolve()
+    for src in inputs:
+        source = Path(src)
+        if not source.exists():
+            continue
+        resolved = source.resolve()
+        if target == resolved:
+            raise OutputRefused(f"{out}: is an input of this command; write the result to another file")
+        if inside and resolved.is_dir() and resolved in target.parents:
+            raise OutputRefused(f"{out}: is a file inside the input {source}; write the result elsewhere")
+
+
+def refuse_existing(out: str | os.PathLike[str], force: bool) -> None:
+    """Refuse an ``out`` that exists unless ``force`` (the CLI's ``--force``; the GUI asks)."""
+    out = Path(out)
+    if not force and (out.exists() or out.is_symlink()):
+        raise OutputRefused(f"{out}: exists; pass --force to replace it")

@@ -13,6 +13,7 @@ import json
 import sys
 from typing import Any
 
+from workbench.core import fsutil
 from workbench.core.compare.model import DEFAULT_TOLERANCE_PCT, records
 from workbench.core.compare.rows import METRIC_COLUMNS, OP_COLUMNS, OVERALL_COLUMNS
 from workbench.core.profiling.errors import ProfilingDataError
@@ -43,6 +44,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="JSON output (default: readable text)")
     p.add_argument("--by", choices=("type", "name"), default="type", help="match OPs by OP type (default) or op name")
     p.add_argument("--out", metavar="FILE.xlsx", help="also write the comparison to an Excel workbook")
+    p.add_argument("--force", action="store_true", help="replace --out if it exists (never an input)")
     p.add_argument(
         "--fail-on-regression",
         type=float,
@@ -140,6 +142,8 @@ def _run(args: argparse.Namespace) -> int:
         raise ProfilingDataError(f"--top {args.top}: expected a positive number")
     if args.out is not None and not args.out.lower().endswith(".xlsx"):
         raise ProfilingDataError(f"--out {args.out}: expected an .xlsx file name")
+    if args.out is not None:
+        fsutil.refuse_existing(args.out, args.force)
     use_cache = {"auto": None, "on": True, "off": False}[args.cache]
     comparison = run_inline(
         compare_paths,
@@ -163,7 +167,7 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def handler(args: argparse.Namespace) -> int:
-    return run_guarded(_run, args, (ProfilingDataError,))
+    return run_guarded(_run, args, (ProfilingDataError, fsutil.OutputRefused))
 
 
 register_verb("compare", HELP, add_arguments, handler)

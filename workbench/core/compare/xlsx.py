@@ -163,6 +163,7 @@ def write_xlsx(
     out = Path(out)
     if out.suffix.lower() != ".xlsx":
         raise CompareError(f"{out}: expected an .xlsx file name")
+    fsutil.refuse_inputs(out, [comparison.base.source, comparison.current.source], inside=False)
     progress.status(f"Writing {out.name}")
     book = Workbook(write_only=True)
     notes: list[str] = []

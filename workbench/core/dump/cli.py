@@ -15,6 +15,7 @@ import argparse
 import json
 import sys
 
+from workbench.core import fsutil
 from workbench.core.dump import aclconfig, metrics
 from workbench.core.tasks import run_inline
 from workbench.core.verbs import register_verb
@@ -161,6 +162,7 @@ def _acc_args(p: argparse.ArgumentParser) -> None:
     )
     c.add_argument("--threshold", type=float, default=0.99, help="cosine similarity threshold (default 0.99)")
     c.add_argument("--out", required=True, metavar="FILE", help="result CSV (msaccucmp layout); .xlsx also works")
+    c.add_argument("--force", action="store_true", help="replace --out if it exists (never an input)")
     c.add_argument("--json", action="store_true", help="print {rows, first_below_threshold} as JSON")
 
 
@@ -173,6 +175,12 @@ def _accuracy(args: argparse.Namespace) -> int:
     for flag, path in (("--npu", args.npu), ("--golden", args.golden)):
         if not Path(path).is_dir():
             return _err(f"{flag} {path}: not a folder")
+    inputs = [p for p in (args.npu, args.golden, args.fusion_rule) if p]
+    try:
+        fsutil.refuse_inputs(args.out, inputs)
+        fsutil.refuse_existing(args.out, args.force)
+    except fsutil.OutputRefused as exc:
+        return _err(str(exc))
     try:
         algs = metrics.parse_algorithms(args.alg)
         report = run_inline(
@@ -180,7 +188,7 @@ def _accuracy(args: argparse.Namespace) -> int:
         )
     except (ValueError, OmJsonError) as exc:
         return _err(str(exc))
-    (write_result_xlsx if args.out.lower().endswith(".xlsx") else write_result_csv)(report, args.out)
+    (write_result_xlsx if args.out.lower().endswith(".xlsx") else write_result_csv)(report, args.out, inputs)
     if args.json:
         print(json.dumps(report.to_json(), ensure_ascii=False))
     else:

@@ -33,7 +33,7 @@ from workbench.core.dump.convert import iter_dump_files
 from workbench.core.dump.dtypes import DataTypeError
 from workbench.core.dump.dumpfile import DumpFile, DumpFileError, DumpTensor, read_dump
 from workbench.core.dump.omjson import OmModel, read_om_json
-from workbench.core.fsutil import atomic_open
+from workbench.core.fsutil import atomic_open, refuse_inputs
 from workbench.core.tasks import CancelToken, NullProgress, Progress
 
 NAN = metrics.NAN
@@ -175,8 +175,11 @@ class CompareReport:
         }
 
 
-def write_result_csv(report: CompareReport, path: str | os.PathLike[str]) -> Path:
-    """msaccucmp's result CSV (written atomically)."""
+def write_result_csv(
+    report: CompareReport, path: str | os.PathLike[str], inputs: Iterable[str | os.PathLike[str]] = ()
+) -> Path:
+    """msaccucmp's result CSV (written atomically; never over one of the compared ``inputs``)."""
+    refuse_inputs(path, inputs)
     with atomic_open(path, "w", encoding="utf-8") as fh:
         w = csv.writer(fh, lineterminator="\n")
         w.writerow(report.header())
@@ -184,8 +187,11 @@ def write_result_csv(report: CompareReport, path: str | os.PathLike[str]) -> Pat
     return Path(path)
 
 
-def write_result_xlsx(report: CompareReport, path: str | os.PathLike[str]) -> Path:
+def write_result_xlsx(
+    report: CompareReport, path: str | os.PathLike[str], inputs: Iterable[str | os.PathLike[str]] = ()
+) -> Path:
     """The result table as an .xlsx sheet (numbers as numbers), the first low-cosine row filled amber."""
+    refuse_inputs(path, inputs)
     from openpyxl import Workbook
     from openpyxl.styles import PatternFill
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import pandas as pd
 
+from workbench.core import fsutil
 from workbench.core.profiling import stats
 from workbench.core.profiling.errors import ProfilingDataError
 from workbench.core.tasks import run_inline
@@ -53,13 +54,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p = sub.add_parser("export", help="write the tables to .xlsx (one sheet per table), .csv (--table) or .json")
     _add_path(p)
     p.add_argument("--out", required=True, metavar="FILE")
+    p.add_argument("--force", action="store_true", help="replace --out if it exists (never an input)")
     p.add_argument("--table", metavar="NAME", help="the table to export (required for .csv)")
     p = sub.add_parser("save", help="save as a single-file workbench report (.wbreport)")
     _add_path(p)
     p.add_argument("--out", required=True, metavar="FILE")
+    p.add_argument("--force", action="store_true", help="replace --out if it exists (never an input)")
     p = sub.add_parser("merge", help="merge several reports (PROF folders, devices, ranks) into one .wbreport")
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.add_argument("--out", required=True, metavar="FILE")
+    p.add_argument("--force", action="store_true", help="replace --out if it exists (never an input)")
 
 
 def _clean(value: Any) -> Any:
@@ -118,12 +122,16 @@ def _emit(obj: Any, as_json: bool) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     action = args.action
+    if action in ("export", "save", "merge"):  # before any work: an existing file needs --force
+        from workbench.core.profiling.storage.saved import saved_path
+
+        fsutil.refuse_existing(args.out if action == "export" else saved_path(args.out), args.force)
     if action == "merge":
         from workbench.core.profiling.merge import merge_reports
         from workbench.core.profiling.storage.saved import save_report
 
         merged = run_inline(merge_reports, args.paths)
-        out = run_inline(save_report, merged, args.out)
+        out = run_inline(save_report, merged, args.out, inputs=args.paths)
         _emit({"out": str(out), **info_dict(merged)}, True)
         return 0
     report = _open(args)
@@ -155,7 +163,7 @@ def _run(args: argparse.Namespace) -> int:
 def handler(args: argparse.Namespace) -> int:
     from workbench.core.profiling.timeline import TimelineError
 
-    return run_guarded(_run, args, (ProfilingDataError, TimelineError))
+    return run_guarded(_run, args, (ProfilingDataError, TimelineError, fsutil.OutputRefused))
 
 
 register_verb("report", HELP, add_arguments, handler)

@@ -59,6 +59,7 @@ def export_report(
     suffix = out.suffix.lower()
     if suffix not in FORMATS:
         raise ProfilingDataError(f"{out}: unknown export format {suffix or '(none)'!r} (expected one of {FORMATS})")
+    fsutil.refuse_inputs(out, report.input_paths(), inside=False)
     names = list(report.tables)
     if table is not None:
         if table not in report.tables:

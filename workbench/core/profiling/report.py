@@ -23,6 +23,8 @@ import numpy as np
 import pandas as pd
 
 from workbench.core.profiling import stats
+from workbench.core.profiling.detect import detect
+from workbench.core.profiling.errors import ProfilingDataError
 
 if TYPE_CHECKING:
     from workbench.core.profiling.timeline import Timeline
@@ -88,6 +90,17 @@ class Report:
     @property
     def flow_count(self) -> int:
         return int(self.timeline.flow_count) if self.timeline is not None else 0
+
+    def input_paths(self) -> list[Path]:
+        """What the report was read from: the source file, or the files its layout reads in the
+        source folder (a writer never replaces one of them)."""
+        source = Path(self.source)
+        if not source.is_dir():
+            return [source]
+        try:
+            return [source, *detect(source).files]
+        except ProfilingDataError:
+            return [source]
 
     def finish(self) -> Report:
         """Fill the derived tables and facts (statistics, PMU metrics, devices, span)."""

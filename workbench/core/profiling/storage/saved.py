@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import time
 import zipfile
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -94,14 +95,25 @@ def report_from_store(store: ArrayStore, meta: dict[str, Any], label: str) -> Re
         raise ProfilingDataError(f"{label}: damaged report description ({type(exc).__name__}: {exc})") from exc
 
 
-def save_report(
-    report: Report, out: str | Path, progress: Progress | None = None, cancel: CancelToken | None = None
-) -> Path:
-    """Write ``report`` to ``out`` (``.wbreport`` appended if missing), atomically."""
-    progress = progress or NullProgress()
+def saved_path(out: str | Path) -> Path:
+    """Where :func:`save_report` writes for ``out`` (``.wbreport`` appended if missing)."""
     out = Path(out)
-    if out.suffix != SAVED_REPORT_SUFFIX:
-        out = out.with_name(out.name + SAVED_REPORT_SUFFIX)
+    return out if out.suffix == SAVED_REPORT_SUFFIX else out.with_name(out.name + SAVED_REPORT_SUFFIX)
+
+
+def save_report(
+    report: Report,
+    out: str | Path,
+    progress: Progress | None = None,
+    cancel: CancelToken | None = None,
+    inputs: Iterable[str | Path] = (),
+) -> Path:
+    """Write ``report`` to ``out`` (``.wbreport`` appended if missing), atomically; never over
+    the report's source or ``inputs`` (a merge's sources)."""
+    progress = progress or NullProgress()
+    out = saved_path(out)
+    fsutil.refuse_inputs(out, report.input_paths(), inside=False)
+    fsutil.refuse_inputs(out, inputs)
     progress.status(f"Saving {out.name}")
     with (
         fsutil.atomic_open(out, "wb", encoding=None) as fh,
