@@ -118,7 +118,9 @@ class SshTransport:
         self._lock = threading.RLock()
         self._transport: paramiko.Transport | None = None
         self._jump: SshTransport | None = None
-        self._sftp: paramiko.SFTPClient | None = None
+        # one SFTP session per thread: paramiko's client answers whichever thread reads next, so two
+        # threads sharing one (a probe while a conversion starts) wait for each other's replies forever
+        self._sftps: dict[int, paramiko.SFTPClient] = {}
         # temporary upload files (.wbpart-*) left on the host when the connection dropped mid
         # transfer: removed by the next transfer over this host's connection
         self.orphan_parts: list[str] = []
@@ -315,10 +317,10 @@ class SshTransport:
 
     # --- lifecycle --------------------------------------------------------------------------
     def _drop(self) -> None:
-        if self._sftp is not None:
+        for client in self._sftps.values():
             with contextlib.suppress(Exception):
-                self._sftp.close()
-            self._sftp = None
+                client.close()
+        self._sftps.clear()
         if self._transport is not None:
             with contextlib.suppress(Exception):
                 self._transport.close()
@@ -421,21 +423,25 @@ class SshTransport:
 
     # --- files ------------------------------------------------------------------------------
     def sftp(self) -> paramiko.SFTPClient:
-        """The shared SFTP session of the live connection (reopened after a reconnect)."""
+        """This thread's SFTP session on the live connection (opened on first use, reopened after
+        a reconnect); sessions of threads that ended are closed."""
         with self._lock:
             t = self.connect()
-            if (
-                self._sftp is None
-                or self._sftp.get_channel().get_transport() is not t
-                or self._sftp.get_channel().closed
-            ):
+            me = threading.get_ident()
+            client = self._sftps.get(me)
+            if client is None or client.get_channel().get_transport() is not t or client.get_channel().closed:
+                alive = {th.ident for th in threading.enumerate()}
+                for ident in [i for i in self._sftps if i not in alive or i == me]:
+                    with contextlib.suppress(Exception):
+                        self._sftps.pop(ident).close()
                 try:
-                    self._sftp = paramiko.SFTPClient.from_transport(t)
+                    client = paramiko.SFTPClient.from_transport(t)
                 except (paramiko.SSHException, EOFError, OSError) as exc:
                     self.close()
                     raise _lost(self.label, "opening SFTP", exc) from exc
-            assert self._sftp is not None
-            return self._sftp
+                assert client is not None
+                self._sftps[me] = client
+            return client
 
     def _fs(self, what: str, fn: Callable[[paramiko.SFTPClient], object]) -> object:
         sftp = self.sftp()
