@@ -70,6 +70,11 @@ def run_guarded(run: Handler, args: argparse.Namespace, bad_input: tuple[type[Ba
 
     try:
         return run(args)
+    except BrokenPipeError:  # `… | head`: the reader left; end quietly, as cat does
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     except bad_input as exc:
         sys.stderr.write(f"error: {exc}\n")
         return 2

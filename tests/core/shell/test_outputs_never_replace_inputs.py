@@ -93,3 +93,20 @@ def test_accuracy_result_never_replaces_a_golden_tensor(tmp_path, capsys):
     code = main(["accuracy", "compare", "--npu", str(npu), "--golden", str(golden), "--out", str(tensor), "--force"])
     assert code == 2 and "inside the input" in capsys.readouterr().err
     assert digest(tensor) == before
+
+
+def test_a_verb_whose_reader_went_away_ends_quietly():
+    """``ascend-workbench report info … | head``: the reader closes the pipe before the verb
+    writes; the verb ends without a traceback."""
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "workbench", "report", "info", str(TRACE), "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    proc.stdout.close()  # the reader is gone before anything is written
+    err = proc.stderr.read().decode()
+    proc.wait(timeout=120)
+    assert err == "", err
