@@ -250,7 +250,8 @@ def test_deploy_creates_empty_folders_and_summarises(cli, added, tmp_path):
     project.save()
     dry = cli("deploy", added, "--project", str(project.root), "--dry-run")
     assert dry.stdout.decode().strip() == (
-        "plan: 1 new, 0 changed, 0 unchanged, 1 folder to create, 1 remote-only (kept)"
+        "plan: 1 new, 0 changed, 0 unchanged, 1 folder to create, 1 remote-only (kept), "
+        "0 symbolic links skipped (never followed)"
     )
     plan = json.loads(cli("deploy", added, "--project", str(project.root), "--dry-run", "--json").stdout)["plan"]
     assert plan["counts"]["new-folder"] == 1 and {"mapping": 0, "path": "dump", "action": "new-folder"}.items() <= (

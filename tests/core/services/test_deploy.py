@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from workbench.core.project import create_project, open_project
+from workbench.core.services import deploy
 from workbench.core.services.deploy import (
     CHANGED,
     NEW,
@@ -17,7 +18,6 @@ from workbench.core.services.deploy import (
     DeployError,
     Mapping,
     SyncFailed,
-    compute_plan,
     is_excluded,
     project_mappings,
     pull,
@@ -26,6 +26,13 @@ from workbench.core.services.deploy import (
 )
 from workbench.core.services.transport import LocalTransport
 from workbench.core.tasks import RecordingProgress
+
+
+def compute_plan(transport, mappings, project_root=None, **kw):
+    """deploy.compute_plan with the project root these tests use: the folder their local trees
+    sit in (every mapping stays inside it)."""
+    root = project_root or Path(os.path.commonpath([str(Path(m.local).parent) for m in mappings]))
+    return deploy.compute_plan(transport, mappings, root, **kw)
 
 
 @pytest.fixture(params=["ssh", "local"])
@@ -108,6 +115,7 @@ def test_plan_to_dict_counts(transport, tmp_path):
         "remote-only": 2,
         "unchanged": 0,
         "new-folder": 0,
+        "skipped-link": 0,
     }  # notes.tmp is not excluded here
     assert data["bytes_to_send"] == sum(
         p.stat().st_size for p in [local / "src" / "main.py", local / "model 模型.onnx", local / "notes.tmp"]
@@ -207,3 +215,35 @@ def test_sync_result_summary_and_failed_files(transport, tmp_path):
     ok = sync(transport, compute_plan(transport, [mapping]))
     assert str(ok) == ok.summary() == "1 sent, 0 folders created, 2 kept (only on the host), 0 failed"
     assert ok.to_dict()["summary"] == ok.summary() and ok.counts()["sent"] == 1
+
+
+def test_a_mapping_outside_the_project_is_refused(transport, tmp_path):
+    project = tmp_path / "proj"
+    project.mkdir()
+    secrets = tmp_path / "fake_ssh"
+    secrets.mkdir()
+    (secrets / "id_rsa").write_text("PRIVATE KEY")
+    remote = tmp_path / "remote"
+    for local in ("../fake_ssh", str(secrets)):
+        with pytest.raises(DeployError, match="outside the project"):
+            deploy.compute_plan(transport, [Mapping(local, str(remote))], project)
+    assert not remote.exists()
+
+
+def test_symlinks_are_listed_as_skipped_and_never_followed(transport, tmp_path):
+    project = tmp_path / "proj"
+    (project / "src").mkdir(parents=True)
+    (project / "src" / "main.py").write_text("print(1)\n")
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "id_rsa").write_text("PRIVATE KEY")
+    (project / "src" / "key").symlink_to(outside / "id_rsa")
+    (project / "src" / "home").symlink_to(outside, target_is_directory=True)
+    remote = tmp_path / "remote"
+    plan = deploy.compute_plan(transport, [Mapping(".", str(remote))], project)
+    assert sorted(i.rel for i in plan.of(deploy.SKIPPED_LINK)) == ["src/home", "src/key"]
+    assert [i.rel for i in plan.to_send] == ["src/main.py"]
+    sync(transport, plan)
+    assert (remote / "src" / "main.py").exists()
+    assert not (remote / "src" / "key").exists() and not (remote / "src" / "home").exists()
+    assert "PRIVATE KEY" not in "".join(p.read_text() for p in remote.rglob("*") if p.is_file())

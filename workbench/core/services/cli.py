@@ -476,7 +476,8 @@ def _deploy(args: argparse.Namespace) -> int:
     folders = counts[NEW_FOLDER]
     text = (
         f"plan: {counts['new']} new, {counts['changed']} changed, {counts['unchanged']} unchanged, "
-        f"{folders} folder{'' if folders == 1 else 's'} to create, {counts['remote-only']} remote-only (kept)"
+        f"{folders} folder{'' if folders == 1 else 's'} to create, {counts['remote-only']} remote-only (kept), "
+        f"{counts['skipped-link']} symbolic link{'' if counts['skipped-link'] == 1 else 's'} skipped (never followed)"
         if args.dry_run
         else f"deployed to {host.name}: {out['result']['summary']}"
     )

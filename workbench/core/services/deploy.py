@@ -29,6 +29,7 @@ from workbench.core.tasks import CancelToken, NullProgress, Progress, ScaledProg
 DEFAULT_EXCLUDES = (".ascend-workbench", ".git", "__pycache__", "*.pyc", ".wbpart-*", ".idea", ".vscode")
 NEW, CHANGED, REMOTE_ONLY, UNCHANGED = "new", "changed", "remote-only", "unchanged"
 NEW_FOLDER = "new-folder"  # an empty local folder that does not exist on the host yet
+SKIPPED_LINK = "skipped-link"  # a symbolic link in the project: never followed, never sent
 
 
 class DeployError(ValueError):
@@ -97,9 +98,11 @@ class Plan:
     local_roots: list[str]
     items: list[PlanItem]  # files: new, changed, remote-only, unchanged
     folders: list[PlanItem] = field(default_factory=list)  # NEW_FOLDER: empty local folders to create
+    links: list[PlanItem] = field(default_factory=list)  # SKIPPED_LINK: symbolic links left out
 
     def of(self, action: str) -> list[PlanItem]:
-        return [i for i in (self.folders if action == NEW_FOLDER else self.items) if i.action == action]
+        where = {NEW_FOLDER: self.folders, SKIPPED_LINK: self.links}.get(action, self.items)
+        return [i for i in where if i.action == action]
 
     @property
     def to_send(self) -> list[PlanItem]:
@@ -108,9 +111,11 @@ class Plan:
     def to_dict(self) -> dict[str, Any]:
         return {
             "mappings": [m.to_dict() for m in self.mappings],
-            "counts": {a: len(self.of(a)) for a in (NEW, CHANGED, REMOTE_ONLY, UNCHANGED, NEW_FOLDER)},
+            "counts": {a: len(self.of(a)) for a in (NEW, CHANGED, REMOTE_ONLY, UNCHANGED, NEW_FOLDER, SKIPPED_LINK)},
             "bytes_to_send": sum(i.local_size or 0 for i in self.to_send),
-            "items": [i.to_dict() for i in self.items if i.action != UNCHANGED] + [i.to_dict() for i in self.folders],
+            "items": [i.to_dict() for i in self.items if i.action != UNCHANGED]
+            + [i.to_dict() for i in self.folders]
+            + [i.to_dict() for i in self.links],
         }
 
 
@@ -174,21 +179,38 @@ class SyncFailed(TransportError):
         self.result = result
 
 
-def _local_tree(root: Path, excludes: list[str]) -> tuple[dict[str, FileStat], list[str]]:
-    """(files, folders) under ``root`` that are not excluded, as POSIX relative paths."""
+def _local_tree(root: Path, excludes: list[str]) -> tuple[dict[str, FileStat], list[str], list[str]]:
+    """(files, folders, symbolic links) under ``root`` that are not excluded, as POSIX relative
+    paths. Links, to files or folders, are never followed: what they point at may lie outside the
+    project (a key, a home folder); they are listed so the plan can say they were left out."""
     out: dict[str, FileStat] = {}
     folders: list[str] = []
+    links: list[str] = []
     for dirpath, dirnames, filenames in os.walk(root):
         rel_dir = Path(dirpath).relative_to(root).as_posix()
         rel_dir = "" if rel_dir == "." else rel_dir
-        dirnames[:] = sorted(d for d in dirnames if not is_excluded(posix_join(rel_dir, d), excludes))
+        kept = []
+        for d in sorted(dirnames):
+            rel = posix_join(rel_dir, d)
+            if is_excluded(rel, excludes):
+                continue
+            if (Path(dirpath) / d).is_symlink():
+                links.append(rel)
+            else:
+                kept.append(d)
+        dirnames[:] = kept
         folders.extend(posix_join(rel_dir, d) for d in dirnames)
         for name in filenames:
             rel = posix_join(rel_dir, name)
-            if not is_excluded(rel, excludes):
-                st = (Path(dirpath) / name).stat()
-                out[rel] = FileStat(st.st_size, st.st_mtime, False)
-    return out, folders
+            if is_excluded(rel, excludes):
+                continue
+            path = Path(dirpath) / name
+            if path.is_symlink():
+                links.append(rel)
+                continue
+            st = path.lstat()
+            out[rel] = FileStat(st.st_size, st.st_mtime, False)
+    return out, folders, links
 
 
 def _empty_folders(files: Iterable[str], folders: list[str]) -> list[str]:
@@ -204,7 +226,7 @@ def _empty_folders(files: Iterable[str], folders: list[str]) -> list[str]:
 def compute_plan(
     transport: Transport,
     mappings: list[Mapping],
-    project_root: str | os.PathLike[str] = ".",
+    project_root: str | os.PathLike[str],
     *,
     progress: Progress | None = None,
     cancel: CancelToken | None = None,
@@ -216,14 +238,23 @@ def compute_plan(
     items: list[PlanItem] = []
     folders: list[PlanItem] = []
     roots: list[str] = []
+    links: list[PlanItem] = []
+    project = Path(project_root).resolve()
     for index, m in enumerate(mappings):
         cancel.raise_if_cancelled()
         local_root = Path(project_root) / m.local
         if not local_root.is_dir():
             raise DeployError(f"mapping {index + 1}: local folder {local_root} does not exist")
+        resolved = local_root.resolve()
+        if resolved != project and project not in resolved.parents:
+            raise DeployError(
+                f"mapping {index + 1}: local folder {m.local!r} is outside the project {project}; "
+                "only the project's own folders are deployed"
+            )
         roots.append(str(local_root))
         progress.status(f"Comparing {local_root} with {transport.label}:{m.remote}")
-        local, local_dirs = _local_tree(local_root, m.excludes)
+        local, local_dirs, local_links = _local_tree(local_root, m.excludes)
+        links += [PlanItem(index, rel, SKIPPED_LINK, None, None) for rel in local_links]
         remote_root_exists = transport.exists(m.remote)
         tree = transport.list_tree(m.remote) if remote_root_exists else {}
         remote = {rel: st for rel, st in tree.items() if not st.is_dir and not is_excluded(rel, m.excludes)}
@@ -242,7 +273,7 @@ def compute_plan(
             else:
                 action = UNCHANGED
             items.append(PlanItem(index, rel, action, lo.size if lo else None, re_.size if re_ else None))
-    return Plan(list(mappings), roots, items, folders)
+    return Plan(list(mappings), roots, items, folders, links)
 
 
 def sync(

@@ -193,7 +193,7 @@ class DeploymentDialog(QDialog):
 
     def _show_plan(self, plan: deploy.Plan) -> None:
         self.plan = plan
-        shown = [i for i in plan.items if i.action != deploy.UNCHANGED] + list(plan.folders)
+        shown = [i for i in plan.items if i.action != deploy.UNCHANGED] + list(plan.folders) + list(plan.links)
         self.items.blockSignals(True)
         self.items.setRowCount(len(shown))
         labels = {
@@ -201,6 +201,7 @@ class DeploymentDialog(QDialog):
             deploy.CHANGED: self.tr("changed"),
             deploy.REMOTE_ONLY: self.tr("remote only — delete?"),
             deploy.NEW_FOLDER: self.tr("new folder"),
+            deploy.SKIPPED_LINK: self.tr("symbolic link — not sent"),
         }
         for r, item in enumerate(shown):
             action = QTableWidgetItem(labels[item.action])
