@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import zipfile
+import zlib
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -48,12 +49,36 @@ class DirStore:
             raise ProfilingDataError(f"{path}: unreadable array ({exc})") from exc
 
 
+# A saved report inflates to a few times its size (timelines and tables compress 3-10x; masks of
+# all-valid columns far more, but they are small). Beyond this ratio, and above MIN_BOMB_BYTES, an
+# archive is refused before anything is inflated: a crafted 3 MB file must not take 6 GB.
+MAX_RATIO = 200
+MIN_BOMB_BYTES = 256 << 20
+
+
 class ZipStore:
-    """``.npy`` members of an open zip file (written compressed)."""
+    """``.npy`` members of an open zip file (written compressed). Reading is bounded: the sizes the
+    archive declares must be sane for its size, and each member's ``.npy`` header must describe
+    exactly the bytes the member declares (zipfile never inflates past a declared size)."""
 
     def __init__(self, archive: zipfile.ZipFile, label: str) -> None:
         self.archive = archive
         self.label = label
+        self._checked = False
+
+    def check_sizes(self) -> None:
+        """Refuse an archive that declares far more data than any real report of its size."""
+        if self._checked:
+            return
+        infos = self.archive.infolist()
+        declared = sum(i.file_size for i in infos)
+        packed = max(1, sum(i.compress_size for i in infos))
+        if declared > MIN_BOMB_BYTES and declared > MAX_RATIO * packed:
+            raise ProfilingDataError(
+                f"{self.label}: declares {declared / 1e9:,.1f} GB of data in {packed / 1e6:,.1f} MB "
+                f"(more than {MAX_RATIO}x): not a report this workbench wrote; not opened"
+            )
+        self._checked = True
 
     def put(self, name: str, array: np.ndarray) -> None:
         if hasattr(array, "write_to"):  # streamed into the member, never joined in memory
@@ -65,11 +90,30 @@ class ZipStore:
         self.archive.writestr(f"{name}.npy", buf.getvalue())
 
     def get(self, name: str) -> np.ndarray:
+        self.check_sizes()
+        member = f"{name}.npy"
         try:
-            data = self.archive.read(f"{name}.npy")
-            return np.load(io.BytesIO(data), allow_pickle=False)
-        except (KeyError, OSError, ValueError, zipfile.BadZipFile) as exc:
-            raise ProfilingDataError(f"{self.label}: member {name}.npy missing or damaged ({exc})") from exc
+            info = self.archive.getinfo(member)
+            with self.archive.open(info) as fh:  # streamed: never the whole member twice in memory
+                version = np.lib.format.read_magic(fh)
+                if version == (1, 0):
+                    shape, fortran, dtype = np.lib.format.read_array_header_1_0(fh)
+                elif version == (2, 0):
+                    shape, fortran, dtype = np.lib.format.read_array_header_2_0(fh)
+                else:
+                    raise ValueError(f".npy format version {version} is not one this workbench writes")
+                if dtype.hasobject:
+                    raise ValueError("object arrays are not part of a report")
+                header = fh.tell()
+                expected = header + int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+                if expected != info.file_size:
+                    raise ValueError(f"its header describes {expected} bytes, the archive {info.file_size}")
+                raw = bytearray(info.file_size - header)
+                if fh.readinto(raw) != len(raw):
+                    raise ValueError("the member ends early")
+            return np.frombuffer(raw, dtype=dtype).reshape(shape, order="F" if fortran else "C")
+        except (KeyError, OSError, ValueError, EOFError, zipfile.BadZipFile, zlib.error) as exc:
+            raise ProfilingDataError(f"{self.label}: member {member} missing or damaged ({exc})") from exc
 
 
 def _write_blob(fh, blob) -> None:

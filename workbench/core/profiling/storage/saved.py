@@ -26,6 +26,7 @@ from workbench.core.tasks import CancelToken, NullProgress, Progress
 FORMAT_NAME = "ascend-workbench-report"
 FORMAT_VERSION = 2  # 2: timeline meta version 2 (see docs/report-format.md)
 META_MEMBER = "report.json"
+MAX_META_BYTES = 256 << 20  # report.json of a million-lane trace stays far below this
 
 
 def report_to_store(report: Report, store: ArrayStore, cancel: CancelToken | None = None) -> dict[str, Any]:
@@ -132,11 +133,15 @@ def load_saved(path: str | Path, progress: Progress | None = None, cancel: Cance
     (progress or NullProgress()).status(f"Opening {path.name}")
     try:
         with zipfile.ZipFile(path) as archive:
+            store = columnar.ZipStore(archive, str(path))
+            store.check_sizes()  # before anything is inflated, report.json included
             try:
+                if archive.getinfo(META_MEMBER).file_size > MAX_META_BYTES:
+                    raise ProfilingDataError(f"{path}: {META_MEMBER} is larger than any report's description")
                 meta = json.loads(archive.read(META_MEMBER))
             except KeyError:
                 raise ProfilingDataError(f"{path}: not a workbench report (no {META_MEMBER} inside)") from None
-            report = report_from_store(columnar.ZipStore(archive, str(path)), meta, str(path))
+            report = report_from_store(store, meta, str(path))
     except zipfile.BadZipFile as exc:
         raise ProfilingDataError(f"{path}: not a workbench report (not a zip archive: {exc})") from exc
     except OSError as exc:
