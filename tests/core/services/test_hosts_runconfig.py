@@ -249,3 +249,30 @@ def test_hosts_files_with_and_without_the_detected_toolkit_load():
     store.path.write_text('{"schema_version": 1, "hosts": [{"name": "x", "hostname": "h", "detected_toolkit": 3}]}')
     with pytest.raises(HostError, match="'detected_toolkit'"):
         store.load()
+
+
+def test_a_newer_hosts_file_is_never_rewritten_and_unknown_keys_stay(tmp_path):
+    import json
+
+    from workbench.core.services.hosts import Host, HostError, HostStore
+
+    path = tmp_path / "hosts.json"
+    newer = {"schema_version": 99, "hosts": [], "groups": {"lab": ["a"]}, "theme": "dark"}
+    path.write_text(json.dumps(newer))
+    store = HostStore(path)
+    with pytest.raises(HostError, match="schema_version 99 is newer than this workbench writes"):
+        store.add(Host(name="a", hostname="10.0.0.1", user="u"))
+    assert json.loads(path.read_text()) == newer
+    path.write_text("\ufeff" + json.dumps({"schema_version": 1, "hosts": [], "groups": {"lab": ["a"]}}))
+    store.add(Host(name="a", hostname="10.0.0.1", user="u"))
+    saved = json.loads(path.read_text())
+    assert saved["groups"] == {"lab": ["a"]} and [h["name"] for h in saved["hosts"]] == ["a"]
+
+
+def test_a_deeply_nested_hosts_file_is_one_clear_error(tmp_path):
+    from workbench.core.services.hosts import HostError, HostStore
+
+    path = tmp_path / "hosts.json"
+    path.write_text('{"schema_version": 1, "hosts": [], "x": ' + "[" * 100000 + "]" * 100000 + "}")
+    with pytest.raises(HostError, match="hosts.json"):
+        HostStore(path).load()

@@ -129,24 +129,42 @@ class HostStore:
     def __init__(self, path: Path | None = None) -> None:
         self.path = path or hosts_file()
 
-    def load(self) -> list[Host]:
+    def _read(self) -> dict[str, Any] | None:
+        """The file's JSON object (None: no file); its version and shape checked."""
         if not self.path.exists():
-            return []
+            return None
         try:
-            raw = json.loads(self.path.read_text(encoding="utf-8"))
+            raw = json.loads(self.path.read_text(encoding="utf-8-sig"))
         except json.JSONDecodeError as exc:
             raise HostError(f"{self.path}: line {exc.lineno}: not valid JSON ({exc.msg})") from exc
+        except RecursionError:
+            raise HostError(f"{self.path}: nested too deeply to be a hosts file") from None
         items = raw.get("hosts") if isinstance(raw, dict) else None
         if not isinstance(items, list):
             raise HostError(f'{self.path}: expected {{"schema_version": 1, "hosts": [...]}}')
-        return [Host.from_dict(item, f"{self.path}: hosts[{i}]") for i, item in enumerate(items)]
+        return raw
+
+    def load(self) -> list[Host]:
+        raw = self._read()
+        if raw is None:
+            return []
+        return [Host.from_dict(item, f"{self.path}: hosts[{i}]") for i, item in enumerate(raw["hosts"])]
 
     def save(self, hosts: list[Host]) -> None:
+        """Write ``hosts``, keeping the file's other top-level keys; a file written by a newer
+        workbench (a higher ``schema_version``) is never rewritten by this one."""
         names = [h.name for h in hosts]
         dup = {n for n in names if names.count(n) > 1}
         if dup:
             raise HostError(f"duplicate host name(s): {', '.join(sorted(dup))}")
-        data = {"schema_version": SCHEMA_VERSION, "hosts": [h.validate().to_dict() for h in hosts]}
+        raw = self._read() or {}
+        version = raw.get("schema_version", SCHEMA_VERSION)
+        if not isinstance(version, int) or isinstance(version, bool) or version > SCHEMA_VERSION:
+            raise HostError(
+                f"{self.path}: schema_version {version!r} is newer than this workbench writes ({SCHEMA_VERSION}); "
+                "not changing it (use the newer workbench, or edit the file)"
+            )
+        data = {**raw, "schema_version": SCHEMA_VERSION, "hosts": [h.validate().to_dict() for h in hosts]}
         atomic_write_text(self.path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
     def get(self, name: str) -> Host:
