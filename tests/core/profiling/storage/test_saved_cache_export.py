@@ -168,3 +168,32 @@ def test_damaged_cache_is_rebuilt(prof8):
     assert "cache" not in again.info  # read from the source, cache rewritten
     assert_same_tables(first, again)
     assert open_report(prof8, use_cache=True).info["cache"] == str(place)
+
+
+def test_a_same_size_edit_with_the_mtime_put_back_is_not_served_from_the_cache(tmp_path):
+    import os
+    import shutil
+    from pathlib import Path
+
+    from workbench.core.profiling.build import open_report
+    from workbench.core.profiling.storage import cache
+
+    src = Path(__file__).resolve().parents[4].parent / "shared" / "samples" / "torch_npu-trace_view" / "trace_view.json"
+    trace = tmp_path / "trace_view.json"
+    shutil.copyfile(src, trace)
+    first = open_report(trace, use_cache=True)
+    from workbench.core.profiling.detect import detect
+
+    assert cache.present(detect(trace))  # the first open wrote the cache
+    text = trace.read_text(encoding="utf-8")
+    name = first.timeline.names[0]
+    renamed = name[:-1] + ("X" if name[-1] != "X" else "Y")  # same length: the size stays
+    stat = trace.stat()
+    trace.write_text(
+        text.replace(f'"name": "{name}"', f'"name": "{renamed}"').replace(f'"name":"{name}"', f'"name":"{renamed}"'),
+        encoding="utf-8",
+    )
+    assert trace.stat().st_size == stat.st_size
+    os.utime(trace, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # the mtime put back, as an editor may
+    again = open_report(trace, use_cache=True)
+    assert renamed in again.timeline.names and name not in again.timeline.names

@@ -2,8 +2,9 @@
 
 The cache is a folder of ``.npy`` arrays (memory-mapped on load) plus ``report.json``, written
 beside the source (``<folder>/.wbcache`` or ``<dir>/.<file>.wbcache``) or, when that place is not
-writable, under ``workbench.core.paths.cache_dir()``. It is keyed by the size and mtime of every
-source file: any change makes it stale and it is rebuilt. Written to a temp folder and renamed,
+writable, under ``workbench.core.paths.cache_dir()``. It is keyed by the size, mtime and a
+content fingerprint (:func:`fingerprint`) of every source file: any change makes it stale and
+it is rebuilt. Written to a temp folder and renamed,
 so a crash never leaves a half cache that would be trusted.
 """
 
@@ -29,12 +30,34 @@ AUTO_CACHE_BYTES = 32 * 1024 * 1024
 META = "report.json"
 
 
+WHOLE_FILE_BYTES = 8 << 20  # files up to this size are hashed whole
+SAMPLE_BYTES = 4096
+SAMPLES = 16
+
+
+def fingerprint(path: Path, size: int) -> str:
+    """A hash of the file's content: all of it when small, else its first and last 64 KB and 16
+    blocks spread between (a dozen reads of a 1 GB file): an edit that keeps the size and puts
+    the mtime back still changes the key."""
+    digest = hashlib.blake2b(digest_size=16)
+    with open(path, "rb") as fh:
+        if size <= WHOLE_FILE_BYTES:
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                digest.update(block)
+        else:
+            spots = [0, size - 65536] + [size * k // (SAMPLES + 1) for k in range(1, SAMPLES + 1)]
+            for at in spots:
+                fh.seek(at)
+                digest.update(fh.read(65536 if at in (0, size - 65536) else SAMPLE_BYTES))
+    return digest.hexdigest()
+
+
 def source_key(layout: Layout) -> list[list[Any]]:
-    """(path, size, mtime_ns) of every file the report is read from."""
+    """(path, size, mtime_ns, content fingerprint) of every file the report is read from."""
     key = []
     for path in sorted(set(layout.files)):
         st = path.stat()
-        key.append([str(path), st.st_size, st.st_mtime_ns])
+        key.append([str(path), st.st_size, st.st_mtime_ns, fingerprint(path, st.st_size)])
     return key
 
 
