@@ -4,12 +4,34 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import stat
 import tempfile
+import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO
+
+STALE_TEMP_SECONDS = 3600  # a temp of ours this old belongs to a write that was killed
+
+
+def remove_stale_temps(target: Path) -> list[Path]:
+    """Remove ``.<name>.<random>.part`` temps beside ``target`` left by a killed write of it (ours
+    by their exact naming, and older than an hour, so a write still running is never touched)."""
+    removed = []
+    now = time.time()
+    pattern = re.compile(rf"^\.{re.escape(target.name)}\.[A-Za-z0-9_]{{8}}\.part$")
+    try:
+        candidates = [p for p in target.parent.iterdir() if pattern.match(p.name)]
+    except OSError:
+        return removed
+    for tmp in candidates:
+        with contextlib.suppress(OSError):
+            if tmp.is_file() and not tmp.is_symlink() and now - tmp.lstat().st_mtime > STALE_TEMP_SECONDS:
+                tmp.unlink()
+                removed.append(tmp)
+    return removed
 
 
 def write_target(path: str | os.PathLike[str]) -> Path:
@@ -40,6 +62,7 @@ def atomic_open(path: str | os.PathLike[str], mode: str = "w", encoding: str | N
     target = write_target(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     binary = "b" in mode
+    remove_stale_temps(target)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
     try:
         with os.fdopen(fd, mode, encoding=None if binary else encoding) as fh:

@@ -185,3 +185,22 @@ def test_unshown_lists_what_has_no_field(tmp_path):
         ("dump.dump_list[0]", {"model_name": "a"}),
         ("dump.dump_list[1].opname_blacklist", ["y"]),
     ]
+
+
+def test_duplicate_keys_are_an_error_not_a_silent_drop():
+    from workbench.core.dump.aclconfig import AclConfig, AclConfigError
+
+    text = '{"dump": {"dump_path": "a"}, "dump": {"dump_path": "b"}}'
+    with pytest.raises(AclConfigError, match="key 'dump' appears twice"):
+        AclConfig.from_text(text, "acl.json")
+    nested = '{"dump": {"dump_path": "a", "dump_path": "b"}}'
+    with pytest.raises(AclConfigError, match="key 'dump_path' appears twice"):
+        AclConfig.from_text(nested, "acl.json")
+
+
+def test_a_bom_and_deep_nesting_are_handled():
+    from workbench.core.dump.aclconfig import AclConfig, AclConfigError
+
+    assert AclConfig.from_text('\ufeff{"dump": {"dump_path": "d"}}', "acl.json").data == {"dump": {"dump_path": "d"}}
+    with pytest.raises(AclConfigError, match="nested too deeply"):
+        AclConfig.from_text('{"x": ' + "[" * 100000 + "]" * 100000 + "}", "acl.json")

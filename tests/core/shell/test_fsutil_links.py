@@ -108,3 +108,25 @@ def test_backup_aside_of_a_symlink_copies_and_keeps_the_link(tmp_path):
     assert link.is_symlink() and real.read_text() == "{broken"
     atomic_write_text(link, "{}")
     assert link.is_symlink() and real.read_text() == "{}"
+
+
+def test_temps_left_by_a_killed_write_are_removed_by_the_next_write(tmp_path):
+    import os
+    import time
+
+    from workbench.core import fsutil
+
+    target = tmp_path / "acl.json"
+    target.write_text("{}")
+    old = tmp_path / ".acl.json.k3j9x0ab.part"  # what mkstemp names a temp of ours
+    fresh = tmp_path / ".acl.json.zz11yy22.part"  # a write still running elsewhere
+    other = tmp_path / ".settings.json.k3j9x0ab.part"  # another file's: not ours to touch
+    for p in (old, fresh, other):
+        p.write_text("half")
+    hour_ago = time.time() - 2 * fsutil.STALE_TEMP_SECONDS
+    os.utime(old, (hour_ago, hour_ago))
+    os.utime(other, (hour_ago, hour_ago))
+    with fsutil.atomic_open(target) as fh:
+        fh.write('{"dump": {}}')
+    assert not old.exists() and fresh.exists() and other.exists()
+    assert target.read_text() == '{"dump": {}}'

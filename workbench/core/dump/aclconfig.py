@@ -51,6 +51,22 @@ MANAGED_ORDER = (
 DEFAULT_DUMP_PATH = "dump"
 
 
+class _Duplicate(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """json object hook: a key twice in one object is an error, not a silent "last one wins"."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _Duplicate(key)
+        out[key] = value
+    return out
+
+
 class AclConfigError(ValueError):
     """An acl.json that cannot be read; ``line``/``column`` are set for JSON syntax errors."""
 
@@ -131,8 +147,17 @@ class AclConfig:
     def from_text(cls, text: str, source: str = "acl.json") -> AclConfig:
         if not text.strip():
             return cls({}, source, 4)
+        text = text.removeprefix("\ufeff")  # a BOM (Windows editors write one; the runtime skips it)
         try:
-            data = json.loads(text)
+            data = json.loads(text, object_pairs_hook=_no_duplicates)
+        except _Duplicate as dup:
+            raise AclConfigError(
+                f"{source}: key {dup.key!r} appears twice in one object; the runtime would keep only one of "
+                "them: remove the other (the file was left unchanged)",
+                source,
+            ) from None
+        except RecursionError:
+            raise AclConfigError(f"{source}: nested too deeply to be an acl.json", source) from None
         except json.JSONDecodeError as err:
             raise AclConfigError(
                 f"{source}: line {err.lineno}, column {err.colno}: not valid JSON ({err.msg}); "
