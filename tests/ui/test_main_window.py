@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QByteArray, Qt
 from PySide6.QtWidgets import QMessageBox
 
 from workbench.core import project as core_project
@@ -204,3 +204,154 @@ def test_first_start_docks_are_wide_enough_for_their_titles(qtbot, language):
         for tr in getattr(app, "_wb_translators", []):
             app.removeTranslator(tr)
         app._wb_translators = i18n.install_translators(app, "en")
+
+
+# --- window state: geometry from another screen, stray dock tab bars --------------------------------
+def _geometry_blob(rect, screen_width: int, maximized: bool = False) -> bytes:
+    """What QWidget.saveGeometry() writes (format 3.0) for a window at ``rect`` on a screen
+    ``screen_width`` wide: built by hand, as another screen (another monitor, Xvfb of another size,
+    an offscreen screenshot run) would have written it."""
+    import struct
+
+    x1, y1, x2, y2 = rect.left(), rect.top(), rect.right(), rect.bottom()
+    return (
+        struct.pack(">IHH", 0x1D9D0CB, 3, 0)
+        + struct.pack(">4i", x1, y1 - 30, x2, y2)  # frame geometry (title bar above)
+        + struct.pack(">4i", x1, y1, x2, y2)  # normal geometry
+        + struct.pack(">iBBi", 0, int(maximized), 0, screen_width)
+        + struct.pack(">4i", x1, y1, x2, y2)
+    )
+
+
+def _write_state(geometry: bytes) -> None:
+    import base64
+    import json
+
+    path = uistate.state_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = {"version": uistate.STATE_VERSION, "blobs": {"geometry": base64.b64encode(geometry).decode("ascii")}}
+    path.write_text(json.dumps(data), encoding="utf-8")
+
+
+def test_geometry_saved_on_another_screen_is_fitted_without_a_warning(qtbot):
+    """A readable geometry Qt refuses (saved on a screen of another size: every start under a window
+    manager-less X server after an offscreen run) is no start-up problem: the saved size is kept,
+    fitted to this screen."""
+    from PySide6.QtCore import QRect
+    from PySide6.QtGui import QGuiApplication
+
+    from workbench.ui.app import build_window, create_app
+
+    _app, settings, problems = create_app("en")
+    screen = QGuiApplication.primaryScreen().availableGeometry()
+    saved = QRect(10, 20, screen.width() * 3 // 4, screen.height() * 3 // 4)
+    _write_state(_geometry_blob(saved, screen_width=screen.width() * 2))
+    win = build_window(settings, problems, [], restore=True, demo=False)
+    qtbot.addWidget(win)
+    assert not win.restoreGeometry(QByteArray(_geometry_blob(saved, screen.width() * 2))), "Qt refuses it"
+    assert "not usable" not in win.statusBar().currentMessage()
+    assert win.statusBar().currentMessage() == "Ready"
+    assert win.size() == saved.size() and win.pos() == saved.topLeft()
+    # a window bigger than this screen is made to fit
+    _write_state(_geometry_blob(QRect(0, 0, screen.width() * 3, screen.height() * 3), screen.width() * 3))
+    big = build_window(settings, [], [], restore=True, demo=False)
+    qtbot.addWidget(big)
+    assert big.width() <= screen.width() and big.height() <= screen.height()
+    assert big.statusBar().currentMessage() == "Ready"
+    for w in (win, big):
+        w._quitting = True
+        w.close()
+
+
+def test_unreadable_geometry_is_still_reported(qtbot):
+    from workbench.ui.app import build_window, create_app
+
+    _app, settings, problems = create_app("en")
+    _write_state(b"\x00\x01 not a geometry")
+    win = build_window(settings, problems, [], restore=True, demo=False)
+    qtbot.addWidget(win)
+    assert win.statusBar().currentMessage() == "saved window geometry was not usable; using the default"
+    win._quitting = True
+    win.close()
+
+
+def test_a_screenshot_run_leaves_the_saved_layout_alone(qtbot, window, tmp_path):
+    """``ascend-workbench --screenshot`` renders offscreen; closing it must not replace the user's
+    saved window state with the offscreen one (the next real start would refuse it)."""
+    import argparse
+
+    from workbench.ui.app import take_screenshot
+
+    window.docks["DetailsDock"].hide()
+    window.save_state()
+    before = uistate.state_path().read_bytes()
+    args = argparse.Namespace(
+        lang="en", open=[], no_demo=True, view=None, size="900x700", screenshot=str(tmp_path / "shot.png")
+    )
+    assert take_screenshot(args) == 0 and (tmp_path / "shot.png").is_file()
+    assert uistate.state_path().read_bytes() == before
+
+
+def _dock_tab_bars(win) -> list:
+    """The tab bars of tabified docks that are on screen."""
+    from PySide6.QtWidgets import QTabBar
+
+    return [b for b in win.findChildren(QTabBar, options=Qt.FindChildOption.FindDirectChildrenOnly) if b.isVisible()]
+
+
+def _assert_dock_tabs_sound(win) -> None:
+    """Exactly one visible tab bar per tabified group, each right under a dock of its own group;
+    none over another dock (the stray "Output | Tasks" strip over the Project Explorer)."""
+    bars = _dock_tab_bars(win)
+    groups = sorted(tuple(b.tabText(i) for i in range(b.count())) for b in bars)
+    assert groups == [("Output", "Tasks"), ("Properties", "CANN Machine")], groups
+    titles = {d.windowTitle(): d for d in win.docks.values()}
+    for bar in bars:
+        rect = bar.geometry()
+        own = [titles[bar.tabText(i)] for i in range(bar.count())]
+        shown = [d for d in own if d.isVisible() and d.geometry().intersects(win.rect())]
+        assert len(shown) == 1, [d.objectName() for d in shown]
+        dock = shown[0].geometry()
+        assert abs(rect.top() - dock.bottom()) <= 4 and rect.left() == dock.left(), (rect, dock)
+        for other in win.docks.values():
+            if other not in own and other.isVisible():
+                assert not other.geometry().intersects(rect), f"tab bar {groups} over {other.objectName()}"
+
+
+def test_no_stray_dock_tab_bar_after_start_reset_layout_and_restart(qtbot):
+    """What ``--screenshot`` renders (the window laid out through processEvents, as
+    ``app.wait_for_jobs`` does, before any event loop runs): after start, after View ▸ Reset Layout
+    and after a restart with the saved layout, one tab bar per tabified dock group, each under its
+    own dock — no retired "Output | Tasks" bar left over the Project Explorer."""
+    from PySide6.QtCore import QSize
+    from PySide6.QtWidgets import QApplication
+
+    from workbench.ui.app import build_window, create_app, wait_for_jobs
+
+    app, settings, problems = create_app("en")
+    win = build_window(settings, problems, [], restore=True, demo=False, screenshot=True)
+    qtbot.addWidget(win)
+    win.resize(QSize(1400, 900))
+    win.show()
+    wait_for_jobs(app, win)
+    _assert_dock_tabs_sound(win)
+    win.menu_entries()["View/Reset Layout"].trigger()
+    wait_for_jobs(app, win)
+    _assert_dock_tabs_sound(win)
+    win.resize(1200, 800)  # nothing stays behind where the old layout had it
+    wait_for_jobs(app, win)
+    _assert_dock_tabs_sound(win)
+    # the bars left are the live ones: clicking Tasks shows the Tasks dock
+    bar = next(b for b in _dock_tab_bars(win) if b.tabText(1) == "Tasks")
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(1).center())
+    qtbot.waitUntil(lambda: win.docks["TasksDock"].geometry().intersects(win.rect()) and win.tasks.isVisible())
+    win.save_state()
+    win._quitting = True
+    win.close()
+    second = build_window(settings, [], [], restore=True, demo=False, screenshot=True)
+    qtbot.addWidget(second)
+    second.show()
+    wait_for_jobs(QApplication.instance(), second)
+    _assert_dock_tabs_sound(second)
+    second._quitting = True
+    second.close()

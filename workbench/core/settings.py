@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,7 +42,9 @@ class Settings:
     extra: dict[str, Any] = field(default_factory=dict)  # unknown keys, kept verbatim
 
     def add_recent(self, kind: str, path: str) -> None:
-        """Put ``path`` first in the recent ``kind`` list ("projects" or "reports")."""
+        """Put ``path`` first in the recent ``kind`` list ("projects" or "reports"), as an absolute
+        path (a relative one would name another place when started from another folder)."""
+        path = _absolute(path)
         items: list[str] = getattr(self, f"recent_{kind}")
         if path in items:
             items.remove(path)
@@ -50,8 +53,13 @@ class Settings:
 
     def remove_recent(self, kind: str, path: str) -> None:
         items: list[str] = getattr(self, f"recent_{kind}")
-        if path in items:
-            items.remove(path)
+        for candidate in (path, _absolute(path)):
+            if candidate in items:
+                items.remove(candidate)
+
+
+def _absolute(path: str) -> str:
+    return os.path.abspath(os.path.expanduser(path))
 
 
 _CHOICES: dict[str, tuple[str, ...]] = {"language": LANGUAGES, "theme": THEMES}

@@ -4,25 +4,34 @@ Docks: Project Explorer (left), Properties/Details (right), Output and Tasks (bo
 follow MindStudio's layout; an entry whose feature is not built yet is present but disabled with
 a tooltip saying so. Window geometry and dock layout are saved in the state file (not settings)
 and restored on the next start; a damaged state file falls back to the default layout.
+
+Reports open from File ▸ Open Report… (files and report folders), File ▸ Open Report Folder… (any
+folder), a drop, ``--open`` and Recent Reports. A folder that is not itself one report is searched
+(a task: bounded depth, cancellable); one report found opens, several go to the report picker.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
+import logging
+import struct
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QEvent, QFileSystemWatcher, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, QEvent, QFileSystemWatcher, QRect, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractButton,
+    QDialog,
     QDockWidget,
     QFileDialog,
     QLabel,
+    QLineEdit,
     QMainWindow,
     QMenu,
     QMessageBox,
     QStyle,
+    QTabBar,
     QTabWidget,
     QWidget,
 )
@@ -41,6 +50,8 @@ from workbench.ui.panels.details.panel import DetailsPanel
 from workbench.ui.panels.output.panel import OutputPanel
 from workbench.ui.panels.project_explorer.panel import ProjectExplorerPanel
 from workbench.ui.panels.tasks.panel import TasksPanel
+
+log = logging.getLogger(__name__)
 
 
 class MainWindow(QMainWindow):
@@ -92,7 +103,8 @@ class MainWindow(QMainWindow):
         self.details = DetailsPanel(self)
         self.output = OutputPanel(self)
         self.tasks = TasksPanel(self)
-        self.explorer.open_requested.connect(self.open_path)
+        # in the explorer a plain folder expands on activation: it is not searched for reports
+        self.explorer.open_requested.connect(lambda path: self.open_path(path, search_folders=False))
         self.explorer.action_requested.connect(self.run_action)
         self.explorer.selection_changed.connect(self._show_file_details)
         self.docks: dict[str, QDockWidget] = {}
@@ -246,6 +258,15 @@ class MainWindow(QMainWindow):
         self.act_open_report = self._action(
             file_menu, self.tr("Open Report…"), self.open_report_dialog, QKeySequence.StandardKey.Open
         )
+        self.act_open_report.setToolTip(
+            self.tr("Open a report file, or a report folder (PROF_*, *_ascend_pt) selected in the list")
+        )
+        self.act_open_report_folder = self._action(
+            file_menu, self.tr("Open Report Folder…"), self.open_report_folder_dialog, "Ctrl+Alt+O"
+        )
+        self.act_open_report_folder.setToolTip(
+            self.tr("Open a report folder, or search any folder for the reports in it")
+        )
         file_menu.addSeparator()
         self.recent_projects_menu = file_menu.addMenu(self.tr("Recent Projects"))
         self.recent_reports_menu = file_menu.addMenu(self.tr("Recent Reports"))
@@ -264,6 +285,7 @@ class MainWindow(QMainWindow):
         self.profiler_menu = prof
         self._action(prof, self.tr("New Profiling…"), self.new_profiling_wizard)
         self._action(prof, self.tr("Open Report…"), self.open_report_dialog)
+        self._action(prof, self.tr("Open Report Folder…"), self.open_report_folder_dialog)
         self._action(prof, self.tr("Import Result…"), self.import_result_dialog)
         self._action(prof, self.tr("Merge Reports…"), self.merge_reports_dialog)
         self._action(prof, self.tr("Profiling Runs…"), self.profiling_runs_dialog)
@@ -358,7 +380,8 @@ class MainWindow(QMainWindow):
             if answer != QMessageBox.StandardButton.Yes:
                 event.ignore()
                 return
-        self.save_state()
+        if not self._screenshot_mode:  # an offscreen screenshot's geometry would replace the user's
+            self.save_state()
         self.bridge.shutdown()
         self.pool.close_all()
         event.accept()
@@ -371,16 +394,37 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(self.tr("Could not save the window layout: {0}").format(exc))
 
     def restore_state(self) -> str | None:
+        """Restore the saved window geometry and dock layout; the problem to report, if any: only a
+        saved state that cannot be read is one. Geometry Qt refuses although it reads (it was saved on
+        a screen of another size: another monitor, Xvfb, no window manager) is fitted to this screen."""
         blobs, problem = uistate.load_blobs()
         if "geometry" in blobs and not self.restoreGeometry(QByteArray(blobs["geometry"])):
-            problem = problem or self.tr("saved window geometry was not usable; using the default")
+            saved = saved_geometry(blobs["geometry"])
+            if saved is None:
+                problem = problem or self.tr("saved window geometry was not usable; using the default")
+            else:
+                self._fit_geometry(*saved)
         if "state" in blobs:
             if self.restoreState(QByteArray(blobs["state"])):
                 self._default_dock_layout = False  # the user's own layout
             else:
                 self.restoreState(self._default_state)
                 problem = problem or self.tr("saved dock layout was not usable; using the default layout")
+        self._hide_stale_tab_bars()
         return problem
+
+    def _fit_geometry(self, normal: QRect, maximized: bool) -> None:
+        """The saved window size and place, kept on this screen's available area."""
+        screen = self.screen()
+        area = screen.availableGeometry() if screen is not None else QRect(0, 0, 1280, 800)
+        size = normal.size().boundedTo(area.size())
+        x = min(max(normal.x(), area.left()), area.right() + 1 - size.width())
+        y = min(max(normal.y(), area.top()), area.bottom() + 1 - size.height())
+        self.resize(size)
+        self.move(x, y)
+        if maximized:
+            self.setWindowState(self.windowState() | Qt.WindowState.WindowMaximized)
+        log.info("saved window geometry %s was for another screen; fitted to %s", normal, area)
 
     def reset_layout(self) -> None:
         for dock in self.docks.values():
@@ -389,6 +433,43 @@ class MainWindow(QMainWindow):
         self.restoreState(self._default_state)
         self._default_dock_layout = True
         self._size_docks_by_default()
+        self._hide_stale_tab_bars()
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().showEvent(event)
+        QTimer.singleShot(0, self, self._hide_stale_tab_bars)  # once the layout is on screen
+
+    def _hide_stale_tab_bars(self) -> None:
+        """Hide the dock tab bars Qt has retired but not deleted yet. Tabifying docks while the window
+        is hidden (the first-start layout) and every restoreState (a saved layout, Reset Layout)
+        replace the tab bars of the tabified groups; Qt 6.11 leaves the old bar visible where it was
+        (laid out for the 640x480 window before it is shown: an empty "Output | Tasks" strip over
+        the Project Explorer) and deletes it with deleteLater — only once control returns to an
+        event loop. Until then (``--screenshot`` renders through processEvents, never a loop) it is
+        on screen and its tabs do nothing. That is how it is told from a live bar: switching a live
+        bar's tab activates that tab's dock (``tabifiedDockWidgetActivated``); a retired one's not."""
+        bars = [
+            b
+            for b in self.findChildren(QTabBar, options=Qt.FindChildOption.FindDirectChildrenOnly)
+            if not b.isHidden() and b.count() > 1
+        ]
+        activated: list[object] = []
+
+        def note(dock: QDockWidget) -> None:
+            activated.append(dock)
+
+        self.tabifiedDockWidgetActivated.connect(note)
+        try:
+            for bar in bars:
+                current = bar.currentIndex()
+                activated.clear()
+                bar.setCurrentIndex((current + 1) % bar.count())
+                live = bool(activated)
+                bar.setCurrentIndex(current)  # back to the tab the user had
+                if not live:
+                    bar.hide()
+        finally:
+            self.tabifiedDockWidgetActivated.disconnect(note)
 
     # --- settings ---------------------------------------------------------------------------------------
     def save_settings(self) -> None:
@@ -574,15 +655,21 @@ class MainWindow(QMainWindow):
         if widget is not self.welcome:
             widget.deleteLater()
 
-    def open_path(self, path: str | Path, view: str | None = None) -> None:
-        """Open whatever ``path`` is: a project folder, a report, or a file in the text view."""
-        p = Path(path)
+    def open_path(self, path: str | Path, view: str | None = None, *, search_folders: bool = True) -> None:
+        """Open whatever ``path`` is: a project folder, a report, or a file in the text view. Any
+        other folder is searched for the reports in it (``search_folders``; the explorer expands it)."""
+        p = Path(path).expanduser().absolute()
         if not p.exists():
             self.settings.remove_recent("reports", str(path))
+            self.settings.remove_recent("reports", str(p))
             self.save_settings()
             QMessageBox.warning(self, self.tr("Open"), self.tr("{0}: no such file or folder").format(p))
             return
-        self.run_action(artefacts.open_action(p), str(p), view)
+        action = artefacts.open_action(p)
+        if action is None and search_folders and p.is_dir():
+            self.open_folder(p, view)
+            return
+        self.run_action(action, str(p), view)
 
     def run_action(self, action: str | None, path: str, view: str | None = None) -> None:
         """Do one of core ``artefacts``' action ids on ``path`` (Open, the explorer's context menu)
@@ -597,24 +684,166 @@ class MainWindow(QMainWindow):
         openers.run(action, self.context, self, path, view)
 
     def open_report(self, path: str | Path, view: str | None = None) -> None:
+        """Open ``path`` as a report document; it joins Recent Reports (by its absolute path) once it
+        has opened — a report that fails to load is not offered again."""
         from workbench.ui.report.document import open_report as open_document
 
-        self.settings.add_recent("reports", str(path))
+        path = Path(path).expanduser().absolute()
+        open_document(self, path, view)
+        pages = [self.documents.widget(i) for i in reversed(range(self.documents.count()))]
+        page = next((w for w in pages if getattr(w, "path", None) == path and hasattr(w, "task")), None)
+        if page is not None:  # its loading page: Recent Reports once the load succeeded
+            page.task.succeeded.connect(lambda _result, p=str(path): self._report_opened(p))
+
+    def _report_opened(self, path: str) -> None:
+        self.settings.add_recent("reports", path)
         self.save_settings()
-        open_document(self, Path(path), view)
+
+    def _dialog_folder(self) -> str:
+        """Where the Open dialogs start: the project, else the latest report's folder, else home."""
+        if self.project is not None:
+            return str(self.project.root)
+        for recent in self.settings.recent_reports:
+            parent = Path(recent).parent
+            if parent.is_dir():
+                return str(parent)
+        return str(Path.home())
 
     def open_report_dialog(self) -> None:
-        dialog = QFileDialog(self, self.tr("Open Report"), str(Path.home()))
-        dialog.setFileMode(QFileDialog.FileMode.Directory)
-        dialog.setOption(QFileDialog.Option.DontUseNativeDialog, True)
+        """File ▸ Open Report…: a report file, or a report folder selected in the list (PROF_*,
+        *_ascend_pt, ...: Open opens it; double-click still enters it)."""
+        dialog = _ReportFileDialog(self, self.tr("Open Report"), self._dialog_folder())
         dialog.setNameFilter(self.tr("Profiling reports (*.json *.csv *.wbreport);;All files (*)"))
-        # A report is a folder (PROF_*, *_ascend_pt) or a file: allow both.
-        dialog.setFileMode(QFileDialog.FileMode.AnyFile)
-        if dialog.exec() and dialog.selectedFiles():
-            chosen = Path(dialog.selectedFiles()[0])
+        if dialog.exec() and (dialog.chosen is not None or dialog.selectedFiles()):
+            chosen = dialog.chosen or Path(dialog.selectedFiles()[0])
+            if chosen.is_dir():
+                self.open_path(chosen)
+                return
             # the user asked for a report: open it as one whatever it is called (the engine says
-            # what it looked for if it is not one); a project folder still opens as a project
+            # what it looked for if it is not one)
             self.run_action(artefacts.open_action(chosen, as_report=True), str(chosen))
+
+    def open_report_folder_dialog(self) -> None:
+        """File ▸ Open Report Folder…: any folder; a report folder opens, another is searched."""
+        dialog = _ReportFileDialog(self, self.tr("Open Report Folder"), self._dialog_folder(), folders=True)
+        if dialog.exec() and (dialog.chosen is not None or dialog.selectedFiles()):
+            # a report folder is the one report found
+            self.open_folder(dialog.chosen or dialog.selectedFiles()[0])
+
+    # --- a folder holding reports --------------------------------------------------------------------
+    def open_folder(self, folder: str | Path, view: str | None = None) -> None:
+        """Search ``folder`` for reports (a task: bounded depth, cancellable in the Tasks dock): one
+        found opens, several go to the picker, none says what was looked for."""
+        from workbench.core.profiling.discover import find_reports
+
+        folder = Path(folder).expanduser().absolute()
+        self.statusBar().showMessage(self.tr("Searching {0} for reports…").format(folder))
+        task = self.bridge.start(
+            find_reports, folder, title=self.tr("Find reports in {0}").format(folder.name or folder), kind="search"
+        )
+        task.succeeded.connect(lambda found, t=task: self._folder_searched(found, t, view))
+        task.failed.connect(lambda message, _exc: self._folder_failed(message))
+        task.cancelled.connect(
+            lambda: self.statusBar().showMessage(self.tr("Search of {0} cancelled").format(folder), 5000)
+        )
+
+    def _folder_searched(self, found, task: QtTask, view: str | None) -> None:
+        from workbench.core.profiling.detect import LOOKED_FOR
+
+        reports = found.reports
+        if not reports:
+            message = self.tr(
+                "{0}: no profiling report in this folder or up to {1} levels below ({2} folders searched). "
+                "Looked for: {3}"
+            ).format(found.root, found.max_depth, found.folders, "; ".join(LOOKED_FOR))
+            self.statusBar().showMessage(message)
+            output = self.output.view_for(task.handle.task_id)
+            if output is not None:
+                self.output.append(output, ("stderr", message))
+            self.warn_later(self.tr("Open Report Folder"), message)
+            return
+        if len(reports) == 1:
+            self.statusBar().showMessage(self.tr("Opening {0}").format(reports[0].path), 5000)
+            self.open_report(reports[0].path, view)
+            return
+        from workbench.ui.dialogs.report_picker import open_report_picker
+
+        self.statusBar().showMessage(self.tr("{0} reports in {1}").format(len(reports), found.root), 5000)
+        if self._screenshot_mode:  # a screenshot run cannot answer a dialog: the first report
+            self.open_report(reports[0].path, view)
+            return
+        picker = open_report_picker(self.context, self, found)
+        picker.chosen.connect(lambda mode, paths: self._picked(mode, paths, view))
+
+    def _folder_failed(self, message: str) -> None:
+        self.statusBar().showMessage(message)
+        self.warn_later(self.tr("Open Report Folder"), message)
+
+    def _picked(self, mode: str, paths: list, view: str | None) -> None:
+        from workbench.ui.dialogs.report_picker import CLUSTER, OPEN
+
+        if mode == OPEN:
+            for path in paths:
+                self.open_report(path, view)
+        else:
+            self.open_merged(paths, cluster=mode == CLUSTER, view=view)
+
+    def open_merged(self, paths: list, cluster: bool = False, view: str | None = None) -> None:
+        """Open ``paths`` as one merged report in a new document tab (a task, with a loading page).
+        ``cluster``: the ranks of one job; until the cluster view exists they open merged too."""
+        import os
+
+        from workbench.ui.report.loading import ReportLoadingPage
+
+        paths = [Path(p) for p in paths]
+        common = Path(os.path.commonpath([str(p) for p in paths]))
+        if cluster:
+            title = self.tr("Cluster {0} ({1} ranks)").format(common.name, len(paths))
+        else:
+            title = self.tr("Merged {0} ({1} reports)").format(common.name, len(paths))
+        task = self.bridge.start(_merged_for_view, paths, title=title, kind="report")
+        page = ReportLoadingPage(common, task, self)
+        page.title.setText(title)
+        tooltip = "\n".join(str(p) for p in paths)
+        self.add_document(page, title, tooltip)
+        task.status_changed.connect(page.set_status)
+        task.progress_changed.connect(page.set_fraction)
+        task.succeeded.connect(lambda result: self._merged_opened(page, result, title, tooltip, view))
+        task.failed.connect(lambda message, _exc: self._merged_failed(page, message))
+        task.cancelled.connect(
+            lambda: self._merged_failed(page, self.tr("Opening {0} was cancelled").format(title), False)
+        )
+
+    def _merged_opened(self, page: QWidget, result, title: str, tooltip: str, view: str | None) -> None:
+        from workbench.ui.report.document import ReportDocument
+
+        index = self.documents.indexOf(page)
+        page.deleteLater()
+        if index < 0:  # the user closed the loading tab: they do not want it any more
+            return
+        report, prepared = result
+        doc = ReportDocument(
+            report, self.settings, self, prepared, staged=not self._screenshot_mode, context=self.context
+        )
+        doc.slice_details.connect(self.show_slice_details)
+        if doc.timeline_view is not None:
+            doc.timeline_view.set_color_rule(self.timeline_color_rule())
+        if view:
+            doc.show_view(view)
+        current = self.documents.currentIndex() == index
+        self.documents.insertTab(index, doc, title)
+        self.documents.setTabToolTip(index, tooltip)
+        self.documents.removeTab(index + 1)
+        if current:
+            self.documents.setCurrentIndex(index)
+
+    def _merged_failed(self, page: QWidget, message: str, warn: bool = True) -> None:
+        index = self.documents.indexOf(page)
+        if index >= 0:
+            self.close_document(index)
+        self.statusBar().showMessage(message)
+        if warn:
+            self.warn_later(self.tr("Open Report"), message)
 
     # --- details ---------------------------------------------------------------------------------------------------
     def _show_file_details(self, path: str) -> None:
@@ -793,7 +1022,9 @@ class MainWindow(QMainWindow):
             if not act.shortcut().isEmpty():
                 rows.append((path.replace("/", " ▸ "), act.shortcut().toString(QKeySequence.SequenceFormat.NativeText)))
         rows += [(self.tr("Find next in Output"), "F3"), (self.tr("Find previous in Output"), "Shift+F3")]
-        return rows
+        from workbench.ui.report.timeline import help_shortcut_rows  # every key and mouse gesture of the timeline
+
+        return rows + help_shortcut_rows()
 
     def show_shortcuts(self) -> None:
         ShortcutsDialog(self.shortcut_list(), self).exec()
@@ -807,6 +1038,83 @@ class MainWindow(QMainWindow):
             event.acceptProposedAction()
 
     def dropEvent(self, event) -> None:  # noqa: N802 - Qt API
-        for url in event.mimeData().urls():
-            if url.isLocalFile():
-                self.open_path(url.toLocalFile())
+        paths = [url.toLocalFile() for url in event.mimeData().urls() if url.isLocalFile()]
+        if paths:
+            event.acceptProposedAction()
+        for path in paths:
+            self.open_path(path)
+
+
+_GEOMETRY_MAGIC = 0x1D9D0CB  # QWidget::saveGeometry()'s first four bytes
+
+
+def saved_geometry(blob: bytes) -> tuple[QRect, bool] | None:
+    """A ``QWidget.saveGeometry()`` blob read back: (normal geometry, maximized), or None when the
+    bytes are not one (wrong magic number, a newer format, cut short, an empty rectangle). Layout:
+    magic u32, version u16 u16, frame and normal geometry as four i32 each, screen i32, maximized
+    u8, full screen u8, ... (big-endian, QDataStream)."""
+    try:
+        magic, major, _minor = struct.unpack_from(">IHH", blob, 0)
+        if magic != _GEOMETRY_MAGIC or major > 3:
+            return None
+        left, top, right, bottom = struct.unpack_from(">4i", blob, 24)
+        _screen, maximized, _full = struct.unpack_from(">iBB", blob, 40)
+    except struct.error:
+        return None
+    normal = QRect(left, top, right - left + 1, bottom - top + 1)
+    return (normal, bool(maximized)) if normal.isValid() else None
+
+
+class _ReportFileDialog(QFileDialog):
+    """Qt's own (non-native) file dialog for File ▸ Open Report… (``folders=False``: a file, or a
+    report folder — PROF_*, *_ascend_pt, cluster_analysis_output — that Open opens instead of
+    entering) and File ▸ Open Report Folder… (``folders=True``: any folder). What the file name
+    field holds (typed, or the entry clicked in the list) is what opens."""
+
+    def __init__(self, parent: QWidget, caption: str, folder: str, *, folders: bool = False) -> None:
+        super().__init__(parent, caption, folder)
+        self.setOption(QFileDialog.Option.DontUseNativeDialog, True)
+        self.folders = folders
+        if folders:
+            self.setFileMode(QFileDialog.FileMode.Directory)
+            self.setOption(QFileDialog.Option.ShowDirsOnly, True)
+        else:
+            self.setFileMode(QFileDialog.FileMode.ExistingFile)
+        self.chosen: Path | None = None
+
+    def typed_path(self) -> Path | None:
+        edit = self.findChild(QLineEdit, "fileNameEdit")
+        text = edit.text().strip() if edit is not None else ""
+        if not text:
+            return None
+        path = Path(text).expanduser()
+        return path if path.is_absolute() else Path(self.directory().absolutePath()) / path
+
+    def accept(self) -> None:
+        from workbench.core.profiling.discover import report_root
+
+        path = self.typed_path()
+        if path is None or not path.exists():
+            super().accept()  # nothing typed (the current folder), or Qt's "not found" message
+            return
+        if path.is_file() and not self.folders or path.is_dir() and (self.folders or report_root(path)):
+            self.chosen = path
+            QDialog.accept(self)
+            return
+        if path.is_dir():  # a plain folder in Open Report…: go into it
+            self.setDirectory(str(path))
+            edit = self.findChild(QLineEdit, "fileNameEdit")
+            if edit is not None:
+                edit.clear()
+            return
+        super().accept()
+
+
+def _merged_for_view(paths, progress=None, cancel=None):
+    """Work function: the reports at ``paths`` merged into one, prepared for the report document."""
+    from workbench.core.profiling import merge, views
+    from workbench.core.tasks import NullProgress, ScaledProgress
+
+    progress = progress or NullProgress()
+    report = merge.merge_reports(paths, progress=ScaledProgress(progress, 0.0, 0.9), cancel=cancel)
+    return report, views.prepare(report, progress, cancel)
