@@ -5,11 +5,14 @@ Baseline Comparison sub-view."""
 from __future__ import annotations
 
 import csv
+import re
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtGui import QFontMetrics
+from PySide6.QtWidgets import QLabel
 
 from workbench.ui.compare.view import RED, CompareView
 
@@ -163,3 +166,144 @@ def test_a_longer_run_compares_per_step_through_the_dialog(qtbot, window, tmp_pa
     assert "Device time per step" in view.basis_label.text()
     assert RED.name() not in view.total_label.styleSheet()  # the doubled total is not called slower
     assert not (view.frame["status"] == "slower").all()
+
+
+# --- issue 15: width, chart labels, zh_CN ----------------------------------------------------------------------
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+@pytest.fixture
+def zh_window(qtbot):
+    """A 1600×1000 main window in zh_CN (the translators go back to English afterwards)."""
+    from workbench.ui import i18n
+    from workbench.ui.app import build_window, create_app
+
+    app, settings, problems = create_app("zh_CN")
+    win = build_window(settings, problems, [], restore=False, demo=False)
+    win.resize(1600, 1000)
+    win.show()
+    yield win
+    win._quitting = True
+    win.close()
+    win.deleteLater()
+    for tr in getattr(app, "_wb_translators", []):
+        app.removeTranslator(tr)
+    app._wb_translators = i18n.install_translators(app, "en")
+
+
+def _runs_in_deep_folders(tmp_path) -> list[Path]:
+    """Two msprof runs (2 and 4 iterations) under a long, realistic project path."""
+    from workbench.simtoolkit.profdata import resnet50_workload, write_msprof_prof
+
+    deep = tmp_path / "home" / "developer" / "projects" / "resnet50-training-experiments" / "profiling"
+    return [
+        write_msprof_prof(deep / f"2024-06-03-baseline-run-{n}-iterations", resnet50_workload(), iterations=n, seed=3)
+        for n in (2, 4)
+    ]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_the_comparison_fits_a_1600_px_window(qtbot, window, zh_window, tmp_path, lang):
+    win = zh_window if lang == "zh_CN" else window
+    win.resize(1600, 1000)
+    qtbot.waitUntil(lambda: win.width() == 1600)
+    base, cur = _runs_in_deep_folders(tmp_path)
+    view = compare(qtbot, win, base, cur)
+    qtbot.waitUntil(view.isVisible)
+    assert view.minimumSizeHint().width() < 1200
+    assert win.width() <= 1600 and win.minimumSizeHint().width() <= 1600
+    # the paths are whole in the tooltip
+    sources = [w for w in view.findChildren(QLabel) if w.toolTip() == str(base)]
+    assert sources and sources[0].width() <= view.width()
+
+
+def test_the_top_chart_elides_long_op_names_and_tells_them_on_hover(qtbot, window, tmp_path, samples):
+    src = samples / "torch_npu-kernel_details-pipe" / "kernel_details.csv"
+    scaled_copy(src, tmp_path / "cur" / "kernel_details.csv", "FlashAttentionScoreGrad", "1.5")
+    view = compare(qtbot, window, src, tmp_path / "cur" / "kernel_details.csv")
+    qtbot.waitUntil(view.isVisible)
+    # By op name, chosen in the combo box as a user does
+    qtbot.keyClick(view.by_box, Qt.Key.Key_Down)
+    qtbot.waitUntil(lambda: view.by == "name")
+    chart = view.chart
+    full = "aclnnFlashAttentionScoreGrad_FlashAttentionScoreGrad_FlashAttentionScoreGrad"
+    qtbot.waitUntil(lambda: full in chart.names)
+    i = chart.names.index(full)
+    label = chart.labels[i]
+    assert label != full and "…" in label and label[:6] == full[:6] and label[-6:] == full[-6:]
+    metrics = QFontMetrics(chart.font())
+    assert all(metrics.horizontalAdvance(t) <= chart.label_px for t in chart.labels)
+    assert chart.axis.width() >= chart.label_px  # the axis has room for every label
+    # the title is shown whole (it wraps rather than clips)
+    assert chart.title.text() == "Top regressions / improvements (µs)" and chart.title.isVisible()
+    assert chart.title.wordWrap() and chart.title.height() >= chart.title.heightForWidth(chart.title.width())
+    # hovering the bar shows the full name and its diff
+    vb = chart.plot.getPlotItem().getViewBox()
+    value = chart.values[i]
+    at = chart.plot.mapFromScene(vb.mapViewToScene(QPointF(value / 2, i)))
+    qtbot.mouseMove(chart.plot.viewport(), at)
+    qtbot.waitUntil(lambda: chart.plot.toolTip().startswith(full))
+    assert f"{value:,.3f}" in chart.plot.toolTip()
+
+
+def test_every_warning_core_writes_is_translatable():
+    """Core's comparison warnings, driven into each of their branches, all match a template of
+    the view, so a zh_CN window shows them in Chinese."""
+    import pandas as pd
+
+    from workbench.core.compare import facts, overall
+    from workbench.core.profiling import views
+    from workbench.core.profiling.report import Report
+    from workbench.ui.compare.view import WARNINGS
+
+    out: list[str] = []
+    facts.pair_devices([0, 1], [2], None, out)
+    facts.pair_devices([3], [0, 1], None, out)
+    a, b = Report(Path("a"), "msprof"), Report(Path("b"), "torch_npu")
+    b.tables["ops"] = pd.DataFrame()
+    for base_facts, cur_facts in (
+        ({"chip": "910B2", "cann_version": "8.0", "model_name": "m", "pmu_group": "P"}, {k: "x" for k in "abc"}),
+        ({}, {"chip": "910B2", "cann_version": "8.0", "model_name": "m"}),
+        (
+            {"chip": "1", "cann_version": "1", "model_name": "1", "pmu_group": "1"},
+            {"chip": "2", "cann_version": "2", "model_name": "2", "pmu_group": "2"},
+        ),
+    ):
+        out += facts.fact_warnings(a, b, base_facts, cur_facts)
+        out += facts.fact_warnings(b, a, cur_facts, base_facts)
+    for table in ("ai_core_metrics", "step_trace_time"):
+        a.tables[table] = pd.DataFrame()
+        out += facts.fact_warnings(a, b, {}, {}) + facts.fact_warnings(b, a, {}, {})
+        del a.tables[table]
+    out += facts.fact_warnings(Report(Path("c"), "msprof"), Report(Path("d"), "msprof"), {}, {})
+    m1 = pd.DataFrame({"type": ["A"], "x_ratio": [0.1], "y_ratio": [0.2]})
+    m2 = pd.DataFrame({"type": ["A"], "x_ratio": [0.1], "z_ratio": [0.2]})
+    overall.metric_rows(m1, m2, 1.0, out)
+    ops = pd.DataFrame({"type": ["A"], "duration_us": [1.0], "start_ns": [1]})
+    typed = ops.assign(task_type=["AI_CORE"])
+    for first, second in ((ops, typed), (typed, ops)):
+        overall.overall_rows(first, second, a, a, ([0], [0]), 1.0, out)
+    out += [f"no OP {by} is present in both reports: every row is added or removed" for by in ("type", "name")]
+    assert len(out) > 20
+    unmatched = [w for w in out if views.match_template(w, WARNINGS) is None]
+    assert not unmatched
+
+
+def test_zh_cn_comparison_warnings_and_tables_are_chinese(qtbot, zh_window, samples):
+    arith = samples / "torch_npu-kernel_details-arith" / "kernel_details.csv"
+    pipe = samples / "torch_npu-kernel_details-pipe" / "kernel_details.csv"
+    view = compare(qtbot, zh_window, arith, pipe)
+    assert view.comparison.warnings  # different PMU groups, metrics on one side only
+    lines = view.warnings.text().split("\n")
+    assert len(lines) == len(view.comparison.warnings)
+    for english, shown in zip(view.comparison.warnings, lines):
+        assert CJK.search(shown), shown
+        assert english.split(":")[0] not in shown
+    for table in (view.ops, view.overall, view.metrics):
+        model = table.model
+        hs = [str(model.headerData(c, Qt.Orientation.Horizontal)) for c in range(model.columnCount())]
+        assert hs and all(CJK.search(h) or h in ("#",) for h in hs), hs
+    model = view.overall.model
+    overall_names = [str(model.data(model.index(r, 0))) for r in range(model.rowCount())]
+    assert all(CJK.search(n) for n in overall_names), overall_names

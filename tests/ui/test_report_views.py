@@ -4,13 +4,14 @@ colour rule, export — numbers checked against independent computations."""
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 
 import numpy as np
 import pytest
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QDialogButtonBox, QMessageBox
 
 from workbench.core.demo import sample_reports
 from workbench.core.tasks import TaskState
@@ -337,3 +338,249 @@ def test_a_trace_opens_as_a_report_whatever_it_is_called(qtbot, window, samples,
     window.open_report_dialog()
     qtbot.waitUntil(lambda: bool(warnings), timeout=20000)
     assert "notes.json" in warnings[0]
+
+
+# --- issue 15: headers in words, copying, zh_CN, AI Core Metrics, Merge dialog -------------------------------
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def headers(view) -> list[str]:
+    model = view.model()
+    return [
+        str(model.headerData(c, Qt.Orientation.Horizontal, Qt.ItemDataRole.DisplayRole))
+        for c in range(model.columnCount())
+    ]
+
+
+def shown(model, row: int, column: int) -> str:
+    """The text a cell shows."""
+    return str(model.data(model.index(row, column), Qt.ItemDataRole.DisplayRole))
+
+
+def cell_pos(view, row: int, column: int) -> QPoint:
+    index = view.model().index(row, column)
+    view.scrollTo(index)
+    return view.visualRect(index).center()
+
+
+@pytest.fixture
+def zh_window(qtbot):
+    """A main window in zh_CN (the translators go back to English afterwards)."""
+    from workbench.ui import i18n
+    from workbench.ui.app import build_window, create_app
+
+    app, settings, problems = create_app("zh_CN")
+    win = build_window(settings, problems, [], restore=True, demo=False)
+    win.resize(1200, 800)
+    win.show()
+    yield win
+    win._quitting = True
+    win.close()
+    win.deleteLater()
+    for tr in getattr(app, "_wb_translators", []):
+        app.removeTranslator(tr)
+    app._wb_translators = i18n.install_translators(app, "en")
+
+
+def every_table(doc) -> dict[str, list[str]]:
+    """The headers of every table of the report's data pane, Statistics one by one."""
+    out = {"events": headers(doc.events.view), "aicore": headers(doc.aicore.view)}
+    for key in ("ACL API", "OPs", "Op Info"):
+        doc.show_statistics(key)
+        out[key] = headers(doc.stats.view)
+    tv = doc.timeline_view
+    t0, t1 = tv.x_range()
+    tv.select_range(int(t0), int(t1), sorted({r.lane for r in tv.rows if r.kind == "slices"}))
+    out["selection"] = headers(doc.selection.view)
+    if hasattr(doc, "slice_list"):
+        out["slice list"] = headers(doc.slice_list.view)
+    return out
+
+
+def test_every_report_table_header_is_words(qtbot, window, msprof_sample):
+    doc = open_doc(qtbot, window, msprof_sample)
+    tables = every_table(doc)
+    for name, hs in tables.items():
+        assert hs, name
+        assert not [h for h in hs if "_" in h], f"{name}: snake_case headers {hs}"
+    assert tables["OPs"][:3] == ["Device", "OP Type", "Core Type"]
+    assert "MTE2 Ratio (AIC)" in tables["aicore"] and "Memory Bound" in tables["aicore"]
+    assert tables["Op Info"][tables["Op Info"].index("Task Type") + 1] == "Start Time(ns)"
+    # the column key stays reachable: it is the header's tooltip (and the export's header)
+    model = doc.aicore.model
+    col = model.columns.index("aic_mte2_ratio")
+    assert model.headerData(col, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole).startswith("aic_mte2_ratio\n")
+
+
+def test_core_column_labels_and_messages_are_marked_for_translation():
+    from workbench.core.profiling import views
+    from workbench.ui import labels
+    from workbench.ui.report import document, summary, table
+
+    assert set(views.COLUMN_LABELS.values()) | set(views.PMU_LABELS.values()) | set(
+        views.PMU_CORE_TEMPLATES.values()
+    ) == set(table.COLUMN_LABELS)
+    assert set(views.STATUS_TEMPLATES) == set(labels.STATUS_LABELS)
+    sentences = set(views.AICORE_TEXT.values()) | {t for pair in views.PMU_GROUPS.values() for t in pair}
+    assert sentences == set(document.AICORE_LABELS)
+    assert set(views.SUMMARY_VALUES) == set(summary.SUMMARY_VALUE_LABELS)
+    assert {name for _key, name in views.DEVICE_FIELDS} == set(summary.DEVICE_FIELD_LABELS)
+
+
+def test_ctrl_c_copies_exactly_the_selected_cells(qtbot, window, msprof_sample):
+    from PySide6.QtGui import QGuiApplication
+
+    doc = open_doc(qtbot, window, msprof_sample)
+    table = doc.events
+    view, model = table.view, table.model
+    doc.data_tabs.setCurrentWidget(table)
+    qtbot.waitUntil(view.isVisible)
+    name, start = model.columns.index("Name"), model.columns.index("Start(us)")
+    clipboard = QGuiApplication.clipboard()
+    # one cell: that cell's text, nothing else
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=cell_pos(view, 2, name))
+    qtbot.keyClick(view, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+    assert clipboard.text() == shown(model, 2, name)
+    # a block (Shift+click): its rows and columns, tab/newline separated, no header
+    qtbot.mouseClick(
+        view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.ShiftModifier, cell_pos(view, 3, start)
+    )
+    qtbot.keyClick(view, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+    lo, hi = sorted((name, start))
+    expected = "\n".join("\t".join(shown(model, r, c) for c in range(lo, hi + 1)) for r in (2, 3))
+    assert clipboard.text() == expected
+    # a whole column (Ctrl+click on its header; a plain click sorts): its header first
+    header = view.horizontalHeader()
+    x = header.sectionViewportPosition(name) + header.sectionSize(name) // 2
+    order = model.view.copy()
+    qtbot.mouseClick(
+        header.viewport(),
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.ControlModifier,
+        QPoint(x, header.height() // 2),
+    )
+    assert (model.view == order).all(), "Ctrl+click selects, it does not sort"
+    qtbot.waitUntil(lambda: view.selectionModel().isColumnSelected(name))
+    qtbot.keyClick(view, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+    lines = clipboard.text().split("\n")
+    assert lines[0] == "Name" and lines[1:] == [shown(model, r, name) for r in range(model.rowCount())]
+    # everything (Ctrl+A): the header line and every cell
+    qtbot.keyClick(view, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClick(view, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+    lines = clipboard.text().split("\n")
+    assert lines[0].split("\t") == headers(view) and len(lines) == model.rowCount() + 1
+    assert lines[3].split("\t") == [shown(model, 2, c) for c in range(model.columnCount())]
+
+
+def test_the_properties_pane_can_be_copied_from(qtbot, window, samples):
+    from PySide6.QtGui import QGuiApplication
+
+    doc = open_doc(qtbot, window, samples / "torch_npu-trace_view" / "trace_view.json")
+    tv = doc.timeline_view
+    tl = tv.timeline
+    stream = next(i for i, ln in enumerate(tl.lanes) if ln.is_stream)
+    first = int(np.flatnonzero(np.asarray(tl.lane) == stream)[0])
+    tv.select_slice(first, center=True)
+    tree = window.details.tree
+    qtbot.waitUntil(lambda: tree.topLevelItemCount() > 3)
+    rows = {tree.topLevelItem(i).text(0): tree.topLevelItem(i) for i in range(tree.topLevelItemCount())}
+    clipboard = QGuiApplication.clipboard()
+    qtbot.mouseClick(tree.viewport(), Qt.MouseButton.LeftButton, pos=tree.visualItemRect(rows["Duration"]).center())
+    qtbot.keyClick(tree, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+    assert clipboard.text() == rows["Duration"].text(1) and f"{int(tl.dur_ns[first]):,} ns" in clipboard.text()
+    qtbot.mouseClick(
+        tree.viewport(),
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.ControlModifier,
+        tree.visualItemRect(rows["Name"]).center(),
+    )
+    qtbot.keyClick(tree, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+    assert clipboard.text() == rows["Name"].text(1) + "\n" + rows["Duration"].text(1)
+
+
+def test_ai_core_metrics_of_arithmetic_utilization(qtbot, window, samples):
+    """Only AI Core task rows; the description explains what ArithmeticUtilization has, not
+    memory_bound, and names the task types left out (counted from the file)."""
+    import csv
+
+    path = samples / "torch_npu-kernel_details-arith" / "kernel_details.csv"
+    with path.open(newline="") as fh:
+        types = [r["Accelerator Core"] for r in csv.DictReader(fh)]
+    ai_core = {"AI_CORE", "AI_VECTOR_CORE", "MIX_AIC", "MIX_AIV"}
+    doc = open_doc(qtbot, window, path)
+    model = doc.aicore.model
+    tt = model.columns.index("task_type")
+    listed = {shown(model, r, tt) for r in range(model.rowCount())}
+    assert model.rowCount() == sum(t in ai_core for t in types) and listed <= ai_core
+    note = doc.aicore.note.text()
+    assert "ArithmeticUtilization" in note and "Memory Bound" not in note and "memory_bound" not in note
+    assert f"{sum(t not in ai_core for t in types)} tasks of other types" in note and "HCCL" in note
+
+
+def test_zh_cn_report_texts_are_chinese(qtbot, zh_window, samples, msprof_sample, monkeypatch):
+    """The AI Core Metrics description, the Summary's 'not present in this report', the loading
+    page's status lines and the table headers are Chinese in a zh_CN window."""
+    from workbench.core.profiling import views
+    from workbench.ui.report.loading import ReportLoadingPage
+
+    window = zh_window
+    gate = threading.Event()
+    real_prepare = views.prepare
+
+    def held_prepare(report, progress=None, cancel=None):  # the status line stays up until the test saw it
+        out = real_prepare(report, progress, cancel)
+        gate.wait(30)
+        return out
+
+    monkeypatch.setattr(views, "prepare", held_prepare)
+    trace = samples / "torch_npu-trace_view" / "trace_view.json"
+    window.open_path(trace)
+    page = window.documents.currentWidget()
+    assert isinstance(page, ReportLoadingPage)
+    qtbot.waitUntil(lambda: page.status.text() == "正在布局时间线", timeout=30000)
+    gate.set()
+    qtbot.waitUntil(
+        lambda: isinstance(window.documents.currentWidget(), ReportDocument) and window.documents.currentWidget().ready,
+        timeout=30000,
+    )
+    doc = window.documents.currentWidget()
+    values = doc.summary.values()
+    device = next(v for k, v in values.items() if k.endswith("/设备信息"))
+    assert CJK.search(device) and "not present" not in device
+    assert CJK.search(values[next(k for k in values if k.endswith("/DDR/HBM 读写"))])
+    doc = open_doc(qtbot, window, msprof_sample)
+    note = doc.aicore.note.text()
+    assert "PipeUtilization" in note and CJK.search(note)
+    for english in ("Metric group collected", "Time and ratio", "Columns are split", "means the MTE2"):
+        assert english not in note
+    for name, hs in every_table(doc).items():
+        english = [h for h in hs if not CJK.search(h) and h not in ("ID", "Task ID")]
+        assert not [h for h in english if re.search(r"[a-z]{3}", h)], f"{name}: English headers {english}"
+    assert "任务 ID" in headers(doc.events.view) or "Task ID" in headers(doc.events.view)
+
+
+def test_merge_dialog_output_starts_empty_so_typing_replaces_it(qtbot, window, tmp_path):
+    from workbench.simtoolkit.profdata import resnet50_workload, write_msprof_prof
+    from workbench.ui.profiler import open_merge_reports
+
+    for n in (0, 1):
+        write_msprof_prof(tmp_path / "in" / f"rank{n}", resnet50_workload(), devices=[n], prof_index=n + 1)
+    dialog = open_merge_reports(window.context, window)
+    qtbot.addWidget(dialog)
+    dialog.activateWindow()
+    qtbot.waitUntil(dialog.isActiveWindow)  # focus moves between its fields as on a desktop
+    qtbot.mouseClick(dialog.input_dir, Qt.MouseButton.LeftButton)
+    qtbot.keyClicks(dialog.input_dir, str(tmp_path / "in"))
+    qtbot.mouseClick(dialog.output_dir, Qt.MouseButton.LeftButton)  # on to the output field
+    qtbot.waitUntil(lambda: dialog.found.text() == "2 report(s) to merge")
+    assert dialog.output_dir.text() == "" and dialog.output_dir.placeholderText() == str(tmp_path / "in")
+    qtbot.keyClicks(dialog.output_dir, str(tmp_path / "out"))
+    assert dialog.output_dir.text() == str(tmp_path / "out")
+    qtbot.mouseClick(dialog.buttons.button(QDialogButtonBox.StandardButton.Ok), Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(
+        lambda: (tmp_path / "out" / "merged.wbreport").is_file() or "rror" in dialog.status.text(), timeout=60000
+    )
+    assert (tmp_path / "out" / "merged.wbreport").is_file(), dialog.status.text()
+    assert not (tmp_path / "in" / "merged.wbreport").exists()
+    qtbot.waitUntil(lambda: not window.bridge.running(), timeout=60000)

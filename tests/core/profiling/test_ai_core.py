@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from profhelpers import kd_path, read_rows, write_csv
+from profhelpers import first, kd_path, read_rows, write_csv
 
 from workbench.core.profiling.build import open_report
 
@@ -24,6 +24,9 @@ def expected_memory_bound(row: dict[str, str]) -> float:
     return max(mte2) / max(compute)
 
 
+AI_CORE = {"AI_CORE", "AI_VECTOR_CORE", "MIX_AIC", "MIX_AIV"}  # docs/cann-formats.md §2.1 Task Type
+
+
 def same(a: float, b: float) -> bool:
     return (math.isnan(a) and math.isnan(b)) or math.isclose(a, b, rel_tol=1e-12)
 
@@ -35,6 +38,7 @@ def test_real_samples_group_and_memory_bound(samples, which, group):
     report = open_report(path)
     assert report.pmu_group == group and report.pmu_split  # aic_/aiv_ columns: 910B-class
     metrics = report.ai_core_metrics
+    rows = [r for r in rows if first(r, "Task Type", "Accelerator Core") in AI_CORE]  # the rest have no PMU data
     assert len(metrics) == len(rows)
     pmu_headers = header[header.index("Context ID") + 1 :]
     assert [c for c in metrics.columns if c in pmu_headers] == pmu_headers
@@ -44,6 +48,43 @@ def test_real_samples_group_and_memory_bound(samples, which, group):
             assert same(float(value), expected_memory_bound(row)), row["Name"]
     else:
         assert "memory_bound" not in metrics.columns
+
+
+def test_arithmetic_utilization_lists_ai_core_tasks_and_explains_only_its_metrics(samples):
+    """The real ArithmeticUtilization kernel_details: HCCL / AI_CPU / DSA rows (all N/A) are not
+    AI Core Metrics rows, the description says so (counted from the file) and explains no
+    memory_bound, which that group does not have."""
+    from workbench.core.profiling import views
+
+    path = kd_path(samples, "arith")
+    _header, rows = read_rows(path)
+    report = open_report(path, use_cache=False)
+    frame, parts, mask = views.ai_core_view(report)
+    kept = [r for r in rows if r["Accelerator Core"] in AI_CORE]
+    others: dict[str, int] = {}
+    for r in rows:
+        if r["Accelerator Core"] not in AI_CORE:
+            others[r["Accelerator Core"]] = others.get(r["Accelerator Core"], 0) + 1
+    assert {"HCCL", "AI_CPU"} <= set(others)
+    assert len(frame) == len(kept) and set(frame["task_type"].astype(str)) <= AI_CORE
+    assert frame["name"].tolist() == [r["Name"] for r in kept]
+    assert mask is None and "memory_bound" not in frame.columns
+    text = views.ai_core_header(report)
+    assert "emory" not in text.replace("memory traffic", ""), text  # no Memory Bound explained
+    assert "ArithmeticUtilization" in text and "FLOP" in text
+    assert f"{sum(others.values())} tasks of other types" in text
+    assert all(t in text for t in others)
+    templates = set(views.AICORE_TEXT.values()) | {t for pair in views.PMU_GROUPS.values() for t in pair}
+    assert all(template in templates for template, _args in parts)
+
+
+def test_pipe_utilization_explains_memory_bound(samples):
+    from workbench.core.profiling import views
+
+    report = open_report(kd_path(samples, "pipe"), use_cache=False)
+    frame, _parts, mask = views.ai_core_view(report)
+    assert "memory_bound" in frame.columns and mask is not None
+    assert "Memory Bound > 1" in views.ai_core_header(report)
 
 
 def test_unprefixed_columns_and_file_memory_bound_is_kept(tmp_path):

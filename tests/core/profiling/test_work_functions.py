@@ -118,3 +118,25 @@ def test_cancelled_cache_write_leaves_nothing(tmp_path, monkeypatch):
         views.write_cache(report, cancel=token)
     assert not cache.present(detect(path))
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")], "a half cache was left behind"
+
+
+def test_status_lines_of_opening_and_comparing_have_translatable_templates(tmp_path, prof8):
+    """Every status line the report and comparison work functions send matches one of
+    views.STATUS_TEMPLATES, so the UI can show it translated (arguments kept)."""
+    from workbench.core.compare.engine import compare_paths
+    from workbench.core.profiling import views
+
+    lines = []
+    for path in (_big(tmp_path, 2_000), prof8):
+        progress = RecordingProgress()
+        views.open_for_view(path, progress=progress, cancel=CancelToken())
+        lines += [v for k, v in progress.events if k == "status"]
+    progress = RecordingProgress()
+    compare_paths(str(prof8), str(prof8), progress=progress, use_cache=False)
+    lines += [v for k, v in progress.events if k == "status"]
+    assert "Laying out the timeline" in lines and "Comparing" in lines
+    assert any(line.startswith("Reading ") for line in lines)
+    unmatched = [line for line in lines if views.match_template(line, views.STATUS_TEMPLATES) is None]
+    assert not unmatched
+    template, args = views.match_template(f"Opening base report {prof8.name}", views.STATUS_TEMPLATES)
+    assert (template, args) == ("Opening base report {0}", (prof8.name,))

@@ -332,6 +332,9 @@ AICORE_ID_COLUMNS = (
     "duration_us",
     "block_dim",
 )
+# Task types that run on the AI Core (cube / vector units) and so carry PMU metrics; HCCL, AI_CPU,
+# DSA, … tasks have none (their PMU cells are N/A). docs/cann-formats.md §2.1 Task Type values.
+AI_CORE_TASK_TYPES = ("AI_CORE", "AI_VECTOR_CORE", "MIX_AIC", "MIX_AIV")
 
 
 def pmu_base(column: str) -> str:
@@ -389,8 +392,23 @@ def memory_bound(frame: pd.DataFrame) -> np.ndarray:
         return np.where((compute > 0) & ~np.isnan(mte2), mte2 / compute, np.nan)
 
 
+def ai_core_rows(table: pd.DataFrame) -> pd.DataFrame:
+    """The AI Core task rows of a PMU metrics table: by task type when the table has one, else the
+    rows with at least one metric value."""
+    if not len(table):
+        return table
+    if "task_type" in table.columns:
+        tt = table["task_type"].astype(object).where(table["task_type"].notna(), "").astype(str).str.upper()
+        keep = tt.isin(AI_CORE_TASK_TYPES).to_numpy()
+    else:
+        metrics = [c for c in table.columns if c not in AICORE_ID_COLUMNS]
+        keep = table[metrics].notna().any(axis=1).to_numpy() if metrics else np.ones(len(table), dtype=bool)
+    return table if keep.all() else table[keep].reset_index(drop=True)
+
+
 def ai_core_metrics(ops: pd.DataFrame) -> tuple[pd.DataFrame, str | None, bool]:
-    """Per-task PMU metrics with identity columns, the detected group and the aic/aiv split flag.
+    """Per-task PMU metrics of the AI Core tasks (:func:`ai_core_rows`) with identity columns, the
+    detected group and the aic/aiv split flag.
 
     ``memory_bound`` is added (computed) for PipeUtilization data when the file lacks it.
     """
@@ -401,7 +419,7 @@ def ai_core_metrics(ops: pd.DataFrame) -> tuple[pd.DataFrame, str | None, bool]:
         return pd.DataFrame(), None, False
     group, split = detect_pmu_group(pmu)
     ids = [c for c in AICORE_ID_COLUMNS if c in ops.columns]
-    table = ops[ids + pmu].copy()
+    table = ai_core_rows(ops[ids + pmu]).copy()
     if group == "PipeUtilization" and not any(pmu_base(c) == "memory_bound" for c in pmu):
         table["memory_bound"] = memory_bound(table)
     return table.reset_index(drop=True), group, split

@@ -7,12 +7,18 @@ the data, never an empty table without a reason.
 
 from __future__ import annotations
 
+import re
 import zlib
+from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
+
+from workbench.core.profiling import stats, timeline_ops
+from workbench.core.profiling.tables import schemas
 
 if TYPE_CHECKING:
     from workbench.core.profiling.timeline import Timeline
@@ -55,6 +61,8 @@ COLLECT_HINT = {
     "ai_core_utilization": "msprof --ai-core=on --aic-mode=sample-based",
 }
 
+# What each --aic-metrics group shows and cannot show; each sentence names only metrics the group
+# has (docs/cann-formats.md §2.1). Translated by the UI (context "AICoreMetrics").
 PMU_GROUPS = {
     "PipeUtilization": (
         "Time and ratio of each pipeline (vector, cube/mac, scalar, MTE1/2/3, fixpipe): "
@@ -62,7 +70,8 @@ PMU_GROUPS = {
         "Does not show cache hit rates or memory bandwidth.",
     ),
     "ArithmeticUtilization": (
-        "Cube and vector instruction mix (fp16/int8/fp32 ratios, FLOPs): shows how the compute units are used.",
+        "Cube (MAC fp16/int8) and vector (fp32/fp16/int32/misc) instruction ratios and the cube and vector "
+        "FLOP counts: shows how the compute units are used.",
         "Does not show pipeline stalls or memory traffic.",
     ),
     "Memory": ("Main-memory and L2 read/write bandwidth per operator.", "Does not show on-chip buffer traffic."),
@@ -73,6 +82,216 @@ PMU_GROUPS = {
     "MemoryAccess": ("Memory access volume by path.", "Does not show pipeline utilisation."),
     "PipelineExecuteUtilization": ("Per-pipeline execution ratios on newer chips.", "Does not show memory bandwidth."),
 }
+
+# The sentences of the AI Core Metrics description (templates: {0}, {1} are filled by the UI after
+# translating, context "AICoreMetrics").
+AICORE_TEXT = {
+    "none": "No AI Core PMU data in this report. Collect it with {0} (task-based) — the metric group decides "
+    "which columns appear.",
+    "group": "Metric group collected: {0}.",
+    "unknown": "Metric group collected: unknown (the columns match no --aic-metrics group).",
+    "split": "Columns are split into AIC (cube core) and AIV (vector core), as on 910B-class chips.",
+    "memory_bound": "Memory Bound > 1 (highlighted) means the MTE2 ratio exceeds the larger of the cube and "
+    "vector ratios: the operator waits on memory.",
+    "others": "Only AI Core tasks are listed: {0} tasks of other types ({1}) have no PMU metrics.",
+}
+
+# Column keys of the report tables -> the words their header shows (translated by the UI, context
+# "Column"). Keys not listed: PMU metrics (PMU_LABELS, with an AIC / AIV suffix for aic_ / aiv_),
+# else the key with spaces for underscores.
+COLUMN_LABELS = {
+    **schemas.LABELS,
+    "key": "OP Type",
+    "start_ns": "Start Time(ns)",
+    "name": "Name",
+    "source": "Source",
+    "ID": "ID",
+    "Name": "Name",
+    "Type": "Type",
+    "Count": "Count",
+    "Start(us)": "Start(us)",
+    "End(us)": "End(us)",
+    "Duration(us)": "Duration(us)",
+    "Self(us)": "Self(us)",
+    "Process ID": "Process ID",
+    "Thread ID": "Thread ID",
+    "Stream": "Stream",
+    "Task ID": "Task ID",
+    "Device": "Device",
+    "Time(%)": "Time(%)",
+    "Time(us)": "Time(us)",
+    "Total(us)": "Total(us)",
+    "Avg(us)": "Avg(us)",
+    "Min(us)": "Min(us)",
+    "Max(us)": "Max(us)",
+    "Lane": "Lane",
+    "Depth": "Depth",
+    "Category": "Category",
+}
+PMU_LABELS = {
+    "aicore_time(us)": "AI Core Time(us)",
+    "time(us)": "Time(us)",
+    "total_cycles": "Total Cycles",
+    "memory_bound": "Memory Bound",
+    "cube_utilization(%)": "Cube Utilization(%)",
+    "vec_ratio": "Vector Ratio",
+    "vec_time(us)": "Vector Time(us)",
+    "mac_ratio": "Cube (MAC) Ratio",
+    "mac_time(us)": "Cube (MAC) Time(us)",
+    "scalar_ratio": "Scalar Ratio",
+    "scalar_time(us)": "Scalar Time(us)",
+    "mte1_ratio": "MTE1 Ratio",
+    "mte1_time(us)": "MTE1 Time(us)",
+    "mte2_ratio": "MTE2 Ratio",
+    "mte2_time(us)": "MTE2 Time(us)",
+    "mte3_ratio": "MTE3 Ratio",
+    "mte3_time(us)": "MTE3 Time(us)",
+    "fixpipe_ratio": "Fixpipe Ratio",
+    "fixpipe_time(us)": "Fixpipe Time(us)",
+    "icache_miss_rate": "ICache Miss Rate",
+    "mac_fp16_ratio": "Cube FP16 Ratio",
+    "mac_int8_ratio": "Cube INT8 Ratio",
+    "vec_fp32_ratio": "Vector FP32 Ratio",
+    "vec_fp16_ratio": "Vector FP16 Ratio",
+    "vec_int32_ratio": "Vector INT32 Ratio",
+    "vec_misc_ratio": "Vector Misc Ratio",
+    "cube_fops": "Cube FLOPs",
+    "vector_fops": "Vector FLOPs",
+    "ub_read_bw(GB/s)": "UB Read(GB/s)",
+    "ub_write_bw(GB/s)": "UB Write(GB/s)",
+    "l1_read_bw(GB/s)": "L1 Read(GB/s)",
+    "l1_write_bw(GB/s)": "L1 Write(GB/s)",
+    "l2_read_bw": "L2 Read Bandwidth",
+    "l2_write_bw": "L2 Write Bandwidth",
+    "main_mem_read_bw(GB/s)": "Main Memory Read(GB/s)",
+    "main_mem_write_bw(GB/s)": "Main Memory Write(GB/s)",
+    "l0a_read_bw(GB/s)": "L0A Read(GB/s)",
+    "l0a_write_bw(GB/s)": "L0A Write(GB/s)",
+    "l0b_read_bw(GB/s)": "L0B Read(GB/s)",
+    "l0b_write_bw(GB/s)": "L0B Write(GB/s)",
+    "l0c_read_bw(GB/s)": "L0C Read(GB/s)",
+    "l0c_write_bw(GB/s)": "L0C Write(GB/s)",
+    "l0c_read_bw_cube(GB/s)": "L0C Cube Read(GB/s)",
+    "l0c_write_bw_cube(GB/s)": "L0C Cube Write(GB/s)",
+    "ub_read_bw_vector(GB/s)": "UB Vector Read(GB/s)",
+    "ub_write_bw_vector(GB/s)": "UB Vector Write(GB/s)",
+    "ub_read_bw_scalar(GB/s)": "UB Scalar Read(GB/s)",
+    "ub_write_bw_scalar(GB/s)": "UB Scalar Write(GB/s)",
+    "ub_read_bw_mte(GB/s)": "UB MTE Read(GB/s)",
+    "ub_write_bw_mte(GB/s)": "UB MTE Write(GB/s)",
+    "vec_bankgroup_cflt_ratio": "Vector Bank Group Conflict Ratio",
+    "vec_bank_cflt_ratio": "Vector Bank Conflict Ratio",
+    "vec_resc_cflt_ratio": "Vector Resource Conflict Ratio",
+    "mte1_iq_full_ratio": "MTE1 Queue Full Ratio",
+    "mte2_iq_full_ratio": "MTE2 Queue Full Ratio",
+    "mte3_iq_full_ratio": "MTE3 Queue Full Ratio",
+    "cube_iq_full_ratio": "Cube Queue Full Ratio",
+    "vec_iq_full_ratio": "Vector Queue Full Ratio",
+    "iq_full_ratio": "Queue Full Ratio",
+    "write_cache_hit": "Write Cache Hits",
+    "write_cache_miss_allocate": "Write Cache Miss Allocations",
+    "r0_read_cache_hit": "R0 Read Cache Hits",
+    "r1_read_cache_hit": "R1 Read Cache Hits",
+    "r0_read_cache_miss_allocate": "R0 Read Cache Miss Allocations",
+    "r1_read_cache_miss_allocate": "R1 Read Cache Miss Allocations",
+    "read_cache_hit": "Read Cache Hits",
+    "read_cache_miss_allocate": "Read Cache Miss Allocations",
+    "read_main_memory_datas(KB)": "Main Memory Read(KB)",
+    "write_main_memory_datas(KB)": "Main Memory Write(KB)",
+    "GM_to_L1_datas(KB)": "GM to L1(KB)",
+    "L0C_to_L1_datas(KB)": "L0C to L1(KB)",
+    "L0C_to_GM_datas(KB)": "L0C to GM(KB)",
+    "GM_to_UB_datas(KB)": "GM to UB(KB)",
+    "UB_to_GM_datas(KB)": "UB to GM(KB)",
+    "vec_exe_time(us)": "Vector Execute Time(us)",
+    "vec_exe_ratio": "Vector Execute Ratio",
+    "mac_exe_time(us)": "Cube Execute Time(us)",
+    "mac_exe_ratio": "Cube Execute Ratio",
+    "scalar_exe_time(us)": "Scalar Execute Time(us)",
+    "scalar_exe_ratio": "Scalar Execute Ratio",
+    "mte1_exe_time(us)": "MTE1 Execute Time(us)",
+    "mte1_exe_ratio": "MTE1 Execute Ratio",
+    "mte2_exe_time(us)": "MTE2 Execute Time(us)",
+    "mte2_exe_ratio": "MTE2 Execute Ratio",
+    "mte3_exe_time(us)": "MTE3 Execute Time(us)",
+    "mte3_exe_ratio": "MTE3 Execute Ratio",
+    "fixpipe_exe_time(us)": "Fixpipe Execute Time(us)",
+    "fixpipe_exe_ratio": "Fixpipe Execute Ratio",
+}
+# aic_ / aiv_ columns (910B-class chips): the metric's label with the core it was counted on.
+PMU_CORE_TEMPLATES = {"aic_": "{0} (AIC)", "aiv_": "{0} (AIV)"}
+
+
+def column_label(column: str) -> tuple[str, str | None]:
+    """How a table header names ``column``: (label, core template or None). The UI translates
+    the label (context "Column") and, for an ``aic_``/``aiv_`` metric, puts it into the
+    translated core template. A column nobody named gets its key with spaces for underscores."""
+    if column in COLUMN_LABELS:
+        return COLUMN_LABELS[column], None
+    if column in PMU_LABELS:
+        return PMU_LABELS[column], None
+    prefix = column[:4]
+    if prefix in PMU_CORE_TEMPLATES and column[4:] in PMU_LABELS:
+        return PMU_LABELS[column[4:]], PMU_CORE_TEMPLATES[prefix]
+    return column.replace("_", " "), None
+
+
+# --- messages the UI translates: templates with arguments ------------------------------------------------
+# Status lines of the report and comparison work functions (progress.status), as templates ({0}…
+# stand for file names, counts, places). The UI shows a line translated by matching it here.
+STATUS_TEMPLATES = (
+    "Reading {0}",
+    "Building the timeline",
+    "Laying out the timeline",
+    "Writing the cache of {0} for fast re-opening",
+    "Opening {0}",
+    "Opening {0} ({1}/{2})",
+    "Opening base report {0}",
+    "Opening current report {0}",
+    "Comparing",
+    "Exporting {0}",
+    "Saving {0}",
+    "Writing {0}",
+)
+# Analysis Summary values (and device facts) that are words, not data.
+SUMMARY_VALUES = (
+    "not present in this report",
+    "not collected ({0})",
+    "none",
+    "unknown",
+    "simulated CANN toolkit",
+    "avg {0}, max {1}",
+    "Device {0}",
+)
+DEVICE_FIELDS = (
+    ("chip_name", "chip"),
+    ("ai_core_num", "AI Cores"),
+    ("aiv_num", "AI Vector cores"),
+    ("ai_cpu_num", "AI CPUs"),
+    ("ctrl_cpu_num", "control CPUs"),
+    ("aic_frequency", "AI Core MHz"),
+)
+
+
+@lru_cache(maxsize=512)
+def _template_regex(template: str) -> re.Pattern[str]:
+    parts = re.split(r"\{\d+\}", template)
+    return re.compile("(.+?)".join(re.escape(p) for p in parts), re.DOTALL)
+
+
+def match_template(text: str, templates: Iterable[str]) -> tuple[str, tuple[str, ...]] | None:
+    """The template ``text`` was made from and its arguments, or None. When several match (e.g.
+    ``Opening {0}`` and ``Opening base report {0}``) the most specific (most fixed text) wins."""
+    best: tuple[str, tuple[str, ...]] | None = None
+    best_fixed = -1
+    for template in templates:
+        m = _template_regex(template).fullmatch(text)
+        if m is None:
+            continue
+        fixed = len(re.sub(r"\{\d+\}", "", template))
+        if fixed > best_fixed:
+            best, best_fixed = (template, m.groups()), fixed
+    return best
 
 
 def lane_events(tl, lane: int, ops: pd.DataFrame | None = None, args_limit: int = 2_000) -> pd.DataFrame:
@@ -107,6 +326,56 @@ def lane_events(tl, lane: int, ops: pd.DataFrame | None = None, args_limit: int 
                 from_args.append(args.get("Task Id", args.get("task id")))
             frame["Task ID"] = from_args
     return frame
+
+
+# --- Slice List: the slices of an area selection, or the occurrences of one name ------------------------
+
+SLICE_LIST_COLUMNS = ("Name", "Start(us)", "Duration(us)", "Self(us)", "Lane", "Depth")
+
+
+def lane_label(info) -> str:
+    """``Python · Thread 437675``: a lane's process and thread, as the Properties pane names it."""
+    return f"{info.process_name} · {info.thread_name or info.tid}"
+
+
+def area_slices(tl, t0: int, t1: int, lanes: list[int] | None) -> np.ndarray:
+    """Slices on ``lanes`` (all when None) overlapping [t0, t1), by start time (the Slice List
+    of an area selection; a slice counts whole when it overlaps, as in the Selection table)."""
+    idx = timeline_ops.selected_slices(tl, lanes, t0, t1)
+    return idx[np.argsort(np.asarray(tl.start_ns)[idx], kind="stable")]
+
+
+def name_slices(tl, name_id: int, within: np.ndarray | None = None) -> np.ndarray:
+    """Every slice named like ``name_id`` (only those in ``within`` when given), by start time."""
+    ids = np.asarray(tl.name_id)
+    idx = np.flatnonzero(ids == name_id) if within is None else within[ids[within] == name_id]
+    return idx[np.argsort(np.asarray(tl.start_ns)[idx], kind="stable")]
+
+
+def self_time_ns(tl, indices: np.ndarray) -> np.ndarray:
+    """Duration minus the time of the direct children, per slice of ``indices`` (Perfetto's self
+    time). Children are counted by ``parent``; a child reaching past its parent is clipped to it."""
+    dur = np.asarray(tl.dur_ns).astype(np.int64)
+    if not len(indices):
+        return np.empty(0, dtype=np.int64)
+    parent = np.asarray(tl.parent)
+    has = parent >= 0
+    if not has.any():
+        return dur[indices]
+    kids = np.flatnonzero(has)
+    child_sum = np.bincount(parent[kids], weights=dur[kids], minlength=len(dur))
+    return np.maximum(0, dur[indices] - child_sum[indices].astype(np.int64))
+
+
+def name_order(tl, indices: np.ndarray) -> np.ndarray:
+    """A sort key per slice of ``indices``: the rank of its name in alphabetical order (only the
+    names present are compared, so a million slices of a few hundred names sort at numpy speed)."""
+    ids = np.asarray(tl.name_id)[indices]
+    present, inverse = np.unique(ids, return_inverse=True)
+    texts = np.array([tl.names[int(i)].lower() for i in present], dtype=object)
+    rank = np.empty(len(present), dtype=np.int64)
+    rank[np.argsort(texts, kind="stable")] = np.arange(len(present))
+    return rank[inverse]
 
 
 def _task_ids_from_ops(ops: pd.DataFrame | None, abs_start_ns: np.ndarray, stream: str) -> np.ndarray | None:
@@ -292,23 +561,52 @@ def _api_view(api: pd.DataFrame) -> pd.DataFrame:
     return out.sort_values("Time(us)", ascending=False, kind="stable").reset_index(drop=True)
 
 
+def ai_core_description(report, frame: pd.DataFrame | None = None) -> list[tuple[str, tuple[str, ...]]]:
+    """The AI Core Metrics description as sentences: (English template, arguments). The UI
+    translates each template (context "AICoreMetrics") before filling it in; only what the shown
+    table ``frame`` (default: the report's metrics) has is explained."""
+    frame = report.ai_core_metrics if frame is None else frame
+    if not len(frame.columns):
+        return [(AICORE_TEXT["none"], (COLLECT_HINT["AI Core"],))]
+    parts: list[tuple[str, tuple[str, ...]]] = []
+    if report.pmu_group:
+        parts.append((AICORE_TEXT["group"], (report.pmu_group,)))
+        shows, cannot = PMU_GROUPS.get(report.pmu_group, ("", ""))
+        parts += [(text, ()) for text in (shows, cannot) if text]
+    else:
+        parts.append((AICORE_TEXT["unknown"], ()))
+    if report.pmu_split:
+        parts.append((AICORE_TEXT["split"], ()))
+    if "memory_bound" in frame.columns:
+        parts.append((AICORE_TEXT["memory_bound"], ()))
+    left_out = other_task_types(report.ops)
+    if left_out:
+        count = sum(left_out.values())
+        parts.append((AICORE_TEXT["others"], (f"{count:,}", ", ".join(left_out))))
+    return parts
+
+
 def ai_core_header(report) -> str:
-    if not len(report.ai_core_metrics):
-        return (
-            f"No AI Core PMU data in this report. Collect it with {COLLECT_HINT['AI Core']} "
-            f"(task-based) — the metric group decides which columns appear."
-        )
-    group = report.pmu_group or "unknown group"
-    shows, cannot = PMU_GROUPS.get(report.pmu_group or "", ("", ""))
-    split = (
-        " Columns are split into aic_ (cube core) and aiv_ (vector core), as on 910B-class chips."
-        if report.pmu_split
-        else ""
-    )
-    return (
-        f"Metric group collected: {group}. {shows} {cannot}{split} "
-        "memory_bound > 1 (highlighted) means MTE2 time exceeds compute."
-    )
+    """The AI Core Metrics description in English (one line)."""
+    return " ".join(template.format(*args) for template, args in ai_core_description(report))
+
+
+def other_task_types(ops: pd.DataFrame | None) -> dict[str, int]:
+    """Tasks of the OPs table that are no AI Core tasks (HCCL, AI_CPU, …): count per task type,
+    the most frequent first. They have no PMU metrics, so the AI Core Metrics table leaves them out."""
+    if ops is None or not len(ops) or "task_type" not in ops.columns:
+        return {}
+    tt = ops["task_type"].astype(object).where(ops["task_type"].notna(), "N/A").astype(str)
+    others = tt[~tt.str.upper().isin(stats.AI_CORE_TASK_TYPES)]
+    counts = others.value_counts()
+    return {str(k): int(v) for k, v in counts.items()}
+
+
+def ai_core_view(report) -> tuple[pd.DataFrame, list[tuple[str, tuple[str, ...]]], np.ndarray | None]:
+    """What the AI Core Metrics view shows: the AI Core task rows (a report saved before they were
+    filtered is filtered here too), its description and the memory-bound highlight."""
+    frame = stats.ai_core_rows(report.ai_core_metrics)
+    return frame, ai_core_description(report, frame), memory_bound_mask(frame)
 
 
 def memory_bound_mask(frame: pd.DataFrame) -> np.ndarray | None:

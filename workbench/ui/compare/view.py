@@ -1,7 +1,11 @@
 """The Baseline Comparison view: both summaries side by side, the overall diffs, the OP table
 (regressions first, worse in red, better in green, filter by status, by type or name), the top
 regressions / improvements chart, AI Core metric diffs, warnings, xlsx export; a click on a row
-opens both reports' timelines at that operator's first occurrence."""
+opens both reports' timelines at that operator's first occurrence.
+
+Core writes English: the warnings, the Overall metric names and the AI Core metric names are
+translated here (templates of core's lines, matched with ``views.match_template``). Long values
+(report paths) are elided to the width they get, so the view fits a 1600 px window."""
 
 from __future__ import annotations
 
@@ -9,8 +13,8 @@ from pathlib import Path
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QColor
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QGuiApplication
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -19,8 +23,10 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QLabel,
+    QMenu,
     QMessageBox,
     QPushButton,
+    QSizePolicy,
     QSplitter,
     QTabWidget,
     QVBoxLayout,
@@ -28,8 +34,11 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core.compare.model import BETTER, STATUSES, WORSE, Comparison
+from workbench.core.profiling import views
 from workbench.ui.compare.labels import header, status
-from workbench.ui.report.table import FrameTable
+from workbench.ui.labels import tr_template
+from workbench.ui.report.summary import BarChart
+from workbench.ui.report.table import FrameTable, column_header
 
 RED = QColor(192, 57, 43)
 GREEN = QColor(39, 139, 76)
@@ -42,12 +51,143 @@ def _colors(statuses) -> np.ndarray:
     return out
 
 
+# The warnings core/compare writes (facts.py, overall.py, engine.py), as templates for lupdate and
+# for matching; tests/ui/test_compare_ui.py drives core into every one of them.
+WARNINGS = (
+    QT_TRANSLATE_NOOP("CompareWarning", "different device IDs: {0}"),
+    QT_TRANSLATE_NOOP("CompareWarning", "base device {0} compared with current device {1}"),
+    QT_TRANSLATE_NOOP(
+        "CompareWarning", "base device(s) {0} left out of the comparison (no counterpart on the other side)"
+    ),
+    QT_TRANSLATE_NOOP(
+        "CompareWarning", "current device(s) {0} left out of the comparison (no counterpart on the other side)"
+    ),
+    QT_TRANSLATE_NOOP(
+        "CompareWarning",
+        "different kinds of report: base is {0} output, current is {1} output "
+        "(OPs are matched by key; the tools may count time differently)",
+    ),
+    QT_TRANSLATE_NOOP("CompareWarning", "different chip / SoC: base {0}, current {1}"),
+    QT_TRANSLATE_NOOP("CompareWarning", "different CANN version: base {0}, current {1}"),
+    QT_TRANSLATE_NOOP("CompareWarning", "different model name: base {0}, current {1}"),
+    QT_TRANSLATE_NOOP("CompareWarning", "different AI Core PMU group: base {0}, current {1}"),
+    QT_TRANSLATE_NOOP(
+        "CompareWarning", "chip / SoC not recorded in current (the base has {0}): cannot check that they match"
+    ),
+    QT_TRANSLATE_NOOP(
+        "CompareWarning", "chip / SoC not recorded in base (the current has {0}): cannot check that they match"
+    ),
+    QT_TRANSLATE_NOOP(
+        "CompareWarning", "CANN version not recorded in current (the base has {0}): cannot check that they match"
+    ),
+    QT_TRANSLATE_NOOP(
+        "CompareWarning", "CANN version not recorded in base (the current has {0}): cannot check that they match"
+    ),
+    QT_TRANSLATE_NOOP(
+        "CompareWarning", "model name not recorded in current (the base has {0}): cannot check that they match"
+    ),
+    QT_TRANSLATE_NOOP(
+        "CompareWarning", "model name not recorded in base (the current has {0}): cannot check that they match"
+    ),
+    QT_TRANSLATE_NOOP(
+        "CompareWarning",
+        "current has no OPs table (op_summary / kernel_details): all its OP rows show as added / removed",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CompareWarning", "base has no OPs table (op_summary / kernel_details): all its OP rows show as added / removed"
+    ),
+    QT_TRANSLATE_NOOP("CompareWarning", "current has no AI Core metrics (PMU data): AI Core metrics are not compared"),
+    QT_TRANSLATE_NOOP("CompareWarning", "base has no AI Core metrics (PMU data): AI Core metrics are not compared"),
+    QT_TRANSLATE_NOOP("CompareWarning", "current has no step_trace_time table: step trace rows are left out"),
+    QT_TRANSLATE_NOOP("CompareWarning", "base has no step_trace_time table: step trace rows are left out"),
+    QT_TRANSLATE_NOOP(
+        "CompareWarning", "neither report has an OPs table (op_summary / kernel_details): no OP rows to compare"
+    ),
+    QT_TRANSLATE_NOOP("CompareWarning", "base OPs have no task type: AI Core / AI CPU / communication times left out"),
+    QT_TRANSLATE_NOOP(
+        "CompareWarning", "current OPs have no task type: AI Core / AI CPU / communication times left out"
+    ),
+    QT_TRANSLATE_NOOP("CompareWarning", "AI Core metrics only in base (not compared): {0}"),
+    QT_TRANSLATE_NOOP("CompareWarning", "AI Core metrics only in current (not compared): {0}"),
+    QT_TRANSLATE_NOOP("CompareWarning", "no OP type is present in both reports: every row is added or removed"),
+    QT_TRANSLATE_NOOP("CompareWarning", "no OP name is present in both reports: every row is added or removed"),
+)
+# The Overall table's metric names and units (core/compare/overall.py).
+OVERALL_METRICS = (
+    QT_TRANSLATE_NOOP("CompareMetric", "Total device time"),
+    QT_TRANSLATE_NOOP("CompareMetric", "Device time per step"),
+    QT_TRANSLATE_NOOP("CompareMetric", "Device tasks"),
+    QT_TRANSLATE_NOOP("CompareMetric", "AI Core time"),
+    QT_TRANSLATE_NOOP("CompareMetric", "AI CPU time"),
+    QT_TRANSLATE_NOOP("CompareMetric", "Communication time"),
+    QT_TRANSLATE_NOOP("CompareMetric", "Free time (device idle between tasks)"),
+    QT_TRANSLATE_NOOP("CompareMetric", "End-to-end span"),
+    QT_TRANSLATE_NOOP("CompareMetric", "Step trace: {0}"),
+    QT_TRANSLATE_NOOP("CompareMetric", "count"),
+    QT_TRANSLATE_NOOP("CompareMetric", "us"),
+)
+
+
+def tr_warning(text: str) -> str:
+    """A comparison warning translated (its arguments kept; a device-pair list piece by piece)."""
+    found = views.match_template(text, WARNINGS)
+    if found is None:
+        return text
+    template, args = found
+    if template == "different device IDs: {0}":
+        args = (QCoreApplication.translate("CompareWarning", ", ").join(tr_warning(a) for a in args[0].split(", ")),)
+    return QCoreApplication.translate("CompareWarning", template).format(*args)
+
+
 def _display(frame, columns):
-    """The table as shown: chosen columns, statuses translated, headers translated."""
+    """The table as shown: chosen columns, statuses, metric names and units translated, headers
+    translated."""
     shown = frame[columns].copy()
     if "status" in shown.columns:
         shown["status"] = [status(s) for s in shown["status"]]
+    if "metric" in shown.columns:
+        shown["metric"] = [_metric_name(m) for m in shown["metric"]]
+    if "unit" in shown.columns:
+        shown["unit"] = [QCoreApplication.translate("CompareMetric", str(u)) for u in shown["unit"]]
     return shown, [header(c) for c in columns]
+
+
+def _metric_name(metric) -> str:
+    """An Overall metric (``Total device time``) or a PMU metric (``aic_mte2_ratio``) in words."""
+    text = str(metric)
+    translated = tr_template("CompareMetric", text, OVERALL_METRICS)
+    if translated != text or text in OVERALL_METRICS:
+        return translated
+    return column_header(text)
+
+
+class ElidedLabel(QLabel):
+    """One line of text elided in the middle to the width the layout gives it (so a long path
+    never widens the window); the tooltip and the context menu's Copy have the whole text."""
+
+    def __init__(self, text: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.full_text = text
+        self.setToolTip(text)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.setText(text)
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt API
+        return QSize(40, super().minimumSizeHint().height())
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt API
+        return QSize(self.fontMetrics().horizontalAdvance(self.full_text) + 4, super().sizeHint().height())
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(event)
+        shown = self.fontMetrics().elidedText(self.full_text, Qt.TextElideMode.ElideMiddle, max(10, self.width()))
+        if shown != self.text():
+            self.setText(shown)
+
+    def contextMenuEvent(self, event) -> None:  # noqa: N802 - Qt API
+        menu = QMenu(self)
+        menu.addAction(self.tr("Copy"), lambda: QGuiApplication.clipboard().setText(self.full_text))
+        menu.exec(event.globalPos())
 
 
 OP_SHOWN = [
@@ -92,14 +232,13 @@ class CompareView(QWidget):
                 (self.tr("Total device time"), f"{side.total_us:,.3f} µs"),
                 (self.tr("Steps"), f"{side.steps:,}" if side.steps else self.tr("not recorded")),
             ):
-                v = QLabel(str(value), box)
-                v.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-                v.setToolTip(str(value))
+                v = ElidedLabel(str(value), box)
                 form.addRow(label + ":", v)
             sides.addWidget(box)
         total = comparison.total()
         pct = total["diff_pct"]
         self.total_label = QLabel(self)
+        self.total_label.setWordWrap(True)
         self.total_label.setText(
             self.tr("Total device time: {0} → {1} µs, {2} µs ({3})").format(
                 _num(total["base_total_us"]),
@@ -142,7 +281,7 @@ class CompareView(QWidget):
         self.warnings = QLabel(self)
         self.warnings.setWordWrap(True)
         if comparison.warnings:
-            self.warnings.setText("⚠ " + "\n⚠ ".join(comparison.warnings))
+            self.warnings.setText("⚠ " + "\n⚠ ".join(tr_warning(w) for w in comparison.warnings))
             self.warnings.setStyleSheet("background:#fff3cd;color:#664d03;padding:4px;")
         else:
             self.warnings.hide()
@@ -171,10 +310,7 @@ class CompareView(QWidget):
         self.ops.row_activated.connect(self._row_activated)
         self.overall = FrameTable(self.tr("Overall"), self)
         self.metrics = FrameTable(self.tr("AI Core Metrics"), self)
-        self.chart = pg.PlotWidget(self)
-        self.chart.setBackground("w")
-        self.chart.setTitle(self.tr("Top regressions / improvements (µs)"), color="#333")
-        self.chart.getPlotItem().setMouseEnabled(x=False, y=False)
+        self.chart = BarChart(self.tr("Top regressions / improvements (µs)"), self)
         tabs = QTabWidget(self)
         tabs.addTab(self.ops, self.tr("Operators"))
         tabs.addTab(self.overall, self.tr("Overall"))
@@ -229,14 +365,12 @@ class CompareView(QWidget):
         names = list(worse["key"].astype(str))[::-1] + list(better["key"].astype(str))[::-1]
         values = list(worse["diff_us"])[::-1] + list(better["diff_us"])[::-1]
         if not values:
-            self.chart.setTitle(self.tr("No regressions or improvements beyond the tolerance"), color="#333")
+            self.chart.set_title(self.tr("No regressions or improvements beyond the tolerance"))
             return
-        y = np.arange(len(values))
-        brushes = [pg.mkBrush("#c0392b" if v > 0 else "#278b4c") for v in values]
-        self.chart.addItem(
-            pg.BarGraphItem(x0=0, y=y, height=0.6, width=np.asarray(values, dtype=float), brushes=brushes)
-        )
-        self.chart.getAxis("left").setTicks([list(zip(y, [n[:28] for n in names]))])
+        self.chart.set_title(self.tr("Top regressions / improvements (µs)"))
+        # the colour says the row's status (a longer run's total can grow while its time per step falls)
+        brushes = [pg.mkBrush("#c0392b")] * len(worse) + [pg.mkBrush("#278b4c")] * len(better)
+        self.chart.set_bars(names, values, brushes, unit="µs")
 
     def _row_activated(self, source_row: int) -> None:
         if self.frame is not None and 0 <= source_row < len(self.frame):

@@ -219,14 +219,17 @@ class MergeReportsDialog(_TaskDialog):
             found = merge_inputs(text)
             self.found.setText(self.tr("{0} report(s) to merge").format(len(found)))
             self.found.setToolTip("\n".join(str(p) for p in found))
-            if not self.output_dir.text().strip():
-                self.output_dir.setText(str(Path(text).expanduser()))
+            # a suggestion, not a value: typing into the empty field replaces it (an empty field
+            # means the suggestion when Merge starts)
+            self.output_dir.setPlaceholderText(str(Path(text).expanduser()))
         except MergeError as exc:
             self.found.setText(str(exc))
             self.found.setToolTip("")
+            self.output_dir.setPlaceholderText("")
 
     def start(self):
         inp, out, name = self.input_dir.text().strip(), self.output_dir.text().strip(), self.output_name.text().strip()
+        out = out or self.output_dir.placeholderText().strip()
         for value, label in (
             (inp, self.tr("Input directory")),
             (out, self.tr("Output directory")),

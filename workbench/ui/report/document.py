@@ -1,21 +1,79 @@
-"""A report opened as a document tab: Timeline (with its data pane), Analysis Summary and
-Baseline Comparison sub-views. Loading is a task (progress, cancel); a failed load leaves the
-other tabs alone and shows the engine's message."""
+"""A report opened as a document tab: Timeline (with its data pane: Event View, Statistics, AI
+Core Metrics, Selection, Slice List), Analysis Summary and Baseline Comparison sub-views. Loading
+is a task (progress, cancel); a failed load leaves the other tabs alone and shows the engine's
+message. Core's English texts (status lines, the AI Core description) are translated here."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer, Signal
-from PySide6.QtWidgets import QComboBox, QLabel, QMessageBox, QSplitter, QTabWidget, QVBoxLayout, QWidget
+import numpy as np
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, QPoint, Qt, QTimer, Signal
+from PySide6.QtWidgets import QComboBox, QLabel, QMenu, QMessageBox, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
 from workbench.core.profiling import timeline_ops, views
+from workbench.ui.labels import tr_status
+from workbench.ui.report.slice_list import SliceListPane
 from workbench.ui.report.summary import SummaryView
 from workbench.ui.report.table import FrameTable
 
 VIEWS = ("timeline", "events", "statistics", "aicore", "summary", "baseline")
 _NOT_COLLECTED = re.compile(r"^(.*): not collected\. Collect it with (.*)\.$")
+
+
+# core's AI Core Metrics sentences (views.AICORE_TEXT,
+# views.PMU_GROUPS), for pyside6-lupdate; a test checks that the lists match core's.
+AICORE_LABELS = (
+    QT_TRANSLATE_NOOP(
+        "AICoreMetrics",
+        "No AI Core PMU data in this report. Collect it with {0} (task-based) — the metric group decides "
+        "which columns appear.",
+    ),
+    QT_TRANSLATE_NOOP("AICoreMetrics", "Metric group collected: {0}."),
+    QT_TRANSLATE_NOOP("AICoreMetrics", "Metric group collected: unknown (the columns match no --aic-metrics group)."),
+    QT_TRANSLATE_NOOP(
+        "AICoreMetrics", "Columns are split into AIC (cube core) and AIV (vector core), as on 910B-class chips."
+    ),
+    QT_TRANSLATE_NOOP(
+        "AICoreMetrics",
+        "Memory Bound > 1 (highlighted) means the MTE2 ratio exceeds the larger of the cube and "
+        "vector ratios: the operator waits on memory.",
+    ),
+    QT_TRANSLATE_NOOP(
+        "AICoreMetrics", "Only AI Core tasks are listed: {0} tasks of other types ({1}) have no PMU metrics."
+    ),
+    QT_TRANSLATE_NOOP(
+        "AICoreMetrics",
+        "Time and ratio of each pipeline (vector, cube/mac, scalar, MTE1/2/3, fixpipe): "
+        "shows which unit bounds an operator.",
+    ),
+    QT_TRANSLATE_NOOP("AICoreMetrics", "Does not show cache hit rates or memory bandwidth."),
+    QT_TRANSLATE_NOOP(
+        "AICoreMetrics",
+        "Cube (MAC fp16/int8) and vector (fp32/fp16/int32/misc) instruction ratios and the cube and vector "
+        "FLOP counts: shows how the compute units are used.",
+    ),
+    QT_TRANSLATE_NOOP("AICoreMetrics", "Does not show pipeline stalls or memory traffic."),
+    QT_TRANSLATE_NOOP("AICoreMetrics", "Main-memory and L2 read/write bandwidth per operator."),
+    QT_TRANSLATE_NOOP("AICoreMetrics", "Does not show on-chip buffer traffic."),
+    QT_TRANSLATE_NOOP("AICoreMetrics", "L0A/L0B/L0C read/write bandwidth."),
+    QT_TRANSLATE_NOOP("AICoreMetrics", "Does not show main memory or UB traffic."),
+    QT_TRANSLATE_NOOP("AICoreMetrics", "Unified Buffer read/write bandwidth of the vector unit."),
+    QT_TRANSLATE_NOOP("AICoreMetrics", "Does not show L0 or main memory."),
+    QT_TRANSLATE_NOOP("AICoreMetrics", "Bank and bank-group conflicts and vector waits."),
+    QT_TRANSLATE_NOOP("AICoreMetrics", "Does not show bandwidth."),
+    QT_TRANSLATE_NOOP("AICoreMetrics", "L2 cache hit rates and allocations."),
+    QT_TRANSLATE_NOOP("AICoreMetrics", "Does not show pipeline utilisation."),
+    QT_TRANSLATE_NOOP("AICoreMetrics", "Memory access volume by path."),
+    QT_TRANSLATE_NOOP("AICoreMetrics", "Per-pipeline execution ratios on newer chips."),
+    QT_TRANSLATE_NOOP("AICoreMetrics", "Does not show memory bandwidth."),
+)
+
+
+def tr_sentences(parts) -> str:
+    """Core's description sentences ([(template, args)], e.g. ``views.ai_core_description``)."""
+    return " ".join(QCoreApplication.translate("AICoreMetrics", t).format(*args) for t, args in parts)
 
 
 def tr_note(note: str) -> str:
@@ -66,22 +124,32 @@ class ReportDocument(QWidget):
         self.aicore = FrameTable(self.tr("AI Core Metrics"), self)
         self.selection = FrameTable(self.tr("Selection"), self)
         self.selection.set_note(self.tr("Shift+drag across lanes in the timeline to select a time range."))
+        self.selection.view.doubleClicked.connect(self._selection_name_activated)
+        self.slice_list = SliceListPane(self)
         self.data_tabs.addTab(self.events, self.tr("Event View"))
         self.data_tabs.addTab(self.stats, self.tr("Statistics"))
         self.data_tabs.addTab(self.aicore, self.tr("AI Core Metrics"))
         self.data_tabs.addTab(self.selection, self.tr("Selection"))
+        self.data_tabs.addTab(self.slice_list, self.tr("Slice List"))
+        self._area: tuple[int, int, list] | None = None  # the last area selection (t0, t1, lanes)
 
         # --- timeline sub-view ---------------------------------------------------------------------
         split = QSplitter(Qt.Orientation.Vertical, self)
         tl = report.timeline
         if tl is not None and len(tl.lanes) and len(tl.start_ns):
+            from workbench.core.profiling.steps import report_steps
             from workbench.ui.report.timeline import TimelineView
 
             self.timeline_view = TimelineView(tl, self, layout=prepared.layout, name_colors=prepared.name_colors)
+            self.timeline_view.set_steps(report_steps(report))  # step boundaries, "zoom to step"
             self.timeline_view.slice_selected.connect(self._slice_selected)
             self.timeline_view.range_selected.connect(self._range_selected)
             self.timeline_view.event_view_requested.connect(self.show_lane_events)
             self.events.row_activated.connect(self._event_row_activated)
+            self.slice_list.slice_activated.connect(self.jump_to_slice)
+            # right-click a slice: list every occurrence of its name
+            self.timeline_view.plot.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+            self.timeline_view.plot.customContextMenuRequested.connect(self._timeline_menu)
             split.addWidget(self.timeline_view)
         else:
             label = QLabel(
@@ -94,7 +162,9 @@ class ReportDocument(QWidget):
             label.setAlignment(Qt.AlignmentFlag.AlignCenter)
             split.addWidget(label)
         split.addWidget(self.data_tabs)
-        split.setSizes([520, 300])
+        split.setStretchFactor(0, 3)  # the timeline gets most of the height (3:1), the data pane the rest
+        split.setStretchFactor(1, 1)
+        split.setSizes([750, 250])
         self.tabs.addTab(split, self.tr("Timeline"))
         # Built when first shown: keeps the GUI thread free while the report appears.
         self._summary: SummaryView | None = None
@@ -185,8 +255,8 @@ class ReportDocument(QWidget):
             self.stats_selector.blockSignals(False)
 
     def _fill_aicore(self) -> None:
-        frame = self.report.ai_core_metrics
-        self.aicore.set_frame(frame, views.ai_core_header(self.report), views.memory_bound_mask(frame))
+        frame, description, mask = views.ai_core_view(self.report)
+        self.aicore.set_frame(frame, tr_sentences(description), mask)
         if "duration_us" in frame.columns:
             col = list(frame.columns).index("duration_us")
             self.aicore.view.sortByColumn(col, Qt.SortOrder.DescendingOrder)
@@ -214,10 +284,15 @@ class ReportDocument(QWidget):
         start = int(tl.start_ns[index])
         dur = int(tl.dur_ns[index])
         lane = tl.lanes[int(tl.lane[index])]
-        rows = [
-            (self.tr("Name"), tl.names[int(tl.name_id[index])]),
+        name_id = int(tl.name_id[index])
+        rows: list[tuple] = [
+            (
+                self.tr("Name"),
+                tl.names[name_id],
+                (self.tr("List All Occurrences"), lambda: self.show_occurrences(name_id)),
+            ),
             (self.tr("Category"), tl.cats[int(tl.cat_id[index])] if len(tl.cats) else ""),
-            (self.tr("Lane"), f"{lane.process_name} · {lane.thread_name or lane.tid}"),
+            (self.tr("Lane"), views.lane_label(lane)),
             (self.tr("Start"), timeline_ops.format_ns(start, 1000) + f"  ({start:,} ns)"),
             (self.tr("End"), timeline_ops.format_ns(start + dur, 1000)),
             (self.tr("Duration"), timeline_ops.format_ns(dur) + f"  ({dur:,} ns)"),
@@ -234,7 +309,8 @@ class ReportDocument(QWidget):
         import pandas as pd
 
         tl = self.report.timeline
-        rows = timeline_ops.aggregate(tl, timeline_ops.selected_slices(tl, lanes, t0, t1))
+        area = views.area_slices(tl, t0, t1, lanes)
+        rows = timeline_ops.aggregate(tl, area)
         frame = pd.DataFrame(
             {
                 "Name": [r["name"] for r in rows],
@@ -245,14 +321,74 @@ class ReportDocument(QWidget):
                 "Max(us)": [r["max_ns"] / 1000 for r in rows],
             }
         )
-        note = self.tr("{0} lanes, {1} → {2} ({3})").format(
+        self._area = (t0, t1, list(lanes))
+        self._area_slices = area
+        where = self._area_text()
+        self.selection.set_frame(
+            frame, self.tr("{0}. Double-click a name to list its slices.").format(where) if len(frame) else where
+        )
+        self.slice_list.show_slices(tl, area, self.tr("Slices of the area: {0}").format(where))
+        self.data_tabs.setCurrentWidget(self.selection)
+
+    def _area_text(self) -> str:
+        t0, t1, lanes = self._area or (0, 0, [])
+        return self.tr("{0} lanes, {1} → {2} ({3})").format(
             len(lanes),
             timeline_ops.format_ns(t0, t1 - t0),
             timeline_ops.format_ns(t1, t1 - t0),
             timeline_ops.format_ns(t1 - t0),
         )
-        self.selection.set_frame(frame, note)
-        self.data_tabs.setCurrentWidget(self.selection)
+
+    # --- Slice List --------------------------------------------------------------------------------------
+    def _selection_name_activated(self, index) -> None:
+        """Double-click on a name of the Selection table: its slices in the area."""
+        if self._area is None or not index.isValid():
+            return
+        tl = self.report.timeline
+        name = str(self.selection.model.frame["Name"].iloc[self.selection.model.source_row(index.row())])
+        area = self._area_slices
+        ids = [int(i) for i in np.unique(np.asarray(tl.name_id)[area]) if tl.names[int(i)] == name]
+        if not ids:
+            return
+        self.slice_list.show_slices(
+            tl,
+            views.name_slices(tl, ids[0], within=area),
+            self.tr("Slices named {0} in the area: {1}").format(name, self._area_text()),
+        )
+        self.data_tabs.setCurrentWidget(self.slice_list)
+
+    def show_occurrences(self, name_id: int) -> None:
+        """The Slice List of every slice named like ``name_id`` in the whole report."""
+        tl = self.report.timeline
+        if tl is None:
+            return
+        self.slice_list.show_slices(
+            tl,
+            views.name_slices(tl, name_id),
+            self.tr("Every occurrence of {0} in the report").format(tl.names[name_id]),
+        )
+        self.tabs.setCurrentIndex(0)
+        self.data_tabs.setCurrentWidget(self.slice_list)
+
+    def jump_to_slice(self, index: int) -> None:
+        """Select slice ``index`` in the timeline and bring it into view."""
+        if self.timeline_view is not None:
+            self.timeline_view.select_slice(index, center=True)
+
+    def _timeline_menu(self, pos: QPoint) -> None:
+        tv = self.timeline_view
+        p = tv.viewbox.mapSceneToView(tv.plot.mapToScene(pos))
+        row = tv.row_at(p.y())
+        hit = tv.layout_.slice_at(row.row, int(p.x())) if row is not None and row.kind == "slices" else None
+        if hit is None:
+            return
+        name_id = int(self.report.timeline.name_id[hit])
+        menu = QMenu(self)
+        menu.addAction(
+            self.tr("List All Occurrences of {0}").format(self.report.timeline.names[name_id]),
+            lambda: self.show_occurrences(name_id),
+        )
+        menu.exec(tv.plot.mapToGlobal(pos))
 
 
 def open_report(window, path: Path, view: str | None = None) -> None:
@@ -273,12 +409,15 @@ class _ReportOpener(QObject):
     def __init__(self, window, path: Path, view: str | None, task, page) -> None:
         super().__init__(page)
         self.window, self.path, self.view, self.task, self.page = window, path, view, task, page
-        task.status_changed.connect(page.set_status)
+        task.status_changed.connect(self.status)
         task.progress_changed.connect(page.set_fraction)
         task.partial_result.connect(page.partial)
         task.succeeded.connect(self.done)
         task.failed.connect(self.failed)
         task.cancelled.connect(self.cancelled)
+
+    def status(self, line: str) -> None:
+        self.page.set_status(tr_status(line))
 
     def _page_index(self) -> int:
         return self.window.documents.indexOf(self.page)

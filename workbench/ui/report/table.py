@@ -3,7 +3,8 @@
 ``FrameTable`` = filter box + row count + Copy + Export (CSV / XLSX) + the table view. A million
 rows scroll smoothly because ``data()`` only indexes numpy arrays for the visible cells.
 Columns whose name ends in ``ratio`` (0..1) can draw inline bars; rows can be highlighted by a
-boolean mask (e.g. ``memory_bound > 1``).
+boolean mask (e.g. ``memory_bound > 1``). Headers are words, translated (``column_header``; the
+column key is the header's tooltip); Ctrl+C copies exactly the selected cells (``copy_cells``).
 """
 
 from __future__ import annotations
@@ -12,8 +13,20 @@ import math
 
 import numpy as np
 import pandas as pd
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QRect, Qt, Signal
-from PySide6.QtGui import QColor, QGuiApplication, QKeySequence, QShortcut
+from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
+    QAbstractTableModel,
+    QCoreApplication,
+    QEvent,
+    QItemSelection,
+    QItemSelectionModel,
+    QModelIndex,
+    QObject,
+    QRect,
+    Qt,
+    Signal,
+)
+from PySide6.QtGui import QColor, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
@@ -28,7 +41,118 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from workbench.core.profiling import views
 from workbench.core.profiling.tableio import write_table
+
+
+def column_header(column: str) -> str:
+    """The translated words a header shows for a column key (core ``views.column_label``)."""
+    label, core = views.column_label(column)
+    text = QCoreApplication.translate("Column", label)
+    return QCoreApplication.translate("Column", core).format(text) if core else text
+
+
+def header_tooltip(column: str) -> str:
+    """A header's tooltip: the column's key (as the source file and an export name it) and how to
+    sort or select it."""
+    return QCoreApplication.translate("Column", "{0}\nClick: sort by this column · Ctrl+click: select it").format(
+        column
+    )
+
+
+class CopyKey(QObject):
+    """Ctrl+C (the platform's Copy key) on ``view`` runs ``copy``: handled as the view's own key
+    (ShortcutOverride accepted), so a window with many tables has no ambiguous Copy shortcut and
+    the table with the focus copies."""
+
+    def __init__(self, view, copy) -> None:
+        super().__init__(view)
+        self.copy = copy
+        view.installEventFilter(self)
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt API
+        kind = event.type()
+        if kind in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress) and event.matches(
+            QKeySequence.StandardKey.Copy
+        ):
+            event.accept()
+            if kind == QEvent.Type.KeyPress:
+                self.copy()
+            return True
+        return False
+
+
+class ColumnPicker(QObject):
+    """Ctrl+click on a header section selects that whole column instead of sorting by it
+    (Ctrl+Shift+click adds it to the selection); a plain click still sorts. Whole columns copy
+    with their header."""
+
+    def __init__(self, view: QTableView) -> None:
+        super().__init__(view)
+        self.view = view
+        self._swallow = False
+        view.horizontalHeader().viewport().installEventFilter(self)
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt API
+        kind = event.type()
+        pressed = kind in (QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonDblClick)
+        ctrl = pressed and bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)
+        if ctrl and event.button() == Qt.MouseButton.LeftButton:
+            column = self.view.horizontalHeader().logicalIndexAt(event.position().toPoint())
+            if column >= 0:
+                self.select(column, add=bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier))
+            self._swallow = True
+            return True
+        if kind == QEvent.Type.MouseButtonRelease and self._swallow:
+            self._swallow = False
+            return True
+        return False
+
+    def select(self, column: int, add: bool = False) -> None:
+        model = self.view.model()
+        rows = model.rowCount()
+        if not rows:
+            return
+        top, bottom = model.index(0, column), model.index(rows - 1, column)
+        how = QItemSelectionModel.SelectionFlag.Select if add else QItemSelectionModel.SelectionFlag.ClearAndSelect
+        self.view.selectionModel().select(QItemSelection(top, bottom), how | QItemSelectionModel.SelectionFlag.Columns)
+        self.view.setFocus()
+
+
+def copy_cells(view: QTableView, cell_text=None) -> str:
+    """The selected cells of ``view`` as tab/newline-separated text, put on the clipboard: one
+    line per selected row, one field per selected column (a cell of the block that is not
+    selected stays empty). The header line comes first only when whole columns are selected.
+    ``cell_text(row, column)`` gives a cell's text faster than ``model.data``."""
+    model = view.model()
+    selection = view.selectionModel().selection()
+    rows: set[int] = set()
+    cols: set[int] = set()
+    for r in selection:
+        rows.update(range(r.top(), r.bottom() + 1))
+        cols.update(range(r.left(), r.right() + 1))
+    if not rows:
+        return ""
+    row_list, col_list = sorted(rows), sorted(cols)
+    text_of = cell_text or (lambda row, col: str(model.data(model.index(row, col)) or ""))
+    rectangle = len(selection) == 1
+    lines = []
+    whole = all(view.selectionModel().isColumnSelected(c, QModelIndex()) for c in col_list)
+    if whole:
+        lines.append(
+            "\t".join(
+                str(model.headerData(c, Qt.Orientation.Horizontal, Qt.ItemDataRole.DisplayRole)) for c in col_list
+            )
+        )
+    for row in row_list:
+        if rectangle:
+            fields = [text_of(row, c) for c in col_list]
+        else:
+            fields = [text_of(row, c) if selection.contains(model.index(row, c)) else "" for c in col_list]
+        lines.append("\t".join(fields))
+    text = "\n".join(lines)
+    QGuiApplication.clipboard().setText(text)
+    return text
 
 
 def _fmt(value) -> str:
@@ -112,9 +236,14 @@ class FrameModel(QAbstractTableModel):
                 if section >= len(self.columns):
                     return None
                 headers = getattr(self, "headers", None)
-                return headers[section] if headers else self.columns[section]
+                return headers[section] if headers else column_header(self.columns[section])
             return str(section + 1)
+        if role == Qt.ItemDataRole.ToolTipRole and orientation == Qt.Orientation.Horizontal:
+            return header_tooltip(self.columns[section]) if section < len(self.columns) else None
         return None
+
+    def cell_text(self, row: int, column: int) -> str:
+        return _fmt(self.raw(row, column))
 
     def sort(self, column: int, order=Qt.SortOrder.AscendingOrder) -> None:
         if not self.columns:
@@ -185,7 +314,7 @@ class FrameTable(QWidget):
         self.view.setSortingEnabled(True)
         self.view.setItemDelegate(BarDelegate(self.view))
         self.view.setAlternatingRowColors(True)
-        self.view.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
+        self.view.setSelectionBehavior(QTableView.SelectionBehavior.SelectItems)
         self.view.verticalHeader().setDefaultSectionSize(22)
         self.view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.view.activated.connect(lambda idx: self.row_activated.emit(self.model.source_row(idx.row())))
@@ -198,7 +327,7 @@ class FrameTable(QWidget):
         self.note = QLabel(self)
         self.note.setWordWrap(True)
         self.copy_button = QPushButton(self.tr("Copy"), self)
-        self.copy_button.setToolTip(self.tr("Copy the selected rows as tab-separated text"))
+        self.copy_button.setToolTip(self.tr("Copy the selected cells as tab-separated text (Ctrl+C)"))
         self.copy_button.clicked.connect(self.copy_selection)
         self.export_button = QPushButton(self.tr("Export…"), self)
         self.export_button.setToolTip(self.tr("Export the shown rows to CSV or Excel"))
@@ -216,7 +345,8 @@ class FrameTable(QWidget):
         layout.addWidget(self.note)
         layout.addLayout(bar)
         layout.addWidget(self.view)
-        QShortcut(QKeySequence.StandardKey.Copy, self.view, self.copy_selection)
+        CopyKey(self.view, self.copy_selection)
+        ColumnPicker(self.view)
         self.note.hide()
 
     def set_frame(
@@ -248,13 +378,7 @@ class FrameTable(QWidget):
         )
 
     def copy_selection(self) -> str:
-        rows = sorted({i.row() for i in self.view.selectionModel().selectedIndexes()}) or []
-        lines = ["\t".join(self.model.columns)]
-        for r in rows:
-            lines.append("\t".join(_fmt(self.model.raw(r, c)) for c in range(self.model.columnCount())))
-        text = "\n".join(lines)
-        QGuiApplication.clipboard().setText(text)
-        return text
+        return copy_cells(self.view, self.model.cell_text)
 
     def export(self, path: str) -> None:
         write_table(self.model.visible_frame(), path, sheet=self.title or "table")
@@ -270,3 +394,149 @@ class FrameTable(QWidget):
             self.export(path)
         except (OSError, ValueError) as exc:
             QMessageBox.warning(self, self.tr("Export Table"), str(exc))
+
+
+# Header words of the core's column keys (views.COLUMN_LABELS, PMU_LABELS, PMU_CORE_TEMPLATES), for
+# pyside6-lupdate; tests/ui/test_report_views.py checks that every core label is listed.
+COLUMN_LABELS = (
+    QT_TRANSLATE_NOOP("Column", "Device"),
+    QT_TRANSLATE_NOOP("Column", "Step"),
+    QT_TRANSLATE_NOOP("Column", "Model Name"),
+    QT_TRANSLATE_NOOP("Column", "Model ID"),
+    QT_TRANSLATE_NOOP("Column", "Task ID"),
+    QT_TRANSLATE_NOOP("Column", "Stream ID"),
+    QT_TRANSLATE_NOOP("Column", "Infer ID"),
+    QT_TRANSLATE_NOOP("Column", "Name"),
+    QT_TRANSLATE_NOOP("Column", "OP Type"),
+    QT_TRANSLATE_NOOP("Column", "OP State"),
+    QT_TRANSLATE_NOOP("Column", "Task Type"),
+    QT_TRANSLATE_NOOP("Column", "Start Time(ns)"),
+    QT_TRANSLATE_NOOP("Column", "Duration(us)"),
+    QT_TRANSLATE_NOOP("Column", "Wait Time(us)"),
+    QT_TRANSLATE_NOOP("Column", "Block Dim"),
+    QT_TRANSLATE_NOOP("Column", "Mix Block Dim"),
+    QT_TRANSLATE_NOOP("Column", "HF32 Eligible"),
+    QT_TRANSLATE_NOOP("Column", "Input Shapes"),
+    QT_TRANSLATE_NOOP("Column", "Input Data Types"),
+    QT_TRANSLATE_NOOP("Column", "Input Formats"),
+    QT_TRANSLATE_NOOP("Column", "Output Shapes"),
+    QT_TRANSLATE_NOOP("Column", "Output Data Types"),
+    QT_TRANSLATE_NOOP("Column", "Output Formats"),
+    QT_TRANSLATE_NOOP("Column", "Context ID"),
+    QT_TRANSLATE_NOOP("Column", "Core Type"),
+    QT_TRANSLATE_NOOP("Column", "Count"),
+    QT_TRANSLATE_NOOP("Column", "Total Time(us)"),
+    QT_TRANSLATE_NOOP("Column", "Min Time(us)"),
+    QT_TRANSLATE_NOOP("Column", "Avg Time(us)"),
+    QT_TRANSLATE_NOOP("Column", "Max Time(us)"),
+    QT_TRANSLATE_NOOP("Column", "Ratio(%)"),
+    QT_TRANSLATE_NOOP("Column", "Level"),
+    QT_TRANSLATE_NOOP("Column", "Type"),
+    QT_TRANSLATE_NOOP("Column", "Time(%)"),
+    QT_TRANSLATE_NOOP("Column", "Variance"),
+    QT_TRANSLATE_NOOP("Column", "Process ID"),
+    QT_TRANSLATE_NOOP("Column", "Thread ID"),
+    QT_TRANSLATE_NOOP("Column", "Source"),
+    QT_TRANSLATE_NOOP("Column", "ID"),
+    QT_TRANSLATE_NOOP("Column", "Start(us)"),
+    QT_TRANSLATE_NOOP("Column", "End(us)"),
+    QT_TRANSLATE_NOOP("Column", "Self(us)"),
+    QT_TRANSLATE_NOOP("Column", "Stream"),
+    QT_TRANSLATE_NOOP("Column", "Time(us)"),
+    QT_TRANSLATE_NOOP("Column", "Total(us)"),
+    QT_TRANSLATE_NOOP("Column", "Avg(us)"),
+    QT_TRANSLATE_NOOP("Column", "Min(us)"),
+    QT_TRANSLATE_NOOP("Column", "Max(us)"),
+    QT_TRANSLATE_NOOP("Column", "Lane"),
+    QT_TRANSLATE_NOOP("Column", "Depth"),
+    QT_TRANSLATE_NOOP("Column", "Category"),
+    QT_TRANSLATE_NOOP("Column", "AI Core Time(us)"),
+    QT_TRANSLATE_NOOP("Column", "Total Cycles"),
+    QT_TRANSLATE_NOOP("Column", "Memory Bound"),
+    QT_TRANSLATE_NOOP("Column", "Cube Utilization(%)"),
+    QT_TRANSLATE_NOOP("Column", "Vector Ratio"),
+    QT_TRANSLATE_NOOP("Column", "Vector Time(us)"),
+    QT_TRANSLATE_NOOP("Column", "Cube (MAC) Ratio"),
+    QT_TRANSLATE_NOOP("Column", "Cube (MAC) Time(us)"),
+    QT_TRANSLATE_NOOP("Column", "Scalar Ratio"),
+    QT_TRANSLATE_NOOP("Column", "Scalar Time(us)"),
+    QT_TRANSLATE_NOOP("Column", "MTE1 Ratio"),
+    QT_TRANSLATE_NOOP("Column", "MTE1 Time(us)"),
+    QT_TRANSLATE_NOOP("Column", "MTE2 Ratio"),
+    QT_TRANSLATE_NOOP("Column", "MTE2 Time(us)"),
+    QT_TRANSLATE_NOOP("Column", "MTE3 Ratio"),
+    QT_TRANSLATE_NOOP("Column", "MTE3 Time(us)"),
+    QT_TRANSLATE_NOOP("Column", "Fixpipe Ratio"),
+    QT_TRANSLATE_NOOP("Column", "Fixpipe Time(us)"),
+    QT_TRANSLATE_NOOP("Column", "ICache Miss Rate"),
+    QT_TRANSLATE_NOOP("Column", "Cube FP16 Ratio"),
+    QT_TRANSLATE_NOOP("Column", "Cube INT8 Ratio"),
+    QT_TRANSLATE_NOOP("Column", "Vector FP32 Ratio"),
+    QT_TRANSLATE_NOOP("Column", "Vector FP16 Ratio"),
+    QT_TRANSLATE_NOOP("Column", "Vector INT32 Ratio"),
+    QT_TRANSLATE_NOOP("Column", "Vector Misc Ratio"),
+    QT_TRANSLATE_NOOP("Column", "Cube FLOPs"),
+    QT_TRANSLATE_NOOP("Column", "Vector FLOPs"),
+    QT_TRANSLATE_NOOP("Column", "UB Read(GB/s)"),
+    QT_TRANSLATE_NOOP("Column", "UB Write(GB/s)"),
+    QT_TRANSLATE_NOOP("Column", "L1 Read(GB/s)"),
+    QT_TRANSLATE_NOOP("Column", "L1 Write(GB/s)"),
+    QT_TRANSLATE_NOOP("Column", "L2 Read Bandwidth"),
+    QT_TRANSLATE_NOOP("Column", "L2 Write Bandwidth"),
+    QT_TRANSLATE_NOOP("Column", "Main Memory Read(GB/s)"),
+    QT_TRANSLATE_NOOP("Column", "Main Memory Write(GB/s)"),
+    QT_TRANSLATE_NOOP("Column", "L0A Read(GB/s)"),
+    QT_TRANSLATE_NOOP("Column", "L0A Write(GB/s)"),
+    QT_TRANSLATE_NOOP("Column", "L0B Read(GB/s)"),
+    QT_TRANSLATE_NOOP("Column", "L0B Write(GB/s)"),
+    QT_TRANSLATE_NOOP("Column", "L0C Read(GB/s)"),
+    QT_TRANSLATE_NOOP("Column", "L0C Write(GB/s)"),
+    QT_TRANSLATE_NOOP("Column", "L0C Cube Read(GB/s)"),
+    QT_TRANSLATE_NOOP("Column", "L0C Cube Write(GB/s)"),
+    QT_TRANSLATE_NOOP("Column", "UB Vector Read(GB/s)"),
+    QT_TRANSLATE_NOOP("Column", "UB Vector Write(GB/s)"),
+    QT_TRANSLATE_NOOP("Column", "UB Scalar Read(GB/s)"),
+    QT_TRANSLATE_NOOP("Column", "UB Scalar Write(GB/s)"),
+    QT_TRANSLATE_NOOP("Column", "UB MTE Read(GB/s)"),
+    QT_TRANSLATE_NOOP("Column", "UB MTE Write(GB/s)"),
+    QT_TRANSLATE_NOOP("Column", "Vector Bank Group Conflict Ratio"),
+    QT_TRANSLATE_NOOP("Column", "Vector Bank Conflict Ratio"),
+    QT_TRANSLATE_NOOP("Column", "Vector Resource Conflict Ratio"),
+    QT_TRANSLATE_NOOP("Column", "MTE1 Queue Full Ratio"),
+    QT_TRANSLATE_NOOP("Column", "MTE2 Queue Full Ratio"),
+    QT_TRANSLATE_NOOP("Column", "MTE3 Queue Full Ratio"),
+    QT_TRANSLATE_NOOP("Column", "Cube Queue Full Ratio"),
+    QT_TRANSLATE_NOOP("Column", "Vector Queue Full Ratio"),
+    QT_TRANSLATE_NOOP("Column", "Queue Full Ratio"),
+    QT_TRANSLATE_NOOP("Column", "Write Cache Hits"),
+    QT_TRANSLATE_NOOP("Column", "Write Cache Miss Allocations"),
+    QT_TRANSLATE_NOOP("Column", "R0 Read Cache Hits"),
+    QT_TRANSLATE_NOOP("Column", "R1 Read Cache Hits"),
+    QT_TRANSLATE_NOOP("Column", "R0 Read Cache Miss Allocations"),
+    QT_TRANSLATE_NOOP("Column", "R1 Read Cache Miss Allocations"),
+    QT_TRANSLATE_NOOP("Column", "Read Cache Hits"),
+    QT_TRANSLATE_NOOP("Column", "Read Cache Miss Allocations"),
+    QT_TRANSLATE_NOOP("Column", "Main Memory Read(KB)"),
+    QT_TRANSLATE_NOOP("Column", "Main Memory Write(KB)"),
+    QT_TRANSLATE_NOOP("Column", "GM to L1(KB)"),
+    QT_TRANSLATE_NOOP("Column", "L0C to L1(KB)"),
+    QT_TRANSLATE_NOOP("Column", "L0C to GM(KB)"),
+    QT_TRANSLATE_NOOP("Column", "GM to UB(KB)"),
+    QT_TRANSLATE_NOOP("Column", "UB to GM(KB)"),
+    QT_TRANSLATE_NOOP("Column", "Vector Execute Time(us)"),
+    QT_TRANSLATE_NOOP("Column", "Vector Execute Ratio"),
+    QT_TRANSLATE_NOOP("Column", "Cube Execute Time(us)"),
+    QT_TRANSLATE_NOOP("Column", "Cube Execute Ratio"),
+    QT_TRANSLATE_NOOP("Column", "Scalar Execute Time(us)"),
+    QT_TRANSLATE_NOOP("Column", "Scalar Execute Ratio"),
+    QT_TRANSLATE_NOOP("Column", "MTE1 Execute Time(us)"),
+    QT_TRANSLATE_NOOP("Column", "MTE1 Execute Ratio"),
+    QT_TRANSLATE_NOOP("Column", "MTE2 Execute Time(us)"),
+    QT_TRANSLATE_NOOP("Column", "MTE2 Execute Ratio"),
+    QT_TRANSLATE_NOOP("Column", "MTE3 Execute Time(us)"),
+    QT_TRANSLATE_NOOP("Column", "MTE3 Execute Ratio"),
+    QT_TRANSLATE_NOOP("Column", "Fixpipe Execute Time(us)"),
+    QT_TRANSLATE_NOOP("Column", "Fixpipe Execute Ratio"),
+    QT_TRANSLATE_NOOP("Column", "{0} (AIC)"),
+    QT_TRANSLATE_NOOP("Column", "{0} (AIV)"),
+)
