@@ -2,6 +2,101 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>AICoreMetrics</name>
+    <message>
+        <source>No AI Core PMU data in this report. Collect it with {0} (task-based) — the metric group decides which columns appear.</source>
+        <translation>此报告没有 AI Core PMU 数据。请用 {0}（task-based）采集——采集的指标组决定出现哪些列。</translation>
+    </message>
+    <message>
+        <source>Metric group collected: {0}.</source>
+        <translation>采集的指标组：{0}。</translation>
+    </message>
+    <message>
+        <source>Metric group collected: unknown (the columns match no --aic-metrics group).</source>
+        <translation>采集的指标组：未知（这些列与任何 --aic-metrics 指标组都不匹配）。</translation>
+    </message>
+    <message>
+        <source>Columns are split into AIC (cube core) and AIV (vector core), as on 910B-class chips.</source>
+        <translation>各列分为 AIC（Cube 核）和 AIV（Vector 核），与 910B 类芯片一致。</translation>
+    </message>
+    <message>
+        <source>Memory Bound &gt; 1 (highlighted) means the MTE2 ratio exceeds the larger of the cube and vector ratios: the operator waits on memory.</source>
+        <translation>内存瓶颈 &gt; 1（高亮）表示 MTE2 占比超过 Cube 与 Vector 占比中的较大者：算子在等待内存。</translation>
+    </message>
+    <message>
+        <source>Only AI Core tasks are listed: {0} tasks of other types ({1}) have no PMU metrics.</source>
+        <translation>仅列出 AI Core 任务：其他类型的 {0} 个任务（{1}）没有 PMU 指标。</translation>
+    </message>
+    <message>
+        <source>Time and ratio of each pipeline (vector, cube/mac, scalar, MTE1/2/3, fixpipe): shows which unit bounds an operator.</source>
+        <translation>各流水线（vector、cube/mac、scalar、MTE1/2/3、fixpipe）的耗时与占比：显示算子受哪个单元限制。</translation>
+    </message>
+    <message>
+        <source>Does not show cache hit rates or memory bandwidth.</source>
+        <translation>不显示缓存命中率和内存带宽。</translation>
+    </message>
+    <message>
+        <source>Cube (MAC fp16/int8) and vector (fp32/fp16/int32/misc) instruction ratios and the cube and vector FLOP counts: shows how the compute units are used.</source>
+        <translation>Cube（MAC fp16/int8）与 Vector（fp32/fp16/int32/misc）指令占比以及 Cube 和 Vector 的浮点运算次数：显示计算单元的使用情况。</translation>
+    </message>
+    <message>
+        <source>Does not show pipeline stalls or memory traffic.</source>
+        <translation>不显示流水线停顿和内存流量。</translation>
+    </message>
+    <message>
+        <source>Main-memory and L2 read/write bandwidth per operator.</source>
+        <translation>每个算子的主存与 L2 读写带宽。</translation>
+    </message>
+    <message>
+        <source>Does not show on-chip buffer traffic.</source>
+        <translation>不显示片上缓冲区流量。</translation>
+    </message>
+    <message>
+        <source>L0A/L0B/L0C read/write bandwidth.</source>
+        <translation>L0A/L0B/L0C 读写带宽。</translation>
+    </message>
+    <message>
+        <source>Does not show main memory or UB traffic.</source>
+        <translation>不显示主存或 UB 流量。</translation>
+    </message>
+    <message>
+        <source>Unified Buffer read/write bandwidth of the vector unit.</source>
+        <translation>Vector 单元的 Unified Buffer 读写带宽。</translation>
+    </message>
+    <message>
+        <source>Does not show L0 or main memory.</source>
+        <translation>不显示 L0 或主存。</translation>
+    </message>
+    <message>
+        <source>Bank and bank-group conflicts and vector waits.</source>
+        <translation>Bank 与 bank group 冲突以及 Vector 等待。</translation>
+    </message>
+    <message>
+        <source>Does not show bandwidth.</source>
+        <translation>不显示带宽。</translation>
+    </message>
+    <message>
+        <source>L2 cache hit rates and allocations.</source>
+        <translation>L2 缓存命中率与分配。</translation>
+    </message>
+    <message>
+        <source>Does not show pipeline utilisation.</source>
+        <translation>不显示流水线利用率。</translation>
+    </message>
+    <message>
+        <source>Memory access volume by path.</source>
+        <translation>按通路统计的内存访问量。</translation>
+    </message>
+    <message>
+        <source>Per-pipeline execution ratios on newer chips.</source>
+        <translation>较新芯片上各流水线的执行占比。</translation>
+    </message>
+    <message>
+        <source>Does not show memory bandwidth.</source>
+        <translation>不显示内存带宽。</translation>
+    </message>
+</context>
+<context>
     <name>About</name>
     <message>
         <source>&lt;h3&gt;Ascend Workbench {0}&lt;/h3&gt;&lt;p&gt;A fast native workbench for Huawei Ascend NPU developers: model conversion, dump configuration, profiling views, baseline and accuracy comparison, driven on a remote Ascend machine over SSH.&lt;/p&gt;&lt;p&gt;Without Ascend hardware the CANN tools are played by the built-in &lt;b&gt;simulated toolkit&lt;/b&gt;, always labelled as simulated.&lt;/p&gt;&lt;p&gt;&lt;small&gt;Python {1} · Qt {2} · PySide6 {3}&lt;/small&gt;&lt;/p&gt;</source>
@@ -923,6 +1018,575 @@ Output: {2}/RUN_ID (RUN_ID: the run&apos;s date and time, chosen when it starts)
     </message>
 </context>
 <context>
+    <name>Column</name>
+    <message>
+        <source>{0}
+Click: sort by this column · Ctrl+click: select it</source>
+        <translation>{0}
+单击：按此列排序 · Ctrl+单击：选中此列</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>迭代</translation>
+    </message>
+    <message>
+        <source>Model Name</source>
+        <translation>模型名称</translation>
+    </message>
+    <message>
+        <source>Model ID</source>
+        <translation>模型 ID</translation>
+    </message>
+    <message>
+        <source>Task ID</source>
+        <translation>任务 ID</translation>
+    </message>
+    <message>
+        <source>Stream ID</source>
+        <translation>流 ID</translation>
+    </message>
+    <message>
+        <source>Infer ID</source>
+        <translation>推理 ID</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>OP Type</source>
+        <translation>算子类型</translation>
+    </message>
+    <message>
+        <source>OP State</source>
+        <translation>算子状态</translation>
+    </message>
+    <message>
+        <source>Task Type</source>
+        <translation>任务类型</translation>
+    </message>
+    <message>
+        <source>Start Time(ns)</source>
+        <translation>开始时间(ns)</translation>
+    </message>
+    <message>
+        <source>Duration(us)</source>
+        <translation>耗时(us)</translation>
+    </message>
+    <message>
+        <source>Wait Time(us)</source>
+        <translation>等待时间(us)</translation>
+    </message>
+    <message>
+        <source>Block Dim</source>
+        <translation>Block 数</translation>
+    </message>
+    <message>
+        <source>Mix Block Dim</source>
+        <translation>Mix Block 数</translation>
+    </message>
+    <message>
+        <source>HF32 Eligible</source>
+        <translation>可用 HF32</translation>
+    </message>
+    <message>
+        <source>Input Shapes</source>
+        <translation>输入形状</translation>
+    </message>
+    <message>
+        <source>Input Data Types</source>
+        <translation>输入数据类型</translation>
+    </message>
+    <message>
+        <source>Input Formats</source>
+        <translation>输入格式</translation>
+    </message>
+    <message>
+        <source>Output Shapes</source>
+        <translation>输出形状</translation>
+    </message>
+    <message>
+        <source>Output Data Types</source>
+        <translation>输出数据类型</translation>
+    </message>
+    <message>
+        <source>Output Formats</source>
+        <translation>输出格式</translation>
+    </message>
+    <message>
+        <source>Context ID</source>
+        <translation>上下文 ID</translation>
+    </message>
+    <message>
+        <source>Core Type</source>
+        <translation>核类型</translation>
+    </message>
+    <message>
+        <source>Count</source>
+        <translation>次数</translation>
+    </message>
+    <message>
+        <source>Total Time(us)</source>
+        <translation>总耗时(us)</translation>
+    </message>
+    <message>
+        <source>Min Time(us)</source>
+        <translation>最小耗时(us)</translation>
+    </message>
+    <message>
+        <source>Avg Time(us)</source>
+        <translation>平均耗时(us)</translation>
+    </message>
+    <message>
+        <source>Max Time(us)</source>
+        <translation>最大耗时(us)</translation>
+    </message>
+    <message>
+        <source>Ratio(%)</source>
+        <translation>占比(%)</translation>
+    </message>
+    <message>
+        <source>Level</source>
+        <translation>层级</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Time(%)</source>
+        <translation>耗时占比(%)</translation>
+    </message>
+    <message>
+        <source>Variance</source>
+        <translation>方差</translation>
+    </message>
+    <message>
+        <source>Process ID</source>
+        <translation>进程 ID</translation>
+    </message>
+    <message>
+        <source>Thread ID</source>
+        <translation>线程 ID</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>ID</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Start(us)</source>
+        <translation>开始(us)</translation>
+    </message>
+    <message>
+        <source>End(us)</source>
+        <translation>结束(us)</translation>
+    </message>
+    <message>
+        <source>Self(us)</source>
+        <translation>自身耗时(us)</translation>
+    </message>
+    <message>
+        <source>Stream</source>
+        <translation>流</translation>
+    </message>
+    <message>
+        <source>Time(us)</source>
+        <translation>耗时(us)</translation>
+    </message>
+    <message>
+        <source>Total(us)</source>
+        <translation>总计(us)</translation>
+    </message>
+    <message>
+        <source>Avg(us)</source>
+        <translation>平均(us)</translation>
+    </message>
+    <message>
+        <source>Min(us)</source>
+        <translation>最小(us)</translation>
+    </message>
+    <message>
+        <source>Max(us)</source>
+        <translation>最大(us)</translation>
+    </message>
+    <message>
+        <source>Lane</source>
+        <translation>泳道</translation>
+    </message>
+    <message>
+        <source>Depth</source>
+        <translation>深度</translation>
+    </message>
+    <message>
+        <source>Category</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <source>AI Core Time(us)</source>
+        <translation>AI Core 耗时(us)</translation>
+    </message>
+    <message>
+        <source>Total Cycles</source>
+        <translation>总周期数</translation>
+    </message>
+    <message>
+        <source>Memory Bound</source>
+        <translation>内存瓶颈</translation>
+    </message>
+    <message>
+        <source>Cube Utilization(%)</source>
+        <translation>Cube 利用率(%)</translation>
+    </message>
+    <message>
+        <source>Vector Ratio</source>
+        <translation>Vector 占比</translation>
+    </message>
+    <message>
+        <source>Vector Time(us)</source>
+        <translation>Vector 耗时(us)</translation>
+    </message>
+    <message>
+        <source>Cube (MAC) Ratio</source>
+        <translation>Cube (MAC) 占比</translation>
+    </message>
+    <message>
+        <source>Cube (MAC) Time(us)</source>
+        <translation>Cube (MAC) 耗时(us)</translation>
+    </message>
+    <message>
+        <source>Scalar Ratio</source>
+        <translation>Scalar 占比</translation>
+    </message>
+    <message>
+        <source>Scalar Time(us)</source>
+        <translation>Scalar 耗时(us)</translation>
+    </message>
+    <message>
+        <source>MTE1 Ratio</source>
+        <translation>MTE1 占比</translation>
+    </message>
+    <message>
+        <source>MTE1 Time(us)</source>
+        <translation>MTE1 耗时(us)</translation>
+    </message>
+    <message>
+        <source>MTE2 Ratio</source>
+        <translation>MTE2 占比</translation>
+    </message>
+    <message>
+        <source>MTE2 Time(us)</source>
+        <translation>MTE2 耗时(us)</translation>
+    </message>
+    <message>
+        <source>MTE3 Ratio</source>
+        <translation>MTE3 占比</translation>
+    </message>
+    <message>
+        <source>MTE3 Time(us)</source>
+        <translation>MTE3 耗时(us)</translation>
+    </message>
+    <message>
+        <source>Fixpipe Ratio</source>
+        <translation>Fixpipe 占比</translation>
+    </message>
+    <message>
+        <source>Fixpipe Time(us)</source>
+        <translation>Fixpipe 耗时(us)</translation>
+    </message>
+    <message>
+        <source>ICache Miss Rate</source>
+        <translation>指令缓存缺失率</translation>
+    </message>
+    <message>
+        <source>Cube FP16 Ratio</source>
+        <translation>Cube FP16 占比</translation>
+    </message>
+    <message>
+        <source>Cube INT8 Ratio</source>
+        <translation>Cube INT8 占比</translation>
+    </message>
+    <message>
+        <source>Vector FP32 Ratio</source>
+        <translation>Vector FP32 占比</translation>
+    </message>
+    <message>
+        <source>Vector FP16 Ratio</source>
+        <translation>Vector FP16 占比</translation>
+    </message>
+    <message>
+        <source>Vector INT32 Ratio</source>
+        <translation>Vector INT32 占比</translation>
+    </message>
+    <message>
+        <source>Vector Misc Ratio</source>
+        <translation>Vector 其他占比</translation>
+    </message>
+    <message>
+        <source>Cube FLOPs</source>
+        <translation>Cube 浮点运算次数</translation>
+    </message>
+    <message>
+        <source>Vector FLOPs</source>
+        <translation>Vector 浮点运算次数</translation>
+    </message>
+    <message>
+        <source>UB Read(GB/s)</source>
+        <translation>UB 读(GB/s)</translation>
+    </message>
+    <message>
+        <source>UB Write(GB/s)</source>
+        <translation>UB 写(GB/s)</translation>
+    </message>
+    <message>
+        <source>L1 Read(GB/s)</source>
+        <translation>L1 读(GB/s)</translation>
+    </message>
+    <message>
+        <source>L1 Write(GB/s)</source>
+        <translation>L1 写(GB/s)</translation>
+    </message>
+    <message>
+        <source>L2 Read Bandwidth</source>
+        <translation>L2 读带宽</translation>
+    </message>
+    <message>
+        <source>L2 Write Bandwidth</source>
+        <translation>L2 写带宽</translation>
+    </message>
+    <message>
+        <source>Main Memory Read(GB/s)</source>
+        <translation>主存读(GB/s)</translation>
+    </message>
+    <message>
+        <source>Main Memory Write(GB/s)</source>
+        <translation>主存写(GB/s)</translation>
+    </message>
+    <message>
+        <source>L0A Read(GB/s)</source>
+        <translation>L0A 读(GB/s)</translation>
+    </message>
+    <message>
+        <source>L0A Write(GB/s)</source>
+        <translation>L0A 写(GB/s)</translation>
+    </message>
+    <message>
+        <source>L0B Read(GB/s)</source>
+        <translation>L0B 读(GB/s)</translation>
+    </message>
+    <message>
+        <source>L0B Write(GB/s)</source>
+        <translation>L0B 写(GB/s)</translation>
+    </message>
+    <message>
+        <source>L0C Read(GB/s)</source>
+        <translation>L0C 读(GB/s)</translation>
+    </message>
+    <message>
+        <source>L0C Write(GB/s)</source>
+        <translation>L0C 写(GB/s)</translation>
+    </message>
+    <message>
+        <source>L0C Cube Read(GB/s)</source>
+        <translation>L0C Cube 读(GB/s)</translation>
+    </message>
+    <message>
+        <source>L0C Cube Write(GB/s)</source>
+        <translation>L0C Cube 写(GB/s)</translation>
+    </message>
+    <message>
+        <source>UB Vector Read(GB/s)</source>
+        <translation>UB Vector 读(GB/s)</translation>
+    </message>
+    <message>
+        <source>UB Vector Write(GB/s)</source>
+        <translation>UB Vector 写(GB/s)</translation>
+    </message>
+    <message>
+        <source>UB Scalar Read(GB/s)</source>
+        <translation>UB Scalar 读(GB/s)</translation>
+    </message>
+    <message>
+        <source>UB Scalar Write(GB/s)</source>
+        <translation>UB Scalar 写(GB/s)</translation>
+    </message>
+    <message>
+        <source>UB MTE Read(GB/s)</source>
+        <translation>UB MTE 读(GB/s)</translation>
+    </message>
+    <message>
+        <source>UB MTE Write(GB/s)</source>
+        <translation>UB MTE 写(GB/s)</translation>
+    </message>
+    <message>
+        <source>Vector Bank Group Conflict Ratio</source>
+        <translation>Vector bank group 冲突占比</translation>
+    </message>
+    <message>
+        <source>Vector Bank Conflict Ratio</source>
+        <translation>Vector bank 冲突占比</translation>
+    </message>
+    <message>
+        <source>Vector Resource Conflict Ratio</source>
+        <translation>Vector 资源冲突占比</translation>
+    </message>
+    <message>
+        <source>MTE1 Queue Full Ratio</source>
+        <translation>MTE1 队列满占比</translation>
+    </message>
+    <message>
+        <source>MTE2 Queue Full Ratio</source>
+        <translation>MTE2 队列满占比</translation>
+    </message>
+    <message>
+        <source>MTE3 Queue Full Ratio</source>
+        <translation>MTE3 队列满占比</translation>
+    </message>
+    <message>
+        <source>Cube Queue Full Ratio</source>
+        <translation>Cube 队列满占比</translation>
+    </message>
+    <message>
+        <source>Vector Queue Full Ratio</source>
+        <translation>Vector 队列满占比</translation>
+    </message>
+    <message>
+        <source>Queue Full Ratio</source>
+        <translation>队列满占比</translation>
+    </message>
+    <message>
+        <source>Write Cache Hits</source>
+        <translation>写缓存命中</translation>
+    </message>
+    <message>
+        <source>Write Cache Miss Allocations</source>
+        <translation>写缓存缺失分配</translation>
+    </message>
+    <message>
+        <source>R0 Read Cache Hits</source>
+        <translation>R0 读缓存命中</translation>
+    </message>
+    <message>
+        <source>R1 Read Cache Hits</source>
+        <translation>R1 读缓存命中</translation>
+    </message>
+    <message>
+        <source>R0 Read Cache Miss Allocations</source>
+        <translation>R0 读缓存缺失分配</translation>
+    </message>
+    <message>
+        <source>R1 Read Cache Miss Allocations</source>
+        <translation>R1 读缓存缺失分配</translation>
+    </message>
+    <message>
+        <source>Read Cache Hits</source>
+        <translation>读缓存命中</translation>
+    </message>
+    <message>
+        <source>Read Cache Miss Allocations</source>
+        <translation>读缓存缺失分配</translation>
+    </message>
+    <message>
+        <source>Main Memory Read(KB)</source>
+        <translation>主存读(KB)</translation>
+    </message>
+    <message>
+        <source>Main Memory Write(KB)</source>
+        <translation>主存写(KB)</translation>
+    </message>
+    <message>
+        <source>GM to L1(KB)</source>
+        <translation>GM 到 L1(KB)</translation>
+    </message>
+    <message>
+        <source>L0C to L1(KB)</source>
+        <translation>L0C 到 L1(KB)</translation>
+    </message>
+    <message>
+        <source>L0C to GM(KB)</source>
+        <translation>L0C 到 GM(KB)</translation>
+    </message>
+    <message>
+        <source>GM to UB(KB)</source>
+        <translation>GM 到 UB(KB)</translation>
+    </message>
+    <message>
+        <source>UB to GM(KB)</source>
+        <translation>UB 到 GM(KB)</translation>
+    </message>
+    <message>
+        <source>Vector Execute Time(us)</source>
+        <translation>Vector 执行耗时(us)</translation>
+    </message>
+    <message>
+        <source>Vector Execute Ratio</source>
+        <translation>Vector 执行占比</translation>
+    </message>
+    <message>
+        <source>Cube Execute Time(us)</source>
+        <translation>Cube 执行耗时(us)</translation>
+    </message>
+    <message>
+        <source>Cube Execute Ratio</source>
+        <translation>Cube 执行占比</translation>
+    </message>
+    <message>
+        <source>Scalar Execute Time(us)</source>
+        <translation>Scalar 执行耗时(us)</translation>
+    </message>
+    <message>
+        <source>Scalar Execute Ratio</source>
+        <translation>Scalar 执行占比</translation>
+    </message>
+    <message>
+        <source>MTE1 Execute Time(us)</source>
+        <translation>MTE1 执行耗时(us)</translation>
+    </message>
+    <message>
+        <source>MTE1 Execute Ratio</source>
+        <translation>MTE1 执行占比</translation>
+    </message>
+    <message>
+        <source>MTE2 Execute Time(us)</source>
+        <translation>MTE2 执行耗时(us)</translation>
+    </message>
+    <message>
+        <source>MTE2 Execute Ratio</source>
+        <translation>MTE2 执行占比</translation>
+    </message>
+    <message>
+        <source>MTE3 Execute Time(us)</source>
+        <translation>MTE3 执行耗时(us)</translation>
+    </message>
+    <message>
+        <source>MTE3 Execute Ratio</source>
+        <translation>MTE3 执行占比</translation>
+    </message>
+    <message>
+        <source>Fixpipe Execute Time(us)</source>
+        <translation>Fixpipe 执行耗时(us)</translation>
+    </message>
+    <message>
+        <source>Fixpipe Execute Ratio</source>
+        <translation>Fixpipe 执行占比</translation>
+    </message>
+    <message>
+        <source>{0} (AIC)</source>
+        <translation>{0} (AIC)</translation>
+    </message>
+    <message>
+        <source>{0} (AIV)</source>
+        <translation>{0} (AIV)</translation>
+    </message>
+</context>
+<context>
     <name>CommandBox</name>
     <message>
         <source>Copy</source>
@@ -1140,6 +1804,53 @@ Output: {2}/RUN_ID (RUN_ID: the run&apos;s date and time, chosen when it starts)
     </message>
 </context>
 <context>
+    <name>CompareMetric</name>
+    <message>
+        <source>Total device time</source>
+        <translation>设备总耗时</translation>
+    </message>
+    <message>
+        <source>Device time per step</source>
+        <translation>每步设备耗时</translation>
+    </message>
+    <message>
+        <source>Device tasks</source>
+        <translation>设备任务数</translation>
+    </message>
+    <message>
+        <source>AI Core time</source>
+        <translation>AI Core 耗时</translation>
+    </message>
+    <message>
+        <source>AI CPU time</source>
+        <translation>AI CPU 耗时</translation>
+    </message>
+    <message>
+        <source>Communication time</source>
+        <translation>通信耗时</translation>
+    </message>
+    <message>
+        <source>Free time (device idle between tasks)</source>
+        <translation>空闲时间（任务之间设备空闲）</translation>
+    </message>
+    <message>
+        <source>End-to-end span</source>
+        <translation>端到端时长</translation>
+    </message>
+    <message>
+        <source>Step trace: {0}</source>
+        <translation>迭代轨迹：{0}</translation>
+    </message>
+    <message>
+        <source>count</source>
+        <translation>个</translation>
+    </message>
+    <message>
+        <source>us</source>
+        <translation>us</translation>
+    </message>
+</context>
+<context>
     <name>CompareView</name>
     <message>
         <source>Baseline</source>
@@ -1268,6 +1979,125 @@ Output: {2}/RUN_ID (RUN_ID: the run&apos;s date and time, chosen when it starts)
     <message>
         <source>Excel workbook (*.xlsx)</source>
         <translation>Excel 工作簿 (*.xlsx)</translation>
+    </message>
+</context>
+<context>
+    <name>CompareWarning</name>
+    <message>
+        <source>different device IDs: {0}</source>
+        <translation>设备 ID 不同：{0}</translation>
+    </message>
+    <message>
+        <source>base device {0} compared with current device {1}</source>
+        <translation>基线设备 {0} 与当前设备 {1} 对比</translation>
+    </message>
+    <message>
+        <source>base device(s) {0} left out of the comparison (no counterpart on the other side)</source>
+        <translation>基线设备 {0} 未参与对比（另一侧没有对应设备）</translation>
+    </message>
+    <message>
+        <source>current device(s) {0} left out of the comparison (no counterpart on the other side)</source>
+        <translation>当前设备 {0} 未参与对比（另一侧没有对应设备）</translation>
+    </message>
+    <message>
+        <source>different kinds of report: base is {0} output, current is {1} output (OPs are matched by key; the tools may count time differently)</source>
+        <translation>报告种类不同：基线为 {0} 输出，当前为 {1} 输出（算子按键匹配；两种工具的计时方式可能不同）</translation>
+    </message>
+    <message>
+        <source>different chip / SoC: base {0}, current {1}</source>
+        <translation>芯片 / SoC 不同：基线 {0}，当前 {1}</translation>
+    </message>
+    <message>
+        <source>different CANN version: base {0}, current {1}</source>
+        <translation>CANN 版本不同：基线 {0}，当前 {1}</translation>
+    </message>
+    <message>
+        <source>different model name: base {0}, current {1}</source>
+        <translation>模型名称不同：基线 {0}，当前 {1}</translation>
+    </message>
+    <message>
+        <source>different AI Core PMU group: base {0}, current {1}</source>
+        <translation>AI Core PMU 分组不同：基线 {0}，当前 {1}</translation>
+    </message>
+    <message>
+        <source>chip / SoC not recorded in current (the base has {0}): cannot check that they match</source>
+        <translation>当前报告未记录芯片 / SoC（基线为 {0}）：无法确认两者一致</translation>
+    </message>
+    <message>
+        <source>chip / SoC not recorded in base (the current has {0}): cannot check that they match</source>
+        <translation>基线报告未记录芯片 / SoC（当前为 {0}）：无法确认两者一致</translation>
+    </message>
+    <message>
+        <source>CANN version not recorded in current (the base has {0}): cannot check that they match</source>
+        <translation>当前报告未记录 CANN 版本（基线为 {0}）：无法确认两者一致</translation>
+    </message>
+    <message>
+        <source>CANN version not recorded in base (the current has {0}): cannot check that they match</source>
+        <translation>基线报告未记录 CANN 版本（当前为 {0}）：无法确认两者一致</translation>
+    </message>
+    <message>
+        <source>model name not recorded in current (the base has {0}): cannot check that they match</source>
+        <translation>当前报告未记录模型名称（基线为 {0}）：无法确认两者一致</translation>
+    </message>
+    <message>
+        <source>model name not recorded in base (the current has {0}): cannot check that they match</source>
+        <translation>基线报告未记录模型名称（当前为 {0}）：无法确认两者一致</translation>
+    </message>
+    <message>
+        <source>current has no OPs table (op_summary / kernel_details): all its OP rows show as added / removed</source>
+        <translation>当前报告没有算子表（op_summary / kernel_details）：其所有算子行都显示为新增 / 移除</translation>
+    </message>
+    <message>
+        <source>base has no OPs table (op_summary / kernel_details): all its OP rows show as added / removed</source>
+        <translation>基线报告没有算子表（op_summary / kernel_details）：其所有算子行都显示为新增 / 移除</translation>
+    </message>
+    <message>
+        <source>current has no AI Core metrics (PMU data): AI Core metrics are not compared</source>
+        <translation>当前报告没有 AI Core 指标（PMU 数据）：不对比 AI Core 指标</translation>
+    </message>
+    <message>
+        <source>base has no AI Core metrics (PMU data): AI Core metrics are not compared</source>
+        <translation>基线报告没有 AI Core 指标（PMU 数据）：不对比 AI Core 指标</translation>
+    </message>
+    <message>
+        <source>current has no step_trace_time table: step trace rows are left out</source>
+        <translation>当前报告没有 step_trace_time 表：不包含迭代轨迹行</translation>
+    </message>
+    <message>
+        <source>base has no step_trace_time table: step trace rows are left out</source>
+        <translation>基线报告没有 step_trace_time 表：不包含迭代轨迹行</translation>
+    </message>
+    <message>
+        <source>neither report has an OPs table (op_summary / kernel_details): no OP rows to compare</source>
+        <translation>两个报告都没有算子表（op_summary / kernel_details）：没有可对比的算子行</translation>
+    </message>
+    <message>
+        <source>base OPs have no task type: AI Core / AI CPU / communication times left out</source>
+        <translation>基线算子没有任务类型：不计入 AI Core / AI CPU / 通信耗时</translation>
+    </message>
+    <message>
+        <source>current OPs have no task type: AI Core / AI CPU / communication times left out</source>
+        <translation>当前算子没有任务类型：不计入 AI Core / AI CPU / 通信耗时</translation>
+    </message>
+    <message>
+        <source>AI Core metrics only in base (not compared): {0}</source>
+        <translation>仅基线报告有的 AI Core 指标（未对比）：{0}</translation>
+    </message>
+    <message>
+        <source>AI Core metrics only in current (not compared): {0}</source>
+        <translation>仅当前报告有的 AI Core 指标（未对比）：{0}</translation>
+    </message>
+    <message>
+        <source>no OP type is present in both reports: every row is added or removed</source>
+        <translation>没有算子类型同时出现在两个报告中：每一行都是新增或移除</translation>
+    </message>
+    <message>
+        <source>no OP name is present in both reports: every row is added or removed</source>
+        <translation>没有算子名称同时出现在两个报告中：每一行都是新增或移除</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
     </message>
 </context>
 <context>
@@ -1482,6 +2312,10 @@ Output: {2}/RUN_ID (RUN_ID: the run&apos;s date and time, chosen when it starts)
         <translation>新建文件夹</translation>
     </message>
     <message>
+        <source>symbolic link — not sent</source>
+        <translation>符号链接 — 不发送</translation>
+    </message>
+    <message>
         <source>{0} new, {1} changed, {2} unchanged, {4} folders to create; {3} only on the host (kept unless ticked).</source>
         <translation>新增 {0} 个，更改 {1} 个，未变 {2} 个，待创建文件夹 {4} 个；仅在主机上 {3} 个（未勾选则保留）。</translation>
     </message>
@@ -1527,6 +2361,14 @@ Output: {2}/RUN_ID (RUN_ID: the run&apos;s date and time, chosen when it starts)
     <message>
         <source>Nothing selected</source>
         <translation>未选择任何内容</translation>
+    </message>
+    <message>
+        <source>Double-click or right-click: {0}</source>
+        <translation>双击或右键：{0}</translation>
+    </message>
+    <message>
+        <source>Copy Value</source>
+        <translation>复制值</translation>
     </message>
 </context>
 <context>
@@ -1980,6 +2822,13 @@ Replace it with the configuration shown? The current file will be kept as {3}.co
     </message>
 </context>
 <context>
+    <name>ElidedLabel</name>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+</context>
+<context>
     <name>ExecutablePage</name>
     <message>
         <source>Executable Properties</source>
@@ -2153,8 +3002,8 @@ Replace it with the configuration shown? The current file will be kept as {3}.co
         <translation>复制</translation>
     </message>
     <message>
-        <source>Copy the selected rows as tab-separated text</source>
-        <translation>以制表符分隔的文本复制所选行</translation>
+        <source>Copy the selected cells as tab-separated text (Ctrl+C)</source>
+        <translation>将选中的单元格复制为制表符分隔的文本（Ctrl+C）</translation>
     </message>
     <message>
         <source>Export…</source>
@@ -2524,6 +3373,18 @@ Replace it with the configuration shown? The current file will be kept as {3}.co
         <translation>CANN 机器</translation>
     </message>
     <message>
+        <source>Open a report file, or a report folder (PROF_*, *_ascend_pt) selected in the list</source>
+        <translation>打开报告文件，或在列表中选中的报告文件夹（PROF_*、*_ascend_pt）</translation>
+    </message>
+    <message>
+        <source>Open Report Folder…</source>
+        <translation>打开报告文件夹…</translation>
+    </message>
+    <message>
+        <source>Open a report folder, or search any folder for the reports in it</source>
+        <translation>打开报告文件夹，或在任意文件夹中查找其中的报告</translation>
+    </message>
+    <message>
         <source>Import Result…</source>
         <translation>导入结果…</translation>
     </message>
@@ -2684,6 +3545,46 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
     <message>
         <source>Profiling reports (*.json *.csv *.wbreport);;All files (*)</source>
         <translation>性能报告 (*.json *.csv *.wbreport);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Open Report Folder</source>
+        <translation>打开报告文件夹</translation>
+    </message>
+    <message>
+        <source>Searching {0} for reports…</source>
+        <translation>正在 {0} 中查找报告…</translation>
+    </message>
+    <message>
+        <source>Find reports in {0}</source>
+        <translation>在 {0} 中查找报告</translation>
+    </message>
+    <message>
+        <source>Search of {0} cancelled</source>
+        <translation>已取消在 {0} 中的查找</translation>
+    </message>
+    <message>
+        <source>{0}: no profiling report in this folder or up to {1} levels below ({2} folders searched). Looked for: {3}</source>
+        <translation>{0}：该文件夹及其下 {1} 层内没有性能报告（已查找 {2} 个文件夹）。查找的是：{3}</translation>
+    </message>
+    <message>
+        <source>Opening {0}</source>
+        <translation>正在打开 {0}</translation>
+    </message>
+    <message>
+        <source>{0} reports in {1}</source>
+        <translation>{1} 中有 {0} 份报告</translation>
+    </message>
+    <message>
+        <source>Cluster {0} ({1} ranks)</source>
+        <translation>集群 {0}（{1} 个 rank）</translation>
+    </message>
+    <message>
+        <source>Merged {0} ({1} reports)</source>
+        <translation>合并 {0}（{1} 份报告）</translation>
+    </message>
+    <message>
+        <source>Opening {0} was cancelled</source>
+        <translation>已取消打开 {0}</translation>
     </message>
     <message>
         <source>Error</source>
@@ -3715,6 +4616,10 @@ Trust this key and connect? It will be remembered in Ascend Workbench&apos;s kno
         <translation>在时间线中按住 Shift 拖动跨越泳道以选择时间范围。</translation>
     </message>
     <message>
+        <source>Slice List</source>
+        <translation>切片列表</translation>
+    </message>
+    <message>
         <source>This report has no timeline to draw: it holds tables only ({0}). A timeline comes with {1}.</source>
         <translation>此报告没有可绘制的时间线：只包含表格（{0}）。使用 {1} 可获得时间线。</translation>
     </message>
@@ -3737,6 +4642,10 @@ Trust this key and connect? It will be remembered in Ascend Workbench&apos;s kno
     <message>
         <source>Name</source>
         <translation>名称</translation>
+    </message>
+    <message>
+        <source>List All Occurrences</source>
+        <translation>列出所有出现</translation>
     </message>
     <message>
         <source>Category</source>
@@ -3763,8 +4672,28 @@ Trust this key and connect? It will be remembered in Ascend Workbench&apos;s kno
         <translation>流 {0}</translation>
     </message>
     <message>
+        <source>{0}. Double-click a name to list its slices.</source>
+        <translation>{0}。双击名称可列出其切片。</translation>
+    </message>
+    <message>
+        <source>Slices of the area: {0}</source>
+        <translation>区域内的切片：{0}</translation>
+    </message>
+    <message>
         <source>{0} lanes, {1} → {2} ({3})</source>
         <translation>{0} 条泳道，{1} → {2}（{3}）</translation>
+    </message>
+    <message>
+        <source>Slices named {0} in the area: {1}</source>
+        <translation>区域内名为 {0} 的切片：{1}</translation>
+    </message>
+    <message>
+        <source>Every occurrence of {0} in the report</source>
+        <translation>报告中 {0} 的所有出现</translation>
+    </message>
+    <message>
+        <source>List All Occurrences of {0}</source>
+        <translation>列出 {0} 的所有出现</translation>
     </message>
     <message>
         <source>Open report {0}</source>
@@ -3836,6 +4765,104 @@ Trust this key and connect? It will be remembered in Ascend Workbench&apos;s kno
     <message>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
+    </message>
+</context>
+<context>
+    <name>ReportPicker</name>
+    <message>
+        <source>msprof (CANN 7/8)</source>
+        <translation>msprof（CANN 7/8）</translation>
+    </message>
+    <message>
+        <source>msprof (CANN 5/6)</source>
+        <translation>msprof（CANN 5/6）</translation>
+    </message>
+    <message>
+        <source>torch_npu / MindSpore</source>
+        <translation>torch_npu / MindSpore</translation>
+    </message>
+    <message>
+        <source>Cluster analysis (msprof-analyze)</source>
+        <translation>集群分析（msprof-analyze）</translation>
+    </message>
+    <message>
+        <source>Timeline JSON</source>
+        <translation>时间线 JSON</translation>
+    </message>
+    <message>
+        <source>Saved report</source>
+        <translation>已保存的报告</translation>
+    </message>
+</context>
+<context>
+    <name>ReportPickerDialog</name>
+    <message>
+        <source>Open Report — {0}</source>
+        <translation>打开报告 — {0}</translation>
+    </message>
+    <message>
+        <source>{0} reports in {1}. Select one or more (Ctrl+click, Shift+click).</source>
+        <translation>{1} 中有 {0} 份报告。可选择一份或多份（Ctrl+单击、Shift+单击）。</translation>
+    </message>
+    <message>
+        <source>The search stopped after {0} folders: reports further down may be missing.</source>
+        <translation>查找在 {0} 个文件夹后停止：更深处的报告可能未列出。</translation>
+    </message>
+    <message>
+        <source>{0} folders looked like reports but could not be read.</source>
+        <translation>{0} 个文件夹看似报告但无法读取。</translation>
+    </message>
+    <message>
+        <source>Report</source>
+        <translation>报告</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Devices</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Ranks</source>
+        <translation>Rank</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>Collected</source>
+        <translation>采集时间</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <source>Open each selected report in its own tab</source>
+        <translation>在各自的标签页中打开每份选中的报告</translation>
+    </message>
+    <message>
+        <source>Open as One Report</source>
+        <translation>合并为一份报告打开</translation>
+    </message>
+    <message>
+        <source>Merge the selected reports into one: tables per device, statistics recomputed, timelines combined</source>
+        <translation>把选中的报告合并为一份：表格按设备区分，统计重新计算，时间线合并</translation>
+    </message>
+    <message>
+        <source>Open as Cluster</source>
+        <translation>作为集群打开</translation>
+    </message>
+    <message>
+        <source>Open the selected ranks of one job together (until the cluster view exists: as one merged report)</source>
+        <translation>一起打开同一作业的选中 rank（集群视图推出前：作为一份合并报告）</translation>
+    </message>
+    <message>
+        <source>Select two or more ranks of one job: reports side by side in one folder, each of its own rank</source>
+        <translation>请选择同一作业的两个或更多 rank：位于同一文件夹中、各属一个 rank 的报告</translation>
     </message>
 </context>
 <context>
@@ -3997,6 +5024,13 @@ Trust this key and connect? It will be remembered in Ascend Workbench&apos;s kno
     </message>
 </context>
 <context>
+    <name>ShortcutOverlay</name>
+    <message>
+        <source>Timeline keys and mouse gestures</source>
+        <translation>时间线的按键与鼠标操作</translation>
+    </message>
+</context>
+<context>
     <name>ShortcutsDialog</name>
     <message>
         <source>Keyboard Shortcuts</source>
@@ -4016,10 +5050,85 @@ Trust this key and connect? It will be remembered in Ascend Workbench&apos;s kno
     </message>
 </context>
 <context>
+    <name>SliceListPane</name>
+    <message>
+        <source>Shift+drag across lanes in the timeline to list the slices of a time range.</source>
+        <translation>在时间线上按住 Shift 拖过各泳道，可列出一个时间范围内的切片。</translation>
+    </message>
+    <message>
+        <source>Double-click a row to show the slice in the timeline.</source>
+        <translation>双击一行可在时间线中显示该切片。</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Copy the selected cells as tab-separated text (Ctrl+C)</source>
+        <translation>将选中的单元格复制为制表符分隔的文本（Ctrl+C）</translation>
+    </message>
+    <message>
+        <source>{0} slices</source>
+        <translation>{0} 个切片</translation>
+    </message>
+</context>
+<context>
     <name>Summary</name>
+    <message>
+        <source>not present in this report</source>
+        <translation>此报告中没有</translation>
+    </message>
     <message>
         <source>not collected ({0})</source>
         <translation>未采集（{0}）</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>simulated CANN toolkit</source>
+        <translation>模拟 CANN 工具包</translation>
+    </message>
+    <message>
+        <source>avg {0}, max {1}</source>
+        <translation>平均 {0}，最大 {1}</translation>
+    </message>
+    <message>
+        <source>Device {0}</source>
+        <translation>设备 {0}</translation>
+    </message>
+    <message>
+        <source>chip</source>
+        <translation>芯片</translation>
+    </message>
+    <message>
+        <source>AI Cores</source>
+        <translation>AI Core 数</translation>
+    </message>
+    <message>
+        <source>AI Vector cores</source>
+        <translation>AI Vector 核数</translation>
+    </message>
+    <message>
+        <source>AI CPUs</source>
+        <translation>AI CPU 数</translation>
+    </message>
+    <message>
+        <source>control CPUs</source>
+        <translation>控制 CPU 数</translation>
+    </message>
+    <message>
+        <source>AI Core MHz</source>
+        <translation>AI Core 频率 MHz</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
     </message>
     <message>
         <source>Profiling info</source>
@@ -4200,6 +5309,57 @@ Trust this key and connect? It will be remembered in Ascend Workbench&apos;s kno
     </message>
 </context>
 <context>
+    <name>TaskStatus</name>
+    <message>
+        <source>Reading {0}</source>
+        <translation>正在读取 {0}</translation>
+    </message>
+    <message>
+        <source>Building the timeline</source>
+        <translation>正在构建时间线</translation>
+    </message>
+    <message>
+        <source>Laying out the timeline</source>
+        <translation>正在布局时间线</translation>
+    </message>
+    <message>
+        <source>Writing the cache of {0} for fast re-opening</source>
+        <translation>正在写入 {0} 的缓存，以便快速重新打开</translation>
+    </message>
+    <message>
+        <source>Opening {0}</source>
+        <translation>正在打开 {0}</translation>
+    </message>
+    <message>
+        <source>Opening {0} ({1}/{2})</source>
+        <translation>正在打开 {0}（{1}/{2}）</translation>
+    </message>
+    <message>
+        <source>Opening base report {0}</source>
+        <translation>正在打开基线报告 {0}</translation>
+    </message>
+    <message>
+        <source>Opening current report {0}</source>
+        <translation>正在打开当前报告 {0}</translation>
+    </message>
+    <message>
+        <source>Comparing</source>
+        <translation>正在对比</translation>
+    </message>
+    <message>
+        <source>Exporting {0}</source>
+        <translation>正在导出 {0}</translation>
+    </message>
+    <message>
+        <source>Saving {0}</source>
+        <translation>正在保存 {0}</translation>
+    </message>
+    <message>
+        <source>Writing {0}</source>
+        <translation>正在写入 {0}</translation>
+    </message>
+</context>
+<context>
     <name>TasksPanel</name>
     <message>
         <source>Job</source>
@@ -4311,6 +5471,62 @@ Trust this key and connect? It will be remembered in Ascend Workbench&apos;s kno
         <translation>下一个匹配</translation>
     </message>
     <message>
+        <source>Zoom the timeline to one step</source>
+        <translation>将时间线缩放到某一迭代</translation>
+    </message>
+    <message>
+        <source>Row height</source>
+        <translation>行高</translation>
+    </message>
+    <message>
+        <source>Height of one timeline row</source>
+        <translation>时间线每行的高度</translation>
+    </message>
+    <message>
+        <source>Expand Counters</source>
+        <translation>展开计数器</translation>
+    </message>
+    <message>
+        <source>One row per counter (compact) or one taller row per series</source>
+        <translation>每个计数器一行（紧凑），或每个序列一行（较高）</translation>
+    </message>
+    <message>
+        <source>Keys and mouse gestures of the timeline (?)</source>
+        <translation>时间线的按键与鼠标操作（?）</translation>
+    </message>
+    <message>
+        <source>Thread {0}</source>
+        <translation>线程 {0}</translation>
+    </message>
+    <message>
+        <source>Device {0} · {1}</source>
+        <translation>设备 {0} · {1}</translation>
+    </message>
+    <message>
+        <source>Host of Device {0} · {1}</source>
+        <translation>设备 {0} 的主机 · {1}</translation>
+    </message>
+    <message>
+        <source>Host · {0}</source>
+        <translation>主机 · {0}</translation>
+    </message>
+    <message>
+        <source>Report {0} · {1}</source>
+        <translation>报告 {0} · {1}</translation>
+    </message>
+    <message>
+        <source>{0} · {1} series</source>
+        <translation>{0} · {1} 个序列</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>迭代</translation>
+    </message>
+    <message>
+        <source>{0} · {1} (process {2}, thread {3})</source>
+        <translation>{0} · {1}（进程 {2}，线程 {3}）</translation>
+    </message>
+    <message>
         <source>Counters</source>
         <translation>计数器</translation>
     </message>
@@ -4343,32 +5559,136 @@ Trust this key and connect? It will be remembered in Ascend Workbench&apos;s kno
         <translation>全部展开</translation>
     </message>
     <message>
+        <source>Step {0}</source>
+        <translation>迭代 {0}</translation>
+    </message>
+    <message>
+        <source>Zoom to step…</source>
+        <translation>缩放到迭代…</translation>
+    </message>
+    <message>
+        <source>Step {0} ({1})</source>
+        <translation>迭代 {0}（{1}）</translation>
+    </message>
+    <message>
         <source>Timeline Color (API share of time): green &lt; {0}% ≤ yellow &lt; {1}% ≤ red</source>
         <translation>时间线颜色（API 耗时占比）：绿色 &lt; {0}% ≤ 黄色 &lt; {1}% ≤ 红色</translation>
     </message>
     <message>
-        <source>Colours: stable by slice name; pale = slices narrower than a pixel, merged, in the colour of the longest</source>
-        <translation>颜色：按切片名称固定；浅色 = 不足一个像素的切片合并显示，取其中最长切片的颜色</translation>
+        <source>Colour by slice name; pale: merged slices under a pixel</source>
+        <translation>按切片名称着色；浅色：不足一像素的合并切片</translation>
+    </message>
+    <message>
+        <source>A merged run is drawn in the colour of its longest slice; press ? for the keys.</source>
+        <translation>合并的切片以其中最长切片的颜色绘制；按 ? 查看按键。</translation>
+    </message>
+    <message>
+        <source>Start {0}</source>
+        <translation>开始 {0}</translation>
+    </message>
+    <message>
+        <source>End {0}</source>
+        <translation>结束 {0}</translation>
+    </message>
+    <message>
+        <source>Duration {0}</source>
+        <translation>时长 {0}</translation>
     </message>
     <message>
         <source>{0} matches</source>
         <translation>{0} 处匹配</translation>
     </message>
     <message>
+        <source>Zoom in / out at the mouse pointer</source>
+        <translation>以鼠标指针为中心放大 / 缩小</translation>
+    </message>
+    <message>
+        <source>Zoom at the mouse pointer</source>
+        <translation>以鼠标指针为中心缩放</translation>
+    </message>
+    <message>
+        <source>Ctrl+Wheel</source>
+        <translation>Ctrl+滚轮</translation>
+    </message>
+    <message>
+        <source>Pan left / right</source>
+        <translation>向左 / 向右平移</translation>
+    </message>
+    <message>
+        <source>Pan in time and across lanes</source>
+        <translation>沿时间和泳道平移</translation>
+    </message>
+    <message>
+        <source>Drag</source>
+        <translation>拖动</translation>
+    </message>
+    <message>
+        <source>Scroll the lanes</source>
+        <translation>滚动泳道</translation>
+    </message>
+    <message>
+        <source>Wheel</source>
+        <translation>滚轮</translation>
+    </message>
+    <message>
+        <source>Select a slice (its details in Properties)</source>
+        <translation>选择切片（详情见“属性”）</translation>
+    </message>
+    <message>
+        <source>Click</source>
+        <translation>单击</translation>
+    </message>
+    <message>
+        <source>Select a time range over the lanes it covers (Selection tab)</source>
+        <translation>在所跨泳道上框选时间范围（见“选区”页）</translation>
+    </message>
+    <message>
+        <source>Shift+Drag</source>
+        <translation>Shift+拖动</translation>
+    </message>
+    <message>
+        <source>Zoom to a step (or choose it in the step list)</source>
+        <translation>缩放到某一迭代（也可在迭代列表中选择）</translation>
+    </message>
+    <message>
+        <source>Click the Steps row</source>
+        <translation>单击“迭代”行</translation>
+    </message>
+    <message>
+        <source>Fit the selected slice or range</source>
+        <translation>适配所选切片或范围</translation>
+    </message>
+    <message>
+        <source>Show the whole report</source>
+        <translation>显示整个报告</translation>
+    </message>
+    <message>
+        <source>Undo the last zoom</source>
+        <translation>撤销上次缩放</translation>
+    </message>
+    <message>
+        <source>Next / previous slice in the lane</source>
+        <translation>泳道中的下一个 / 上一个切片</translation>
+    </message>
+    <message>
+        <source>Next match of the search</source>
+        <translation>下一个搜索匹配</translation>
+    </message>
+    <message>
+        <source>Close this list, clear the range selection</source>
+        <translation>关闭此列表，清除范围选区</translation>
+    </message>
+    <message>
+        <source>Show or hide the keys and mouse gestures</source>
+        <translation>显示或隐藏按键与鼠标操作</translation>
+    </message>
+    <message>
+        <source>Timeline ▸ {0}</source>
+        <translation>时间线 ▸ {0}</translation>
+    </message>
+    <message>
         <source>{0} of {1}</source>
         <translation>第 {0} 个，共 {1} 个</translation>
-    </message>
-    <message>
-        <source>Start: {0}</source>
-        <translation>开始：{0}</translation>
-    </message>
-    <message>
-        <source>End: {0}</source>
-        <translation>结束：{0}</translation>
-    </message>
-    <message>
-        <source>Current: {0}</source>
-        <translation>当前：{0}</translation>
     </message>
 </context>
 <context>

@@ -148,7 +148,7 @@ def test_merge_two_prof_folders_opens_the_result(qtbot, window, tmp_path):
     dialog.input_dir.setText(str(tmp_path / "in"))
     dialog.show_inputs()
     assert dialog.found.text() == "2 report(s) to merge" and str(a) in dialog.found.toolTip()
-    assert dialog.output_dir.text() == str(tmp_path / "in")
+    assert dialog.output_dir.text() == "" and dialog.output_dir.placeholderText() == str(tmp_path / "in")
     dialog.output_dir.setText(str(tmp_path / "out"))
     dialog.output_name.setText("both")
     shot(dialog, "8-merge")

@@ -80,3 +80,32 @@ def test_save_output(qtbot, window, tmp_path):
     out = tmp_path / "job.log"
     window.output.save_current(str(out))
     assert out.read_text().splitlines()[0] == "line 0"
+
+
+def test_task_status_lines_are_translated_in_the_tasks_dock(qtbot):
+    """A core work function's status line ("Reading x.json") reaches every dock in the UI language."""
+    from PySide6.QtCore import QCoreApplication
+
+    from workbench.ui import i18n
+    from workbench.ui.app import create_app
+    from workbench.ui.bridge import TaskBridge
+
+    app, _settings, _problems = create_app("zh_CN")
+    bridge = TaskBridge()
+    try:
+        seen = []
+
+        def work(*, progress, cancel):
+            progress.status("Reading trace_view.json")
+
+        task = bridge.start(work, title="t")
+        task.status_changed.connect(seen.append)
+        qtbot.waitUntil(lambda: task.state.finished, timeout=10000)
+        qtbot.waitUntil(lambda: bool(seen), timeout=10000)
+        expected = QCoreApplication.translate("TaskStatus", "Reading {0}").format("trace_view.json")
+        assert seen[-1] == expected and expected != "Reading trace_view.json"
+    finally:
+        bridge.shutdown()
+        for tr in getattr(app, "_wb_translators", []):
+            app.removeTranslator(tr)
+        app._wb_translators = i18n.install_translators(app, "en")

@@ -19,7 +19,7 @@ STALE_TEMP_SECONDS = 3600  # a temp of ours this old belongs to a write that was
 def remove_stale_temps(target: Path) -> list[Path]:
     """Remove ``.<name>.<random>.part`` temps beside ``target`` left by a killed write of it (ours
     by their exact naming, and older than an hour, so a write still running is never touched)."""
-    removed = []
+    removed: list[Path] = []
     now = time.time()
     pattern = re.compile(rf"^\.{re.escape(target.name)}\.[A-Za-z0-9_]{{8}}\.part$")
     try:

@@ -17,6 +17,7 @@ from typing import Any, Callable
 from PySide6.QtCore import QObject, Signal, Slot
 
 from workbench.core.tasks import TaskEvent, TaskHandle, TaskRunner, TaskState
+from workbench.ui.labels import tr_status
 
 
 class QtTask(QObject):
@@ -50,7 +51,7 @@ class QtTask(QObject):
     def _dispatch(self, event: TaskEvent) -> None:
         kind, value = event.kind, event.value
         if kind == "status":
-            self.status_changed.emit(value)
+            self.status_changed.emit(tr_status(value))  # core's status lines, translated
         elif kind == "fraction":
             self.progress_changed.emit(value)
         elif kind == "partial":

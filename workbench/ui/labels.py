@@ -9,6 +9,7 @@ from __future__ import annotations
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
 from workbench.core import artefacts, project
+from workbench.core.profiling import views
 
 ARTEFACT_LABELS = (
     QT_TRANSLATE_NOOP("Artefact", "ONNX model"),
@@ -89,3 +90,36 @@ def action_label(action: str) -> str:
 def project_type_label(ptype: str) -> str:
     assert ptype in project.PROJECT_TYPES
     return QCoreApplication.translate("ProjectType", ptype)
+
+
+# core's status lines (views.STATUS_TEMPLATES), for pyside6-lupdate; a test checks the lists match
+STATUS_LABELS = (
+    QT_TRANSLATE_NOOP("TaskStatus", "Reading {0}"),
+    QT_TRANSLATE_NOOP("TaskStatus", "Building the timeline"),
+    QT_TRANSLATE_NOOP("TaskStatus", "Laying out the timeline"),
+    QT_TRANSLATE_NOOP("TaskStatus", "Writing the cache of {0} for fast re-opening"),
+    QT_TRANSLATE_NOOP("TaskStatus", "Opening {0}"),
+    QT_TRANSLATE_NOOP("TaskStatus", "Opening {0} ({1}/{2})"),
+    QT_TRANSLATE_NOOP("TaskStatus", "Opening base report {0}"),
+    QT_TRANSLATE_NOOP("TaskStatus", "Opening current report {0}"),
+    QT_TRANSLATE_NOOP("TaskStatus", "Comparing"),
+    QT_TRANSLATE_NOOP("TaskStatus", "Exporting {0}"),
+    QT_TRANSLATE_NOOP("TaskStatus", "Saving {0}"),
+    QT_TRANSLATE_NOOP("TaskStatus", "Writing {0}"),
+)
+
+
+def tr_template(context: str, text: str, templates) -> str:
+    """``text`` (an English line core made from one of ``templates``) translated in ``context``,
+    its arguments kept; unchanged when it matches none."""
+    found = views.match_template(text, templates)
+    if found is None:
+        return text
+    template, args = found
+    return QCoreApplication.translate(context, template).format(*args)
+
+
+def tr_status(line: str) -> str:
+    """A status line of a core work function (``progress.status``), translated where its
+    template is known (``views.STATUS_TEMPLATES``); other lines are shown as they are."""
+    return tr_template("TaskStatus", line, views.STATUS_TEMPLATES)

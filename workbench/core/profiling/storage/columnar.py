@@ -109,7 +109,7 @@ class ZipStore:
                 if expected != info.file_size:
                     raise ValueError(f"its header describes {expected} bytes, the archive {info.file_size}")
                 raw = bytearray(info.file_size - header)
-                if fh.readinto(raw) != len(raw):
+                if fh.readinto(raw) != len(raw):  # type: ignore[attr-defined]  # a ZipExtFile reads into buffers
                     raise ValueError("the member ends early")
             return np.frombuffer(raw, dtype=dtype).reshape(shape, order="F" if fortran else "C")
         except (KeyError, OSError, ValueError, EOFError, zipfile.BadZipFile, zlib.error) as exc:
