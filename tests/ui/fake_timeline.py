@@ -53,6 +53,15 @@ class FakeTimeline:
         return {"Task Id": int(i), "Stream Id": int(self.lane[i])}
 
 
+def three_lanes() -> list:
+    """A host API thread and two device streams."""
+    return [
+        Lane(0, "1000", "1000", "CANN", "Thread 1000", None, 0, False),
+        Lane(1, "800", "3", "Ascend Hardware", "Stream 3", 0, 1, True),
+        Lane(2, "800", "5", "Ascend Hardware", "Stream 5", 0, 2, True),
+    ]
+
+
 def make_timeline(n_per_lane: int = 2000, seed: int = 0) -> FakeTimeline:
     rng = np.random.default_rng(seed)
     names = [
@@ -67,11 +76,7 @@ def make_timeline(n_per_lane: int = 2000, seed: int = 0) -> FakeTimeline:
         "Softmax",
         "LayerNorm",
     ]
-    lanes = [
-        Lane(0, "1000", "1000", "CANN", "Thread 1000", None, 0, False),
-        Lane(1, "800", "3", "Ascend Hardware", "Stream 3", 0, 1, True),
-        Lane(2, "800", "5", "Ascend Hardware", "Stream 5", 0, 2, True),
-    ]
+    lanes = three_lanes()
     lane_l, start_l, dur_l, name_l, depth_l = [], [], [], [], []
     for ln in range(3):
         durs = rng.integers(200, 20000, n_per_lane)
@@ -105,3 +110,45 @@ def make_timeline(n_per_lane: int = 2000, seed: int = 0) -> FakeTimeline:
     return FakeTimeline(
         lanes, lane, start, dur, name_id, np.zeros(len(lane), dtype=np.int32), depth, names, ["op"], flows, counters
     )
+
+
+def timeline_of(slices: list[tuple], counters: list | None = None, flows: list[tuple[int, int]] = ()) -> FakeTimeline:
+    """A FakeTimeline holding exactly ``slices`` — (lane 0..2, start ns, duration ns, name[, depth])
+    — on the lanes of :func:`make_timeline`; ``flows``: (source, destination) positions in ``slices``.
+    ``timeline_of.index[k]`` is where ``slices[k]`` ended up."""
+    names = sorted({s[3] for s in slices})
+    lanes = three_lanes()
+    lane = np.array([s[0] for s in slices], dtype=np.int32)
+    start = np.array([s[1] for s in slices], dtype=np.int64)
+    dur = np.array([s[2] for s in slices], dtype=np.int64)
+    name_id = np.array([names.index(s[3]) for s in slices], dtype=np.int32)
+    depth = np.array([s[4] if len(s) > 4 else 0 for s in slices], dtype=np.int16)
+    order = np.lexsort((-dur, start, lane))
+    where = np.empty(len(order), dtype=np.int64)
+    where[order] = np.arange(len(order))
+    src = np.array([where[a] for a, _ in flows], dtype=np.int64)
+    dst = np.array([where[b] for _, b in flows], dtype=np.int64)
+    start_s = start[order]
+    tl = FakeTimeline(
+        lanes,
+        lane[order],
+        start_s,
+        dur[order],
+        name_id[order],
+        np.zeros(len(slices), dtype=np.int32),
+        depth[order],
+        names,
+        ["op"],
+        Flows(
+            ["HostToDevice"] * len(flows),
+            [str(k) for k in range(len(flows))],
+            ["HostToDevice"] * len(flows),
+            src,
+            dst,
+            start_s[src] if len(src) else src,
+            start_s[dst] if len(dst) else dst,
+        ),
+        counters or [],
+    )
+    tl.index = [int(w) for w in where]  # type: ignore[attr-defined]
+    return tl

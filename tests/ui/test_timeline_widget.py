@@ -32,7 +32,10 @@ def test_pin_hide_show_all_and_counters(qtbot):
     view.show_all()
     assert {r.lane for r in view.rows if r.kind == "slices"} == {0, 1, 2}
     counters = [r for r in view.rows if r.kind == "counter"]
-    assert [(c.counter, c.series) for c in counters] == [(0, "MHz")]
+    assert [(c.counter, c.series, c.height) for c in counters] == [(0, "", 1)], "compact: one row per counter"
+    view.set_counters_expanded(True)
+    counters = [r for r in view.rows if r.kind == "counter"]
+    assert [(c.counter, c.series, c.height) for c in counters] == [(0, "MHz", 2)]
     view.select_slice(3)
     assert view.item.flows, "the selected slice's flow to the device is drawn"
 

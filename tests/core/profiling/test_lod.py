@@ -138,3 +138,23 @@ def test_raster_line_matches_brute_force():
         # every interval inside the window shows at least one pixel
         inside = (s >= t0) & (e <= t0 + px * width)
         assert set((vals[inside] + 1).tolist()) <= set(line.tolist())
+
+
+def test_back_to_back_slices_get_a_boundary_pixel():
+    """Two slices where one ends exactly where the next starts (one name, so one colour) are
+    told apart by a boundary pixel at the second's start; a gap needs none; narrow slices (< 4 px)
+    get none, so a boundary never eats them; off-screen boundaries are dropped."""
+    from workbench.core.profiling.lod import boundary_pixels, raster_line
+
+    starts = np.array([0, 100, 200, 400, 410, 413], dtype=np.int64)
+    ends = np.array([100, 200, 300, 410, 413, 416], dtype=np.int64)
+    # 1 ns per pixel, 1000 px: 100 and 200 touch their predecessors; 400 is after a gap; 410, 413 are 3 px
+    assert boundary_pixels(starts, ends, 0.0, 1.0, 1000).tolist() == [100, 200]
+    # the raster alone shows one block: the same value across the boundary
+    line = raster_line(starts[:3], ends[:3], np.zeros(3, dtype=np.int64), 0.0, 1.0, 1000)
+    assert line[99] == line[100] == line[101] == 1
+    # a view starting at 150 ns: the boundary at 100 is left of it, the one at 200 is pixel 50
+    assert boundary_pixels(starts, ends, 150.0, 1.0, 1000).tolist() == [50]
+    # zoomed out to 50 ns per pixel, the 100-ns slices are 2 px wide: too narrow for a boundary
+    assert boundary_pixels(starts, ends, 0.0, 50.0, 1000).tolist() == []
+    assert boundary_pixels(starts[:1], ends[:1], 0.0, 1.0, 1000).tolist() == []

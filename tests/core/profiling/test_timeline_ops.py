@@ -56,3 +56,97 @@ def test_color_rule_thresholds_two_decimals():
     shares = ops.api_shares(t, [1, 2])
     assert shares[3] == pytest.approx(500 / 525 * 100)
     assert shares[2] == pytest.approx(25 / 525 * 100)
+
+
+def test_view_readout_uses_one_unit_for_the_zoom_level():
+    # the issue's view: 1,029.918 µs to 1,063.278 µs: all three in µs, enough decimals for the span
+    assert ops.view_readout(1_029_918, 1_063_278) == ("1,029.92 µs", "1,063.28 µs", "33.36 µs")
+    # a 14 ms view: ms for all three, even a start below 1 ms
+    assert ops.view_readout(480_000, 14_755_000) == ("0.480 ms", "14.755 ms", "14.275 ms")
+    assert ops.view_readout(0, 3_000_000_000) == ("0.000 s", "3.000 s", "3.000 s")
+    assert ops.view_readout(100, 900) == ("100 ns", "900 ns", "800 ns")
+    r = ops.readout_for(33_360)
+    assert (r.unit, r.scale, r.decimals) == ("µs", 1000, 2) and r.text(480_000) == "480.00 µs"
+
+
+def _lanes_counters(lanes, counters=()):
+    from workbench.core.profiling.timeline import Counter, Lane
+
+    ls = [
+        Lane(i, pid, tid, proc, f"Thread {tid}", dev, i, proc == "Ascend Hardware")
+        for i, (pid, tid, proc, dev) in enumerate(lanes)
+    ]
+    cs = [Counter(proc, name, dev, np.zeros(1, dtype=np.int64), {"v": np.zeros(1)}) for proc, name, dev in counters]
+    return SimpleNamespace(lanes=ls, counters=cs)
+
+
+def test_origins_of_one_report_with_two_devices():
+    t = _lanes_counters(
+        [
+            ("1", "10", "CANN", None),
+            ("1", "11", "CANN", None),
+            ("2", "5", "Ascend Hardware", 0),
+            ("3", "6", "Ascend Hardware", 1),
+        ],
+        [
+            ("AI Core Freq", "AI Core Freq", 1),
+            ("AI Core Freq", "AI Core Freq", 0),
+            ("HBM", "HBM", 1),
+            ("HBM", "HBM", 0),
+        ],
+    )
+    o = ops.origins(t)
+    assert o.parts == 1
+    assert o.lane_device == (None, None, 0, 1) and o.lane_part == (None,) * 4
+    assert o.counter_device == (1, 0, 1, 0), "two AI Core Freq counters say their device"
+    one = ops.origins(
+        _lanes_counters([("1", "10", "CANN", None), ("2", "5", "Ascend Hardware", 0)], [("HBM", "HBM", 0)])
+    )
+    assert one.lane_device == (None, None) and one.counter_device == (None,), "one device: nothing to say"
+
+
+def test_origins_of_merged_reports():
+    # two runs on device 0 merged: the same lanes and counters twice -> told apart by part
+    same = _lanes_counters(
+        [("448", "7", "CANN", None), ("648", "5", "Ascend Hardware", 0)] * 2,
+        [("HBM", "HBM", 0), ("NPU MEM", "NPU MEM", 0)] * 2,
+    )
+    o = ops.origins(same)
+    assert ops.lane_parts(same) == [0, 0, 1, 1] and ops.counter_parts(same) == [0, 0, 1, 1]
+    assert o.lane_part == (1, 1, 2, 2) and o.counter_part == (1, 1, 2, 2) and o.parts == 2
+    assert o.lane_device == (None,) * 4
+    # two ranks, one device each: every lane (host ones too) says the device of its rank
+    ranks = _lanes_counters(
+        [("75", "75", "Python", None), ("7502", "75", "CANN", None), ("800", "3", "Ascend Hardware", 0)]
+        + [("76", "83", "Python", None), ("7602", "83", "CANN", None), ("800", "4", "Ascend Hardware", 1)]
+    )
+    o = ops.origins(ranks)
+    assert ops.lane_parts(ranks) == [0, 0, 0, 1, 1, 1]
+    assert o.lane_device == (0, 0, 0, 1, 1, 1) and o.lane_part == (None,) * 6
+    # a timeline that records where each lane came from is believed
+    ranks.lane_source = [0, 1, 1, 1, 1, 1]
+    assert ops.lane_parts(ranks) == [0, 1, 1, 1, 1, 1]
+
+
+def test_origins_of_real_generated_reports(tmp_path):
+    """The real engine's lanes: a 2-device msprof run, and two runs of one device merged."""
+    from workbench.core.profiling.build import open_report
+    from workbench.core.profiling.merge import merge_reports
+    from workbench.simtoolkit.profdata import resnet50_workload, write_msprof_prof
+
+    two = open_report(
+        write_msprof_prof(tmp_path / "two", resnet50_workload(kind="model"), devices=[0, 1]), use_cache=False
+    )
+    o = ops.origins(two.timeline)
+    counters = two.timeline.counters
+    freq = [(o.counter_device[i], c.device) for i, c in enumerate(counters) if c.name == "AI Core Freq"]
+    assert len(freq) == 2 and all(shown == dev for shown, dev in freq) and {d for d, _ in freq} == {0, 1}
+    assert o.parts == 1
+    a = write_msprof_prof(tmp_path / "a", resnet50_workload(kind="model"), devices=[0])
+    b = write_msprof_prof(tmp_path / "b", resnet50_workload(kind="model"), devices=[0])
+    merged = merge_reports([a, b]).timeline
+    o = ops.origins(merged)
+    keys = [(o.lane_part[i], ln.process_name, ln.thread_name) for i, ln in enumerate(merged.lanes)]
+    assert len(set(keys)) == len(keys), "no two lanes of a merged report read the same"
+    ckeys = [(o.counter_part[i], c.name) for i, c in enumerate(merged.counters)]
+    assert len(set(ckeys)) == len(ckeys) and o.parts == 2

@@ -241,3 +241,21 @@ def raster_line(
     np.add.at(line, x0, v)
     np.add.at(line, x1, -v)
     return np.cumsum(line[:width]).astype(np.int32)
+
+
+def boundary_pixels(
+    starts: np.ndarray, ends: np.ndarray, t0: float, ns_per_px: float, width: int, min_px: int = 4
+) -> np.ndarray:
+    """Pixels where a slice begins right where the one before it ends (back to back, within a
+    pixel), for slices at least ``min_px`` wide: drawn as a darker line so that two adjacent
+    slices of one name do not read as one block. ``starts`` / ``ends`` sorted by start, not
+    overlapping (one row). Returns sorted pixel indices in ``[0, width)``."""
+    if len(starts) < 2 or width <= 0:
+        return np.empty(0, dtype=np.int64)
+    s = (np.asarray(starts, dtype=np.float64) - t0) / ns_per_px
+    e = (np.asarray(ends, dtype=np.float64) - t0) / ns_per_px
+    prev_end = np.maximum.accumulate(e)[:-1]
+    touching = s[1:] - prev_end <= 1.0
+    wide = (e[1:] - s[1:] >= min_px) & (e[:-1] - s[:-1] >= min_px)
+    px = np.floor(s[1:][touching & wide]).astype(np.int64)
+    return np.unique(px[(px >= 0) & (px < width)])

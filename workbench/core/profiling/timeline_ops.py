@@ -1,8 +1,10 @@
 """Timeline operations the views need, kept Qt-free: area-selection aggregates, name search,
-time formatting and the MindStudio Timeline Color rule."""
+time formatting (the view's Start / End / Duration in one unit), where a lane comes from (device,
+part of a merged report) and the MindStudio Timeline Color rule."""
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
@@ -100,6 +102,134 @@ def format_ns(value_ns: float, span_ns: float | None = None) -> str:
     v = value_ns / scale
     text = f"{v:,.3f}".rstrip("0").rstrip(".") if scale > 1 else f"{int(round(v)):,}"
     return f"{text} {'µs' if name == 'us' else name}"
+
+
+@dataclass(frozen=True)
+class Readout:
+    """The visible range as the header shows it: every value in one unit chosen for the zoom."""
+
+    unit: str  # "s", "ms", "µs" or "ns"
+    scale: int  # ns per unit
+    decimals: int
+
+    def text(self, value_ns: float) -> str:
+        return f"{value_ns / self.scale:,.{self.decimals}f} {self.unit}"
+
+
+def readout_for(span_ns: float) -> Readout:
+    """One unit for a visible span (the time axis's unit) and enough decimals to tell apart
+    times about a two-thousandth of the span apart (at most 6, none for ns)."""
+    name, scale = unit_for(abs(span_ns) or 1)
+    step = max(abs(span_ns), 1.0) / 2000 / scale
+    decimals = 0 if scale == 1 else max(0, min(6, math.ceil(-math.log10(step)))) if step < 1 else 0
+    return Readout("µs" if name == "us" else name, scale, decimals)
+
+
+def view_readout(t0_ns: float, t1_ns: float) -> tuple[str, str, str]:
+    """(start, end, duration) of a visible range, in one unit chosen for its span."""
+    r = readout_for(t1_ns - t0_ns)
+    return r.text(t0_ns), r.text(t1_ns), r.text(t1_ns - t0_ns)
+
+
+# --- where lanes come from: device, part of a merged report --------------------------------------
+
+
+@dataclass(frozen=True)
+class Origins:
+    """What a lane's or counter's label must say so that none reads like another.
+
+    ``*_device``: the device to name (None: nothing to say — one device only, or a host lane of a
+    single report); ``*_part``: the 1-based part of a merged report (several reports or ranks
+    combined) where the device does not tell the parts apart, else None."""
+
+    lane_device: tuple[int | None, ...]
+    lane_part: tuple[int | None, ...]
+    counter_device: tuple[int | None, ...]
+    counter_part: tuple[int | None, ...]
+    parts: int
+
+
+def lane_parts(tl) -> list[int]:
+    """The part (0-based) of a merged timeline each lane comes from.
+
+    A timeline that records it (``lane_source``) says so; otherwise the parts are found from the
+    order: a merge appends each input's lanes after the previous input's, and one input's lanes
+    are grouped by process, so a process name seen before coming back after another process
+    starts the next part."""
+    explicit = getattr(tl, "lane_source", None)
+    if explicit is not None and len(explicit) == len(tl.lanes):
+        return [int(v) for v in explicit]
+    parts: list[int] = []
+    part, previous = 0, None
+    seen: set[str] = set()
+    for lane in tl.lanes:
+        name = lane.process_name
+        if name != previous and name in seen:
+            part, seen = part + 1, set()
+        seen.add(name)
+        previous = name
+        parts.append(part)
+    return parts
+
+
+def counter_parts(tl) -> list[int]:
+    """The part (0-based) of a merged timeline each counter comes from: one input never has two
+    counters of the same process, name and device, so such a repeat starts the next part."""
+    explicit = getattr(tl, "counter_source", None)
+    counters = list(getattr(tl, "counters", []) or [])
+    if explicit is not None and len(explicit) == len(counters):
+        return [int(v) for v in explicit]
+    parts: list[int] = []
+    part = 0
+    seen: set[tuple[str, str, int | None]] = set()
+    for c in counters:
+        key = (c.process_name, c.name, c.device)
+        if key in seen:
+            part, seen = part + 1, set()
+        seen.add(key)
+        parts.append(part)
+    return parts
+
+
+def _part_devices(parts: list[int], devices: list[int | None]) -> dict[int, int] | None:
+    """part -> its one device, when every part has exactly one and no two parts share it."""
+    found: dict[int, set[int]] = {}
+    for p, d in zip(parts, devices):
+        found.setdefault(p, set())
+        if d is not None:
+            found[p].add(d)
+    if any(len(ds) != 1 for ds in found.values()):
+        return None
+    one = {p: next(iter(ds)) for p, ds in found.items()}
+    return one if len(set(one.values())) == len(one) else None
+
+
+def origins(tl) -> Origins:
+    """Which device / part every lane and counter of ``tl`` must name (see :class:`Origins`)."""
+    lanes = list(tl.lanes)
+    counters = list(getattr(tl, "counters", []) or [])
+    devices = {ln.device for ln in lanes if ln.device is not None} | {
+        c.device for c in counters if c.device is not None
+    }
+    several_devices = len(devices) > 1
+
+    def resolve(parts: list[int], own: list[int | None]) -> tuple[tuple[int | None, ...], tuple[int | None, ...]]:
+        count = max(parts, default=0) + 1
+        by_part = _part_devices(parts, own) if count > 1 else None
+        shown_dev: list[int | None] = []
+        shown_part: list[int | None] = []
+        for p, d in zip(parts, own):
+            if d is None and by_part is not None:
+                d = by_part[p]  # a rank's host lanes: the device that rank drives
+            shown_dev.append(d if d is not None and (several_devices or by_part is not None) else None)
+            shown_part.append(p + 1 if count > 1 and by_part is None else None)
+        return tuple(shown_dev), tuple(shown_part)
+
+    lp = lane_parts(tl)
+    cp = counter_parts(tl)
+    lane_dev, lane_part = resolve(lp, [ln.device for ln in lanes])
+    counter_dev, counter_part = resolve(cp, [c.device for c in counters])
+    return Origins(lane_dev, lane_part, counter_dev, counter_part, max([*lp, *cp], default=0) + 1)
 
 
 # --- Timeline Color (MindStudio): green ≤ a % ≤ yellow < b % ≤ red by API time share ------------------

@@ -4,9 +4,12 @@ A run of slices narrower than a pixel is drawn pale in the colour of its longest
 colours such a bucket by its biggest slice; pale tells it apart from one real slice).
 
 Painting works in device pixels: every frame rasterises each visible row into one pixel line
-(core ``lod.raster_line``: vectorised, O(visible intervals + width)), stacks the lines into a
-QImage and draws it once, then adds names on slices wide enough to hold them, the selection
-outline, flow arrows and counter step plots. The cost is bounded by the pixels on screen.
+(core ``lod.raster_line``: vectorised, O(visible intervals + width)), darkens the first pixel of a
+slice that starts where the one before ends (``lod.boundary_pixels``: two back-to-back slices of
+one name stay two), stacks the lines into a QImage and draws it once, then adds names on slices
+wide enough to hold them — drawn in the part of the slice inside the view, so a slice starting
+left of the view keeps its name —, the Steps row and step boundaries, the selection outline, flow
+arrows and counter step plots. The cost is bounded by the pixels on screen.
 """
 
 from __future__ import annotations
@@ -18,13 +21,17 @@ import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter, QPainterPath, QPen, QPolygonF, QTransform
 
-from workbench.core.profiling.lod import TimelineLayout, raster_line
+from workbench.core.profiling.lod import TimelineLayout, boundary_pixels, raster_line
 from workbench.ui.report.palette import MERGED, PALETTE, RULE_COLORS, argb_table
 
 MERGED_INDEX = len(PALETTE)  # value in the raster line (before +1)
 RULE_INDEX = {name: len(PALETTE) + 1 + k for k, name in enumerate(("green", "yellow", "red"))}
 PALE = len(PALETTE) + 4  # colour k drawn pale (merged sub-pixel slices) is PALE + k
 PALE_MIX = 0.45  # share of white in a pale colour
+EDGE_DARKEN = 0.62  # a slice's first pixel, where it touches the slice before: its colour this dark
+STEP_FILL = (QColor(226, 232, 242), QColor(206, 216, 232))  # alternate steps in the Steps row
+STEP_LINE = QColor(70, 80, 100, 150)
+SERIES_COLORS = (QColor(78, 121, 167), QColor(225, 87, 89), QColor(89, 161, 79), QColor(176, 122, 161))
 
 
 def _with_pale(table: np.ndarray) -> np.ndarray:
@@ -36,17 +43,31 @@ def _with_pale(table: np.ndarray) -> np.ndarray:
     return np.concatenate((table, pale_argb.astype(np.uint32)))
 
 
+def _darker(table: np.ndarray) -> np.ndarray:
+    """The same ARGB table with every colour darkened (index 0 stays transparent)."""
+    out = table.copy()
+    rgb = table[1:]
+    channels = [np.round(((rgb >> shift) & 0xFF) * EDGE_DARKEN).astype(np.uint32) for shift in (16, 8, 0)]
+    out[1:] = (
+        (np.uint32(0xFF) << np.uint32(24))
+        | (channels[0] << np.uint32(16))
+        | (channels[1] << np.uint32(8))
+        | channels[2]
+    )
+    return out
+
+
 @dataclass
 class DisplayRow:
-    """One horizontal band of the view: a slice row of a lane, or a counter track."""
+    """One horizontal band of the view: the Steps row, a slice row of a lane, or a counter track."""
 
     y: int
-    kind: str  # "slices" or "counter"
+    kind: str  # "steps", "slices" or "counter"
     lane: int = -1  # lane index (slices)
     row: int = -1  # TimelineLayout row id (slices)
     counter: int = -1  # index into timeline.counters (counter)
-    series: str = ""  # counter series name
-    height: int = 1  # rows of the band (counters take 2)
+    series: str = ""  # counter series name ("": every series of the counter, in one compact row)
+    height: int = 1  # rows of the band (an expanded counter series takes 2)
 
 
 class SlicesItem(pg.GraphicsObject):
@@ -58,6 +79,8 @@ class SlicesItem(pg.GraphicsObject):
         self.span_ns = max(1, int(getattr(timeline, "span_ns", 0) or 1))
         self.color_of_name = np.zeros(len(timeline.names), dtype=np.int32)  # palette index per name id
         self.table = _with_pale(argb_table([MERGED, RULE_COLORS["green"], RULE_COLORS["yellow"], RULE_COLORS["red"]]))
+        self.dark = _darker(self.table)
+        self.steps: list[tuple[int, int, str]] = []  # (start ns, end ns, label) of each step
         self.selected: int | None = None
         self.highlight: set[int] = set()
         self.flows: list[tuple[int, int, int, int]] = []  # (src_ns, src_y, dst_ns, dst_y)
@@ -79,6 +102,15 @@ class SlicesItem(pg.GraphicsObject):
         return QRectF(0.0, 0.0, float(self.span_ns), float(max(1, len(self.rows))))
 
     # --- painting -----------------------------------------------------------------------------------
+    def _view_px(self, x0: float, ns_per_px: float, width: int) -> tuple[float, float]:
+        """The device-pixel columns the view box shows (the item paints the whole plot widget,
+        lane axis included, and the view box clips it)."""
+        vb = self.getViewBox()
+        if vb is None:
+            return 0.0, float(width)
+        t0, t1 = vb.viewRange()[0]
+        return max(0.0, (t0 - x0) / ns_per_px), min(float(width), (t1 - x0) / ns_per_px)
+
     def paint(self, painter: QPainter, _option, _widget=None) -> None:
         import time
 
@@ -99,11 +131,14 @@ class SlicesItem(pg.GraphicsObject):
         y_bot = (height - dy) / sy
         lo_y, hi_y = int(np.floor(min(y_top, y_bot))), int(np.ceil(max(y_top, y_bot)))
         visible = [r for r in self.rows if lo_y - r.height <= r.y <= hi_y]
+        view_px = self._view_px(x0, ns_per_px, width)
         painter.save()
         painter.setTransform(QTransform())
         image = np.zeros((height, width), dtype=np.uint32)
-        labels: list[tuple[float, float, float, int]] = []
+        labels: list[tuple[float, float, float, str]] = []
         pad = 1 if row_px >= 6 else 0
+        names = self.timeline.names
+        name_id = np.asarray(self.timeline.name_id)
         for r in visible:
             top = int(round(dy + sy * r.y))
             bottom = int(round(dy + sy * (r.y + 1)))
@@ -114,43 +149,83 @@ class SlicesItem(pg.GraphicsObject):
             idx = draw.slices
             s_ind = np.asarray(self.timeline.start_ns)[idx]
             e_ind = s_ind + np.asarray(self.timeline.dur_ns)[idx]
-            c_ind = self.color_of_name[np.asarray(self.timeline.name_id)[idx]]
+            c_ind = self.color_of_name[name_id[idx]]
             starts = np.concatenate((s_ind, draw.merged_start))
             ends = np.concatenate((e_ind, draw.merged_end))
             if len(draw.merged_rep) == len(draw.merged_start):  # pale, in the colour of the run's longest slice
-                c_merged = PALE + self.color_of_name[np.asarray(self.timeline.name_id)[draw.merged_rep]]
+                c_merged = PALE + self.color_of_name[name_id[draw.merged_rep]]
             else:
                 c_merged = np.full(len(draw.merged_start), MERGED_INDEX, dtype=np.int32)
             colors = np.concatenate((c_ind, c_merged.astype(np.int32)))
             order = np.argsort(starts, kind="stable")
             line = raster_line(starts[order], ends[order], colors[order], x0, ns_per_px, width)
-            image[top:bottom, :] = self.table[line][None, :]
+            pixels = self.table[line]
+            edges = boundary_pixels(starts[order], ends[order], x0, ns_per_px, width)
+            if len(edges):
+                pixels[edges] = self.dark[line[edges]]
+            image[top:bottom, :] = pixels[None, :]
             if row_px >= 13 and len(idx):
                 wide = (e_ind - s_ind) / ns_per_px >= 40
                 for i, s, e in zip(idx[wide][:300], s_ind[wide][:300], e_ind[wide][:300]):
-                    labels.append(((s - x0) / ns_per_px, (e - x0) / ns_per_px, top, int(i)))
+                    labels.append(((s - x0) / ns_per_px, (e - x0) / ns_per_px, top, names[int(name_id[i])]))
         qimg = QImage(image.data, width, height, width * 4, QImage.Format.Format_ARGB32_Premultiplied)
         painter.drawImage(0, 0, qimg)
+        labels += self._paint_steps(painter, visible, x0, ns_per_px, dy, sy, view_px)
         self._paint_counters(painter, visible, x0, ns_per_px, width, dy, sy)
-        self._paint_labels(painter, labels, row_px)
+        self._paint_labels(painter, labels, row_px, view_px)
+        self._paint_step_lines(painter, x0, ns_per_px, height, view_px)
         self._paint_selection(painter, x0, ns_per_px, dy, sy)
         painter.restore()
         self.frame_ms = (time.perf_counter() - t_start) * 1000
 
-    def _paint_labels(self, painter: QPainter, labels, row_px: float) -> None:
+    def _paint_steps(
+        self, painter: QPainter, rows: list[DisplayRow], x0: float, ns_per_px: float, dy: float, sy: float, view_px
+    ) -> list[tuple[float, float, float, str]]:
+        """The Steps row: one block per step (alternating shades); returns their name labels."""
+        row = next((r for r in rows if r.kind == "steps"), None)
+        if row is None or not self.steps:
+            return []
+        top, bottom = dy + sy * row.y + 1, dy + sy * (row.y + 1) - 1
+        labels = []
+        painter.setPen(Qt.PenStyle.NoPen)
+        for k, (s, e, text) in enumerate(self.steps):
+            nxt = self.steps[k + 1][0] if k + 1 < len(self.steps) else e
+            e = min(e, nxt) if nxt > s else e  # steps of several devices may overlap by a little
+            a, b = (s - x0) / ns_per_px, (e - x0) / ns_per_px
+            if b < view_px[0] or a > view_px[1]:
+                continue
+            a, b = max(a, view_px[0] - 1), min(b, view_px[1] + 1)
+            painter.setBrush(STEP_FILL[k % 2])
+            painter.drawRect(QRectF(a, top, max(1.0, b - a), bottom - top))
+            labels.append((a, b, top, text))
+        return labels
+
+    def _paint_step_lines(self, painter: QPainter, x0: float, ns_per_px: float, height: int, view_px) -> None:
+        """A line at every step boundary, across all the rows."""
+        if not self.steps:
+            return
+        bounds = sorted({s for s, _e, _t in self.steps} | {self.steps[-1][1]})
+        painter.setPen(QPen(STEP_LINE, 1, Qt.PenStyle.DashLine))
+        for t in bounds:
+            x = (t - x0) / ns_per_px
+            if view_px[0] <= x <= view_px[1]:
+                painter.drawLine(QPointF(x, 0), QPointF(x, height))
+
+    def _paint_labels(self, painter: QPainter, labels, row_px: float, view_px=None) -> None:
+        """Names on slices, drawn in the part of each slice inside the view."""
         if not labels:
             return
         painter.setFont(self.font)
         painter.setPen(QColor(20, 20, 20))
         fm = QFontMetrics(self.font)
-        names = self.timeline.names
-        name_id = self.timeline.name_id
-        for px0, px1, top, i in labels[:600]:
-            left = max(px0, 0) + 3
-            w = px1 - left - 2
+        lo, hi = view_px if view_px is not None else (0.0, float("inf"))
+        for px0, px1, top, name in labels[:600]:
+            left = max(px0, lo) + 3
+            right = min(px1, hi) - 2
+            w = right - left
             if w < 20:
                 continue
-            text = fm.elidedText(names[int(name_id[i])], Qt.TextElideMode.ElideRight, int(w))
+            text = fm.elidedText(name, Qt.TextElideMode.ElideRight, int(w))
             painter.drawText(QRectF(left, top, w, min(row_px - 2, 16)), Qt.AlignmentFlag.AlignVCenter, text)
 
     def _paint_selection(self, painter: QPainter, x0: float, ns_per_px: float, dy: float, sy: float) -> None:
@@ -184,44 +259,70 @@ class SlicesItem(pg.GraphicsObject):
             if r.kind != "counter":
                 continue
             counter = self.timeline.counters[r.counter]
-            ts = np.asarray(counter.ts_ns, dtype=np.float64)
-            vals = np.asarray(counter.series[r.series], dtype=np.float64)
-            if len(ts) == 0:
-                continue
-            a = max(0, int(np.searchsorted(ts, x0, side="right")) - 1)
-            b = min(len(ts), int(np.searchsorted(ts, x0 + ns_per_px * width, side="right")) + 1)
-            t, v = ts[a:b], vals[a:b]
-            if len(t) == 0:
-                continue
-            finite = np.isfinite(vals)
-            vmax = float(np.nanmax(vals[finite])) if finite.any() else 1.0
-            vmax = vmax if vmax > 0 else 1.0
-            px = np.clip((t - x0) / ns_per_px, -1, width + 1)
-            if len(px) > 2 * width:  # decimate to one max per pixel column
-                col = px.astype(np.int64)
-                bounds = np.flatnonzero(np.diff(col)) + 1
-                starts = np.concatenate(([0], bounds))
-                px = px[starts]
-                v = np.maximum.reduceat(np.nan_to_num(v), starts)
+            names = [r.series] if r.series else list(counter.series)
             top, bottom = dy + sy * r.y + 2, dy + sy * (r.y + r.height) - 1
-            yv = bottom - (np.nan_to_num(v) / vmax) * (bottom - top)
-            xs = np.repeat(px, 2)[1:]
-            ys = np.repeat(yv, 2)[:-1]
-            xs = np.append(xs, width + 1)
-            ys = np.append(ys, yv[-1])
-            poly = QPolygonF([QPointF(float(x), float(y)) for x, y in zip(xs, ys)])
-            path = QPainterPath()
-            path.addPolygon(poly)
-            fill = QPainterPath(path)
-            fill.lineTo(float(xs[-1]), bottom)
-            fill.lineTo(float(xs[0]), bottom)
-            fill.closeSubpath()
+            # a compact row holds every series of the counter on one scale (one unit per counter)
+            vmax = 0.0
+            for name in names:
+                vals = np.asarray(counter.series[name], dtype=np.float64)
+                finite = np.isfinite(vals)
+                if finite.any():
+                    vmax = max(vmax, float(np.nanmax(vals[finite])))
+            vmax = vmax if vmax > 0 else 1.0
+            for k, name in enumerate(names):
+                colour = SERIES_COLORS[k % len(SERIES_COLORS)]
+                self._paint_series(
+                    painter,
+                    counter.ts_ns,
+                    counter.series[name],
+                    x0,
+                    ns_per_px,
+                    width,
+                    top,
+                    bottom,
+                    vmax,
+                    colour,
+                    fill=len(names) == 1,
+                )
+
+    def _paint_series(
+        self, painter: QPainter, ts_ns, values, x0, ns_per_px, width, top, bottom, vmax, colour: QColor, fill: bool
+    ) -> None:
+        ts = np.asarray(ts_ns, dtype=np.float64)
+        vals = np.asarray(values, dtype=np.float64)
+        if len(ts) == 0:
+            return
+        a = max(0, int(np.searchsorted(ts, x0, side="right")) - 1)
+        b = min(len(ts), int(np.searchsorted(ts, x0 + ns_per_px * width, side="right")) + 1)
+        t, v = ts[a:b], vals[a:b]
+        if len(t) == 0:
+            return
+        px = np.clip((t - x0) / ns_per_px, -1, width + 1)
+        if len(px) > 2 * width:  # decimate to one max per pixel column
+            col = px.astype(np.int64)
+            bounds = np.flatnonzero(np.diff(col)) + 1
+            starts = np.concatenate(([0], bounds))
+            px = px[starts]
+            v = np.maximum.reduceat(np.nan_to_num(v), starts)
+        yv = bottom - (np.nan_to_num(v) / vmax) * (bottom - top)
+        xs = np.repeat(px, 2)[1:]
+        ys = np.repeat(yv, 2)[:-1]
+        xs = np.append(xs, width + 1)
+        ys = np.append(ys, yv[-1])
+        poly = QPolygonF([QPointF(float(x), float(y)) for x, y in zip(xs, ys)])
+        path = QPainterPath()
+        path.addPolygon(poly)
+        if fill:
+            area = QPainterPath(path)
+            area.lineTo(float(xs[-1]), bottom)
+            area.lineTo(float(xs[0]), bottom)
+            area.closeSubpath()
             painter.setPen(Qt.PenStyle.NoPen)
-            painter.setBrush(QColor(78, 121, 167, 70))
-            painter.drawPath(fill)
-            painter.setPen(QPen(QColor(78, 121, 167), 1))
-            painter.setBrush(Qt.BrushStyle.NoBrush)
-            painter.drawPath(path)
+            painter.setBrush(QColor(colour.red(), colour.green(), colour.blue(), 70))
+            painter.drawPath(area)
+        painter.setPen(QPen(colour, 1))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawPath(path)
 
 
 def _arrow_head(a: QPointF, b: QPointF, size: float = 6.0) -> QPolygonF:

@@ -1,23 +1,30 @@
-"""Timeline view: navigation tree, lanes with level-of-detail slices, counters, search, selection.
+"""Timeline view: navigation tree, lanes with level-of-detail slices, counters, steps, search, selection.
 
-Navigation follows Perfetto / MindStudio Insight: drag pans, wheel scrolls lanes, Ctrl+wheel
-zooms, W/S zoom, A/D pan, F fits the selection, 0 resets, Backspace undoes a zoom, `.` / `,` go to
-the next / previous slice in the lane. Shift+drag selects a time range over the lanes it covers.
-All the numbers come from core (``lod``, ``timeline_ops``); this module only draws and forwards.
+Navigation follows Perfetto / MindStudio Insight: drag pans, wheel scrolls lanes, Ctrl+wheel and
+W/S zoom at the mouse pointer, A/D pan, F fits the selection, 0 resets, Backspace undoes a zoom,
+`.` / `,` go to the next / previous slice in the lane, Shift+drag selects a time range over the
+lanes it covers, `?` lists all of it over the plot (and Help ▸ Keyboard Shortcuts does too).
+The plot takes the keyboard focus when the view is first shown, so the keys work at once.
+All the numbers come from core (``lod``, ``timeline_ops``, ``steps``); this module only draws
+and forwards.
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, Qt, Signal
-from PySide6.QtGui import QColor, QKeyEvent
+from PySide6.QtCore import QCoreApplication, QEvent, QPoint, QPointF, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QKeyEvent, QPainter
 from PySide6.QtWidgets import (
     QCheckBox,
+    QComboBox,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QMenu,
+    QSizePolicy,
+    QSpinBox,
     QSplitter,
     QToolButton,
     QTreeWidget,
@@ -34,6 +41,54 @@ from workbench.ui.report.slices_item import RULE_INDEX, DisplayRow, SlicesItem
 API_PROCESSES = ("CANN", "AscendCL", "Runtime", "GE", "OS Runtime API")
 
 
+def shortcut_rows() -> list[tuple[str, str]]:
+    """Every key and mouse gesture of the timeline as (what it does, key or gesture), translated:
+    the "?" overlay and Help ▸ Keyboard Shortcuts both list these."""
+    return [
+        (QCoreApplication.translate("TimelineView", "Zoom in / out at the mouse pointer"), "W / S"),
+        (
+            QCoreApplication.translate("TimelineView", "Zoom at the mouse pointer"),
+            QCoreApplication.translate("TimelineView", "Ctrl+Wheel"),
+        ),
+        (QCoreApplication.translate("TimelineView", "Pan left / right"), "A / D"),
+        (
+            QCoreApplication.translate("TimelineView", "Pan in time and across lanes"),
+            QCoreApplication.translate("TimelineView", "Drag"),
+        ),
+        (
+            QCoreApplication.translate("TimelineView", "Scroll the lanes"),
+            QCoreApplication.translate("TimelineView", "Wheel"),
+        ),
+        (
+            QCoreApplication.translate("TimelineView", "Select a slice (its details in Properties)"),
+            QCoreApplication.translate("TimelineView", "Click"),
+        ),
+        (
+            QCoreApplication.translate("TimelineView", "Select a time range over the lanes it covers (Selection tab)"),
+            QCoreApplication.translate("TimelineView", "Shift+Drag"),
+        ),
+        (
+            QCoreApplication.translate("TimelineView", "Zoom to a step (or choose it in the step list)"),
+            QCoreApplication.translate("TimelineView", "Click the Steps row"),
+        ),
+        (QCoreApplication.translate("TimelineView", "Fit the selected slice or range"), "F"),
+        (QCoreApplication.translate("TimelineView", "Show the whole report"), "0"),
+        (QCoreApplication.translate("TimelineView", "Undo the last zoom"), "Backspace"),
+        (QCoreApplication.translate("TimelineView", "Next / previous slice in the lane"), ". / ,"),
+        (QCoreApplication.translate("TimelineView", "Next match of the search"), "Enter"),
+        (QCoreApplication.translate("TimelineView", "Close this list, clear the range selection"), "Esc"),
+        (QCoreApplication.translate("TimelineView", "Show or hide the keys and mouse gestures"), "?"),
+    ]
+
+
+def help_shortcut_rows() -> list[tuple[str, str]]:
+    """``shortcut_rows`` for Help ▸ Keyboard Shortcuts, each named as a timeline entry."""
+    return [
+        (QCoreApplication.translate("TimelineView", "Timeline ▸ {0}").format(what), keys)
+        for what, keys in shortcut_rows()
+    ]
+
+
 class TimeAxis(pg.AxisItem):
     """Time relative to the report start; the unit follows the zoom (ns … s)."""
 
@@ -45,11 +100,28 @@ class TimeAxis(pg.AxisItem):
 
 
 class LaneAxis(pg.AxisItem):
-    """Lane names at the rows where lanes start."""
+    """Lane names at the rows where lanes start; as wide as the widest name (up to ``MAX_PX``,
+    longer names elided), since pyqtgraph drops a tick label that does not fit."""
+
+    MIN_PX, MAX_PX = 90, 200
 
     def __init__(self) -> None:
         super().__init__("left")
         self.labels: dict[int, str] = {}
+        self.tick_font = QFont()
+        self.setStyle(tickFont=self.tick_font)
+
+    def fits(self, text: str) -> bool:
+        return QFontMetrics(self.tick_font).horizontalAdvance(text) <= self.MAX_PX - 16
+
+    def set_labels(self, labels: dict[int, str]) -> None:
+        fm = QFontMetrics(self.tick_font)
+        room = self.MAX_PX - 16
+        self.labels = {y: fm.elidedText(t, Qt.TextElideMode.ElideRight, room) for y, t in labels.items()}
+        widest = max((fm.horizontalAdvance(t) for t in self.labels.values()), default=0)
+        self.setWidth(int(min(self.MAX_PX, max(self.MIN_PX, widest + 16))))
+        self.picture = None
+        self.update()
 
     def tickValues(self, minVal, maxVal, size):  # noqa: N802,N803 - pyqtgraph API
         lo, hi = sorted((minVal, maxVal))  # the view is inverted: pyqtgraph passes (max, min)
@@ -57,6 +129,25 @@ class LaneAxis(pg.AxisItem):
 
     def tickStrings(self, values, scale, spacing):  # noqa: N802 - pyqtgraph API
         return [self.labels.get(int(v - 0.5), "") for v in values]
+
+
+class ElidedLabel(QLabel):
+    """A one-line label that elides its text at the right when narrower than it (full text in the
+    tooltip), so a long legend never widens the view or shows cut-off glyphs."""
+
+    def minimumSizeHint(self):  # noqa: N802 - Qt API
+        hint = super().minimumSizeHint()
+        hint.setWidth(40)
+        return hint
+
+    def paintEvent(self, event) -> None:  # noqa: N802 - Qt API
+        painter = QPainter(self)
+        fm = self.fontMetrics()
+        text = fm.elidedText(self.text(), Qt.TextElideMode.ElideRight, self.contentsRect().width())
+        painter.drawText(self.contentsRect(), int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), text)
+
+    def is_elided(self) -> bool:
+        return self.fontMetrics().horizontalAdvance(self.text()) > self.contentsRect().width()
 
 
 class TimelineViewBox(pg.ViewBox):
@@ -103,10 +194,49 @@ class TimelineViewBox(pg.ViewBox):
         super().mouseClickEvent(ev)
 
 
+class ShortcutOverlay(QFrame):
+    """The "?" list of keys and mouse gestures, over the top right of the plot; a click closes it."""
+
+    def __init__(self, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.setObjectName("TimelineShortcutOverlay")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setAutoFillBackground(True)
+        self.setStyleSheet(
+            "#TimelineShortcutOverlay { background: rgba(255, 255, 255, 240); border: 1px solid #8a93a0;"
+            " border-radius: 4px; }"
+        )
+        self.label = QLabel(self)
+        self.label.setTextFormat(Qt.TextFormat.RichText)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(10, 8, 10, 8)
+        layout.addWidget(self.label)
+        self.refresh()
+        self.hide()
+
+    def refresh(self) -> None:
+        rows = "".join(
+            f"<tr><td style='padding-right:14px'><b>{keys}</b></td><td>{what}</td></tr>"
+            for what, keys in shortcut_rows()
+        )
+        title = self.tr("Timeline keys and mouse gestures")
+        self.label.setText(f"<p><b>{title}</b></p><table cellspacing='2'>{rows}</table>")
+        self.adjustSize()
+
+    def text(self) -> str:
+        return self.label.text()
+
+    def mousePressEvent(self, event) -> None:  # noqa: N802 - Qt API
+        self.hide()
+        event.accept()
+
+
 class TimelineView(QWidget):
     slice_selected = Signal(int)  # slice index (-1: none)
     range_selected = Signal(int, int, object)  # t0 ns, t1 ns, list of lane indices
     event_view_requested = Signal(int)  # lane index
+
+    ROW_PX = 22  # default pixel height of a row (the Row height control changes it)
 
     def __init__(
         self,
@@ -120,15 +250,24 @@ class TimelineView(QWidget):
         self.timeline = timeline
         self.layout_ = layout if layout is not None else TimelineLayout(timeline)
         self._base_colors = name_colors
+        self.origins = timeline_ops.origins(timeline)
         self.hidden_lanes: set[int] = set()
         self.pinned_lanes: list[int] = []
         self.hidden_counters: set[int] = set()
+        self.collapsed_groups: set[str] = set()
+        self.counters_expanded = False
         self.color_rule: timeline_ops.ColorRule | None = None
         self.matches = np.empty(0, dtype=np.int64)
         self.match_pos = -1
         self.zoom_history: list[tuple[float, float]] = []
         self.selected: int | None = None
         self.selection_range: tuple[int, int, list[int]] | None = None
+        self.step_spans: list[tuple[int, int, int]] = []  # (step id, start ns, end ns), timeline-relative
+        self.rows: list[DisplayRow] = []
+        self._mouse_scene: QPointF | None = None  # where the mouse is over the plot (W/S zoom there)
+        self._cursor_t: float | None = None
+        self._focused_once = False
+        self._menu: QMenu | None = None
 
         # --- navigation tree --------------------------------------------------------------------
         self.tree = QTreeWidget(self)
@@ -136,6 +275,8 @@ class TimelineView(QWidget):
         self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.tree.customContextMenuRequested.connect(self._tree_menu)
         self.tree.itemChanged.connect(self._tree_item_changed)
+        self.tree.itemCollapsed.connect(lambda item: self._group_expanded(item, False))
+        self.tree.itemExpanded.connect(lambda item: self._group_expanded(item, True))
 
         # --- plot ------------------------------------------------------------------------------------
         self.viewbox = TimelineViewBox()
@@ -146,24 +287,35 @@ class TimelineView(QWidget):
         self.plot.setBackground("w")
         self.plot.getPlotItem().hideButtons()
         self.plot.getPlotItem().setMenuEnabled(False)
-        self.lane_axis.setWidth(190)
         self.item = SlicesItem(timeline, self.layout_)
         self.plot.addItem(self.item)
         self.region = pg.LinearRegionItem(brush=pg.mkBrush(47, 101, 202, 40), movable=False)
         self.region.hide()
         self.plot.addItem(self.region, ignoreBounds=True)
         self.cursor_line = pg.InfiniteLine(angle=90, pen=pg.mkPen(QColor(120, 120, 120), style=Qt.PenStyle.DashLine))
+        self.cursor_line.hide()
         self.plot.addItem(self.cursor_line, ignoreBounds=True)
+        # the time under the mouse, at the bottom of the cursor line (in the unit of the header)
+        self.cursor_text = pg.InfLineLabel(
+            self.cursor_line,
+            text="",
+            position=0.97,
+            anchors=[(0, 1), (0, 1)],
+            color=(60, 60, 60),
+            fill=(255, 255, 255, 210),
+        )
         self.viewbox.range_dragged.connect(self._on_range_drag)
         self.viewbox.clicked.connect(self._on_click)
         self.viewbox.sigXRangeChanged.connect(lambda *_: self._update_readouts())
         self.plot.scene().sigMouseMoved.connect(self._on_mouse_moved)
+        self.overlay = ShortcutOverlay(self)  # over the plot; wider than a narrow plot, it overlaps the tree
+        self.overlay.installEventFilter(self)
 
         # --- search and readouts ----------------------------------------------------------------------
         self.search = QLineEdit(self)
         self.search.setPlaceholderText(self.tr("Search slices by name"))
         self.search.setClearButtonEnabled(True)
-        self.search.setMinimumWidth(180)
+        self.search.setMinimumWidth(160)
         self.search.returnPressed.connect(lambda: self.find(+1))
         self.search.textChanged.connect(lambda _t: self._run_search())
         self.regex = QCheckBox(self.tr("Regex"), self)
@@ -178,40 +330,139 @@ class TimelineView(QWidget):
         next_btn.clicked.connect(lambda: self.find(+1))
         self.match_label = QLabel(self)
         self.start_label = QLabel(self)
+        self.start_label.setObjectName("viewStart")
         self.end_label = QLabel(self)
-        self.current_label = QLabel(self)
-        self.legend = QLabel(self)
+        self.end_label.setObjectName("viewEnd")
+        self.duration_label = QLabel(self)
+        self.duration_label.setObjectName("viewDuration")
+        self.readouts = (self.start_label, self.end_label, self.duration_label)
+
+        # --- controls: steps, row height, counters, "?" -----------------------------------------------
+        self.step_combo = QComboBox(self)
+        self.step_combo.setObjectName("zoomToStep")
+        self.step_combo.setToolTip(self.tr("Zoom the timeline to one step"))
+        self.step_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.step_combo.activated.connect(self._step_chosen)
+        self.step_combo.hide()
+        self.row_height_label = QLabel(self.tr("Row height"), self)
+        self.row_height = QSpinBox(self)
+        self.row_height.setObjectName("rowHeight")
+        self.row_height.setRange(14, 48)
+        self.row_height.setSingleStep(2)
+        self.row_height.setSuffix(" px")
+        self.row_height.setValue(self.ROW_PX)
+        self.row_height.setToolTip(self.tr("Height of one timeline row"))
+        self.row_height.valueChanged.connect(self.set_row_height)
+        self.row_height_label.setBuddy(self.row_height)
+        self.counters_button = QToolButton(self)
+        self.counters_button.setObjectName("expandCounters")
+        self.counters_button.setCheckable(True)
+        self.counters_button.setText(self.tr("Expand Counters"))
+        self.counters_button.setToolTip(self.tr("One row per counter (compact) or one taller row per series"))
+        self.counters_button.toggled.connect(self.set_counters_expanded)
+        self.counters_button.setVisible(bool(getattr(timeline, "counters", None)))
+        self.help_button = QToolButton(self)
+        self.help_button.setObjectName("timelineKeys")
+        self.help_button.setText("?")
+        self.help_button.setCheckable(True)
+        self.help_button.setToolTip(self.tr("Keys and mouse gestures of the timeline (?)"))
+        self.help_button.toggled.connect(self.show_shortcuts)
         top = QHBoxLayout()
         top.setContentsMargins(4, 2, 4, 2)
         for w in (self.search, self.regex, prev_btn, next_btn, self.match_label):
             top.addWidget(w)
         top.addStretch(1)
-        for w in (self.start_label, self.end_label, self.current_label):
-            w.setMinimumWidth(105)
+        for w in (self.step_combo, self.row_height_label, self.row_height, self.counters_button, self.help_button):
             top.addWidget(w)
+
+        # --- under the plot: legend, and Start / End / Duration of the view ---------------------------
+        self.legend = ElidedLabel(self)
+        self.legend.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        bottom = QHBoxLayout()
+        bottom.setContentsMargins(4, 2, 4, 2)
+        bottom.setSpacing(8)
+        bottom.addWidget(self.legend, 1)
+        for k, w in enumerate(self.readouts):
+            if k:
+                sep = QFrame(self)
+                sep.setFrameShape(QFrame.Shape.VLine)
+                sep.setFrameShadow(QFrame.Shadow.Sunken)
+                bottom.addWidget(sep)
+            w.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            bottom.addWidget(w)
+
         right = QWidget(self)
         rl = QVBoxLayout(right)
         rl.setContentsMargins(0, 0, 0, 0)
         rl.setSpacing(0)
         rl.addLayout(top)
         rl.addWidget(self.plot, 1)
-        rl.addWidget(self.legend)
+        rl.addLayout(bottom)
         splitter = QSplitter(Qt.Orientation.Horizontal, self)
         splitter.addWidget(self.tree)
         splitter.addWidget(right)
-        self.tree.setMinimumWidth(170)
-        splitter.setSizes([230, 900])
+        splitter.setStretchFactor(1, 1)
+        self.tree.setMinimumWidth(150)
+        self.splitter = splitter
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(splitter)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.plot.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setFocusProxy(self.plot)
         self.plot.installEventFilter(self)
+        self.plot.viewport().installEventFilter(self)
 
         self._fill_tree()
+        # the tree as wide as its names (within reason), the plot the rest
+        tree_px = min(200, max(150, self.tree.sizeHintForColumn(0) + 24))
+        splitter.setSizes([tree_px, 1000])
         self.set_color_rule(None)
         self.rebuild_rows()
         self.reset_zoom()
+
+    # --- labels -------------------------------------------------------------------------------------------
+    def _tag(self, device: int | None, part: int | None) -> str:
+        """'#2 D1': the part of a merged report and the device, where the label must say them."""
+        bits = [f"#{part}" if part is not None else "", f"D{device}" if device is not None else ""]
+        return " ".join(b for b in bits if b)
+
+    def lane_label(self, lane: int) -> str:
+        """Short lane name for the axis: 'D0 Stream 3', 'CANN · Thread 1000', '#2 CANN · Thread 1000'."""
+        info = self.timeline.lanes[lane]
+        name = info.thread_name or self.tr("Thread {0}").format(info.tid)
+        device = self.origins.lane_device[lane]
+        if info.is_stream and device is None:
+            device = info.device
+        tag = self._tag(device, self.origins.lane_part[lane])
+        text = name if info.is_stream else f"{info.process_name} · {name}"
+        return f"{tag} {text}" if tag else text
+
+    def group_label(self, lane: int) -> str:
+        """The tree group of a lane: 'Device 0 · Ascend Hardware', 'Host · CANN', 'Report 2 · Host · CANN'."""
+        info = self.timeline.lanes[lane]
+        device = self.origins.lane_device[lane]
+        if info.device is not None:
+            text = self.tr("Device {0} · {1}").format(info.device, info.process_name)
+        elif device is not None:
+            text = self.tr("Host of Device {0} · {1}").format(device, info.process_name)
+        else:
+            text = self.tr("Host · {0}").format(info.process_name)
+        part = self.origins.lane_part[lane]
+        return self.tr("Report {0} · {1}").format(part, text) if part is not None else text
+
+    def counter_label(self, ci: int, series: str | None = None) -> str:
+        """'D1 AI Core Freq · MHz'; without ``series`` the compact row's 'HBM · Read(MB/s), Write(MB/s)',
+        or 'NPU MEM · 3 series' where the names do not fit."""
+        counter = self.timeline.counters[ci]
+        tag = self._tag(self.origins.counter_device[ci], self.origins.counter_part[ci])
+        name = f"{tag} {counter.name}" if tag else counter.name
+        names = [series] if series is not None else list(counter.series)
+        shown = [s for s in names if s != counter.name]
+        text = f"{name} · {', '.join(shown)}" if shown else name
+        if series is None and len(shown) > 1 and not self.lane_axis.fits(text):
+            text = self.tr("{0} · {1} series").format(name, len(shown))
+        return text
 
     # --- rows -------------------------------------------------------------------------------------------
     def lane_order(self) -> list[int]:
@@ -219,32 +470,47 @@ class TimelineView(QWidget):
         pinned = [i for i in self.pinned_lanes if i in lanes]
         return pinned + [i for i in lanes if i not in pinned]
 
+    def lane_collapsed(self, lane: int) -> bool:
+        return self.group_label(lane) in self.collapsed_groups
+
     def rebuild_rows(self) -> None:
+        """Lay the displayed rows out again (pin, hide, collapse, counters, steps): labels, rows,
+        and the selected slice's flow arrows at the rows their ends are now on."""
         rows: list[DisplayRow] = []
         labels: dict[int, str] = {}
         y = 0
+        if self.step_spans:
+            labels[y] = self.tr("Steps")
+            rows.append(DisplayRow(y=y, kind="steps"))
+            y += 1
         for lane in self.lane_order():
             if lane in self.hidden_lanes:
                 continue
             row_ids = self.layout_.lane_rows.get(lane, [])
             if not row_ids:
                 continue
-            info = self.timeline.lanes[lane]
-            labels[y] = _lane_label(info)
-            for rid in sorted(row_ids, key=lambda r: self.layout_.rows[r].level):
+            labels[y] = self.lane_label(lane)
+            ordered = sorted(row_ids, key=lambda r: self.layout_.rows[r].level)
+            if self.lane_collapsed(lane):
+                ordered = ordered[:1]
+            for rid in ordered:
                 rows.append(DisplayRow(y=y, kind="slices", lane=lane, row=rid))
                 y += 1
         for ci, counter in enumerate(getattr(self.timeline, "counters", []) or []):
             if ci in self.hidden_counters:
                 continue
+            if not self.counters_expanded:
+                labels[y] = self.counter_label(ci)
+                rows.append(DisplayRow(y=y, kind="counter", counter=ci, series="", height=1))
+                y += 1
+                continue
             for series in counter.series:
-                labels[y] = f"{counter.name} · {series}" if series != counter.name else counter.name
+                labels[y] = self.counter_label(ci, series)
                 rows.append(DisplayRow(y=y, kind="counter", counter=ci, series=series, height=2))
                 y += 2
         self.rows = rows
-        self.lane_axis.labels = labels
-        self.lane_axis.picture = None
-        self.lane_axis.update()
+        self.lane_axis.set_labels(labels)
+        self.item.flows = self._flows_of(self.selected) if self.selected is not None else []
         self.item.set_rows(rows)
 
     def _fill_tree(self) -> None:
@@ -255,15 +521,20 @@ class TimelineView(QWidget):
             info = self.timeline.lanes[lane]
             if lane not in self.layout_.lane_rows:
                 continue
-            key = _group_label(info)
+            key = self.group_label(lane)
             group = groups.get(key)
             if group is None:
                 group = QTreeWidgetItem([key])
+                group.setToolTip(0, key)
+                group.setData(0, Qt.ItemDataRole.UserRole, ("group", key))
                 group.setFlags(group.flags() | Qt.ItemFlag.ItemIsUserCheckable | Qt.ItemFlag.ItemIsAutoTristate)
                 group.setCheckState(0, Qt.CheckState.Checked)
                 self.tree.addTopLevelItem(group)
                 groups[key] = group
             item = QTreeWidgetItem([info.thread_name or info.tid])
+            item.setToolTip(
+                0, self.tr("{0} · {1} (process {2}, thread {3})").format(key, item.text(0), info.pid, info.tid)
+            )
             item.setData(0, Qt.ItemDataRole.UserRole, ("lane", lane))
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(0, Qt.CheckState.Unchecked if lane in self.hidden_lanes else Qt.CheckState.Checked)
@@ -274,23 +545,39 @@ class TimelineView(QWidget):
             group.setFlags(group.flags() | Qt.ItemFlag.ItemIsUserCheckable | Qt.ItemFlag.ItemIsAutoTristate)
             self.tree.addTopLevelItem(group)
             for ci, counter in enumerate(counters):
-                item = QTreeWidgetItem([counter.name])
+                tag = self._tag(self.origins.counter_device[ci], self.origins.counter_part[ci])
+                item = QTreeWidgetItem([f"{tag} · {counter.name}" if tag else counter.name])
                 item.setData(0, Qt.ItemDataRole.UserRole, ("counter", ci))
                 item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
-                item.setCheckState(0, Qt.CheckState.Checked)
+                item.setCheckState(0, Qt.CheckState.Unchecked if ci in self.hidden_counters else Qt.CheckState.Checked)
                 group.addChild(item)
-        self.tree.expandAll()
+        for i in range(self.tree.topLevelItemCount()):
+            top = self.tree.topLevelItem(i)
+            data = top.data(0, Qt.ItemDataRole.UserRole)
+            top.setExpanded(not (data and data[1] in self.collapsed_groups))
         self.tree.blockSignals(False)
 
     def _tree_item_changed(self, item: QTreeWidgetItem, _col: int) -> None:
         data = item.data(0, Qt.ItemDataRole.UserRole)
-        if not data:
+        if not data or data[0] == "group":
             return
         kind, index = data
         visible = item.checkState(0) == Qt.CheckState.Checked
         target = self.hidden_lanes if kind == "lane" else self.hidden_counters
         (target.discard if visible else target.add)(index)
         self.rebuild_rows()
+
+    def _group_expanded(self, item: QTreeWidgetItem, expanded: bool) -> None:
+        """Collapsing a group in the tree folds its lanes to their top row in the plot."""
+        data = item.data(0, Qt.ItemDataRole.UserRole)
+        if not data or data[0] != "group":
+            return
+        (self.collapsed_groups.discard if expanded else self.collapsed_groups.add)(data[1])
+        self.rebuild_rows()
+
+    def set_all_expanded(self, expanded: bool) -> None:
+        for i in range(self.tree.topLevelItemCount()):
+            self.tree.topLevelItem(i).setExpanded(expanded)
 
     def _tree_menu(self, pos) -> None:
         item = self.tree.itemAt(pos)
@@ -303,9 +590,16 @@ class TimelineView(QWidget):
             menu.addAction(pin_text, lambda: self.toggle_pin(lane))
             menu.addAction(self.tr("Hide"), lambda: self.set_lane_hidden(lane, True))
         menu.addAction(self.tr("Show All"), self.show_all)
-        menu.addAction(self.tr("Collapse All"), self.tree.collapseAll)
-        menu.addAction(self.tr("Expand All"), self.tree.expandAll)
-        menu.exec(self.tree.viewport().mapToGlobal(pos))
+        menu.addAction(self.tr("Collapse All"), lambda: self.set_all_expanded(False))
+        menu.addAction(self.tr("Expand All"), lambda: self.set_all_expanded(True))
+        self._popup(menu, self.tree.viewport().mapToGlobal(pos))
+
+    def _popup(self, menu: QMenu, at: QPoint) -> None:
+        """Show a context menu without blocking (the user picks an entry or clicks away)."""
+        if self._menu is not None:
+            self._menu.deleteLater()
+        self._menu = menu
+        menu.popup(at)
 
     def toggle_pin(self, lane: int) -> None:
         if lane in self.pinned_lanes:
@@ -326,6 +620,64 @@ class TimelineView(QWidget):
         self._fill_tree()
         self.rebuild_rows()
 
+    def set_counters_expanded(self, expanded: bool) -> None:
+        """Counters as one compact row each (default) or one taller row per series."""
+        self.counters_expanded = bool(expanded)
+        if self.counters_button.isChecked() != self.counters_expanded:
+            self.counters_button.setChecked(self.counters_expanded)
+        self.rebuild_rows()
+
+    def set_row_height(self, px: int) -> None:
+        """Pixel height of one row: the visible row count follows the plot height."""
+        self.ROW_PX = int(px)
+        if self.row_height.value() != px:
+            self.row_height.setValue(px)
+        self._fit_rows_to_height()
+
+    # --- steps --------------------------------------------------------------------------------------------
+    def set_steps(self, steps) -> None:
+        """Show the report's steps (``core.profiling.steps.Steps`` or None): a Steps row on top,
+        step boundaries across the lanes and the "zoom to step" list."""
+        origin = int(getattr(self.timeline, "origin_ns", 0) or 0)
+        spans = list(getattr(steps, "spans", ()) or ())
+        self.step_spans = [(int(sp.id), int(sp.start_ns) - origin, int(sp.end_ns) - origin) for sp in spans]
+        self.item.steps = [(s, e, self.tr("Step {0}").format(i)) for i, s, e in self.step_spans]
+        self.step_combo.blockSignals(True)
+        self.step_combo.clear()
+        self.step_combo.addItem(self.tr("Zoom to step…"), None)
+        for i, s, e in self.step_spans:
+            self.step_combo.addItem(
+                self.tr("Step {0} ({1})").format(i, timeline_ops.format_ns(e - s)),
+                i,
+            )
+        self.step_combo.setCurrentIndex(0)
+        self.step_combo.blockSignals(False)
+        self.step_combo.setVisible(bool(self.step_spans))
+        self.rebuild_rows()
+        if self.step_spans:
+            self._fit_rows_to_height(top=-0.2)
+
+    def _step_chosen(self, index: int) -> None:
+        step = self.step_combo.itemData(index)
+        if step is not None:
+            self.zoom_to_step(int(step))
+
+    def step_at(self, t: float) -> int | None:
+        """The step running at time ``t`` (the later one where two overlap), or None."""
+        hit = [i for i, s, e in self.step_spans if s <= t < e]
+        return hit[-1] if hit else None
+
+    def zoom_to_step(self, step: int) -> None:
+        span = next(((s, e) for i, s, e in self.step_spans if i == step), None)
+        if span is None:
+            return
+        s, e = span
+        margin = max(10.0, (e - s) * 0.02)
+        self.set_x_range(s - margin, e + margin)
+        k = self.step_combo.findData(step)
+        if k >= 0:
+            self.step_combo.setCurrentIndex(k)
+
     # --- colours ------------------------------------------------------------------------------------------
     def set_color_rule(self, rule: timeline_ops.ColorRule | None) -> None:
         """None: stable colours by name. A rule: API slices coloured by their share of API time."""
@@ -343,11 +695,12 @@ class TimelineView(QWidget):
                 )
             )
         else:
-            self.legend.setText(
-                self.tr(
-                    "Colours: stable by slice name; pale = slices narrower than a pixel, merged, in the colour of the longest"  # noqa: E501 - one source string for lupdate
-                )
-            )
+            self.legend.setText(self.tr("Colour by slice name; pale: merged slices under a pixel"))
+        self.legend.setToolTip(
+            self.legend.text()
+            + "\n"
+            + self.tr("A merged run is drawn in the colour of its longest slice; press ? for the keys.")
+        )
         self.item.set_colors(colors)
 
     # --- zoom and navigation ---------------------------------------------------------------------------
@@ -363,10 +716,8 @@ class TimelineView(QWidget):
     def reset_zoom(self) -> None:
         span = max(10, int(getattr(self.timeline, "span_ns", 0) or 0))
         first = int(np.min(self.timeline.start_ns)) if len(self.timeline.start_ns) else 0
-        self.viewbox.setXRange(first, first + span, padding=0.01)
+        self.viewbox.setXRange(first, first + span, padding=0)
         self._fit_rows_to_height(top=-0.2)
-
-    ROW_PX = 24
 
     def _fit_rows_to_height(self, top: float | None = None) -> None:
         """Rows keep a fixed pixel height: the visible row count follows the widget height."""
@@ -377,17 +728,34 @@ class TimelineView(QWidget):
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
         super().resizeEvent(event)
         self._fit_rows_to_height()
+        self._place_overlay()
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt API
+        """The first time the timeline shows, the plot takes the keyboard focus: W/S/A/D work at once."""
+        super().showEvent(event)
+        if not self._focused_once:
+            self._focused_once = True
+            self.plot.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def undo_zoom(self) -> None:
         if self.zoom_history:
             t0, t1 = self.zoom_history.pop()
             self.viewbox.setXRange(t0, t1, padding=0)
 
-    def zoom(self, factor: float) -> None:
+    def zoom_anchor(self) -> float:
+        """The time W/S zoom around: under the mouse when it is over the plot, else the view centre."""
         t0, t1 = self.x_range()
-        center = (t0 + t1) / 2
-        half = (t1 - t0) * factor / 2
-        self.set_x_range(center - half, center + half)
+        if self._mouse_scene is not None and self.viewbox.sceneBoundingRect().contains(self._mouse_scene):
+            t = self.viewbox.mapSceneToView(self._mouse_scene).x()
+            if t0 <= t <= t1:
+                return t
+        return (t0 + t1) / 2
+
+    def zoom(self, factor: float, anchor: float | None = None) -> None:
+        """Zoom by ``factor`` (< 1 zooms in) keeping ``anchor`` (default: :meth:`zoom_anchor`) in place."""
+        t0, t1 = self.x_range()
+        a = self.zoom_anchor() if anchor is None else anchor
+        self.set_x_range(a - (a - t0) * factor, a + (t1 - a) * factor)
 
     def pan(self, fraction: float) -> None:
         t0, t1 = self.x_range()
@@ -403,9 +771,34 @@ class TimelineView(QWidget):
             t0, t1, _ = self.selection_range
             self.set_x_range(t0, t1)
 
+    def show_shortcuts(self, shown: bool) -> None:
+        """The "?" list of keys and mouse gestures over the plot."""
+        if shown:
+            self.overlay.refresh()
+            self._place_overlay()
+            self.overlay.show()
+            self.overlay.raise_()
+        else:
+            self.overlay.hide()
+        if self.help_button.isChecked() != shown:
+            self.help_button.setChecked(shown)
+
+    def _place_overlay(self) -> None:
+        if not hasattr(self, "overlay"):
+            return
+        self.overlay.adjustSize()
+        corner = self.plot.mapTo(self, QPoint(self.plot.width(), 0))
+        x = max(0, min(corner.x() - self.overlay.width() - 12, self.width() - self.overlay.width()))
+        self.overlay.move(x, max(0, corner.y() + 8))
+
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt API
-        if obj is self.plot and event.type() == event.Type.KeyPress:
+        if obj is self.plot and event.type() == QEvent.Type.KeyPress:
             return self.handle_key(event)
+        if event.type() == QEvent.Type.Leave and obj is self.plot.viewport():
+            self._mouse_scene = None
+            self.cursor_line.hide()
+        if obj is self.overlay and event.type() == QEvent.Type.Hide:
+            self.help_button.setChecked(False)
         return super().eventFilter(obj, event)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt API
@@ -424,12 +817,24 @@ class TimelineView(QWidget):
             Qt.Key.Key_Backspace: self.undo_zoom,
             Qt.Key.Key_Period: lambda: self.step_slice(+1),
             Qt.Key.Key_Comma: lambda: self.step_slice(-1),
+            Qt.Key.Key_Question: lambda: self.show_shortcuts(not self.overlay.isVisible()),
+            Qt.Key.Key_Escape: self._escape,
         }
-        action = actions.get(Qt.Key(key))
+        try:
+            action = actions.get(Qt.Key(key))
+        except ValueError:
+            return False
         if action is None:
             return False
         action()
         return True
+
+    def _escape(self) -> None:
+        if self.overlay.isVisible():
+            self.show_shortcuts(False)
+        elif self.selection_range is not None:
+            self.selection_range = None
+            self.region.hide()
 
     # --- selection -----------------------------------------------------------------------------------------------
     def row_at(self, y: float) -> DisplayRow | None:
@@ -439,7 +844,13 @@ class TimelineView(QWidget):
         return None
 
     def _on_click(self, x: float, y: float) -> None:
+        self.overlay.hide()
         row = self.row_at(y)
+        if row is not None and row.kind == "steps":
+            step = self.step_at(x)
+            if step is not None:
+                self.zoom_to_step(step)
+            return
         hit = self.layout_.slice_at(row.row, int(x)) if row is not None and row.kind == "slices" else None
         self.select_slice(hit)
 
@@ -454,7 +865,7 @@ class TimelineView(QWidget):
             t0, t1 = self.x_range()
             if not (t0 <= s <= t1) or (t1 - t0) > d * 200:
                 self.set_x_range(s - d * 2, s + d * 3)
-            row_y = next((r.y for r in self.rows if r.kind == "slices" and r.row == self.layout_.row_of(index)), None)
+            row_y = self._row_y_of(index)
             if row_y is not None:
                 y0, y1 = self.viewbox.viewRange()[1]
                 if not (y0 <= row_y <= y1 - 1):
@@ -485,10 +896,16 @@ class TimelineView(QWidget):
         return out
 
     def _row_y_of(self, index: int) -> int | None:
+        """The displayed row of a slice: its own, or its lane's top row when the lane is folded."""
         if index < 0:
             return None
         rid = self.layout_.row_of(index)
-        return next((r.y for r in self.rows if r.kind == "slices" and r.row == rid), None)
+        y = next((r.y for r in self.rows if r.kind == "slices" and r.row == rid), None)
+        if y is None:
+            lane = int(self.timeline.lane[index])
+            if self.lane_collapsed(lane):
+                y = next((r.y for r in self.rows if r.kind == "slices" and r.lane == lane), None)
+        return y
 
     def flow_partners(self, index: int) -> list[tuple[str, str, int]]:
         """(direction, category, other slice) for the flows touching ``index``."""
@@ -552,28 +969,23 @@ class TimelineView(QWidget):
 
     # --- readouts ---------------------------------------------------------------------------------------------------
     def _update_readouts(self) -> None:
+        """Start / End / Duration of the view (and the cursor), all in the unit of the zoom level."""
         t0, t1 = self.x_range()
-        span = t1 - t0
-        self.start_label.setText(self.tr("Start: {0}").format(timeline_ops.format_ns(max(0.0, t0), span)))
-        self.end_label.setText(self.tr("End: {0}").format(timeline_ops.format_ns(t1, span)))
+        start, end, duration = timeline_ops.view_readout(t0, t1)
+        self.start_label.setText(self.tr("Start {0}").format(start))
+        self.end_label.setText(self.tr("End {0}").format(end))
+        self.duration_label.setText(self.tr("Duration {0}").format(duration))
+        if self._cursor_t is not None:
+            self.cursor_text.setText(timeline_ops.readout_for(t1 - t0).text(self._cursor_t))
 
     def _on_mouse_moved(self, pos: QPointF) -> None:
-        if not self.viewbox.sceneBoundingRect().contains(pos):
+        if not self.viewbox.sceneBoundingRect().contains(pos):  # over the lane names or the time axis
+            self._mouse_scene = None
+            self.cursor_line.hide()
             return
+        self._mouse_scene = QPointF(pos)
         p = self.viewbox.mapSceneToView(pos)
         self.cursor_line.setValue(p.x())
-        t0, t1 = self.x_range()
-        self.current_label.setText(self.tr("Current: {0}").format(timeline_ops.format_ns(max(0.0, p.x()), t1 - t0)))
-
-
-def _lane_label(info, limit: int = 30) -> str:
-    """Short lane name for the axis: 'D0 Stream 3', 'CANN · Thread 1000' (elided to ``limit``)."""
-    name = info.thread_name or f"Thread {info.tid}"
-    text = f"D{info.device} {name}" if info.is_stream and info.device is not None else f"{info.process_name} · {name}"
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _group_label(info) -> str:
-    if info.device is not None:
-        return f"Device {info.device} · {info.process_name}"
-    return f"Host · {info.process_name}"
+        self.cursor_line.show()
+        self._cursor_t = p.x()
+        self._update_readouts()
