@@ -12,11 +12,14 @@ Where things go (each folder's docstring says more):
                   statistics table goes here.
 - ``storage/``    the columnar cache and the single-file saved report (``.wbreport``).
 - ``build.py``    :func:`~workbench.core.profiling.build.open_report`: a path to a ready Report.
+- ``discover.py`` the reports below any folder (bounded, cancellable) for the folder picker.
+- ``steps.py``    the steps of a report (ids, spans, source): comparison per step, step markers.
 - ``lod.py``, ``timeline_ops.py``, ``views.py``   what the views draw and list (level of detail,
                   selection, search, Event View rows, Statistics framing, Summary facts).
 - ``merge.py``, ``export.py``, ``tableio.py``   jobs over reports: merge, export, write one table.
 - ``cli.py``      the ``report`` verb; ``errors.py`` the engine's one error type.
 
 Layers (an import-linter contract in pyproject.toml keeps them): cli > views, merge, tableio >
-build, export > storage > report > stats, detect, lod, timeline_ops > tables, timeline > errors.
+build, export, steps, discover > storage > report > stats, detect, lod, timeline_ops > tables,
+timeline > errors.
 """
