@@ -36,3 +36,22 @@ def window(qtbot):
     win.close()
     win.deleteLater()
     assert core_settings  # keep import for readers
+
+
+@pytest.fixture
+def zh_window(qtbot):
+    """A main window in zh_CN, like ``window``; the translators go back to English afterwards."""
+    from workbench.ui import i18n
+    from workbench.ui.app import build_window, create_app
+
+    app, settings, problems = create_app("zh_CN")
+    win = build_window(settings, problems, [], restore=True, demo=False)
+    win.resize(1200, 800)
+    win.show()
+    yield win
+    win._quitting = True
+    win.close()
+    win.deleteLater()
+    for tr in getattr(app, "_wb_translators", []):
+        app.removeTranslator(tr)
+    app._wb_translators = i18n.install_translators(app, "en")

@@ -174,22 +174,10 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 @pytest.fixture
-def zh_window(qtbot):
-    """A 1600×1000 main window in zh_CN (the translators go back to English afterwards)."""
-    from workbench.ui import i18n
-    from workbench.ui.app import build_window, create_app
-
-    app, settings, problems = create_app("zh_CN")
-    win = build_window(settings, problems, [], restore=False, demo=False)
-    win.resize(1600, 1000)
-    win.show()
-    yield win
-    win._quitting = True
-    win.close()
-    win.deleteLater()
-    for tr in getattr(app, "_wb_translators", []):
-        app.removeTranslator(tr)
-    app._wb_translators = i18n.install_translators(app, "en")
+def zh_window(zh_window):
+    """The zh_CN main window of tests/ui/conftest.py at 1600×1000."""
+    zh_window.resize(1600, 1000)
+    return zh_window
 
 
 def _runs_in_deep_folders(tmp_path) -> list[Path]:

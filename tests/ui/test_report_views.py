@@ -364,25 +364,6 @@ def cell_pos(view, row: int, column: int) -> QPoint:
     return view.visualRect(index).center()
 
 
-@pytest.fixture
-def zh_window(qtbot):
-    """A main window in zh_CN (the translators go back to English afterwards)."""
-    from workbench.ui import i18n
-    from workbench.ui.app import build_window, create_app
-
-    app, settings, problems = create_app("zh_CN")
-    win = build_window(settings, problems, [], restore=True, demo=False)
-    win.resize(1200, 800)
-    win.show()
-    yield win
-    win._quitting = True
-    win.close()
-    win.deleteLater()
-    for tr in getattr(app, "_wb_translators", []):
-        app.removeTranslator(tr)
-    app._wb_translators = i18n.install_translators(app, "en")
-
-
 def every_table(doc) -> dict[str, list[str]]:
     """The headers of every table of the report's data pane, Statistics one by one."""
     out = {"events": headers(doc.events.view), "aicore": headers(doc.aicore.view)}

@@ -7,8 +7,6 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from sshd import SshServer, ssh_home, sshd_server  # noqa: E402,F401
 
@@ -148,25 +146,6 @@ def test_dialog_preselects_the_projects_host(qtbot, window, sshd_server, ssh_hom
     assert dialog.host.currentData() == "loop", dialog.host.currentText()
     qtbot.mouseClick(dialog.add_button, Qt.MouseButton.LeftButton)
     assert dialog.configs[-1].host == "loop" and dialog.host.currentData() == "loop"
-
-
-@pytest.fixture
-def zh_window(qtbot):
-    """A main window in zh_CN (the translators go back to English afterwards)."""
-    from workbench.ui import i18n
-    from workbench.ui.app import build_window, create_app
-
-    app, settings, problems = create_app("zh_CN")
-    win = build_window(settings, problems, [], restore=True, demo=False)
-    win.resize(1200, 800)
-    win.show()
-    yield win
-    win._quitting = True
-    win.close()
-    win.deleteLater()
-    for tr in getattr(app, "_wb_translators", []):
-        app.removeTranslator(tr)
-    app._wb_translators = i18n.install_translators(app, "en")
 
 
 def test_run_configuration_list_is_translated(qtbot, zh_window, tmp_path):

@@ -16,7 +16,8 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QHeaderView, QLabel, QPushButton, QTableView, QVBoxLayout, QWidget
 
 from workbench.core.profiling import views
-from workbench.ui.report.table import ColumnPicker, CopyKey, _fmt, column_header, copy_cells, header_tooltip
+from workbench.ui.clipboard import CopyKey
+from workbench.ui.report.table import ColumnPicker, _fmt, column_header, copy_cells, header_tooltip
 
 NAME, START, DURATION, SELF, LANE, DEPTH = range(len(views.SLICE_LIST_COLUMNS))
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)

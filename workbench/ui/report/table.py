@@ -26,7 +26,7 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
-from PySide6.QtGui import QColor, QGuiApplication, QKeySequence
+from PySide6.QtGui import QColor, QGuiApplication
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
@@ -43,6 +43,7 @@ from PySide6.QtWidgets import (
 
 from workbench.core.profiling import views
 from workbench.core.profiling.tableio import write_table
+from workbench.ui.clipboard import CopyKey
 
 
 def column_header(column: str) -> str:
@@ -58,28 +59,6 @@ def header_tooltip(column: str) -> str:
     return QCoreApplication.translate("Column", "{0}\nClick: sort by this column · Ctrl+click: select it").format(
         column
     )
-
-
-class CopyKey(QObject):
-    """Ctrl+C (the platform's Copy key) on ``view`` runs ``copy``: handled as the view's own key
-    (ShortcutOverride accepted), so a window with many tables has no ambiguous Copy shortcut and
-    the table with the focus copies."""
-
-    def __init__(self, view, copy) -> None:
-        super().__init__(view)
-        self.copy = copy
-        view.installEventFilter(self)
-
-    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt API
-        kind = event.type()
-        if kind in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress) and event.matches(
-            QKeySequence.StandardKey.Copy
-        ):
-            event.accept()
-            if kind == QEvent.Type.KeyPress:
-                self.copy()
-            return True
-        return False
 
 
 class ColumnPicker(QObject):

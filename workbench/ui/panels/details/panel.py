@@ -14,7 +14,7 @@ from __future__ import annotations
 import html
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QObject, QPoint, Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -27,27 +27,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from workbench.ui.clipboard import CopyKey
+
 ACTION_ROLE = Qt.ItemDataRole.UserRole + 1
-
-
-class _CopyKey(QObject):
-    """Ctrl+C on the tree copies (the tree's own key: no window-wide shortcut to collide with)."""
-
-    def __init__(self, widget: QWidget, copy: Callable[[], object]) -> None:
-        super().__init__(widget)
-        self.copy = copy
-        widget.installEventFilter(self)
-
-    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt API
-        kind = event.type()
-        if kind in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress) and event.matches(
-            QKeySequence.StandardKey.Copy
-        ):
-            event.accept()
-            if kind == QEvent.Type.KeyPress:
-                self.copy()
-            return True
-        return False
 
 
 class DetailsPanel(QWidget):
@@ -67,7 +49,7 @@ class DetailsPanel(QWidget):
         self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.tree.customContextMenuRequested.connect(self._menu)
         self.tree.itemDoubleClicked.connect(lambda item, _col: self._run_action(item))
-        _CopyKey(self.tree, self.copy_selection)
+        CopyKey(self.tree, self.copy_selection)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.title)
