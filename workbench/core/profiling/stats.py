@@ -202,14 +202,20 @@ def api_rows(api_statistic: pd.DataFrame) -> pd.DataFrame:
     if api_statistic is None or len(api_statistic) == 0:
         return empty_api_table()
     rows: dict[tuple[str, str], list[float]] = {}
-    level = api_statistic["level"].astype(object) if "level" in api_statistic else pd.Series([""] * len(api_statistic))
+    n = len(api_statistic)
+
+    def column(key: str, fill: object) -> pd.Series:
+        """A column the file may lack (an older or trimmed api_statistic): missing values then."""
+        return api_statistic[key] if key in api_statistic else pd.Series([fill] * n)
+
+    level = column("level", "").astype(object)
     for lv, name, count, total, mn, mx in zip(
         level,
-        api_statistic["name"].astype(object),
-        api_statistic["count"],
-        api_statistic["total_us"],
-        api_statistic["min_us"],
-        api_statistic["max_us"],
+        column("name", "").astype(object),
+        column("count", np.nan),
+        column("total_us", np.nan),
+        column("min_us", np.nan),
+        column("max_us", np.nan),
     ):
         if pd.isna(count) or pd.isna(total):
             continue

@@ -188,7 +188,17 @@ def read_table(
     return pd.DataFrame(columns, index=pd.RangeIndex(len(table)))
 
 
+_EMPTY = {
+    "float": lambda: np.zeros(0, dtype=np.float64),
+    "int": lambda: pd.array([], dtype="Int64"),
+    "ns": lambda: pd.array([], dtype="Int64"),
+    "device": lambda: pd.array([], dtype="Int64"),
+}
+
+
 def _convert(table: CsvTable, index: int, kind: str, scale: float) -> object:
+    if not len(table):  # a file with its header only (a run that recorded no task): empty columns
+        return _EMPTY[kind]() if kind in _EMPTY else pd.Categorical([])
     if kind == "float":
         return csvread.to_float(table, index, scale)
     if kind == "int":
