@@ -95,3 +95,21 @@ def test_bad_text_names_source_and_line(samples, mutate, message):
     with pytest.raises(NpuSmiParseError) as err:
         parse_npu_smi_info(text, "host1: npu-smi info")
     assert "host1: npu-smi info" in str(err.value) and message in str(err.value)
+
+
+@pytest.mark.parametrize(
+    "power, temp, message",
+    [("inf", "34", "expected a power in W"), ("70.0", "inf", "expected a number or NA"), ("abc", "34", "power")],
+)
+def test_odd_values_are_parse_errors_naming_the_line(samples, power, temp, message):
+    text = (samples / "npu-smi" / "npu-smi-info_910_8card_24.1.0.txt").read_text()
+    text = text.replace("| 70.0        34  ", f"| {power:<11} {temp:<4}", 1)
+    with pytest.raises(NpuSmiParseError, match=message) as err:
+        parse_npu_smi_info(text, "host1: npu-smi info")
+    assert "host1: npu-smi info" in str(err.value)
+
+
+def test_a_dash_for_power_is_no_power(samples):
+    text = (samples / "npu-smi" / "npu-smi-info_910_8card_24.1.0.txt").read_text()
+    info = parse_npu_smi_info(text.replace("| 70.0        34  ", "| -           34  ", 1), "h")
+    assert info.devices[0].power_w is None and info.devices[1].power_w == 66.9

@@ -119,8 +119,21 @@ def _int_or_none(text: str, where: str) -> int | None:
         return None
     try:
         return int(float(text))
-    except ValueError:
+    except (ValueError, OverflowError):  # "abc", "nan", "inf"
         raise NpuSmiParseError(f"{where}: expected a number or NA, got {text!r}") from None
+
+
+def _power(text: str, where: str) -> float | None:
+    """Power(W): a number, or NA / - (Atlas A3 prints '-' for the second chip of an NPU)."""
+    if text.upper() in ("NA", "N/A", "-"):
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if value != value or value in (float("inf"), float("-inf")):
+        raise NpuSmiParseError(f"{where}: expected a power in W, NA or -, got {text!r}")
+    return value
 
 
 def parse_npu_smi_info(text: str, source: str = "npu-smi info") -> NpuSmiInfo:
@@ -225,7 +238,7 @@ def _device(row1: list[str], row2: list[str], layout: str, where: str) -> NpuDev
         chip_id=chip_id,
         name=name,
         health=health,
-        power_w=None if power.upper() in ("NA", "N/A") else float(power),
+        power_w=_power(power, where),
         temp_c=_int_or_none(m1.group("temp"), where),
         hugepages_used=int(m1.group(3)),
         hugepages_total=int(m1.group(4)),
@@ -244,7 +257,7 @@ def _process(cells: list[str], where: str) -> NpuProcess:
     try:
         npu, chip = cells[0].split()
         return NpuProcess(int(npu), int(chip), int(cells[1]), cells[2], int(float(cells[3])))
-    except (ValueError, IndexError):
+    except (ValueError, IndexError, OverflowError):
         raise NpuSmiParseError(
             f"{where}: expected '| <npu> <chip> | <pid> | <name> | <memory> |' in the process table"
         ) from None
