@@ -122,8 +122,8 @@ def from_dict(raw: dict[str, Any], source: str = "settings") -> tuple[Settings, 
     """Build settings from a parsed file; returns the settings and a list of problems found."""
     problems: list[str] = []
     version = raw.get("schema_version", 0)
-    if not isinstance(version, int) or isinstance(version, bool):
-        problems.append(f"{source}: field 'schema_version' must be a whole number, got {version!r}")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 0:
+        problems.append(f"{source}: field 'schema_version' must be a whole number >= 0, got {version!r}")
         version = 0
     if version > SCHEMA_VERSION:
         problems.append(
@@ -177,9 +177,11 @@ def load(path: Path | None = None) -> tuple[Settings, list[str]]:
     if not path.exists():
         return Settings(), []
     try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raw = json.loads(path.read_text(encoding="utf-8-sig"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
         where = f" (line {exc.lineno}, column {exc.colno})" if isinstance(exc, json.JSONDecodeError) else ""
+        if isinstance(exc, RecursionError):
+            exc = ValueError("nested too deeply")  # type: ignore[assignment]
         kept = None
         with contextlib.suppress(OSError):
             kept = backup_aside(path)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from workbench.core import settings as s
 
 
@@ -71,3 +73,29 @@ def test_non_object_top_level():
     path.write_text("[1, 2]", encoding="utf-8")
     loaded, problems = s.load()
     assert loaded == s.Settings() and "JSON object" in problems[0]
+
+
+@pytest.mark.parametrize(
+    "text, problem",
+    [
+        ('{"schema_version": -1, "language": "en"}', "must be a whole number >= 0"),
+        ('{"schema_version": 2, "x": ' + "[" * 100000 + "]" * 100000 + "}", "nested too deeply"),
+    ],
+)
+def test_a_damaged_settings_file_never_stops_the_start(tmp_path, text, problem):
+    from workbench.core import settings as core_settings
+
+    path = tmp_path / "settings.json"
+    path.write_text(text)
+    loaded, problems = core_settings.load(path)
+    assert isinstance(loaded, core_settings.Settings)
+    assert any(problem in p and str(path) in p for p in problems), problems
+
+
+def test_a_bom_is_accepted_in_settings(tmp_path):
+    from workbench.core import settings as core_settings
+
+    path = tmp_path / "settings.json"
+    path.write_text('\ufeff{"schema_version": 2, "language": "zh_CN"}', encoding="utf-8")
+    loaded, problems = core_settings.load(path)
+    assert loaded.language == "zh_CN" and problems == []
