@@ -137,9 +137,9 @@ def _check(cond: bool, file: Path, msg: str) -> None:
 def from_dict(root: Path, raw: dict[str, Any], file: Path) -> Project:
     version = raw.get("schema_version", 0)
     _check(
-        isinstance(version, int) and not isinstance(version, bool),
+        isinstance(version, int) and not isinstance(version, bool) and version >= 0,
         file,
-        f"field 'schema_version' must be a whole number, got {version!r}",
+        f"field 'schema_version' must be a whole number >= 0, got {version!r}",
     )
     _check(
         version <= SCHEMA_VERSION,
@@ -163,6 +163,9 @@ def from_dict(root: Path, raw: dict[str, Any], file: Path) -> Project:
     _check(isinstance(history, dict), file, f"field 'history' must be an object, got {type(history).__name__}")
     runs = raw.get("run_configurations", [])
     _check(isinstance(runs, list), file, "field 'run_configurations' must be a list")
+    for key in ("conversions", "profiling"):
+        value = history.get(key, [])
+        _check(isinstance(value, list), file, f"field 'history.{key}' must be a list, got {type(value).__name__}")
     known = {"schema_version", "name", "type", "created", "remote", "run_configurations", "history"}
     return Project(
         root=root,
@@ -188,13 +191,15 @@ def open_project(folder: str | os.PathLike[str]) -> Project:
             f"use New Project to create one from this folder"
         )
     try:
-        text = file.read_text(encoding="utf-8")
+        text = file.read_text(encoding="utf-8-sig")  # a BOM (Windows editors) is no error
     except (OSError, UnicodeDecodeError) as exc:
         raise ProjectError(f"{file}: cannot read the project file: {exc}") from exc
     try:
         raw = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ProjectError(f"{file}: line {exc.lineno}, column {exc.colno}: not valid JSON ({exc.msg})") from exc
+    except RecursionError:
+        raise ProjectError(f"{file}: nested too deeply to be a project file") from None
     _check(isinstance(raw, dict), file, f"expected a JSON object at the top level, got {type(raw).__name__}")
     return from_dict(root, raw, file)
 

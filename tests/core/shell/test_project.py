@@ -155,3 +155,29 @@ def test_atomic_write_gives_normal_permissions(tmp_path):
     target.chmod(0o640)
     atomic_write_text(target, "{1}")
     assert stat.S_IMODE(target.stat().st_mode) == 0o640, "replacing keeps the file's mode"
+
+
+@pytest.mark.parametrize(
+    "body, message",
+    [
+        ('{"schema_version": -1, "name": "p"}', "'schema_version' must be a whole number >= 0, got -1"),
+        ('{"schema_version": 2, "name": "p", "history": {"profiling": 5}}', "'history.profiling' must be a list"),
+        ('{"schema_version": 2, "x": ' + "[" * 100000 + "]" * 100000 + "}", "nested too deeply"),
+    ],
+)
+def test_a_damaged_project_file_is_one_clear_error(tmp_path, body, message):
+    from workbench.core.project import PROJECT_DIR, PROJECT_FILE, ProjectError, open_project
+
+    (tmp_path / PROJECT_DIR).mkdir()
+    (tmp_path / PROJECT_DIR / PROJECT_FILE).write_text(body)
+    with pytest.raises(ProjectError, match="project.json") as err:
+        open_project(tmp_path)
+    assert message in str(err.value)
+
+
+def test_a_project_file_with_a_bom_opens(tmp_path):
+    from workbench.core.project import PROJECT_DIR, PROJECT_FILE, open_project
+
+    (tmp_path / PROJECT_DIR).mkdir()
+    (tmp_path / PROJECT_DIR / PROJECT_FILE).write_text('\ufeff{"schema_version": 2, "name": "bom"}', encoding="utf-8")
+    assert open_project(tmp_path).name == "bom"
