@@ -160,11 +160,13 @@ def parse_om_json(doc: Any, source: str = "<om json>") -> OmModel:
 def read_om_json(path: str | os.PathLike[str]) -> OmModel:
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = p.read_text(encoding="utf-8-sig")  # a BOM is no error
     except (OSError, UnicodeDecodeError) as err:
         raise OmJsonError(f"{p}: cannot read the file ({err})") from None
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as err:
         raise OmJsonError(f"{p}: line {err.lineno}, column {err.colno}: not valid JSON ({err.msg})") from None
+    except RecursionError:
+        raise OmJsonError(f"{p}: nested too deeply to be an om JSON (atc --mode=1 output)") from None
     return parse_om_json(doc, str(p))

@@ -146,6 +146,8 @@ def _read_file(
                 return [(part, end)]
             except ScanError as e:
                 raise TimelineError(_describe(path, f, e)) from None
+            except RecursionError:
+                raise TimelineError(f"{path}: an event nested too deeply to be a trace event") from None
     except OSError as e:
         raise TimelineError(f"{path}: cannot read the timeline: {e.strerror or e}") from None
 

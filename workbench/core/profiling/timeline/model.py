@@ -202,11 +202,16 @@ class Timeline:
         return self.names[int(self.name_id[i])]
 
     def args(self, i: int) -> dict:
-        """The ``args`` object of slice ``i`` ({} when it had none), decoded now."""
+        """The ``args`` object of slice ``i`` ({} when it had none), decoded now. Args that do not
+        decode (bytes that are not UTF-8, nesting deeper than any tool writes) come back as their
+        text under ``"args (not decodable)"``, never as an exception in a view."""
         raw = self._store.get(int(self.args_off[i]), int(self.args_len[i]))
         if not raw:
             return {}
-        value = msgspec.json.decode(raw)
+        try:
+            value = msgspec.json.decode(raw)
+        except (msgspec.DecodeError, RecursionError):
+            return {"args (not decodable)": bytes(raw[:512]).decode("utf-8", errors="replace")}
         return value if isinstance(value, dict) else {"args": value}
 
     def lane_slices(self, lane: int) -> slice:
