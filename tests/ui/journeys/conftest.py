@@ -230,28 +230,3 @@ def two_runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
         folder = tmp_path_factory.mktemp(f"run-{name}")
         out.append(write_msprof_prof(folder, resnet50_workload(), cann_version=CANN, seed=seed))
     return out[0], out[1]
-
-
-@pytest.fixture
-def window(qtbot):
-    """tests/ui/conftest.py's main window, but destroyed before the test ends. Left to
-    ``deleteLater`` alone, a window with a project open (the explorer's QFileSystemModel and its
-    watcher thread) is destroyed inside the next test's event loop; when that test runs a file
-    dialog, Qt warns "QSocketNotifier: Socket notifiers cannot be enabled or disabled from another
-    thread" / "Invalid socket N" and the process crashed in 3 of 4 runs (profile, then Open Report)."""
-    from PySide6.QtCore import QCoreApplication, QEvent
-
-    from workbench.ui.app import build_window, create_app
-
-    _app, settings, problems = create_app("en")
-    win = build_window(settings, problems, [], restore=True, demo=False)
-    win.resize(1200, 800)
-    win.show()
-    yield win
-    win._quitting = True
-    win.close()
-    gone = []
-    win.destroyed.connect(lambda *_: gone.append(True))
-    win.deleteLater()
-    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
-    qtbot.waitUntil(lambda: bool(gone), timeout=10_000)

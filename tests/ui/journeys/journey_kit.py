@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import os
 import time
+import traceback
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -168,12 +169,49 @@ def activate_in_tree(qtbot, view: QAbstractItemView, index, budget: Budget) -> N
 class _Answer:
     done: bool = False
     error: BaseException | None = None
-    seen: list = field(default_factory=list)
+    seen: list[int] = field(default_factory=list)  # id()s: no widget is kept alive here
     cancelled: bool = False
 
     def cancel(self) -> None:
         """Nothing modal is coming after all (the caller saw a non-modal window): stop watching."""
         self.cancelled = self.done = True
+
+
+class _Watcher:
+    """Polls for the modal dialog (a bound method for the timer: no closure cycle that Python's
+    cyclic GC would free later, on whatever thread it runs then, with a widget in it)."""
+
+    def __init__(self, qtbot, kind: type, handler: Callable[[Any], None], budget: Budget, label: str) -> None:
+        self.qtbot, self.kind, self.handler, self.label = qtbot, kind, handler, label
+        self.budget_s = budget.wait_ms / 1000
+        self.deadline = time.monotonic() + self.budget_s
+        self.state = _Answer()
+
+    def poll(self) -> None:
+        state = self.state
+        if state.cancelled:
+            return
+        dialog = QApplication.activeModalWidget()
+        if isinstance(dialog, self.kind) and dialog.isVisible() and id(dialog) not in state.seen:
+            state.seen.append(id(dialog))
+            try:
+                self.handler(dialog)
+                try:
+                    self.qtbot.waitUntil(lambda: not dialog.isVisible(), timeout=5000)
+                except WaitTimeout:
+                    raise WaitTimeout(f"{self.label}: still open after it was answered") from None
+            except BaseException as exc:  # noqa: BLE001 - re-raised in the test, after unblocking exec()
+                traceback.clear_frames(exc.__traceback__)  # the frames' locals (the dialog) are not kept
+                state.error = exc
+                if dialog.isVisible():
+                    dialog.reject()
+            state.done = True
+            return
+        if time.monotonic() > self.deadline:
+            state.error = WaitTimeout(f"{self.label}: did not open within {self.budget_s:g} s")
+            state.done = True
+            return
+        QTimer.singleShot(20, self.poll)
 
 
 @contextlib.contextmanager
@@ -182,39 +220,18 @@ def answering(qtbot, kind: type, handler: Callable[[Any], None], budget: Budget,
     with ``handler(dialog)``: a timer polls for it, since ``exec()`` blocks whatever opened it.
     A handler failure (or a dialog still open after it) closes the dialog so nothing hangs, and
     is raised when the ``with`` block ends; so is a dialog that never appeared."""
-    state = _Answer()
-    label = what or kind.__name__
-    deadline = time.monotonic() + budget.wait_ms / 1000
-
-    def poll() -> None:
-        if state.cancelled:
-            return
-        dialog = QApplication.activeModalWidget()
-        if isinstance(dialog, kind) and dialog.isVisible() and dialog not in state.seen:
-            state.seen.append(dialog)
-            try:
-                handler(dialog)
-                try:
-                    qtbot.waitUntil(lambda: not dialog.isVisible(), timeout=5000)
-                except WaitTimeout as exc:
-                    raise WaitTimeout(f"{label}: still open after it was answered") from exc
-            except BaseException as exc:  # noqa: BLE001 - re-raised in the test, after unblocking exec()
-                state.error = exc
-                if dialog.isVisible():
-                    dialog.reject()
-            state.done = True
-            return
-        if time.monotonic() > deadline:
-            state.error = WaitTimeout(f"{label}: did not open within {budget.wait_ms / 1000:g} s")
-            state.done = True
-            return
-        QTimer.singleShot(20, poll)
-
-    QTimer.singleShot(0, poll)
-    yield state
-    qtbot.waitUntil(lambda: state.done, timeout=budget.wait_ms + 10_000)
+    watcher = _Watcher(qtbot, kind, handler, budget, what or kind.__name__)
+    state = watcher.state
+    QTimer.singleShot(0, watcher.poll)
+    try:
+        yield state
+        qtbot.waitUntil(lambda: state.done, timeout=budget.wait_ms + 10_000)
+    finally:
+        state.cancelled = True  # stop polling whatever happened in the block
     if state.error is not None:
-        raise state.error
+        error, state.error = state.error, None
+        traceback.clear_frames(error.__traceback__)  # poll's frame is done now: drop its locals too
+        raise error
 
 
 def press(qtbot, box: QMessageBox, button: QMessageBox.StandardButton) -> None:
