@@ -380,3 +380,17 @@ def test_all_then_none_saved_in_turn_adds_and_removes_the_model(window, qtbot, s
     dump = json.loads(acl.read_text())["dump"]
     assert dump["dump_list"] == [] and dump["dump_path"] == original["dump"]["dump_path"]
     dialog.close()
+
+
+def test_enter_in_the_model_field_loads_the_model_and_saves_nothing(window, qtbot, samples, tmp_path):
+    """Typing a model path and pressing Enter loads it; it must not press Save (the default
+    button of a dialog) and write a half acl.json before the model is known."""
+    _root, acl = _project_with(window, tmp_path)
+    dialog = _open_from_menu(window, qtbot)
+    dialog.model_path.edit.clear()
+    qtbot.keyClicks(dialog.model_path.edit, str(samples / MODEL))
+    qtbot.keyClick(dialog.model_path.edit, Qt.Key.Key_Return)
+    name = _model_doc(samples)["name"]
+    qtbot.waitUntil(lambda: dialog.model_name.text() == name and dialog.load_button.isEnabled(), timeout=20000)
+    assert not acl.exists(), acl.read_text()
+    dialog.close()

@@ -211,6 +211,7 @@ class DumpConfigDialog(QDialog):
             QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Close, self
         )
         self.buttons.button(QDialogButtonBox.StandardButton.Save).clicked.connect(self.save)
+
         self.buttons.rejected.connect(self.reject)
         self.status = QLabel(self)
         self.status.setWordWrap(True)
@@ -235,6 +236,15 @@ class DumpConfigDialog(QDialog):
             self.load_model()
 
     # ----- the acl.json
+
+    def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt API
+        """Enter in a field finishes that field (the model path: loads it). It never presses the
+        dialog's default button, Save, which would write a half acl.json before the model is known."""
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
     def load_acl(self) -> None:
         """Read the acl.json (a missing file is a new one) and show its dump settings."""
         path = self.acl_path.text()
