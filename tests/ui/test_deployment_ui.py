@@ -22,7 +22,8 @@ def wait(qtbot, task):
     assert task.state.value == "succeeded", task.handle.error_text
 
 
-def test_sync_keeps_remote_only_files_unless_ticked(qtbot, window, sshd_server, ssh_home, tmp_path, monkeypatch):
+def _add_loop_host(sshd_server) -> None:
+    """The test sshd as the configured CANN machine ``loop`` (key login)."""
     HostStore().add(
         Host(
             name="loop",
@@ -33,6 +34,10 @@ def test_sync_keeps_remote_only_files_unless_ticked(qtbot, window, sshd_server, 
             key_file=str(sshd_server.client_key),
         )
     )
+
+
+def test_sync_keeps_remote_only_files_unless_ticked(qtbot, window, sshd_server, ssh_home, tmp_path, monkeypatch):
+    _add_loop_host(sshd_server)
     proj_dir = tmp_path / "app"
     (proj_dir / "src").mkdir(parents=True)
     (proj_dir / "src" / "main.py").write_text("print('hi')\n")
@@ -77,16 +82,7 @@ def test_sync_keeps_remote_only_files_unless_ticked(qtbot, window, sshd_server, 
 def test_sync_result_is_one_summary_line(qtbot, window, sshd_server, ssh_home, tmp_path):
     from workbench.ui.hosts.deployment_dialog import DeploymentDialog
 
-    HostStore().add(
-        Host(
-            name="loop",
-            hostname="127.0.0.1",
-            port=sshd_server.port,
-            user=sshd_server.user,
-            auth="key",
-            key_file=str(sshd_server.client_key),
-        )
-    )
+    _add_loop_host(sshd_server)
     proj_dir = tmp_path / "sumapp"
     proj_dir.mkdir()
     (proj_dir / "main.py").write_text("print('hi')\n")  # 12 bytes
@@ -117,16 +113,7 @@ def test_sync_result_is_one_summary_line(qtbot, window, sshd_server, ssh_home, t
 def test_an_empty_dump_folder_is_in_the_plan_and_created_on_the_host(qtbot, window, sshd_server, ssh_home, tmp_path):
     from workbench.ui.hosts.deployment_dialog import DeploymentDialog
 
-    HostStore().add(
-        Host(
-            name="loop",
-            hostname="127.0.0.1",
-            port=sshd_server.port,
-            user=sshd_server.user,
-            auth="key",
-            key_file=str(sshd_server.client_key),
-        )
-    )
+    _add_loop_host(sshd_server)
     proj_dir = tmp_path / "dumpapp"
     (proj_dir / "dump").mkdir(parents=True)  # the runtime needs acl.json's dump_path to exist
     (proj_dir / "main.py").write_text("print('hi')\n")
