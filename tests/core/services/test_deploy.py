@@ -116,6 +116,8 @@ def test_plan_to_dict_counts(transport, tmp_path):
         "unchanged": 0,
         "new-folder": 0,
         "skipped-link": 0,
+        "conflict": 0,
+        "changed-on-host": 0,
     }  # notes.tmp is not excluded here
     assert data["bytes_to_send"] == sum(
         p.stat().st_size for p in [local / "src" / "main.py", local / "model 模型.onnx", local / "notes.tmp"]

@@ -437,6 +437,12 @@ def _deploy_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("name", help="the CANN machine")
     parser.add_argument("--project", required=True, help="the project folder")
     parser.add_argument("--dry-run", action="store_true", help="show the plan, send nothing")
+    parser.add_argument(
+        "--overwrite-conflicts",
+        action="store_true",
+        help="also send the files changed on the host since the last deploy (conflicts), replacing the "
+        "host's copy (default: they are listed and left as they are)",
+    )
     parser.add_argument("--accept-new-host-key", action="store_true")
     parser.add_argument("--json", action="store_true")
 
@@ -444,7 +450,15 @@ def _deploy_args(parser: argparse.ArgumentParser) -> None:
 @_guard
 def _deploy(args: argparse.Namespace) -> int:
     from workbench.core.project import ProjectError, open_project
-    from workbench.core.services.deploy import NEW_FOLDER, SyncFailed, compute_plan, project_mappings, sync
+    from workbench.core.services.deploy import (
+        CHANGED_ON_HOST,
+        CONFLICT,
+        NEW_FOLDER,
+        SyncFailed,
+        compute_plan,
+        project_mappings,
+        sync,
+    )
 
     try:
         project = open_project(args.project)
@@ -461,8 +475,9 @@ def _deploy(args: argparse.Namespace) -> int:
             plan = run_inline(compute_plan, tr, mappings, project.root, cancel=cancel)
             out: dict[str, Any] = {"host": host.name, "dry_run": args.dry_run, "plan": plan.to_dict()}
             if not args.dry_run:
+                overwrite = plan.held_back if args.overwrite_conflicts else []
                 try:
-                    out["result"] = run_inline(sync, tr, plan, cancel=cancel).to_dict()
+                    out["result"] = run_inline(sync, tr, plan, overwrite=overwrite, cancel=cancel).to_dict()
                 except SyncFailed as exc:
                     failed = exc
                     out["result"] = exc.result.to_dict()
@@ -474,13 +489,27 @@ def _deploy(args: argparse.Namespace) -> int:
         tr.close()
     counts = out["plan"]["counts"]
     folders = counts[NEW_FOLDER]
-    text = (
-        f"plan: {counts['new']} new, {counts['changed']} changed, {counts['unchanged']} unchanged, "
-        f"{folders} folder{'' if folders == 1 else 's'} to create, {counts['remote-only']} remote-only (kept), "
-        f"{counts['skipped-link']} symbolic link{'' if counts['skipped-link'] == 1 else 's'} skipped (never followed)"
-        if args.dry_run
-        else f"deployed to {host.name}: {out['result']['summary']}"
-    )
+    if args.dry_run:
+        text = (
+            f"plan: {counts['new']} new, {counts['changed']} changed, {counts['unchanged']} unchanged, "
+            f"{folders} folder{'' if folders == 1 else 's'} to create, {counts['remote-only']} remote-only (kept), "
+            f"{counts['skipped-link']} symbolic link{'' if counts['skipped-link'] == 1 else 's'} skipped "
+            "(never followed)"
+        )
+        n = counts[CONFLICT] + counts[CHANGED_ON_HOST]
+        if n:
+            text += f", {n} conflict{'' if n == 1 else 's'} (changed on the host since the last deploy; " + (
+                "sent: --overwrite-conflicts)"
+                if args.overwrite_conflicts
+                else "not sent without --overwrite-conflicts)"
+            )
+        text += "".join(f"\n  {i.action}: {i.rel}" for i in plan.held_back)
+    else:
+        text = f"deployed to {host.name}: {out['result']['summary']}"
+        not_sent = out["result"]["conflicts_not_sent"]
+        text += "".join(f"\n  not sent, changed on the host: {rel}" for rel in not_sent)
+        if not_sent:
+            text += "\n(run again with --overwrite-conflicts to replace the host's copies)"
     if failed is not None:
         if args.json:
             _print(out, True, "")
@@ -498,7 +527,7 @@ register_verb(
 register_verb("remote", "run a command on a CANN machine, or copy files to / from it", _remote_args, _remote)
 register_verb(
     "deploy",
-    "sync a project to a CANN machine (new and changed files; remote-only files are kept)",
+    "sync a project to a CANN machine (new and changed files; remote-only files and host edits are kept)",
     _deploy_args,
     _deploy,
 )

@@ -4,7 +4,11 @@ Every file is written as ``.wbpart-<random>-<name>`` beside its target, its size
 mtime and mode copied, and only then is it renamed over the target: an interrupted transfer
 (cancel, dropped connection, full disk) never leaves a half file under the final name. A remote
 temporary file that could not be removed because the connection dropped is remembered by the
-transport and removed by its next transfer.
+transport and removed by its next transfer. One left by a process that was killed (no memory of
+it survives) is removed by the next upload of the same file, from any process: a
+``.wbpart-<8 hex>-<name>`` beside the target, of exactly our naming, a regular file, and not
+written to for ``fsutil.STALE_TEMP_SECONDS`` (an hour, by the host's own clock: measured against
+the mtime of the part just written), so a transfer still running elsewhere is never touched.
 
 Throughput notes (measured, see benchmarks/bench_transfer.py): paramiko's own helpers stall —
 ``SFTPFile.prefetch`` runs a second thread that races the reader (a capped prefetch busy-waits;
@@ -18,16 +22,22 @@ copying onto an existing folder puts the source inside it.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
+import re
 import stat as stat_mod
+import weakref
 from collections import deque
 from pathlib import Path
+from typing import Any
 
 import paramiko
 from paramiko.sftp import CMD_DATA, CMD_READ, CMD_STATUS, CMD_WRITE, int64
 
+from workbench.core.fsutil import STALE_TEMP_SECONDS
 from workbench.core.services.sftp import SftpEndpoint, rename_over, sftp_makedirs
 from workbench.core.services.transport import (
+    PART_PREFIX,
     ConnectionLost,
     TransportError,
     files_to_copy,
@@ -37,7 +47,11 @@ from workbench.core.services.transport import (
 )
 from workbench.core.tasks import Cancelled, CancelToken, Progress
 
+log = logging.getLogger(__name__)
 _NET_ERRORS = (paramiko.SSHException, EOFError, ConnectionError, TimeoutError, OSError)
+_PART_RE = re.compile(rf"^{re.escape(PART_PREFIX)}[0-9a-f]{{8}}-(.+)$")  # exactly what part_name() makes
+# per connection: remote folder -> target name -> [(part path, mtime)] found there by one listing
+_PART_SCANS: weakref.WeakKeyDictionary[Any, dict[str, dict[str, list[tuple[str, float]]]]] = weakref.WeakKeyDictionary()
 
 
 class _Meter:
@@ -236,10 +250,13 @@ def _put_file(
 ) -> None:
     tmp = part_name(target)
     st = source.stat()
+    earlier = _earlier_parts(sftp, tr, target)
     try:
         with open(source, "rb") as fin, sftp.open(tmp, "wb") as fout:
             _pipelined_write(sftp, fout.handle, fin, meter, cancel)
-        got = sftp.stat(tmp).st_size
+        written = sftp.stat(tmp)
+        got = written.st_size
+        _remove_stale(sftp, tr, earlier, written.st_mtime)
         if got != size:
             raise TransportError(
                 f"{tr.label}: {target}: the upload wrote {got} bytes, expected {size}; the file was not replaced"
@@ -259,6 +276,45 @@ def _put_file(
             if orphans is not None:
                 orphans.append(tmp)
         raise
+
+
+def _earlier_parts(sftp: paramiko.SFTPClient, tr: SftpEndpoint, target: str) -> list[tuple[str, float]]:
+    """The ``.wbpart-<8 hex>-<name>`` regular files beside ``target`` (of its name): left by an
+    earlier upload of it. Each remote folder is listed once per connection."""
+    folder, _, name = target.rstrip("/").rpartition("/")
+    if not folder and target.startswith("/"):
+        folder = "/"
+    scans = _PART_SCANS.setdefault(tr, {})
+    if folder not in scans:
+        found: dict[str, list[tuple[str, float]]] = {}
+        try:
+            listing = sftp.listdir_attr(folder or ".")
+        except (FileNotFoundError, PermissionError, NotADirectoryError):
+            listing = []  # the upload itself says what is wrong with the folder
+        for a in listing:
+            m = _PART_RE.match(a.filename)
+            if m and stat_mod.S_ISREG(a.st_mode or 0):
+                found.setdefault(m.group(1), []).append((posix_join(folder, a.filename), float(a.st_mtime or 0)))
+        scans[folder] = found
+    return scans[folder].pop(name, [])
+
+
+def _remove_stale(sftp: paramiko.SFTPClient, tr: SftpEndpoint, parts: list[tuple[str, float]], now: Any) -> None:
+    """Remove the earlier parts not written to for STALE_TEMP_SECONDS; ``now`` is the host's
+    clock (the mtime of the part this upload just wrote), so a skewed local clock cannot make a
+    running transfer look stale."""
+    if now is None:
+        return
+    for path, mtime in parts:
+        if float(now) - mtime <= STALE_TEMP_SECONDS:
+            continue
+        try:
+            sftp.remove(path)
+            log.info("%s: removed %s, left by an interrupted upload", tr.label, path)
+        except FileNotFoundError:
+            pass
+        except PermissionError as exc:
+            log.warning("%s: cannot remove %s, left by an interrupted upload: %s", tr.label, path, reason(exc))
 
 
 def remove_orphan_parts(tr: SftpEndpoint, sftp: paramiko.SFTPClient) -> list[str]:

@@ -1,8 +1,10 @@
 """Ascend ▸ Deployment (per project): folder mappings with excluded globs, a sync plan, sync, pull.
 
-The plan lists new, changed and remote-only files. Only new and changed files are sent. A
-remote-only file is deleted **only** if the user ticks it in the plan (unticked by default, and
-the Sync button says how many will be deleted).
+The plan lists new, changed and remote-only files, and conflicts: files edited on the host since
+the last sync (core ``deploy`` explains how they are found). Only new and changed files are sent.
+A remote-only file is deleted **only** if the user ticks it in the plan (unticked by default, and
+the Sync button says how many will be deleted); a conflict is sent, replacing the host's copy,
+**only** if the user ticks it (its row has a checkbox; the Sync button says how many).
 """
 
 from __future__ import annotations
@@ -46,7 +48,13 @@ class DeploymentDialog(QDialog):
             [self.tr("Local folder"), self.tr("Remote folder"), self.tr("Excluded (globs, comma-separated)")]
         )
         self.mappings.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
-        for m in deploy.project_mappings(project) if project.extra.get("deployment") else []:
+        try:
+            stored = deploy.project_mappings(project) if project.extra.get("deployment") else []
+        except deploy.DeployError as exc:
+            stored, damaged = [], str(exc)
+        else:
+            damaged = ""
+        for m in stored:
             self._add_row(m)
         if self.mappings.rowCount() == 0:
             self._add_row(deploy.Mapping(local=".", remote=f"ascend-workbench/{project.name}"))
@@ -65,6 +73,8 @@ class DeploymentDialog(QDialog):
         pull.setToolTip(self.tr("Bring a remote file or folder (relative to the first mapping) into the project"))
         pull.clicked.connect(self._pull_dialog)
         self.summary = MessageArea(self, lines=3)  # fixed height: the plan below never moves
+        if damaged:
+            self.summary.setText(damaged)
         self.items = QTableWidget(0, 4, self)
         self.items.setHorizontalHeaderLabels(
             [self.tr("Action"), self.tr("Path"), self.tr("Local size"), self.tr("Remote size")]
@@ -167,7 +177,8 @@ class DeploymentDialog(QDialog):
         else:
             raw = result if isinstance(result, dict) else {}
             keys = {"sent": "sent", "folders_created": "folders_created", "deleted": "deleted"}
-            c = {k: len(raw.get(f, [])) for k, f in {**keys, "kept": "kept_remote_only", "failed": "failed"}.items()}
+            more = {"kept": "kept_remote_only", "conflicts": "conflicts_not_sent", "failed": "failed"}
+            c = {k: len(raw.get(f, [])) for k, f in {**keys, **more}.items()}
             size = raw.get("bytes_sent", 0)
         text = self.tr(
             "Synced to {0}. Files sent: {1} ({2} bytes); folders created: {3}; deleted on the host: {4}; "
@@ -180,6 +191,8 @@ class DeploymentDialog(QDialog):
             c.get("deleted", 0),
             c.get("kept", 0),
         )
+        if c.get("conflicts"):
+            text += " " + self.tr("Conflicts not sent (the host's copy was kept): {0}.").format(c["conflicts"])
         if c.get("failed"):
             text += " " + self.tr("Not sent: {0}.").format(c["failed"])
         return text
@@ -202,11 +215,13 @@ class DeploymentDialog(QDialog):
             deploy.REMOTE_ONLY: self.tr("remote only — delete?"),
             deploy.NEW_FOLDER: self.tr("new folder"),
             deploy.SKIPPED_LINK: self.tr("symbolic link — not sent"),
+            deploy.CONFLICT: self.tr("conflict: edited here and on the host — overwrite the host's copy?"),
+            deploy.CHANGED_ON_HOST: self.tr("changed on the host — overwrite with the local copy?"),
         }
         for r, item in enumerate(shown):
             action = QTableWidgetItem(labels[item.action])
             action.setData(Qt.ItemDataRole.UserRole, item)
-            if item.action == deploy.REMOTE_ONLY:
+            if item.action == deploy.REMOTE_ONLY or item.action in deploy.HELD_BACK:
                 action.setFlags(action.flags() | Qt.ItemFlag.ItemIsUserCheckable)
                 action.setCheckState(Qt.CheckState.Unchecked)
             self.items.setItem(r, 0, action)
@@ -217,32 +232,51 @@ class DeploymentDialog(QDialog):
         self.items.resizeColumnToContents(0)
         kinds = (deploy.NEW, deploy.CHANGED, deploy.REMOTE_ONLY, deploy.UNCHANGED, deploy.NEW_FOLDER)
         counts = {a: len(plan.of(a)) for a in kinds}
-        self.summary.setText(
-            self.tr(
-                "{0} new, {1} changed, {2} unchanged, {4} folders to create; {3} only on the host (kept unless ticked)."
-            ).format(
-                counts[deploy.NEW],
-                counts[deploy.CHANGED],
-                counts[deploy.UNCHANGED],
-                counts[deploy.REMOTE_ONLY],
-                counts[deploy.NEW_FOLDER],
-            )
+        text = self.tr(
+            "{0} new, {1} changed, {2} unchanged, {4} folders to create; {3} only on the host (kept unless ticked)."
+        ).format(
+            counts[deploy.NEW],
+            counts[deploy.CHANGED],
+            counts[deploy.UNCHANGED],
+            counts[deploy.REMOTE_ONLY],
+            counts[deploy.NEW_FOLDER],
         )
+        if plan.held_back:
+            text += " " + self.tr(
+                "{0} conflicts: changed on the host since the last sync, not sent unless ticked."
+            ).format(len(plan.held_back))
+        self.summary.setText(text)
         self.sync_button.setEnabled(True)
         self._update_sync_label()
 
-    def ticked_for_deletion(self) -> list[deploy.PlanItem]:
+    def _ticked(self, actions: tuple[str, ...]) -> list[deploy.PlanItem]:
         out = []
         for r in range(self.items.rowCount()):
             cell = self.items.item(r, 0)
             item = cell.data(Qt.ItemDataRole.UserRole)
-            if item.action == deploy.REMOTE_ONLY and cell.checkState() == Qt.CheckState.Checked:
+            if item.action in actions and cell.checkState() == Qt.CheckState.Checked:
                 out.append(item)
         return out
 
+    def ticked_for_deletion(self) -> list[deploy.PlanItem]:
+        return self._ticked((deploy.REMOTE_ONLY,))
+
+    def ticked_for_overwrite(self) -> list[deploy.PlanItem]:
+        """Conflict rows the user ticked: their local copy replaces the host's."""
+        return self._ticked(deploy.HELD_BACK)
+
     def _update_sync_label(self) -> None:
         n = len(self.ticked_for_deletion()) if self.plan else 0
-        self.sync_button.setText(self.tr("Sync and delete {0} remote files").format(n) if n else self.tr("Sync"))
+        k = len(self.ticked_for_overwrite()) if self.plan else 0
+        if n and k:
+            text = self.tr("Sync, overwrite {0} host edits and delete {1} remote files").format(k, n)
+        elif k:
+            text = self.tr("Sync and overwrite {0} host edits").format(k)
+        elif n:
+            text = self.tr("Sync and delete {0} remote files").format(n)
+        else:
+            text = self.tr("Sync")
+        self.sync_button.setText(text)
 
     def sync(self):
         if self.plan is None:
@@ -263,6 +297,7 @@ class DeploymentDialog(QDialog):
             transport,
             self.plan,
             delete=delete,
+            overwrite=self.ticked_for_overwrite(),
             title=self.tr("Sync {0}").format(self.project.name),
             kind="deploy",
         )
