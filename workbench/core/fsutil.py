@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
 import shutil
@@ -41,13 +42,41 @@ def write_target(path: str | os.PathLike[str]) -> Path:
     return Path(os.path.realpath(target)) if target.is_symlink() else target
 
 
+class ReadOnlyFile(PermissionError):
+    """A write to a file whose permission bits allow nobody to write it (e.g. 0444): refused even
+    where the process could replace it (root, or a rename in a writable folder), unless the caller
+    has the user's yes (``replace_read_only=True``)."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(errno.EACCES, "the file is read-only; make it writable to change it", str(path))
+        self.path = path
+
+    def __str__(self) -> str:
+        return f"{self.path}: the file is read-only; make it writable to change it"
+
+
+def refuse_read_only(path: str | os.PathLike[str]) -> None:
+    """Raise :class:`ReadOnlyFile` when ``path``'s write target exists with no write bit set."""
+    target = write_target(path)
+    try:
+        st = target.stat()
+    except OSError:
+        return
+    if stat.S_ISREG(st.st_mode) and not stat.S_IMODE(st.st_mode) & 0o222:
+        raise ReadOnlyFile(Path(path))
+
+
 @contextlib.contextmanager
-def atomic_open(path: str | os.PathLike[str], mode: str = "w", encoding: str | None = "utf-8") -> Iterator[IO]:
+def atomic_open(
+    path: str | os.PathLike[str], mode: str = "w", encoding: str | None = "utf-8", *, replace_read_only: bool = False
+) -> Iterator[IO]:
     """Open a temp file beside ``path``'s target; on success fsync it and put it in place.
 
     On any exception the temp file is removed and ``path`` is untouched, so a reader never sees
     a half-written file under the final name.
 
+    - A read-only target (no write bit for anyone) is refused with :class:`ReadOnlyFile` before
+      anything is written, unless ``replace_read_only``; the replaced file then stays read-only.
     - A symlink is written through: its target (the end of the chain) is replaced atomically and
       the link stays a link.
     - The new file keeps the replaced file's permission bits (and, where the OS allows, its owner);
@@ -59,6 +88,8 @@ def atomic_open(path: str | os.PathLike[str], mode: str = "w", encoding: str | N
       fails, the old content is put back from the backup, and should that fail too the backup is
       kept and its path is in the error.
     """
+    if not replace_read_only:
+        refuse_read_only(path)
     target = write_target(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     binary = "b" in mode
@@ -127,8 +158,10 @@ def _umask() -> int:
     return mask
 
 
-def atomic_write_text(path: str | os.PathLike[str], text: str, encoding: str = "utf-8") -> None:
-    with atomic_open(path, "w", encoding=encoding) as fh:
+def atomic_write_text(
+    path: str | os.PathLike[str], text: str, encoding: str = "utf-8", *, replace_read_only: bool = False
+) -> None:
+    with atomic_open(path, "w", encoding=encoding, replace_read_only=replace_read_only) as fh:
         fh.write(text)
 
 

@@ -185,3 +185,21 @@ def test_dump_config_stats_without_stats_data_is_refused(samples, tmp_path):
     assert r.returncode == 0, r.stderr
     data = json.loads(acl.read_text())["dump"]
     assert (data["dump_data"], data["dump_stats"]) == ("stats", ["Avg"])
+
+
+def test_dump_config_refuses_a_read_only_acl_json_without_force(samples, tmp_path):
+    acl = tmp_path / "acl.json"
+    before = json.dumps({"dump": {"dump_path": "/old"}})
+    acl.write_text(before)
+    acl.chmod(0o444)
+    args = ("dump-config", "--model-json", str(samples / LARGE), "--all", "--out", str(acl))
+    r = _cli(*args, cwd=tmp_path)
+    assert r.returncode != 0 and "Traceback" not in r.stderr
+    assert r.stderr.strip().splitlines() == [
+        f"{acl}: the file is read-only; make it writable to change it (or pass --force to replace it)"
+    ]
+    assert acl.read_text() == before
+    r = _cli(*args, "--force", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(acl.read_text())["dump"]["dump_list"] == [{"model_name": "tdnn"}]
+    assert acl.stat().st_mode & 0o777 == 0o444

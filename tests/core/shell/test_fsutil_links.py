@@ -130,3 +130,25 @@ def test_temps_left_by_a_killed_write_are_removed_by_the_next_write(tmp_path):
         fh.write('{"dump": {}}')
     assert not old.exists() and fresh.exists() and other.exists()
     assert target.read_text() == '{"dump": {}}'
+
+
+def test_read_only_file_is_refused_unless_the_user_said_yes(tmp_path):
+    """A 0444 file is never replaced silently (root could, and so could a rename in a writable
+    folder): the write is refused naming the file; with the user's yes it is replaced and stays 0444."""
+    ro = tmp_path / "acl.json"
+    ro.write_text("old")
+    ro.chmod(0o444)
+    link = tmp_path / "link.json"
+    link.symlink_to(ro.name)
+    for path in (ro, link):
+        with pytest.raises(fsutil.ReadOnlyFile) as info:
+            atomic_write_text(path, "new")
+        assert str(info.value) == f"{path}: the file is read-only; make it writable to change it"
+        assert isinstance(info.value, PermissionError)
+    assert ro.read_text() == "old" and sorted(p.name for p in tmp_path.iterdir()) == ["acl.json", "link.json"]
+    atomic_write_text(link, "new", replace_read_only=True)
+    assert ro.read_text() == "new" and _mode(ro) == 0o444 and link.is_symlink()
+    ro.chmod(0o644)  # a writable file, and a new one, need no yes
+    atomic_write_text(ro, "again")
+    atomic_write_text(tmp_path / "new.json", "x")
+    assert ro.read_text() == "again"

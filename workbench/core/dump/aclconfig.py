@@ -116,12 +116,17 @@ class Issue:
     message: str
 
 
-def _depth(value: Any) -> int:
-    if isinstance(value, dict):
-        return 1 + max((_depth(v) for v in value.values()), default=0)
-    if isinstance(value, list):
-        return 1 + max((_depth(v) for v in value), default=0)
-    return 0
+def _depth(value: Any, limit: int = MAX_NESTING + 1) -> int:
+    """Nesting depth of ``value``, counted up to ``limit`` (level by level: no recursion, so any
+    depth json.loads accepted is measured)."""
+    depth, level = 0, [value]
+    while depth < limit:
+        containers = [v for v in level if isinstance(v, (dict, list))]
+        if not containers:
+            break
+        depth += 1
+        level = [c for v in containers for c in (v.values() if isinstance(v, dict) else v)]
+    return depth
 
 
 def _detect_indent(text: str) -> str | int:
@@ -450,10 +455,12 @@ class AclConfig:
         """The document as it will be written (the editor's live JSON view)."""
         return json.dumps(self.data, indent=self.indent, ensure_ascii=False) + "\n"
 
-    def save(self, path: str | os.PathLike[str] | None = None) -> Path:
+    def save(self, path: str | os.PathLike[str] | None = None, *, replace_read_only: bool = False) -> Path:
+        """Write the document atomically (through a symlink, keeping hard links and the mode); a
+        read-only file raises :class:`~workbench.core.fsutil.ReadOnlyFile` unless ``replace_read_only``."""
         target = Path(path) if path is not None else self.path
         if target is None:
             raise ValueError("no path to save the acl.json to")
-        atomic_write_text(target, self.to_text())
+        atomic_write_text(target, self.to_text(), replace_read_only=replace_read_only)
         self.path = target
         return target

@@ -42,6 +42,7 @@ def _config_args(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--out", default="acl.json", metavar="FILE", help="the acl.json to edit or create (default ./acl.json)"
     )
+    p.add_argument("--force", action="store_true", help="replace a read-only --out (it stays read-only)")
     p.add_argument("--json", action="store_true", help="print {path, acl, issues} as JSON")
 
 
@@ -85,7 +86,12 @@ def _config(args: argparse.Namespace) -> int:
     errors = [i for i in issues if i.level == "error"]
     if errors:
         return _err("\n".join(f"{args.out}: {i.field}: {i.message}" for i in errors) + "\n(file not written)")
-    path = cfg.save(args.out)
+    try:
+        path = cfg.save(args.out, replace_read_only=args.force)
+    except fsutil.ReadOnlyFile as exc:
+        return _err(f"{exc} (or pass --force to replace it)")
+    except OSError as exc:
+        return _err(f"{args.out}: not written: {exc.strerror or exc}")
     if args.json:
         print(
             json.dumps({"path": str(path), "acl": cfg.data, "issues": [i.__dict__ for i in issues]}, ensure_ascii=False)

@@ -50,7 +50,7 @@ from PySide6.QtWidgets import (
 from workbench.core.dump import aclconfig
 from workbench.core.dump.aclconfig import AclConfig, AclConfigError, DumpSettings
 from workbench.core.dump.omjson import OmModel
-from workbench.core.fsutil import backup_aside
+from workbench.core.fsutil import ReadOnlyFile, backup_aside
 from workbench.ui.context import AppContext
 from workbench.ui.dump import common
 from workbench.ui.dump.optree import OpTree
@@ -468,7 +468,13 @@ class DumpConfigDialog(QDialog):
             backup = backup_aside(Path(path))
         try:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-            cfg.save(path)
+            try:
+                cfg.save(path)
+            except ReadOnlyFile:
+                if not self.confirm_read_only(path):
+                    self.status.setText(self.tr("Not saved: {0} is read-only and was left unchanged.").format(path))
+                    return False
+                cfg.save(path, replace_read_only=True)
         except OSError as err:
             if backup is not None and not Path(path).exists():
                 os.replace(backup, path)
@@ -484,6 +490,19 @@ class DumpConfigDialog(QDialog):
     def _is_loaded(self, path: str) -> bool:
         """Whether ``path`` is the file the shown document was read from."""
         return self.cfg.path is not None and Path(path) == Path(self.cfg.path)
+
+    def confirm_read_only(self, path: str) -> bool:
+        answer = QMessageBox.question(
+            self,
+            self.tr("Replace a read-only file?"),
+            self.tr(
+                "{0} is read-only: somebody protected it against changes.\n\n"
+                "Replace it with the configuration shown anyway? It stays read-only."
+            ).format(path),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
+        return answer == QMessageBox.StandardButton.Yes
 
     def confirm_overwrite(self, path: str) -> bool:
         err = self.load_error
