@@ -25,6 +25,7 @@ from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from tokenize import TokenError
 
 import numpy as np
 
@@ -311,7 +312,10 @@ def _npu_for_golden(t: DumpTensor, golden_shape: tuple[int, ...]) -> np.ndarray:
 
 
 def _compare_tensor(row: CompareRow, t: DumpTensor, golden_path: Path, algorithms: list[str]) -> None:
-    golden = np.load(golden_path, allow_pickle=False)
+    try:
+        golden = np.load(golden_path, allow_pickle=False)
+    except (ValueError, EOFError, SyntaxError, TokenError) as exc:  # empty, not .npy, a pickled object array
+        raise OSError(f"not a readable .npy file ({exc})") from None
     row.golden_dtype = str(golden.dtype)
     npu = _npu_for_golden(t, tuple(golden.shape))
     row.npu_dtype = str(npu.dtype)
@@ -455,4 +459,7 @@ def compare_dirs(
                 finish(pending.popleft())
         while pending:
             finish(pending.popleft())
+    # a ground-truth file that could not be read is named once among the warnings (its rows say why too)
+    unreadable = {r.reason for r in report.rows if r.golden_file and r.reason.startswith(f"{r.golden_file}: ")}
+    report.warnings += sorted(unreadable)
     return report

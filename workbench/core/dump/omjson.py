@@ -128,33 +128,42 @@ def parse_om_json(doc: Any, source: str = "<om json>") -> OmModel:
         raise OmJsonError(f"{source}: field 'graph': expected a list of graphs, got {type(graphs).__name__}")
     ops: list[OmOp] = []
     names: list[str] = []
-    for gi, graph in enumerate(graphs):
-        if not isinstance(graph, dict):
-            raise OmJsonError(f"{source}: graph[{gi}]: expected an object")
-        gname = str(graph.get("name", f"graph_{gi}"))
-        names.append(gname)
-        for oi, op in enumerate(graph.get("op") or []):
-            where = f"{source}: graph[{gi}].op[{oi}]"
-            if not isinstance(op, dict) or not isinstance(op.get("name"), str):
-                raise OmJsonError(f"{where}: field 'name': expected a string")
-            attrs = attrs_dict(op.get("attr"))
-            original = attrs.get("_datadump_original_op_names") or []
-            ops.append(
-                OmOp(
-                    name=op["name"],
-                    type=str(op.get("type", "")),
-                    index=len(ops),
-                    graph=gname,
-                    inputs=[str(i) for i in op.get("input") or [] if i and not str(i).endswith(":-1")],
-                    input_descs=[_desc(d) for d in op.get("input_desc") or []],
-                    output_descs=[_desc(d) for d in op.get("output_desc") or []],
-                    original_op_names=[str(n) for n in original] if isinstance(original, list) else [],
+    where = f"{source}: field 'graph'"
+    try:  # a field of the wrong shape (a list where a key is expected, a number where a list is ...)
+        for gi, graph in enumerate(graphs):
+            where = f"{source}: graph[{gi}]"
+            if not isinstance(graph, dict):
+                raise OmJsonError(f"{where}: expected an object")
+            gname = str(graph.get("name", f"graph_{gi}"))
+            names.append(gname)
+            for oi, op in enumerate(graph.get("op") or []):
+                where = f"{source}: graph[{gi}].op[{oi}]"
+                if not isinstance(op, dict) or not isinstance(op.get("name"), str):
+                    raise OmJsonError(f"{where}: field 'name': expected a string")
+                attrs = attrs_dict(op.get("attr"))
+                original = attrs.get("_datadump_original_op_names") or []
+                ops.append(
+                    OmOp(
+                        name=op["name"],
+                        type=str(op.get("type", "")),
+                        index=len(ops),
+                        graph=gname,
+                        inputs=[str(i) for i in op.get("input") or [] if i and not str(i).endswith(":-1")],
+                        input_descs=[_desc(d) for d in op.get("input_desc") or []],
+                        output_descs=[_desc(d) for d in op.get("output_desc") or []],
+                        original_op_names=[str(n) for n in original] if isinstance(original, list) else [],
+                    )
                 )
-            )
+        where = f"{source}: field 'attr'"
+        attrs = attrs_dict(doc.get("attr"))
+    except (TypeError, ValueError, AttributeError, OverflowError) as exc:
+        if isinstance(exc, OmJsonError):
+            raise
+        raise OmJsonError(f"{where}: not what atc --mode=1 writes ({exc})") from None
     name = doc.get("name")
     if not isinstance(name, str):
         raise OmJsonError(f"{source}: field 'name': expected the model name string")
-    return OmModel(name=name, source=source, ops=ops, attrs=attrs_dict(doc.get("attr")), graphs=names)
+    return OmModel(name=name, source=source, ops=ops, attrs=attrs, graphs=names)
 
 
 def read_om_json(path: str | os.PathLike[str]) -> OmModel:

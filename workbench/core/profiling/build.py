@@ -134,6 +134,8 @@ class _Builder:
                 info[key] = json.loads(path.read_text(encoding="utf-8"))
             except (OSError, ValueError) as exc:
                 self.report.warnings.append(f"{path}: ignored, not readable JSON ({exc})")
+            except RecursionError:
+                self.report.warnings.append(f"{path}: ignored, nested too deeply to be an info file")
         return info
 
 
@@ -210,7 +212,7 @@ def _categorical(codes: np.ndarray, labels: list) -> pd.Categorical:
 def _add_task_args(frame: pd.DataFrame, tl: Timeline, idx: np.ndarray) -> None:
     """Task type / id (and OP type where present) from each hardware event's args."""
     got = pick_args(tl, idx, ("Task Type", "Task Id", "OP Type"), int_keys=("Task Id",))
-    # Task Id: an int, or a string of digits; anything else is missing
+    # Task Id: an int, or a string of decimal digits ("²" is a digit int() refuses); anything else is missing
     ids = got.values(1)
     lut = np.zeros(len(ids) + 2, dtype=np.int64)  # [-2] and [-1] stay "missing" here
     ok = np.zeros(len(ids) + 2, dtype=bool)
@@ -218,7 +220,7 @@ def _add_task_args(frame: pd.DataFrame, tl: Timeline, idx: np.ndarray) -> None:
         if isinstance(v, bool):
             continue
         # beyond int64: missing, never a wrapped number
-        if (isinstance(v, int) or (isinstance(v, str) and v.isdigit())) and -(2**63) <= int(v) < 2**63:
+        if (isinstance(v, int) or (isinstance(v, str) and v.isdecimal())) and -(2**63) <= int(v) < 2**63:
             lut[n], ok[n] = int(v), True
     codes = got.codes[1]
     numeric = codes == -2

@@ -139,6 +139,10 @@ class HostStore:
             raise HostError(f"{self.path}: line {exc.lineno}: not valid JSON ({exc.msg})") from exc
         except RecursionError:
             raise HostError(f"{self.path}: nested too deeply to be a hosts file") from None
+        except UnicodeDecodeError as exc:
+            raise HostError(f"{self.path}: not UTF-8 text (byte {exc.start}); expected a JSON hosts file") from None
+        except OSError as exc:
+            raise HostError(f"{self.path}: cannot read ({exc.strerror or exc})") from None
         items = raw.get("hosts") if isinstance(raw, dict) else None
         if not isinstance(items, list):
             raise HostError(f'{self.path}: expected {{"schema_version": 1, "hosts": [...]}}')

@@ -106,7 +106,9 @@ def present(layout: Layout) -> bool:
     for place in locations(layout):
         try:
             meta = json.loads((place / META).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):
+            continue
+        if not isinstance(meta, dict):
             continue
         if meta.get("cache_version") == CACHE_VERSION and meta.get("source_key") == key:
             return True
@@ -123,7 +125,9 @@ def load(layout: Layout) -> Report | None:
         meta_path = place / META
         try:
             meta = json.loads(meta_path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):  # a damaged cache is rebuilt
+            continue
+        if not isinstance(meta, dict):
             continue
         if meta.get("cache_version") != CACHE_VERSION or meta.get("source_key") != key:
             continue

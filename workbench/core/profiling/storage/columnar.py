@@ -12,6 +12,7 @@ import io
 import zipfile
 import zlib
 from pathlib import Path
+from tokenize import TokenError
 from typing import Any, Protocol
 
 import numpy as np
@@ -45,7 +46,7 @@ class DirStore:
         path = self.root / f"{name}.npy"
         try:
             return np.load(path, mmap_mode="r" if self.mmap else None, allow_pickle=False)
-        except (OSError, ValueError) as exc:
+        except (OSError, ValueError, EOFError, SyntaxError, TokenError) as exc:  # a damaged .npy header
             raise ProfilingDataError(f"{path}: unreadable array ({exc})") from exc
 
 
@@ -112,7 +113,17 @@ class ZipStore:
                 if fh.readinto(raw) != len(raw):  # type: ignore[attr-defined]  # a ZipExtFile reads into buffers
                     raise ValueError("the member ends early")
             return np.frombuffer(raw, dtype=dtype).reshape(shape, order="F" if fortran else "C")
-        except (KeyError, OSError, ValueError, EOFError, zipfile.BadZipFile, zlib.error) as exc:
+        except (
+            KeyError,
+            OSError,
+            ValueError,
+            EOFError,
+            SyntaxError,
+            TokenError,
+            NotImplementedError,  # a compression method zipfile does not know (a flipped header bit)
+            zipfile.BadZipFile,
+            zlib.error,
+        ) as exc:
             raise ProfilingDataError(f"{self.label}: member {member} missing or damaged ({exc})") from exc
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import time
 import zipfile
+import zlib
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -60,6 +61,8 @@ def report_to_store(report: Report, store: ArrayStore, cancel: CancelToken | Non
 
 def report_from_store(store: ArrayStore, meta: dict[str, Any], label: str) -> Report:
     """Rebuild a Report from ``meta`` (as written by :func:`report_to_store`) and ``store``."""
+    if not isinstance(meta, dict):
+        raise ProfilingDataError(f"{label}: damaged report description (expected a JSON object)")
     if meta.get("format") != FORMAT_NAME:
         raise ProfilingDataError(f"{label}: not a workbench report (format {meta.get('format')!r})")
     version = meta.get("version")
@@ -76,6 +79,9 @@ def report_from_store(store: ArrayStore, meta: dict[str, Any], label: str) -> Re
                 timeline = Timeline.from_arrays(meta["timeline"]["meta"], arrays)
             except TimelineError as exc:
                 raise ProfilingDataError(f"{label}: timeline data not readable by this workbench ({exc})") from exc
+        info = meta.get("info", {})
+        if not isinstance(info, dict):
+            raise TypeError("field 'info': expected an object")
         return Report(
             source=Path(meta["source"]),
             kind=meta["kind"],
@@ -83,17 +89,18 @@ def report_from_store(store: ArrayStore, meta: dict[str, Any], label: str) -> Re
             timeline=timeline,
             tables=tables,
             table_sources=dict(meta.get("table_sources", {})),
-            info=meta.get("info", {}),
+            info=info,
             warnings=list(meta.get("warnings", [])),
             pmu_group=meta.get("pmu_group"),
             pmu_split=bool(meta.get("pmu_split")),
             start_ns=meta.get("start_ns"),
             end_ns=meta.get("end_ns"),
         )
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:  # a field of the wrong shape
         if isinstance(exc, ProfilingDataError):
             raise
-        raise ProfilingDataError(f"{label}: damaged report description ({type(exc).__name__}: {exc})") from exc
+        detail = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
+        raise ProfilingDataError(f"{label}: damaged report description ({detail})") from exc
 
 
 def saved_path(out: str | Path) -> Path:
@@ -144,6 +151,10 @@ def load_saved(path: str | Path, progress: Progress | None = None, cancel: Cance
             report = report_from_store(store, meta, str(path))
     except zipfile.BadZipFile as exc:
         raise ProfilingDataError(f"{path}: not a workbench report (not a zip archive: {exc})") from exc
+    except (zlib.error, EOFError, NotImplementedError) as exc:  # a damaged member, an unknown compression
+        raise ProfilingDataError(f"{path}: damaged report ({exc or 'ends early'})") from exc
+    except RecursionError:
+        raise ProfilingDataError(f"{path}: {META_MEMBER} is nested too deeply to be a report description") from None
     except OSError as exc:
         raise ProfilingDataError(f"{path}: cannot read ({exc.strerror or exc})") from exc
     except ValueError as exc:

@@ -287,6 +287,8 @@ def to_int(table: CsvTable, index: int) -> pd.arrays.IntegerArray:
         v = str(values[i])
         try:
             data[i] = int(v)
+        except OverflowError:  # beyond int64: one clear error, never a wrapped number
+            raise table.fail(i, index, "an integer that fits in 64 bits or N/A", v) from None
         except ValueError:
             try:
                 f = float(v)

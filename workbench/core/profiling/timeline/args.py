@@ -45,7 +45,17 @@ class Picked:
         return got
 
     def values(self, k: int) -> list[Any]:
-        return [_decode.decode(raw) for raw in self._raw[k]]
+        return [_value(raw) for raw in self._raw[k]]
+
+
+def _value(raw: bytes) -> Any:
+    """A raw value decoded; one that does not decode (bytes that are not UTF-8, nesting deeper than
+    any tool writes) comes back as its text, as :meth:`Timeline.args` shows it."""
+    try:
+        return _decode.decode(raw)
+    except (msgspec.DecodeError, RecursionError):
+        text = bytes(raw[:512]).decode("utf-8", errors="replace")
+        return text[1:-1] if len(text) > 1 and text[0] == text[-1] == '"' else text
 
 
 def pick(tl: Any, idx: np.ndarray, keys: tuple[str, ...], int_keys: tuple[str, ...] = ()) -> Picked:

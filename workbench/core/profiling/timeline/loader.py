@@ -97,7 +97,10 @@ def load_timeline(
         done_before += size
     cancel.raise_if_cancelled()
     progress.status("Building the timeline")
-    built = merge_parts(parts, default_device=default_device)
+    try:
+        built = merge_parts(parts, default_device=default_device)
+    except ValueError as e:  # timestamps too far apart for one int64 sort key
+        raise TimelineError(f"{', '.join(str(p) for p in files)}: {e} (the event times span too far)") from None
     warnings.extend(built.pop("warnings"))
     progress.fraction(1.0)
     return Timeline(source=[str(p) for p in files], warnings=warnings, **built)
