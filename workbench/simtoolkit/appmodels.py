@@ -3,14 +3,16 @@
 A real application loads its model itself (``aclmdlLoadFromFile(path)``): from a path among its
 arguments (``python3 infer.py --model ./m.om``, ``./main ../model/m.om``) or one written in its
 source (``MODEL_PATH = "./model/resnet50.om"`` in an acl Python sample, a ``const char*`` compiled
-into a C++ sample's binary). The simulator cannot watch that call, so :func:`model_files` finds the
+into a C++ sample's binary). A Python app's call goes to the simulated pyACL runtime (:mod:`pyacl`),
+which knows the model; a C++ app's call the simulator cannot watch, so :func:`model_files` finds the
 same paths: first the arguments (a whole argument or the value of ``--name=value``), then the
 ``.om`` / ``.onnx`` path literals in the application's own files (its script or executable). A
 relative path is resolved like the runtime does, against the working directory, else against the
 folder of the file naming it. Only existing files count; the order is the order found.
 
-Both the simulated runtime's dump (:mod:`dumpwriter`) and the simulated ``msprof`` (which ops it
-profiles) use this, so they agree on the model an application runs.
+For an application that did not use the simulated pyACL runtime, both the runtime's dump after it
+(:func:`dumpwriter.dump_after_app`) and the simulated ``msprof`` (which ops it profiles) use this, so
+they agree on the model an application runs.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from workbench.simtoolkit import platform
 CONFIG_NAME = "simulated_toolkit.json"
 ENV_CONFIG = "ASCEND_SIM_CONFIG"
 # Bumped whenever the installed layout or launchers change: the demo host reinstalls on mismatch.
-LAYOUT_STAMP = 1
+LAYOUT_STAMP = 2
 BANNER = "[simulated CANN toolkit]"
 
 

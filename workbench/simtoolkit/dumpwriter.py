@@ -28,6 +28,7 @@ from workbench.core.dump.aclconfig import AclConfig, AclConfigError, DumpSetting
 from workbench.core.dump.convert import save_npy
 from workbench.core.dump.dumpfile import TensorSpec, read_dump, write_dump
 from workbench.core.dump.omjson import OmModel, OmOp, TensorDesc, parse_om_json
+from workbench.simtoolkit.pyacl import dump_settings_for
 
 
 def _rng(name: str, seed: int) -> np.random.Generator:
@@ -196,12 +197,41 @@ def _find_acl_json(app: list[str], cwd: Path) -> Path | None:
     return next((p for p in candidates if p.is_file()), None)
 
 
+def dump_model_run(
+    model: OmModel,
+    settings: DumpSettings,
+    cwd: str | os.PathLike[str],
+    *,
+    device_id: int = 0,
+    model_id: int = 1,
+    iteration: int = 0,
+    when: float | None = None,
+    seed: int = 0,
+) -> list[Path]:
+    """The runtime's dump of one execution of ``model``: under ``dump_path`` (a relative one against
+    ``cwd``, the process's working folder). A missing dump_path folder or a failed write is the
+    runtime's warning on stderr and [] — it never fails the run."""
+    dump_path = Path(settings.dump_path)
+    dump_path = dump_path if dump_path.is_absolute() else Path(cwd) / dump_path
+    if not dump_path.is_dir():
+        print(f"[WARNING] acl.json dump_path {dump_path} does not exist: nothing dumped", file=sys.stderr)
+        return []
+    out = model_dump_dir(dump_path, model.name, device_id=device_id, model_id=model_id, iteration=iteration, when=when)
+    try:
+        return write_model_dump(model, settings, out, seed=seed)
+    except OSError as exc:
+        print(f"[WARNING] dump to {dump_path} failed: {exc}", file=sys.stderr)
+        return []
+
+
 def dump_after_app(app: list[str], cwd: str | os.PathLike[str] | None = None, *, seed: int = 0) -> list[Path]:
     """What the simulated runtime dumps after ``app`` ran: [] when no acl.json enables a model dump.
 
-    The models are the simulated ``.om`` files the app uses (:func:`appmodels.model_files`: its
-    arguments, then the paths in its script); the first one the dump_list names is dumped. Problems
-    are reported on stderr as the runtime's warnings and never fail the run.
+    For an application the simulator cannot watch (a C++ binary: :mod:`pyacl` is the runtime of
+    Python apps). The models are the simulated ``.om`` files the app uses
+    (:func:`appmodels.model_files`: its arguments, then the paths in its script); the first one the
+    dump_list names is dumped. Problems are reported on stderr as the runtime's warnings and never
+    fail the run.
     """
     from workbench.simtoolkit.appmodels import model_files
     from workbench.simtoolkit.omfile import OmError, read_om
@@ -222,19 +252,8 @@ def dump_after_app(app: list[str], cwd: str | os.PathLike[str] | None = None, *,
             model = parse_om_json(read_om(om)["om_json"], str(om))
         except (OmError, ValueError, KeyError):
             continue
-        settings = cfg.dump_settings(model.name)
-        if settings.option == "none":
-            settings = cfg.dump_settings(om.stem)
-        if settings.option == "none":
+        settings = dump_settings_for(cfg, model, om)
+        if settings is None:
             continue
-        dump_path = Path(settings.dump_path)
-        dump_path = dump_path if dump_path.is_absolute() else base / dump_path
-        if not dump_path.is_dir():
-            print(f"[WARNING] acl.json dump_path {dump_path} does not exist: nothing dumped", file=sys.stderr)
-            return []
-        try:
-            return write_model_dump(model, settings, model_dump_dir(dump_path, model.name), seed=seed)
-        except OSError as exc:
-            print(f"[WARNING] dump to {dump_path} failed: {exc}", file=sys.stderr)
-            return []
+        return dump_model_run(model, settings, base, seed=seed)
     return []

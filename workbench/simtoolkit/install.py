@@ -9,6 +9,7 @@
     prefix/ascend-toolkit/<version>/bin/msprof -> ../tools/profiler/bin/msprof
     prefix/ascend-toolkit/<version>/tools/profiler/bin/msprof
     prefix/ascend-toolkit/<version>/tools/operator_cmp/compare/msaccucmp.py
+    prefix/ascend-toolkit/<version>/python/site-packages/acl/__init__.py   simulated pyACL (:mod:`pyacl`)
     prefix/ascend-toolkit/<version>/simulated_toolkit.json  the simulator's own settings
     prefix/driver/version.info                            ``Version=<driver>``
     prefix/driver/tools/npu-smi                           on the PATH set_env.sh sets
@@ -31,7 +32,7 @@ from pathlib import Path
 
 import workbench
 from workbench.core.fsutil import atomic_write_text
-from workbench.simtoolkit import platform
+from workbench.simtoolkit import platform, pyacl
 from workbench.simtoolkit.config import CONFIG_NAME, ENV_CONFIG, SimConfig
 
 ENV_SAVED_PYTHONPATH = "ASCEND_SIM_SAVED_PYTHONPATH"  # "unset" or "set:<value>"
@@ -79,6 +80,7 @@ os.execv({python!r}, [{python!r}, "-m", "workbench.simtoolkit.{module}", *sys.ar
 def _set_env_sh(toolkit_home: Path, driver: Path) -> str:
     # The lines follow the real ascend-toolkit set_env.sh (paths written out at install time, as the
     # older real scripts did); the driver tools line is the simulator's way to put npu-smi on PATH.
+    # PYTHONPATH: the real line ends in ":$PYTHONPATH"; here an unset PYTHONPATH adds no empty entry (the cwd).
     return f"""# Simulated CANN toolkit (Ascend Workbench) environment. Source it from bash:
 #   source {toolkit_home.parent}/set_env.sh
 export LD_LIBRARY_PATH={driver}/lib64:{driver}/lib64/common:{driver}/lib64/driver${{LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}}
@@ -87,6 +89,7 @@ export LD_LIBRARY_PATH=${{ASCEND_TOOLKIT_HOME}}/lib64:${{ASCEND_TOOLKIT_HOME}}/l
 export PATH=${{ASCEND_TOOLKIT_HOME}}/bin:${{ASCEND_TOOLKIT_HOME}}/compiler/ccec_compiler/bin:{driver}/tools${{PATH:+:$PATH}}
 export ASCEND_AICPU_PATH=${{ASCEND_TOOLKIT_HOME}}
 export ASCEND_OPP_PATH=${{ASCEND_TOOLKIT_HOME}}/opp
+export PYTHONPATH=${{ASCEND_TOOLKIT_HOME}}/python/site-packages:${{ASCEND_TOOLKIT_HOME}}/opp/built-in/op_impl/ai_core/tbe${{PYTHONPATH:+:$PYTHONPATH}}
 export TOOLCHAIN_HOME=${{ASCEND_TOOLKIT_HOME}}/toolkit
 export ASCEND_HOME_PATH=${{ASCEND_TOOLKIT_HOME}}
 export ASCEND_SIMULATED_TOOLKIT=1
@@ -147,7 +150,8 @@ def install(
     )
     config_path = version_dir / CONFIG_NAME
 
-    for sub in ("bin", f"{cfg.arch}-linux", "tools/profiler/bin", "tools/operator_cmp/compare", "opp", "lib64"):
+    subs = ("bin", f"{cfg.arch}-linux", "tools/profiler/bin", "tools/operator_cmp/compare", "opp", "lib64")
+    for sub in (*subs, "python/site-packages/acl"):
         (version_dir / sub).mkdir(parents=True, exist_ok=True)
     (driver / "tools").mkdir(parents=True, exist_ok=True)
     # latest -> <version> (replaced atomically when switching versions)
@@ -168,6 +172,9 @@ def install(
     _write_exec(driver / "tools" / "npu-smi", _launcher("npusmi", config_path, cfg.python))
     _write_exec(
         version_dir / "tools/operator_cmp/compare/msaccucmp.py", _py_launcher("msaccucmp", config_path, cfg.python)
+    )
+    atomic_write_text(
+        version_dir / "python/site-packages/acl/__init__.py", pyacl.package_text(_package_parent(), str(config_path))
     )
     msprof_link = version_dir / "bin" / "msprof"
     if msprof_link.is_symlink() or msprof_link.exists():

@@ -9,9 +9,13 @@ query lines, ``[INFO] Profiling finished.``, ``[INFO] Process profiling data com
 in <dir>``); errors are ``[ERROR] Argument --x: …`` and exit 255 (msprof returns -1). An unknown
 option gets getopt's ``msprof: unrecognized option '--x'`` on stderr and the help text.
 
-What is profiled: the ops of the model the application runs (:mod:`appmodels`: the first
-existing ``.om`` written by the simulated atc, or ``.onnx``, among its arguments or named in its
-script), in the model's execution order; only when it runs no model the simulator knows, a canned
+What is profiled: the ops of the models the application loaded through the simulated pyACL
+runtime (:mod:`pyacl`: msprof gives the app ``ASCEND_SIM_RUNTIME_LOG``, a file the runtime appends
+its loads and dumps to; the runtime has written the acl.json dump itself). For an application that
+did not use it (a C++ binary the simulator cannot watch), the model it runs (:mod:`appmodels`: the
+first existing ``.om`` written by the simulated atc, or ``.onnx``, among its arguments or named in
+its script) and the runtime's dump after it (:func:`dumpwriter.dump_after_app`). Ops are in the
+model's execution order; only when it runs no model the simulator knows, a canned
 workload (ResNet-50 as an offline model, or a small transformer in torch_npu eager style when the
 app is a Python script). Either way a ``[simulated CANN toolkit] profiling …`` line on stderr says
 which. Devices: ``ASCEND_RT_VISIBLE_DEVICES`` (physical ids) or device 0. The data is
@@ -27,12 +31,14 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
 from workbench.simtoolkit import config as simconfig
 from workbench.simtoolkit.install import ENV_SAVED_PYTHONPATH
+from workbench.simtoolkit.pyacl import ENV_RUNTIME_LOG, runtime_events
 
 EXIT_FAILED = 255
 SWITCHES = (
@@ -219,6 +225,7 @@ def _app_env() -> dict[str, str]:
     env = dict(os.environ)
     saved = env.pop(ENV_SAVED_PYTHONPATH, None)
     env.pop(simconfig.ENV_CONFIG, None)
+    env.pop(ENV_RUNTIME_LOG, None)
     if saved == "unset":
         env.pop("PYTHONPATH", None)
     elif saved and saved.startswith("set:"):
@@ -238,10 +245,14 @@ def _resolve_app(app: list[str]) -> list[str]:
     return app
 
 
-def run_app(app: list[str]) -> int:
-    """Run the application with our stdout/stderr (streamed as it prints); forward SIGINT/SIGTERM."""
+def run_app(app: list[str], runtime_log: str | None = None) -> int:
+    """Run the application with our stdout/stderr (streamed as it prints); forward SIGINT/SIGTERM.
+    ``runtime_log``: the file the simulated pyACL runtime reports to (``ASCEND_SIM_RUNTIME_LOG``)."""
     sys.stdout.flush()
-    proc = subprocess.Popen(app, env=_app_env())
+    env = _app_env()
+    if runtime_log:
+        env[ENV_RUNTIME_LOG] = runtime_log
+    proc = subprocess.Popen(app, env=env)
 
     def forward(signum, _frame):
         proc.send_signal(signum)
@@ -287,6 +298,29 @@ def pick_workload(app: list[str], cwd: str | os.PathLike[str] | None = None):
         else "the application runs no .om or .onnx model the simulator can find"
     )
     return workload, f"{simconfig.BANNER} {why}; profiling {what}"
+
+
+def loaded_workload(events: list[dict]):
+    """``(workload, note)`` of the models the simulated runtime loaded (in load order, each once),
+    or None when it loaded none the simulator can read."""
+    from workbench.simtoolkit import profdata
+    from workbench.simtoolkit.omfile import OmError, read_om
+
+    paths = list(dict.fromkeys(str(e.get("model")) for e in events if e.get("event") == "load" and e.get("model")))
+    parts = []
+    for path in paths:
+        try:
+            parts.append(profdata.Workload.from_dicts(Path(path).stem, read_om(Path(path))["workload"], kind="model"))
+        except (OmError, ValueError, KeyError, TypeError):
+            continue
+    if not parts:
+        return None
+    workload = parts[0]
+    if len(parts) > 1:
+        name = "+".join(w.name for w in parts)
+        workload = profdata.Workload(name, tuple(op for w in parts for op in w.ops), "model", model_name=name)
+    what = "; ".join(f"{p} ({len(w.ops)} ops of model {w.name})" for p, w in zip(paths, parts))
+    return workload, f"{simconfig.BANNER} profiling the ops of the models the application loaded: {what}"
 
 
 def _devices(cfg: simconfig.SimConfig) -> list[int]:
@@ -348,11 +382,19 @@ def collect(params: dict[str, str], app: list[str], cfg: simconfig.SimConfig) ->
     app = _resolve_app(app)
     info("Start profiling....")
     start_ns = time.time_ns()
-    run_app(app)
-    from workbench.simtoolkit.dumpwriter import dump_after_app  # acl.json model dump
+    fd, runtime_log = tempfile.mkstemp(prefix="msprof-runtime-", suffix=".jsonl")
+    os.close(fd)
+    try:
+        run_app(app, runtime_log)
+        events = runtime_events(runtime_log)
+    finally:
+        os.unlink(runtime_log)
+    picked = loaded_workload(events)
+    if not events:  # not a pyACL app: the runtime's acl.json dump as the simulator guesses it
+        from workbench.simtoolkit.dumpwriter import dump_after_app
 
-    dump_after_app(app)
-    workload, note = pick_workload(app)
+        dump_after_app(app)
+    workload, note = picked or pick_workload(app)
     print(note, file=sys.stderr, flush=True)
     metrics = (
         None

@@ -42,7 +42,9 @@ def test_runs_the_app_streams_its_output_and_writes_a_modern_prof(sim_prefixes, 
     assert r.returncode == 0, r.stdout + r.stderr
     lines = r.stdout.splitlines()
     assert lines[0] == "[INFO] Start profiling...."
-    assert lines[1] == "hello from app ['arg1'] /keep/me"  # real output, caller's PYTHONPATH intact
+    toolkit = sim_prefixes["8.0.RC1"] / "ascend-toolkit" / "latest"
+    set_env_path = f"{toolkit}/python/site-packages:{toolkit}/opp/built-in/op_impl/ai_core/tbe:/keep/me"
+    assert lines[1] == f"hello from app ['arg1'] {set_env_path}"  # real output, set_env.sh's PYTHONPATH intact
     assert lines[-2] == "[INFO] Profiling finished."
     prefix_text = "[INFO] Process profiling data complete. Data is saved in "
     assert lines[-1].startswith(prefix_text)

@@ -15,10 +15,37 @@ SAMPLES = Path(os.environ.get("ASCEND_WORKBENCH_SHARED", Path(__file__).resolve(
 ACL_SAMPLES = sorted(SAMPLES.rglob("acl*.json"))
 
 
+# A pyACL inference app as the real samples are written (set_env.sh puts the toolkit's acl on PYTHONPATH):
+# the runtime reads acl.json at acl.init and writes the model dump it asks for when the model executes.
 APP = """\
+import os
 import sys
+
+import acl
+
+ACL_JSON = "./src/acl.json"
 MODEL_PATH = "./{model}.om"
+DEVICE_ID = 0
+
+
+def check(ret, what):
+    if ret != 0:
+        print("inference app: %s failed, ret=%d" % (what, ret), file=sys.stderr, flush=True)
+        sys.exit(1)
+
+
 print("inference app: loading", MODEL_PATH, *sys.argv[1:], flush=True)
+check(acl.init(ACL_JSON) if os.path.isfile(ACL_JSON) else acl.init(), "acl.init")
+check(acl.rt.set_device(DEVICE_ID), "acl.rt.set_device")
+model_id, ret = acl.mdl.load_from_file(MODEL_PATH)
+check(ret, "acl.mdl.load_from_file")
+inputs, outputs = acl.mdl.create_dataset(), acl.mdl.create_dataset()
+check(acl.mdl.execute(model_id, inputs, outputs), "acl.mdl.execute")
+check(acl.mdl.destroy_dataset(inputs), "acl.mdl.destroy_dataset")
+check(acl.mdl.destroy_dataset(outputs), "acl.mdl.destroy_dataset")
+check(acl.mdl.unload(model_id), "acl.mdl.unload")
+check(acl.rt.reset_device(DEVICE_ID), "acl.rt.reset_device")
+check(acl.finalize(), "acl.finalize")
 print("inference app: done", flush=True)
 """
 

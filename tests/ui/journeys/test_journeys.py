@@ -367,12 +367,6 @@ def journey_run_with_dump(qtbot, window, remote_dir: Path, budget: Budget = DEFA
     return deployment
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="NEW BUG (reported): the simulated CANN runtime dumps only inside the simulated msprof "
-    "(simtoolkit/msprof.py calls dumpwriter.dump_after_app); an app started by Run Configurations (or "
-    "`remote run`) with an acl.json enabling the dump writes no dump files",
-)
 def test_run_with_dump(qtbot, window, om_in_project, remote_dir):
     from journey_data import om_model
 
