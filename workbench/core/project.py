@@ -159,6 +159,11 @@ def from_dict(root: Path, raw: dict[str, Any], file: Path) -> Project:
     )
     remote = raw.get("remote", {}) or {}
     _check(isinstance(remote, dict), file, f"field 'remote' must be an object, got {type(remote).__name__}")
+    for key in ("host", "remote_path"):
+        value = remote.get(key) or ""  # null reads as not set
+        _check(
+            isinstance(value, str), file, f"field 'remote.{key}' must be a string, got {type(value).__name__} {value!r}"
+        )
     history = raw.get("history", {}) or {}
     _check(isinstance(history, dict), file, f"field 'history' must be an object, got {type(history).__name__}")
     runs = raw.get("run_configurations", [])
@@ -172,7 +177,7 @@ def from_dict(root: Path, raw: dict[str, Any], file: Path) -> Project:
         name=name,
         type=ptype,
         created=str(raw.get("created", "")),
-        remote=RemoteMapping(host=str(remote.get("host", "")), remote_path=str(remote.get("remote_path", ""))),
+        remote=RemoteMapping(host=remote.get("host") or "", remote_path=remote.get("remote_path") or ""),
         run_configurations=runs,
         conversions=list(history.get("conversions", [])),
         profiling_runs=list(history.get("profiling", [])),

@@ -181,3 +181,20 @@ def test_a_project_file_with_a_bom_opens(tmp_path):
     (tmp_path / PROJECT_DIR).mkdir()
     (tmp_path / PROJECT_DIR / PROJECT_FILE).write_text('\ufeff{"schema_version": 2, "name": "bom"}', encoding="utf-8")
     assert open_project(tmp_path).name == "bom"
+
+
+@pytest.mark.parametrize("value", [5, ["/a"], {"p": 1}, True])
+def test_remote_fields_of_the_wrong_type_are_named(tmp_path, value):
+    """remote.remote_path 5 became a folder named '5' on the host (str() of whatever was there)."""
+    p.create_project(tmp_path / "x")
+    f = tmp_path / "x" / ".ascend-workbench" / "project.json"
+    data = json.loads(f.read_text())
+    for key in ("remote_path", "host"):
+        data["remote"] = {"host": "atlas", "remote_path": "/home/u/p", key: value}
+        f.write_text(json.dumps(data))
+        with pytest.raises(p.ProjectError) as err:
+            p.open_project(tmp_path / "x")
+        assert str(err.value).startswith(str(f)) and f"field 'remote.{key}' must be a string" in str(err.value)
+    data["remote"] = {"host": None, "remote_path": None}
+    f.write_text(json.dumps(data))
+    assert p.open_project(tmp_path / "x").remote.remote_path == ""
