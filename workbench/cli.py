@@ -32,7 +32,7 @@ def _gui_parser() -> argparse.ArgumentParser:
         prog="ascend-workbench",
         description="Ascend Workbench: a desktop workbench for Huawei Ascend NPU developers. "
         "Run without arguments to open the window; run '%(prog)s <verb> --help' for headless commands: "
-        + ", ".join(sorted(VERBS))
+        + ", ".join(sorted(VERB_HOMES))
         + ".",
     )
     parser.add_argument("--version", action="version", version=f"ascend-workbench {__version__}")
@@ -64,7 +64,8 @@ def _gui_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     wiring.install()  # the simulated toolkit: the demo host and the `sim` verb
-    _load_verbs(argv[0] if argv else None)
+    if argv and argv[0] in VERB_HOMES:
+        _load_verbs(argv[0])  # only the module of this verb: --version, --help and the GUI import none
     if argv and argv[0] in VERBS:
         help_text, add_arguments, handler = VERBS[argv[0]]
         parser = argparse.ArgumentParser(prog=f"ascend-workbench {argv[0]}", description=help_text)

@@ -30,3 +30,18 @@ def test_a_verb_imports_only_its_own_module():
     assert proc.returncode == 0 and "info" in proc.stdout
     proc = subprocess.run([sys.executable, "-m", "workbench.cli", "--help"], capture_output=True, text=True)
     assert proc.returncode == 0 and all(v in proc.stdout for v in verbs.VERB_HOMES)
+
+
+def test_version_and_help_import_nothing_heavy():
+    """``--version`` and ``--help`` (and the GUI's argument parsing) import no verb module: the
+    verb list comes from VERB_HOMES. Before, every verb was imported first (pandas, numpy, paramiko)."""
+    heavy = ("pandas", "numpy", "paramiko", "PySide6", "duckdb", "pyarrow", "msgspec")
+    for flag in ("--version", "--help"):
+        code = (
+            "import sys\nfrom workbench import cli\ntry:\n    cli.main([%r])\nexcept SystemExit:\n    pass\n"
+            "print('MODULES', sorted({m.split('.')[0] for m in sys.modules} & set(%r)), "
+            "sorted(m for m in sys.modules if m.endswith('.cli') and m.startswith('workbench.core')))"
+        ) % (flag, heavy)
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+        line = next(x for x in out.splitlines() if x.startswith("MODULES"))
+        assert line == "MODULES [] []", (flag, line)
