@@ -2288,6 +2288,10 @@ Click: sort by this column · Ctrl+click: select it</source>
         <translation>已同步到 {0}。发送文件：{1} 个（{2} 字节）；新建文件夹：{3} 个；在主机上删除：{4} 个；保留（仅在主机上）：{5} 个。</translation>
     </message>
     <message>
+        <source>Conflicts not sent (the host&apos;s copy was kept): {0}.</source>
+        <translation>未发送的冲突（保留了主机上的副本）：{0}。</translation>
+    </message>
+    <message>
         <source>Not sent: {0}.</source>
         <translation>未发送：{0} 个。</translation>
     </message>
@@ -2316,8 +2320,28 @@ Click: sort by this column · Ctrl+click: select it</source>
         <translation>符号链接 — 不发送</translation>
     </message>
     <message>
+        <source>conflict: edited here and on the host — overwrite the host&apos;s copy?</source>
+        <translation>冲突：本地和主机上都已修改 — 覆盖主机上的副本？</translation>
+    </message>
+    <message>
+        <source>changed on the host — overwrite with the local copy?</source>
+        <translation>主机上已修改 — 用本地副本覆盖？</translation>
+    </message>
+    <message>
         <source>{0} new, {1} changed, {2} unchanged, {4} folders to create; {3} only on the host (kept unless ticked).</source>
         <translation>新增 {0} 个，更改 {1} 个，未变 {2} 个，待创建文件夹 {4} 个；仅在主机上 {3} 个（未勾选则保留）。</translation>
+    </message>
+    <message>
+        <source>{0} conflicts: changed on the host since the last sync, not sent unless ticked.</source>
+        <translation>{0} 个冲突：自上次同步后在主机上已修改，除非勾选，否则不发送。</translation>
+    </message>
+    <message>
+        <source>Sync, overwrite {0} host edits and delete {1} remote files</source>
+        <translation>同步，覆盖 {0} 个主机上的修改并删除 {1} 个远程文件</translation>
+    </message>
+    <message>
+        <source>Sync and overwrite {0} host edits</source>
+        <translation>同步并覆盖 {0} 个主机上的修改</translation>
     </message>
     <message>
         <source>Sync and delete {0} remote files</source>
@@ -2606,6 +2630,10 @@ Click: sort by this column · Ctrl+click: select it</source>
         <translation>未保存：{0} 保持不变。</translation>
     </message>
     <message>
+        <source>Not saved: {0} is read-only and was left unchanged.</source>
+        <translation>未保存：{0} 为只读文件，未作改动。</translation>
+    </message>
+    <message>
         <source>Not saved: {0}</source>
         <translation>未保存：{0}</translation>
     </message>
@@ -2620,6 +2648,18 @@ Click: sort by this column · Ctrl+click: select it</source>
     <message>
         <source> (nothing changed: the file was left as it is)</source>
         <translation>（没有修改：文件保持原样）</translation>
+    </message>
+    <message>
+        <source>Replace a read-only file?</source>
+        <translation>替换只读文件？</translation>
+    </message>
+    <message>
+        <source>{0} is read-only: somebody protected it against changes.
+
+Replace it with the configuration shown anyway? It stays read-only.</source>
+        <translation>{0} 为只读文件：有人对其设置了写保护。
+
+仍要用当前显示的配置替换它吗？替换后它仍为只读。</translation>
     </message>
     <message>
         <source>Replace acl.json?</source>
@@ -2815,6 +2855,14 @@ Replace it with the configuration shown? The current file will be kept as {3}.co
     <message>
         <source>{0} failed (see the Output tab)</source>
         <translation>{0} 失败（请查看“输出”页签）</translation>
+    </message>
+    <message>
+        <source>Dump: {0}, iteration {1}</source>
+        <translation>Dump：{0}，迭代 {1}</translation>
+    </message>
+    <message>
+        <source>Dump: {0} ({1})</source>
+        <translation>Dump：{0}（{1}）</translation>
     </message>
     <message>
         <source>Dump: {0}</source>
@@ -4478,8 +4526,8 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
         <translation>没有打开的工程。请使用 文件 ▸ 新建工程 或 打开工程。</translation>
     </message>
     <message>
-        <source>&lt;b&gt;{0}&lt;/b&gt; — {1}&lt;br&gt;&lt;small&gt;{2}&lt;/small&gt;</source>
-        <translation>&lt;b&gt;{0}&lt;/b&gt; — {1}&lt;br&gt;&lt;small&gt;{2}&lt;/small&gt;</translation>
+        <source>&lt;b&gt;{0}&lt;/b&gt; — {1}</source>
+        <translation>&lt;b&gt;{0}&lt;/b&gt; — {1}</translation>
     </message>
     <message>
         <source>Open</source>

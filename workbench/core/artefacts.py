@@ -89,16 +89,60 @@ def _is_aipp(path: Path) -> bool:
     return b"aipp_op" in _head(path, 4096)
 
 
+# A model dump: {dump_path}/{timestamp}/{device_id}/{model_name}/{model_id}/{iteration}/ holds the
+# files (docs/cann-formats.md §7.1). Counted up from the folder holding the files, every level is a
+# number but the model's name (level 2); single-op dumps omit levels, so fewer are accepted.
+DUMP_DEPTH = 5  # levels from a dump_path down to the folder holding its files
+DUMP_MODEL_LEVEL = 2
+_DIGITS = re.compile(r"^\d+$")
+_ENTRIES_READ = 64  # entries read per folder (the files come in thousands; a few tell)
+_FOLDERS_LISTED = 96  # folders listed per search (the explorer classifies every row it shows)
+
+
+def _viable(chain: tuple[str, ...]) -> bool:
+    """Can ``chain`` (folder names below the searched folder) still lead down the dump layout to
+    the files: a depth of at most :data:`DUMP_DEPTH` where each name is a number but the model's?"""
+    return any(
+        all(_DIGITS.match(name) or depth - i == DUMP_MODEL_LEVEL for i, name in enumerate(chain, start=1))
+        for depth in range(len(chain), DUMP_DEPTH + 1)
+    )
+
+
+def dump_leaves(path: Path, *, limit: int | None = None) -> list[Path]:
+    """The folders at or below ``path`` that hold dump files, following the dump layout down (at
+    most :data:`DUMP_DEPTH` levels, numbered folders but the model's name), in name order; at most
+    ``limit`` of them. Reads a bounded number of entries, so it answers fast for any folder."""
+    found: list[Path] = []
+    budget = _FOLDERS_LISTED * (1 if limit is not None and limit <= 1 else 16)
+    stack: list[tuple[Path, tuple[str, ...]]] = [(Path(path), ())]
+    while stack and budget > 0 and (limit is None or len(found) < limit):
+        folder, chain = stack.pop()
+        budget -= 1
+        holds, subdirs = False, []
+        try:
+            with os.scandir(folder) as it:
+                for n, entry in enumerate(it):
+                    if n >= _ENTRIES_READ:
+                        break
+                    try:
+                        if entry.is_dir():
+                            if len(chain) < DUMP_DEPTH and _viable((*chain, entry.name)):
+                                subdirs.append(entry.name)
+                        elif not holds and DUMP_NAME.match(entry.name) and entry.is_file():
+                            holds = True
+                    except OSError:
+                        continue
+        except OSError:
+            continue
+        if holds:
+            found.append(folder)
+        stack += [(folder / name, (*chain, name)) for name in sorted(subdirs, reverse=True)]
+    return sorted(found)
+
+
 def _looks_like_dump_dir(path: Path) -> bool:
-    try:
-        for n, child in enumerate(path.iterdir()):
-            if n > 50:
-                break
-            if child.is_file() and DUMP_NAME.match(child.name):
-                return True
-    except OSError:
-        return False
-    return False
+    """A folder holding dump files, or one above them in the dump layout (``dump/``, a timestamp…)."""
+    return bool(dump_leaves(path, limit=1))
 
 
 def looks_like_trace(path: Path, probe: int = 65536) -> bool:

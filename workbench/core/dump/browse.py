@@ -14,7 +14,9 @@ from pathlib import Path
 
 import numpy as np
 
+from workbench.core.artefacts import DUMP_DEPTH, DUMP_MODEL_LEVEL, DUMP_NAME, dump_leaves
 from workbench.core.dump.convert import export_txt, histogram, iter_dump_files, save_npy, tensor_stats
+from workbench.core.dump.dtypes import DataTypeError
 from workbench.core.dump.dumpfile import DumpFileError, read_dump
 from workbench.core.tasks import CancelToken, NullProgress, Progress
 
@@ -63,6 +65,43 @@ class DumpScan:
         return LEVELS[depth_from_files] if 0 <= depth_from_files < len(LEVELS) else ""
 
 
+@dataclass(frozen=True)
+class DumpPlace:
+    """What a dump path is, to name it (the view's tab): the op of a dump file or a folder's name,
+    and the model and iteration where all the dumps at or below it are of one."""
+
+    name: str  # the dump file's op name, else the file's or folder's name
+    model: str = ""  # the model of every dump below, when they share one
+    iteration: str = ""  # the iteration, when there is exactly one dump folder
+    folders: int = 0  # folders of dump files at or below a folder (0 for a file)
+
+
+def _model_iteration(leaf: Path) -> tuple[str, str]:
+    """(model, iteration) of a folder holding dump files, when it sits in the full dump layout."""
+    parts = leaf.parts[-DUMP_DEPTH:]
+    if len(parts) < DUMP_DEPTH:
+        return "", ""
+    names = parts[::-1]  # from the iteration up to the timestamp
+    if all(n.isdigit() for i, n in enumerate(names) if i != DUMP_MODEL_LEVEL):
+        return names[DUMP_MODEL_LEVEL], names[0]
+    return "", ""
+
+
+def describe(path: str | os.PathLike[str]) -> DumpPlace:
+    """What the dump data at ``path`` (a folder at any level of the dump layout, or one file) is."""
+    p = Path(path)
+    if not p.is_dir():
+        name = ".".join(p.name.split(".")[1:-3]) if DUMP_NAME.match(p.name) else p.name
+        model, iteration = _model_iteration(p.parent)
+        return DumpPlace(name or p.name, model, iteration)
+    leaves = dump_leaves(p, limit=256)  # enough to tell one model from several, quickly
+    places = {_model_iteration(leaf) for leaf in leaves}
+    models = {m for m, _i in places}
+    model = models.pop() if len(models) == 1 else ""
+    iteration = places.pop()[1] if len(leaves) == 1 and model else ""
+    return DumpPlace(p.name, model, iteration, len(leaves))
+
+
 def scan_dump_folder(
     path: str | os.PathLike[str], *, progress: Progress | None = None, cancel: CancelToken | None = None
 ) -> DumpScan:
@@ -101,7 +140,11 @@ def load_tensor(path: str | os.PathLike[str], kind: str, index: int) -> np.ndarr
     tensors = d.inputs if kind == "input" else d.outputs
     if not 0 <= index < len(tensors):
         raise DumpFileError(path, d.header_length, f"no {kind} {index} (the file has {len(tensors)} {kind}s)")
-    return np.array(tensors[index].array())  # a copy: the file's memory map may close
+    t = tensors[index]
+    try:
+        return np.array(t.array())  # a copy: the file's memory map may close
+    except DataTypeError as exc:  # the declared type or shape does not fit the bytes
+        raise DumpFileError(path, max(t.offset, 0), str(exc)) from None
 
 
 @dataclass

@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QFileDialog,
     QFormLayout,
-    QGridLayout,
     QGroupBox,
     QHBoxLayout,
     QLabel,
@@ -37,6 +36,7 @@ from workbench.core.dump import compare, metrics
 from workbench.core.dump.compare import CompareReport
 from workbench.ui.context import AppContext
 from workbench.ui.dump import common
+from workbench.ui.flowlayout import flow_widget
 from workbench.ui.report.table import FrameModel, FrameTable
 
 LOCAL = ""
@@ -66,6 +66,7 @@ LEAD_COLUMNS = ("Index", "OpType", "NPUDump")
 # Width bounds (px) so the metrics are in sight at the default window size; cells and headers that
 # do not fit are elided and show their full text as a tooltip.
 LEAD_WIDTHS = {"Index": 56, "OpType": 120, "NPUDump": 240}
+LEAD_MIN_WIDTH = 60  # OpType and NPUDump narrow down to this when the table is narrow
 METRIC_WIDTH = (72, 128)
 OTHER_WIDTH = 180
 
@@ -104,6 +105,16 @@ def report_frame(report: CompareReport) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=names)
 
 
+def _row(parent: QWidget, *widgets: QWidget) -> QWidget:
+    """``widgets`` side by side in one widget (kept together when a flow layout wraps)."""
+    box = QWidget(parent)
+    row = QHBoxLayout(box)
+    row.setContentsMargins(0, 0, 0, 0)
+    for w in widgets:
+        row.addWidget(w)
+    return box
+
+
 class AccuracyAnalyzer(QWidget):
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -120,14 +131,12 @@ class AccuracyAnalyzer(QWidget):
         self.rule = common.PathRow("open", self.tr("Fusion Rule"), self.tr("om JSON (*.json);;All files (*)"), self)
         self.rule.edit.setPlaceholderText(self.tr("optional: the om JSON (atc --mode=1) maps fused ops to originals"))
         self.algs: dict[str, QCheckBox] = {}
-        alg_box = QWidget(self)
-        grid = QGridLayout(alg_box)
-        grid.setContentsMargins(0, 0, 0, 0)
-        for i, name in enumerate(metrics.ALGORITHMS):
+        for name in metrics.ALGORITHMS:
             cb = QCheckBox(name, self)
             cb.setChecked(name in metrics.DEFAULT_ALGORITHMS)
             self.algs[name] = cb
-            grid.addWidget(cb, i // 4, i % 4)
+        # as many per row as fit: the form never makes the window wider
+        alg_box = flow_widget(self, list(self.algs.values()), spacing=12)
         self.threshold = QDoubleSpinBox(self)
         self.threshold.setRange(0.0, 1.0)
         self.threshold.setDecimals(4)
@@ -135,6 +144,8 @@ class AccuracyAnalyzer(QWidget):
         self.threshold.setValue(compare.DEFAULT_THRESHOLD)
         self.threshold.valueChanged.connect(self._threshold_changed)
         self.where = QComboBox(self)
+        self.where.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.where.setMinimumContentsLength(16)  # a long host line elides; the list shows it whole
         self.where.addItem(self.tr("This computer (numpy, no CANN needed)"), LOCAL)
         for label, name in common.host_items():
             self.where.addItem(self.tr("{0}: msaccucmp.py").format(label), name)
@@ -152,15 +163,21 @@ class AccuracyAnalyzer(QWidget):
         form.addRow(self.tr("Ground truth:"), self.golden)
         form.addRow(self.tr("Fusion rule:"), self.rule)
         form.addRow(self.tr("Algorithms:"), alg_box)
-        run_row = QHBoxLayout()
-        run_row.addWidget(QLabel(self.tr("Cosine threshold:"), self))
-        run_row.addWidget(self.threshold)
-        run_row.addSpacing(16)
-        run_row.addWidget(QLabel(self.tr("Run on:"), self))
-        run_row.addWidget(self.where, 1)
-        run_row.addWidget(self.on_host)
-        run_row.addWidget(self.run_button)
-        run_row.addWidget(self.cancel_button)
+        threshold_label = QLabel(self.tr("Cosine threshold:"), self)
+        threshold_label.setBuddy(self.threshold)
+        where_label = QLabel(self.tr("Run on:"), self)
+        where_label.setBuddy(self.where)
+        # one row when there is room, wrapped onto more in a narrow window (never widening it)
+        run_row = flow_widget(
+            self,
+            [
+                _row(self, threshold_label, self.threshold),
+                _row(self, where_label, self.where, self.on_host),
+                _row(self, self.run_button, self.cancel_button),
+            ],
+            trailing=1,
+            spacing=16,
+        )
         form.addRow(run_row)
 
         self.table = FrameTable(self.tr("Accuracy comparison"), self)
@@ -180,7 +197,7 @@ class AccuracyAnalyzer(QWidget):
         self.guidance.setTextFormat(Qt.TextFormat.RichText)
         self.guidance.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.guidance.setAlignment(Qt.AlignmentFlag.AlignTop)
-        self.guidance.setMinimumWidth(260)
+        self.guidance.setMinimumWidth(200)
         self.details = QLabel(self)
         self.details.setWordWrap(True)
         self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -331,6 +348,15 @@ class AccuracyAnalyzer(QWidget):
             else:
                 width = min(width, OTHER_WIDTH)
             view.setColumnWidth(i, width)
+        # a narrow table: the op name, then the op type, give way (elided) until the first metric fits
+        over = sum(view.columnWidth(i) for i in lead + metric[:1]) - view.viewport().width()
+        for name in ("NPUDump", "OpType"):
+            if over > 0 and name in names:
+                i = names.index(name)
+                cut = min(over, view.columnWidth(i) - LEAD_MIN_WIDTH)
+                if cut > 0:
+                    view.setColumnWidth(i, view.columnWidth(i) - cut)
+                    over -= cut
 
     def _show_guidance(self) -> None:
         report = self.report

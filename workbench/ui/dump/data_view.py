@@ -32,6 +32,7 @@ from workbench.core.dump.convert import convert_paths
 from workbench.core.dump.dtypes import DataTypeError
 from workbench.core.dump.dumpfile import DumpFileError
 from workbench.ui.context import AppContext
+from workbench.ui.elided import ElidedLabel
 
 SYNC_BYTES = 8 << 20
 TENSOR_ROLE = Qt.ItemDataRole.UserRole
@@ -74,8 +75,7 @@ class DumpDataView(QWidget):
         self.current: tuple[str, str, int] | None = None  # (file, kind, index)
         self.summary: browse.TensorSummary | None = None
         self.task = None
-        self.title = QLabel(self)
-        self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.title = ElidedLabel("", self)  # a long path never widens the window
         self.convert_button = QPushButton(self.tr("Convert to .npy…"), self)
         self.convert_button.setToolTip(self.tr("Convert every dump file below this folder to .npy files"))
         self.convert_button.clicked.connect(self.convert_dialog)
@@ -371,9 +371,28 @@ class DumpDataView(QWidget):
         self.convert_button.setEnabled(True)
 
 
+def dump_title(path: str | Path) -> str:
+    """The tab title of the dump data at ``path``: the model and iteration where known, else the
+    op of a dump file or the folder's name (a numbered folder with its parent's: never "Dump: 0")."""
+    p = Path(path)
+    place = browse.describe(p)
+    if not p.is_dir():  # a dump file: its op
+        return QCoreApplication.translate("DumpDataView", "Dump: {0}").format(place.name)
+    if place.model and place.iteration:
+        return QCoreApplication.translate("DumpDataView", "Dump: {0}, iteration {1}").format(
+            place.model, place.iteration
+        )
+    name = place.name
+    if p.is_dir() and name.isdigit() and p.parent.name:
+        name = f"{p.parent.name}/{name}"
+    if place.model and place.model != name:
+        return QCoreApplication.translate("DumpDataView", "Dump: {0} ({1})").format(name, place.model)
+    return QCoreApplication.translate("DumpDataView", "Dump: {0}").format(name)
+
+
 def open_dump_data(context: AppContext, path: str | Path) -> DumpDataView:
     """Open a dump folder (any level) or one dump file as a document (the explorer calls this)."""
     view = DumpDataView(context, path)
     p = Path(path)
-    context.add_document(view, QCoreApplication.translate("DumpDataView", "Dump: {0}").format(p.name), str(p))
+    context.add_document(view, dump_title(p), str(p))
     return view

@@ -8,6 +8,8 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
+from workbench.ui.elided import ElidedLabel
+
 
 def _mb(n: int) -> str:
     return f"{n / 1e6:,.0f} MB" if n >= 10e6 else f"{n / 1e6:,.1f} MB"
@@ -21,9 +23,10 @@ class ReportLoadingPage(QWidget):
         self.preview = None
         self.preview_view = None
         self.user_moved = False
-        self.title = QLabel(self.tr("Opening {0}").format(self.path.name), self)
+        # long names and paths elide: a loading page never widens the window
+        self.title = ElidedLabel(self.tr("Opening {0}").format(self.path.name), self)
         self.title.setStyleSheet("font-size: 14pt; font-weight: 600;")
-        self.status = QLabel(self.tr("Starting…"), self)
+        self.status = ElidedLabel(self.tr("Starting…"), self)
         self.bar = QProgressBar(self)
         self.bar.setRange(0, 0)  # busy until the first fraction arrives
         self.cancel_button = QPushButton(self.tr("Cancel"), self)

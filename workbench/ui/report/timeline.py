@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 
 from workbench.core.profiling import timeline_ops
 from workbench.core.profiling.lod import TimelineLayout
+from workbench.ui.flowlayout import flow_widget
 from workbench.ui.report.palette import name_color_index
 from workbench.ui.report.slices_item import RULE_INDEX, DisplayRow, SlicesItem
 
@@ -342,6 +343,7 @@ class TimelineView(QWidget):
         self.step_combo.setObjectName("zoomToStep")
         self.step_combo.setToolTip(self.tr("Zoom the timeline to one step"))
         self.step_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.step_combo.setMaximumWidth(320)  # a long step label elides (it wraps onto its own row)
         self.step_combo.activated.connect(self._step_chosen)
         self.step_combo.hide()
         self.row_height_label = QLabel(self.tr("Row height"), self)
@@ -367,13 +369,24 @@ class TimelineView(QWidget):
         self.help_button.setCheckable(True)
         self.help_button.setToolTip(self.tr("Keys and mouse gestures of the timeline (?)"))
         self.help_button.toggled.connect(self.show_shortcuts)
-        top = QHBoxLayout()
-        top.setContentsMargins(4, 2, 4, 2)
-        for w in (self.search, self.regex, prev_btn, next_btn, self.match_label):
-            top.addWidget(w)
-        top.addStretch(1)
-        for w in (self.step_combo, self.row_height_label, self.row_height, self.counters_button, self.help_button):
-            top.addWidget(w)
+
+        # three groups that wrap onto more rows in a narrow view (never widening the window): the
+        # search, the step, and the display controls at the right end
+        def group(*widgets: QWidget) -> QWidget:
+            box = QWidget(self)
+            row = QHBoxLayout(box)
+            row.setContentsMargins(0, 0, 0, 0)
+            for w in widgets:
+                row.addWidget(w)
+            return box
+
+        controls = (self.row_height_label, self.row_height, self.counters_button, self.help_button)
+        top = flow_widget(
+            self,
+            [group(self.search, self.regex, prev_btn, next_btn, self.match_label), self.step_combo, group(*controls)],
+            trailing=2,
+        )
+        top.layout().setContentsMargins(4, 2, 4, 2)
 
         # --- under the plot: legend, and Start / End / Duration of the view ---------------------------
         self.legend = ElidedLabel(self)
@@ -395,7 +408,7 @@ class TimelineView(QWidget):
         rl = QVBoxLayout(right)
         rl.setContentsMargins(0, 0, 0, 0)
         rl.setSpacing(0)
-        rl.addLayout(top)
+        rl.addWidget(top)
         rl.addWidget(self.plot, 1)
         rl.addLayout(bottom)
         splitter = QSplitter(Qt.Orientation.Horizontal, self)

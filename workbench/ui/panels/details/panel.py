@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QMenu,
+    QSizePolicy,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -40,6 +41,8 @@ class DetailsPanel(QWidget):
         self.title.setWordWrap(True)
         self.title.setContentsMargins(6, 4, 6, 4)
         self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # a long unbreakable name (a PROF_… folder) is cut, never widening the dock; the tooltip has it
+        self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.tree = QTreeWidget(self)
         self.tree.setHeaderLabels([self.tr("Property"), self.tr("Value")])
         self.tree.setRootIsDecorated(False)
@@ -59,11 +62,13 @@ class DetailsPanel(QWidget):
 
     def clear(self) -> None:
         self.title.setText(self.tr("Nothing selected"))
+        self.title.setToolTip("")
         self.tree.clear()
         self._actions = []
 
     def show_properties(self, title: str, rows) -> None:
         self.title.setText(f"<b>{html.escape(title)}</b>")
+        self.title.setToolTip(title)
         self.tree.clear()
         self._actions = []
         for row in rows:

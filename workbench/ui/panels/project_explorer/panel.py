@@ -9,14 +9,16 @@ context menu comes from core's registry too: *Open* and the kind's actions
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 
-from PySide6.QtCore import QDir, QModelIndex, QObject, QPoint, Qt, Signal
-from PySide6.QtWidgets import QFileSystemModel, QHeaderView, QLabel, QMenu, QTreeView, QVBoxLayout, QWidget
+from PySide6.QtCore import QCoreApplication, QDir, QModelIndex, QObject, QPoint, Qt, Signal
+from PySide6.QtWidgets import QFileSystemModel, QHeaderView, QLabel, QMenu, QSizePolicy, QTreeView, QVBoxLayout, QWidget
 
 from workbench.core.artefacts import Artefact, classify, context_actions
 from workbench.core.project import Project
 from workbench.ui import icons
+from workbench.ui.elided import ElidedLabel
 from workbench.ui.labels import action_label, artefact_label, project_type_label
 
 
@@ -56,7 +58,7 @@ class ArtefactFileModel(QFileSystemModel):
         if not index.isValid():
             return None
         if index.column() == self.TYPE_COLUMN:
-            if role == Qt.ItemDataRole.DisplayRole:
+            if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):  # elided when narrow
                 kind = self.artefact(index.siblingAtColumn(0))
                 if kind is not None:
                     return artefact_label(kind)
@@ -67,6 +69,30 @@ class ArtefactFileModel(QFileSystemModel):
             if kind is not None:
                 return icons.artefact_icon(kind)
         return super().data(index, role)
+
+
+class _ExplorerTree(QTreeView):
+    """The explorer's tree: the Name column takes the room, the Type column gets at most
+    ``TYPE_SHARE`` of it (its text elides; the tooltip has it), so a name stays readable in a narrow
+    dock."""
+
+    TYPE_SHARE = 0.4
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(event)
+        self.fit_columns()
+
+    def type_width(self) -> int:
+        """The width the Type column wants: its longest label (every kind and "Folder")."""
+        fm = self.fontMetrics()
+        texts = [artefact_label(a) for a in Artefact] + [QCoreApplication.translate("ArtefactFileModel", "Folder")]
+        return max(fm.horizontalAdvance(t) for t in texts) + 2 * fm.averageCharWidth() + 8
+
+    def fit_columns(self) -> None:
+        if self.model() is None or self.model().columnCount() < 2:
+            return
+        room = self.viewport().width()
+        self.setColumnWidth(ArtefactFileModel.TYPE_COLUMN, min(self.type_width(), int(room * self.TYPE_SHARE)))
 
 
 class _MenuAction(QObject):
@@ -93,16 +119,21 @@ class ProjectExplorerPanel(QWidget):
         self.setObjectName("ProjectExplorerPanel")
         self.header = QLabel(self)
         self.header.setWordWrap(True)
-        self.header.setContentsMargins(6, 4, 6, 4)
+        self.header.setContentsMargins(6, 4, 6, 0)
+        # a long unbreakable project name is cut (its tooltip has it), it never widens the dock
+        self.header.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.root_label = ElidedLabel("", self)  # the project's folder: a long path never widens the dock
+        self.root_label.setContentsMargins(6, 0, 6, 4)
+        small = self.root_label.font()
+        small.setPointSizeF(small.pointSizeF() * 0.85)
+        self.root_label.setFont(small)
         self.model = ArtefactFileModel(self)
-        self.view = QTreeView(self)
+        self.view = _ExplorerTree(self)
         self.view.setModel(self.model)
         self.view.setUniformRowHeights(True)
         self.view.setSortingEnabled(True)
         self.view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
-        self.view.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        self.view.header().setStretchLastSection(False)
-        self.view.setColumnWidth(1, 150)
+        self._set_column_modes()
         self.view.activated.connect(lambda idx: self.open_requested.emit(self.model.filePath(idx.siblingAtColumn(0))))
         self.view.doubleClicked.connect(lambda idx: None)  # activation covers double-click
         self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
@@ -111,6 +142,7 @@ class ProjectExplorerPanel(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
         layout.addWidget(self.header)
+        layout.addWidget(self.root_label)
         layout.addWidget(self.view)
         self.project: Project | None = None
         self.set_project(None)
@@ -119,26 +151,35 @@ class ProjectExplorerPanel(QWidget):
         self.project = project
         if project is None:
             self.header.setText(self.tr("No project open. Use File ▸ New Project or Open Project."))
+            self.header.setToolTip("")
+            self.root_label.hide()
             self.view.setModel(None)
             return
         self.header.setText(
-            self.tr("<b>{0}</b> — {1}<br><small>{2}</small>").format(
-                project.name, project_type_label(project.type), str(project.root)
-            )
+            self.tr("<b>{0}</b> — {1}").format(html.escape(project.name), project_type_label(project.type))
         )
+        self.header.setToolTip(project.name)
+        self.root_label.setText(str(project.root))
+        self.root_label.show()
         self.view.setModel(self.model)
         root = self.model.setRootPath(str(project.root))
         self.view.setRootIndex(root)
-        header = self.view.header()
-        header.setStretchLastSection(False)
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        self._set_column_modes()
         sel = self.view.selectionModel()
         sel.currentChanged.connect(
             lambda cur, _prev: self.selection_changed.emit(
                 self.model.filePath(cur.siblingAtColumn(0)) if cur.isValid() else ""
             )
         )
+
+    def _set_column_modes(self) -> None:
+        """Name stretches over the room; Type is as wide as its labels but never most of it."""
+        header = self.view.header()
+        header.setStretchLastSection(False)
+        header.setMinimumSectionSize(24)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(ArtefactFileModel.TYPE_COLUMN, QHeaderView.ResizeMode.Interactive)
+        self.view.fit_columns()
 
     def menu_for(self, path: str | Path) -> QMenu:
         """The context menu of ``path``: Open, then the actions its kind has in core's registry."""
