@@ -24,7 +24,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import re
 import stat as stat_mod
 import weakref
 from collections import deque
@@ -37,7 +36,7 @@ from paramiko.sftp import CMD_DATA, CMD_READ, CMD_STATUS, CMD_WRITE, int64
 from workbench.core.fsutil import STALE_TEMP_SECONDS
 from workbench.core.services.sftp import SftpEndpoint, rename_over, sftp_makedirs
 from workbench.core.services.transport import (
-    PART_PREFIX,
+    PART_RE,
     ConnectionLost,
     TransportError,
     files_to_copy,
@@ -49,7 +48,6 @@ from workbench.core.tasks import Cancelled, CancelToken, Progress
 
 log = logging.getLogger(__name__)
 _NET_ERRORS = (paramiko.SSHException, EOFError, ConnectionError, TimeoutError, OSError)
-_PART_RE = re.compile(rf"^{re.escape(PART_PREFIX)}[0-9a-f]{{8}}-(.+)$")  # exactly what part_name() makes
 # per connection: remote folder -> target name -> [(part path, mtime)] found there by one listing
 _PART_SCANS: weakref.WeakKeyDictionary[Any, dict[str, dict[str, list[tuple[str, float]]]]] = weakref.WeakKeyDictionary()
 
@@ -292,7 +290,7 @@ def _earlier_parts(sftp: paramiko.SFTPClient, tr: SftpEndpoint, target: str) -> 
         except (FileNotFoundError, PermissionError, NotADirectoryError):
             listing = []  # the upload itself says what is wrong with the folder
         for a in listing:
-            m = _PART_RE.match(a.filename)
+            m = PART_RE.match(a.filename)
             if m and stat_mod.S_ISREG(a.st_mode or 0):
                 found.setdefault(m.group(1), []).append((posix_join(folder, a.filename), float(a.st_mtime or 0)))
         scans[folder] = found

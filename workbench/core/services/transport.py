@@ -60,6 +60,7 @@ from workbench.core.tasks import Cancelled, CancelToken, NullProgress, Progress
 PGID_MARKER = "\x1eWBPGID "
 KILL_GRACE_S = 1.0
 PART_PREFIX = ".wbpart-"  # temporary names of files being transferred: .wbpart-<rand>-<name>
+PART_RE = re.compile(rf"^{re.escape(PART_PREFIX)}[0-9a-f]{{8}}-(.+)$")  # exactly what part_name() makes
 CHUNK = 256 * 1024
 
 
@@ -531,10 +532,12 @@ def copy_tree(src: Path, dst: Path, progress: Progress, cancel: CancelToken) -> 
     done = 0
     for d in dirs:
         (dst / d).mkdir(parents=True, exist_ok=True)
+    scans: dict[Path, dict[str, list[Path]]] = {}
     for rel, size in files:
         source = src / rel if rel else src
         target = dst / rel if rel else dst
         target.parent.mkdir(parents=True, exist_ok=True)
+        _remove_stale_parts(target, scans)
         tmp = Path(part_name(str(target)))
         try:
             with open(source, "rb") as fin, open(tmp, "wb") as fout:
@@ -556,6 +559,28 @@ def copy_tree(src: Path, dst: Path, progress: Progress, cancel: CancelToken) -> 
             raise
     progress.fraction(1.0)
     return done
+
+
+def _remove_stale_parts(target: Path, scans: dict[Path, dict[str, list[Path]]]) -> None:
+    """Remove the ``.wbpart-<8 hex>-<name>`` regular files beside ``target`` of its name that a
+    killed copy left (not written to for an hour: a copy still running is never touched). Each
+    folder is listed once per copy."""
+    from workbench.core.fsutil import STALE_TEMP_SECONDS
+
+    folder = target.parent
+    if folder not in scans:
+        found: dict[str, list[Path]] = {}
+        with contextlib.suppress(OSError):
+            for entry in os.scandir(folder):
+                m = PART_RE.match(entry.name)
+                if m and entry.is_file(follow_symlinks=False):
+                    found.setdefault(m.group(1), []).append(Path(entry.path))
+        scans[folder] = found
+    now = time.time()
+    for part in scans[folder].pop(target.name, []):
+        with contextlib.suppress(OSError):
+            if now - part.lstat().st_mtime > STALE_TEMP_SECONDS:
+                part.unlink()
 
 
 def iter_lines(events: Iterable[tuple[str, object]]) -> list[tuple[str, str]]:
