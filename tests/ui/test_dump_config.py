@@ -32,6 +32,7 @@ def test_sample_acl_json_keeps_keys_and_writes_the_schema(window, qtbot, samples
     acl = tmp_path / "src" / "acl.json"
     acl.parent.mkdir()
     shutil.copy(samples / "acl-json-dump-samples" / "acl.json", acl)
+    acl.chmod(0o644)  # the samples are read-only (test_dump_config_files.py covers a read-only file)
     original = json.loads(acl.read_text())
     dialog = _open(window, qtbot, samples, acl)
     # The sample has an empty dump_list: nothing dumped for this model yet -> "None", its dump_path shown.
