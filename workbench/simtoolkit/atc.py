@@ -50,7 +50,7 @@ W11001 = (
     "compromised performance."
 )
 ENV_DELAY = "ASCEND_SIM_ATC_SECONDS"  # simulator only: seconds a conversion takes (tests of Cancel)
-EXTRA_SOCS = tuple(s for s in SOC_VERSIONS if s not in platform.SOCS and s not in platform.SOC_ALIASES)
+EXTRA_SOCS = tuple(s for s in SOC_VERSIONS if platform.find_soc(s) is None)
 HELP = """usage: ./atc <args>
 generate offline model example:
 ./atc --model=./alexnet.prototxt --weight=./alexnet.caffemodel --framework=0 --output=./domi --soc_version=<soc_version>
@@ -135,7 +135,7 @@ def _check_aipp(path: str) -> None:
 
 
 def _soc_ok(soc: str) -> bool:
-    return soc in platform.SOCS or soc in platform.SOC_ALIASES or soc in EXTRA_SOCS
+    return platform.find_soc(soc) is not None or soc in EXTRA_SOCS
 
 
 def _required(flags: dict[str, str], name: str) -> str:
@@ -272,7 +272,7 @@ def _convert(flags: dict[str, str], argv: Sequence[str], cfg: simconfig.SimConfi
     graph = _load(flags, framework, max(dynamic["gears"], key=_elements) if dynamic else None)
     out_nodes = _out_nodes(flags, graph)
     name = Path(output).name
-    chip = platform.SOCS.get(platform.SOC_ALIASES.get(soc, soc))
+    chip = platform.find_soc(soc)
     cmdline = f"{Path(cfg.toolkit_root or '.').resolve()}/{cfg.arch}-linux/bin/atc.bin " + " ".join(argv)
     doc, workload = build_om_json(
         graph,

@@ -21,6 +21,10 @@ ENV_CONFIG = "ASCEND_SIM_CONFIG"
 # Bumped whenever the installed layout or launchers change: the demo host reinstalls on mismatch.
 LAYOUT_STAMP = 2
 BANNER = "[simulated CANN toolkit]"
+# ``extra`` keys a test may set in simulated_toolkit.json to play a less usual host:
+# an Atlas A3 whose ``npu-smi info -t board -i N -c C`` prints no "NPU Name" line (UNVERIFIED for
+# real drivers; the workbench must then let the user choose among the A3 soc_versions).
+EXTRA_BOARD_WITHOUT_NPU_NAME = "board_without_npu_name"
 
 
 @dataclass

@@ -44,7 +44,8 @@ class Soc:
     """One Ascend chip model as npu-smi shows it.
 
     ``style`` selects the npu-smi table layout (REAL, samples/npu-smi): "310" (Chip/Device column,
-    Memory-Usage only) or "910" (HBM-Usage column). ``memory_mb`` cycles over devices.
+    Memory-Usage only), "910" (HBM-Usage column) or "a3" (910 widths, ``Chip  Phy-ID`` column, two
+    chips per NPU). ``memory_mb`` cycles over devices.
     """
 
     soc_version: str
@@ -57,6 +58,17 @@ class Soc:
     hugepages_total: int
     target_type: str
     ai_cores: int
+    chips_per_npu: int = 1  # Atlas A3: 2 (chip 0 and 1 of each NPU, REAL layout, docs §8.1)
+
+    @property
+    def board_chip_name(self) -> str:
+        """``Chip Name`` of ``npu-smi info -t board -i N -c C`` (A3: Ascend910; else the npu-smi Name)."""
+        return self.soc_version.split("_", 1)[0] if "_" in self.soc_version else self.npu_name
+
+    @property
+    def board_npu_name(self) -> str:
+        """``NPU Name`` of the board query (A3 only: Ascend910_9392 -> 9392), "" for other chips."""
+        return self.soc_version.split("_", 1)[1] if "_" in self.soc_version else ""
 
 
 SOCS: dict[str, Soc] = {
@@ -76,6 +88,16 @@ SOCS: dict[str, Soc] = {
         Soc("Ascend910B4", "910B4", "910", (0,), 32768, 85.0, 35, 0, "CLOUD", 20),
     )
 }
+# Atlas A3 (REAL layout of npu-smi 24.1.rc3.7 / 25.2.1: Name "Ascend910", 2 chips per NPU, HBM 65536,
+# Power "-" on chip 1; the soc_version exists only in the board query). SIM: power, temp, AI cores.
+# Kept apart from SOCS: their npu-smi info table cannot name the soc_version, the board query does.
+BOARD_SOCS: dict[str, Soc] = {
+    s.soc_version: s
+    for s in (
+        Soc("Ascend910_9392", "Ascend910", "a3", (0,), 65536, 178.0, 36, 0, "CLOUD", 24, chips_per_npu=2),
+        Soc("Ascend910_9382", "Ascend910", "a3", (0,), 65536, 166.0, 37, 0, "CLOUD", 24, chips_per_npu=2),
+    )
+}
 # ``--soc Ascend910`` is accepted like ATC accepts it: the plain 910 is the A variant.
 SOC_ALIASES = {"Ascend910": "Ascend910A"}
 DEFAULT_SOC = "Ascend910B2"
@@ -90,7 +112,14 @@ def release(version: str) -> CannRelease:
 
 def soc(name: str) -> Soc:
     key = SOC_ALIASES.get(name, name)
-    try:
-        return SOCS[key]
-    except KeyError:
-        raise ValueError(f"SoC {name!r} is not simulated; expected one of {', '.join([*SOCS, *SOC_ALIASES])}") from None
+    found = SOCS.get(key) or BOARD_SOCS.get(key)
+    if found is None:
+        names = ", ".join([*SOCS, *SOC_ALIASES, *BOARD_SOCS])
+        raise ValueError(f"SoC {name!r} is not simulated; expected one of {names}")
+    return found
+
+
+def find_soc(name: str) -> Soc | None:
+    """The simulated chip of a ``--soc_version`` (aliases too), None when it is not simulated."""
+    key = SOC_ALIASES.get(name, name)
+    return SOCS.get(key) or BOARD_SOCS.get(key)

@@ -162,6 +162,14 @@ SOC_VERSIONS = (
     "Ascend910B2",
     "Ascend910B3",
     "Ascend910B4",
+    # Atlas A3: <Chip Name>_<NPU Name> of npu-smi info -t board (docs/cann-formats.md §6.1; UNVERIFIED
+    # beyond the SoC table of Ascend/RecSDK transform.json)
+    "Ascend910_9391",
+    "Ascend910_9392",
+    "Ascend910_9381",
+    "Ascend910_9382",
+    "Ascend910_9372",
+    "Ascend910_9362",
 )
 MESSAGES = {
     "E10001": "Value [{0}] for parameter [--{1}] is invalid. Reason: {2}",

@@ -11,15 +11,25 @@ Each device takes two rows (name/health/power/temp/hugepages, then chip/device/b
 rows are told apart by the header, never by column index alone. ``Power(W)`` may be ``NA``.
 A process table may follow; "No running processes found in NPU n" lines are skipped.
 
+Atlas A3 nodes (§8.1) print the 910 layout with ``| Chip  Phy-ID | Bus-Id | ...`` as the second
+header, **two chips per NPU** (chip 0 and 1, Phy-ID 0..15 over the node, a ``+-----+`` line between
+the two chips of one NPU), ``Ascend910`` already in the Name column and ``-`` as the Power of the
+second chip. The Phy-ID lands in ``device_id`` like the 310 layout's Device column.
+
 The ``--soc_version`` a chip implies is ``"Ascend" + Name`` (ATC requires the npu-smi name
 prefixed with "Ascend", §6.1): 310 -> Ascend310, 310P3 -> Ascend310P3, 910B -> Ascend910B,
-910B2 -> Ascend910B2; a bare "910" is Ascend910 (ATC's alias of Ascend910A).
+910B2 -> Ascend910B2; a bare "910" is Ascend910 (ATC's alias of Ascend910A); a name that already
+starts with "Ascend" is not prefixed again. The Atlas A3 ``Ascend910`` name does **not** tell the
+soc_version: ATC wants ``<Chip Name>_<NPU Name>`` of ``npu-smi info -t board -i <npu> -c <chip>``
+(e.g. Ascend910_9392; :func:`parse_npu_smi_board`, :meth:`NpuDevice.with_board`). Until the chip
+answered, such a device has ``soc_version == ""`` and lists :data:`A3_SOC_VERSIONS` as its
+``soc_candidates``: the choice is the user's, never a guess.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 _PAIR = r"(\d+)\s*/\s*(\d+)"
 _ROW1_VALUES = re.compile(r"^(?P<power>\S+)\s+(?P<temp>\S+)\s+" + _PAIR + r"$")
@@ -27,12 +37,34 @@ _ROW2_VALUES = re.compile(r"^(?P<aicore>\S+)\s+" + _PAIR + r"(?:\s+" + _PAIR + r
 _VERSION = re.compile(r"npu-smi\s+(?P<smi>\S+)\s+Version:\s*(?P<ver>\S+)")
 _NO_PROC = re.compile(r"No running processes found in NPU\s+(\d+)")
 
+_BOARD_LINE = re.compile(r"^\s*(?P<key>[A-Za-z][\w ()%/.-]*?)\s*:\s*(?P<value>.*?)\s*$")
+_NPU_NAME = re.compile(r"^[0-9A-Za-z]+$")
+
 # Names whose ATC soc_version is not simply "Ascend" + name, and the other spellings ATC accepts.
 SOC_ALTERNATIVES = {
     "910": ("Ascend910", "Ascend910A"),
     "910A": ("Ascend910A", "Ascend910"),
     "910B": ("Ascend910B", "Ascend910ProB"),
 }
+# The Atlas A3 --soc_version values (Chip Name "Ascend910" + "_" + NPU Name), from the SoC table of
+# Ascend/RecSDK cust_op/ascendc_op/config/transform.json (docs/cann-formats.md §6.1, §8.1).
+A3_SOC_VERSIONS = (
+    "Ascend910_9391",
+    "Ascend910_9392",
+    "Ascend910_9381",
+    "Ascend910_9382",
+    "Ascend910_9372",
+    "Ascend910_9362",
+)
+# npu-smi Names that do not tell the soc_version: the board query must (Atlas A3).
+AMBIGUOUS_NAMES = {"Ascend910": A3_SOC_VERSIONS}
+
+
+def soc_from_board(chip_name: str, npu_name: str = "") -> str:
+    """``--soc_version`` from the board query's Chip Name / NPU Name: ``Ascend910`` + ``9392`` ->
+    ``Ascend910_9392``; without an NPU Name ``"Ascend" + Chip Name`` (910B1 -> Ascend910B1)."""
+    chip = chip_name if chip_name.startswith("Ascend") else "Ascend" + chip_name
+    return f"{chip}_{npu_name}" if npu_name else chip
 
 
 class NpuSmiParseError(ValueError):
@@ -55,21 +87,63 @@ class NpuDevice:
     memory_total_mb: int
     hbm_used_mb: int | None = None
     hbm_total_mb: int | None = None
-    device_id: int | None = None  # logical device column (310 layout only)
-    power_text: str = ""  # the power cell as printed ("12.8", "NA"), for faithful display
+    device_id: int | None = None  # Device column (310 layout) / Phy-ID column (Atlas A3)
+    power_text: str = ""  # the power cell as printed ("12.8", "NA", "-"), for faithful display
+    board_chip_name: str = ""  # "Chip Name" of npu-smi info -t board -i <npu> -c <chip>, once asked
+    board_npu_name: str = ""  # its "NPU Name" (Atlas A3: 9392, ...)
+
+    @property
+    def soc_ambiguous(self) -> bool:
+        """True when npu-smi info's Name does not tell the soc_version and the chip was not asked."""
+        return self.name in AMBIGUOUS_NAMES and not self.board_npu_name
 
     @property
     def soc_version(self) -> str:
-        return "Ascend" + self.name
+        """The exact ``--soc_version``; "" while it is ambiguous (see :attr:`soc_candidates`)."""
+        if self.soc_ambiguous:
+            return ""
+        if self.board_chip_name:
+            return soc_from_board(self.board_chip_name, self.board_npu_name)
+        return self.name if self.name.startswith("Ascend") else "Ascend" + self.name
 
     @property
     def soc_versions(self) -> tuple[str, ...]:
-        """Every ``--soc_version`` spelling this chip accepts, the preferred first."""
+        """Every ``--soc_version`` spelling this chip accepts, the preferred first (none while
+        ambiguous: the candidates are alternatives to choose from, not spellings)."""
+        if self.soc_ambiguous:
+            return ()
+        if self.board_chip_name:
+            return (self.soc_version,)
         return SOC_ALTERNATIVES.get(self.name, (self.soc_version,))
+
+    @property
+    def soc_candidates(self) -> tuple[str, ...]:
+        """What the soc_version can be: the ambiguous name's candidates, else :attr:`soc_versions`."""
+        return AMBIGUOUS_NAMES[self.name] if self.soc_ambiguous else self.soc_versions
+
+    def with_board(self, board: "NpuBoard") -> "NpuDevice":
+        """This device with the board query's chip name (the query must be for this NPU and chip)."""
+        return replace(self, board_chip_name=board.chip_name, board_npu_name=board.npu_name)
 
     @property
     def healthy(self) -> bool:
         return self.health.upper() == "OK"
+
+
+@dataclass(frozen=True)
+class NpuBoard:
+    """``npu-smi info -t board -i <npu> -c <chip>`` of one chip (``Key : value`` lines)."""
+
+    npu_id: int
+    chip_id: int
+    chip_type: str  # "Ascend" for an NPU chip, "mcu" for the MCU
+    chip_name: str  # "310B1", "910B1", Atlas A3: "Ascend910"
+    npu_name: str  # Atlas A3 only ("9392"); "" when the line is absent
+    fields: dict[str, str] = field(default_factory=dict)  # every line as printed
+
+    @property
+    def soc_version(self) -> str:
+        return soc_from_board(self.chip_name, self.npu_name)
 
 
 @dataclass(frozen=True)
@@ -85,9 +159,18 @@ class NpuProcess:
 class NpuSmiInfo:
     smi_version: str
     driver_version: str
-    layout: str  # "310" or "910"
+    layout: str  # "310", "910" or "a3" (910 with the Chip Phy-ID column, two chips per NPU)
     devices: tuple[NpuDevice, ...]
     processes: tuple[NpuProcess, ...] = field(default=())
+    warnings: tuple[str, ...] = ()  # what could not be asked (a board query that failed)
+
+    @property
+    def chips_per_npu(self) -> int:
+        """The most chips one NPU shows (2 on Atlas A3 and 310P Duo cards)."""
+        counts: dict[int, int] = {}
+        for d in self.devices:
+            counts[d.npu_id] = counts.get(d.npu_id, 0) + 1
+        return max(counts.values(), default=1)
 
     def to_json(self) -> list[dict]:
         return [
@@ -95,7 +178,10 @@ class NpuSmiInfo:
                 "id": d.npu_id,
                 "chip": d.name,
                 "chip_id": d.chip_id,
-                "soc_version": d.soc_version,
+                "device_id": d.device_id,
+                "soc_version": d.soc_version or None,
+                "soc_candidates": list(d.soc_candidates),
+                "soc_ambiguous": d.soc_ambiguous,
                 "health": d.health,
                 "bus_id": d.bus_id,
                 "power_w": d.power_w,
@@ -168,7 +254,8 @@ def parse_npu_smi_info(text: str, source: str = "npu-smi info") -> NpuSmiInfo:
             header_seen = 1
             continue
         if first[:1] == ["Chip"] and header_seen == 1:
-            layout = "910" if any("HBM-Usage" in c for c in cells) else "310"
+            hbm = any("HBM-Usage" in c for c in cells)
+            layout = ("a3" if "Phy-ID" in first else "910") if hbm else "310"
             header_seen = 2
             continue
         if first[:2] == ["NPU", "Chip"]:
@@ -221,7 +308,7 @@ def _device(row1: list[str], row2: list[str], layout: str, where: str) -> NpuDev
             f"{where}: expected '<aicore> <used> / <total>' under AICore(%)/Memory-Usage, got {row2[2]!r}"
         )
     pairs = [g for g in m2.groups()[1:]]
-    if layout == "910" and pairs[2] is None:
+    if layout in ("910", "a3") and pairs[2] is None:
         raise NpuSmiParseError(
             f"{where}: expected an HBM-Usage '<used> / <total>' value (the header has HBM-Usage(MB))"
         )
@@ -261,3 +348,46 @@ def _process(cells: list[str], where: str) -> NpuProcess:
         raise NpuSmiParseError(
             f"{where}: expected '| <npu> <chip> | <pid> | <name> | <memory> |' in the process table"
         ) from None
+
+
+def parse_npu_smi_board(text: str, source: str = "npu-smi info -t board") -> NpuBoard:
+    """Parse ``npu-smi info -t board -i <npu> -c <chip>`` (``        Chip Name    : Ascend910`` lines).
+
+    Raises NpuSmiParseError naming the source when the NPU ID / Chip ID / Chip Name lines are missing."""
+    fields: dict[str, str] = {}
+    for raw in text.splitlines():
+        m = _BOARD_LINE.match(raw)
+        if m and m.group("key").strip() not in fields:
+            fields[m.group("key").strip()] = m.group("value")
+    missing = [k for k in ("NPU ID", "Chip ID", "Chip Name") if not fields.get(k)]
+    if missing:
+        raise NpuSmiParseError(
+            f"{source}: expected '<key> : <value>' lines with {', '.join(missing)}; "
+            "is this the output of 'npu-smi info -t board -i <id> -c <chip>'?"
+        )
+    try:
+        npu_id, chip_id = int(fields["NPU ID"]), int(fields["Chip ID"])
+    except ValueError:
+        raise NpuSmiParseError(
+            f"{source}: expected integer NPU ID / Chip ID, got {fields['NPU ID']!r} / {fields['Chip ID']!r}"
+        ) from None
+    npu_name = fields.get("NPU Name", "")
+    if npu_name.upper() in ("NA", "N/A", "-"):
+        npu_name = ""
+    if npu_name and not _NPU_NAME.match(npu_name):
+        raise NpuSmiParseError(f"{source}: NPU Name: expected letters and digits (e.g. 9392), got {npu_name!r}")
+    chip_name = fields["Chip Name"].replace(" ", "")  # npu-smi info -m prints "Ascend 910B3"
+    return NpuBoard(npu_id, chip_id, fields.get("Chip Type", ""), chip_name, npu_name, fields)
+
+
+def soc_proposal(devices: tuple[NpuDevice, ...] | list[NpuDevice]) -> tuple[str | None, tuple[str, ...]]:
+    """(the ``--soc_version`` to preselect or None, the candidates when the choice is ambiguous).
+
+    The first healthy device decides; an ambiguous one proposes nothing and lists its candidates."""
+    ordered = sorted(devices, key=lambda d: not d.healthy)
+    if not ordered:
+        return None, ()
+    first = ordered[0]
+    if first.soc_ambiguous:
+        return None, first.soc_candidates
+    return (first.soc_versions[0] if first.soc_versions else None), ()

@@ -22,11 +22,12 @@ from __future__ import annotations
 import logging
 import posixpath
 import re
+import shlex
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from workbench.core.services.hosts import Host, HostError, HostStore
-from workbench.core.services.npusmi import NpuSmiInfo, parse_npu_smi_info
+from workbench.core.services.npusmi import NpuSmiInfo, NpuSmiParseError, parse_npu_smi_board, parse_npu_smi_info
 from workbench.core.services.transport import RunResult, Transport, TransportError
 from workbench.core.tasks import CancelToken, NullProgress, Progress
 
@@ -294,9 +295,17 @@ def run_tool(transport: Transport, toolkit: ToolkitInfo, argv: Sequence[str], **
 
 
 def read_npu_smi(
-    transport: Transport, toolkit: ToolkitInfo, *, timeout: float = 60, cancel: CancelToken | None = None
+    transport: Transport,
+    toolkit: ToolkitInfo,
+    *,
+    timeout: float = 60,
+    cancel: CancelToken | None = None,
+    resolve_socs: bool = True,
 ) -> NpuSmiInfo:
-    """Run ``npu-smi info`` on the host and parse it. Raises TransportError when it fails."""
+    """Run ``npu-smi info`` on the host and parse it. Raises TransportError when it fails.
+
+    With ``resolve_socs`` every device whose Name does not tell its ``--soc_version`` (Atlas A3)
+    is asked with ``npu-smi info -t board -i <npu> -c <chip>`` (:func:`resolve_board_socs`)."""
     cmd = toolkit.tools.get("npu_smi") or "npu-smi"
     result = run_tool(transport, toolkit, [cmd, "info"], timeout=timeout, cancel=cancel)
     if not result.ok:
@@ -304,7 +313,76 @@ def read_npu_smi(
         raise TransportError(
             f"{transport.label}: 'npu-smi info' exited with status {result.exit_status}" + (f": {tail}" if tail else "")
         )
-    return parse_npu_smi_info(result.stdout, f"{transport.label}: npu-smi info")
+    info = parse_npu_smi_info(result.stdout, f"{transport.label}: npu-smi info")
+    if resolve_socs and any(d.soc_ambiguous for d in info.devices):
+        info = resolve_board_socs(transport, toolkit, info, timeout=timeout, cancel=cancel)
+    return info
+
+
+_BOARD_MARK = "@@wb-board"
+
+
+def resolve_board_socs(
+    transport: Transport,
+    toolkit: ToolkitInfo,
+    info: NpuSmiInfo,
+    *,
+    timeout: float = 60,
+    cancel: CancelToken | None = None,
+) -> NpuSmiInfo:
+    """``info`` with each ambiguous device's Chip Name / NPU Name from the board query (one bash run
+    for all of them). A chip whose query fails or does not say stays ambiguous; ``warnings`` says why."""
+    cmd = shlex.quote(toolkit.tools.get("npu_smi") or "npu-smi")
+    wanted = [(d.npu_id, d.chip_id) for d in info.devices if d.soc_ambiguous]
+    script = "".join(
+        f"echo '{_BOARD_MARK} {n} {c}'; {cmd} info -t board -i {n} -c {c} 2>&1; echo \"{_BOARD_MARK} rc $?\"; "
+        for n, c in wanted
+    )
+    warnings = list(info.warnings)
+    try:
+        result = run_tool(transport, toolkit, bash_script(script), timeout=timeout, cancel=cancel)
+    except TransportError as exc:
+        warnings.append(f"{transport.label}: npu-smi info -t board: {exc}")
+        return replace(info, warnings=tuple(warnings))
+    answers: dict[tuple[int, int], tuple[str, list[str]]] = {}
+    key: tuple[int, int] | None = None
+    lines: list[str] = []
+    for line in result.stdout.splitlines():
+        if line.startswith(_BOARD_MARK + " rc ") and key is not None:
+            answers[key] = (line.split()[-1], lines)
+            key, lines = None, []
+        elif line.startswith(_BOARD_MARK + " "):
+            parts = line.split()
+            key, lines = (int(parts[1]), int(parts[2])), []
+        elif key is not None:
+            lines.append(line)
+    devices = []
+    for d in info.devices:
+        if not d.soc_ambiguous:
+            devices.append(d)
+            continue
+        what = f"{transport.label}: npu-smi info -t board -i {d.npu_id} -c {d.chip_id}"
+        status, out = answers.get((d.npu_id, d.chip_id), ("?", []))
+        if status != "0":
+            tail = " / ".join(ln.strip() for ln in out[-2:] if ln.strip())
+            warnings.append(f"{what}: exited with status {status}" + (f": {tail}" if tail else ""))
+            devices.append(d)
+            continue
+        try:
+            board = parse_npu_smi_board("\n".join(out), what)
+        except NpuSmiParseError as exc:
+            warnings.append(str(exc))
+            devices.append(d)
+            continue
+        if (board.npu_id, board.chip_id) != (d.npu_id, d.chip_id) or not board.npu_name:
+            warnings.append(
+                f"{what}: expected the NPU Name of NPU {d.npu_id} chip {d.chip_id}, got NPU {board.npu_id} "
+                f"chip {board.chip_id} with NPU Name {board.npu_name or '(none)'}"
+            )
+            devices.append(d)
+            continue
+        devices.append(d.with_board(board))
+    return replace(info, devices=tuple(devices), warnings=tuple(warnings))
 
 
 def check_host(
@@ -348,7 +426,9 @@ def check_host(
     if info.has("npu_smi"):
         progress.status("Reading npu-smi info")
         try:
-            out["devices"] = read_npu_smi(transport, info, cancel=cancel).to_json()
+            smi = read_npu_smi(transport, info, cancel=cancel)
+            out["devices"] = smi.to_json()
+            out["errors"].extend(smi.warnings)
         except (TransportError, ValueError) as exc:
             out["errors"].append(str(exc))
     progress.fraction(1.0)

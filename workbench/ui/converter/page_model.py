@@ -166,10 +166,23 @@ class ModelPage(ConverterPage):
         self.changed.emit()
 
     # --- soc ----------------------------------------------------------------------------------------
-    def propose_soc(self, proposed: str | None, choices: list[str], host: str) -> None:
+    def propose_soc(
+        self,
+        proposed: str | None,
+        choices: list[str],
+        host: str,
+        *,
+        candidates: list[str] | tuple[str, ...] = (),
+        chip: str = "",
+        board: bool = False,
+        warnings: list[str] | tuple[str, ...] = (),
+    ) -> None:
         """npu-smi's answer: the choices (host's spellings first) and, unless the user typed another
-        value, the proposed one."""
+        value, the proposed one. ``candidates``: npu-smi cannot tell which of these the chip is (Atlas
+        A3 without a board answer): nothing is preselected, the user chooses."""
         current = self.soc.currentText().strip()
+        if candidates and current == self.soc_proposed:
+            current = ""  # an earlier proposal (another host) is no answer for this one
         self.soc.blockSignals(True)
         self.soc.clear()
         self.soc.addItems(choices)
@@ -178,8 +191,21 @@ class ModelPage(ConverterPage):
         if proposed and (not current or current == self.soc_proposed):
             self.soc_proposed = proposed
             self.soc.setEditText(proposed)
-        if proposed:
+        elif candidates:
+            self.soc_proposed = ""
+        if proposed and board:
+            text = self.tr("npu-smi on {0} reports {1} (Chip Name and NPU Name of npu-smi info -t board).")
+            self.soc_status.setText(text.format(host, proposed))
+        elif proposed:
             self.soc_status.setText(self.tr("npu-smi on {0} reports {1}.").format(host, proposed))
+        elif candidates:
+            text = self.tr(
+                "npu-smi on {0} reports {1}, which does not tell the exact SoC version: choose the one of "
+                "this machine ({2})."
+            )
+            lines = [text.format(host, chip, ", ".join(candidates))]
+            lines += list(warnings[:1])
+            self.soc_status.setText("\n".join(lines))
         else:
             self.soc_status.setText(self.tr("npu-smi on {0} found no NPU; choose the SoC from the list.").format(host))
         self.changed.emit()

@@ -28,7 +28,6 @@ from workbench.core.atc import (
     files_produced,
     files_to_upload,
     inspect_model,
-    propose_soc_version,
     run_conversion,
     validate,
 )
@@ -36,7 +35,8 @@ from workbench.core.atc import flags as F
 from workbench.core.atc.run import default_host, last_job, local_out_dir, remember_job
 from workbench.core.atc.validate import ERROR
 from workbench.core.services.demohost import resolve_host
-from workbench.core.services.toolkit import detect_toolkit
+from workbench.core.services.npusmi import soc_proposal
+from workbench.core.services.toolkit import detect_toolkit, read_npu_smi
 from workbench.ui.context import AppContext
 from workbench.ui.converter.page_advanced import AdvancedPage
 from workbench.ui.converter.page_aipp import AippPage
@@ -48,11 +48,26 @@ CONVERT, STOP = QWizard.WizardButton.CustomButton1, QWizard.WizardButton.CustomB
 WORKING_FOLDER = "<working folder>"
 
 
-def probe_soc(transport, toolkit: str | None, *, progress, cancel) -> tuple[str | None, list[str]]:
-    """Work function: detect the toolkit, then propose ``--soc_version`` from ``npu-smi info``."""
+def probe_soc(transport, toolkit: str | None, *, progress, cancel) -> dict:
+    """Work function: detect the toolkit, then propose ``--soc_version`` from ``npu-smi info`` (and,
+    where its Name does not tell, from the chip's ``npu-smi info -t board``). Returns ``proposed``
+    (None when npu-smi cannot tell), ``candidates`` (the ambiguous choice), ``choices`` (the host's
+    first, then the known list), ``chip`` (the npu-smi Name), ``board`` (proposed by the board
+    query) and ``warnings``."""
     progress.status("Reading the NPU type with npu-smi info")
     info = detect_toolkit(transport, toolkit or None, cancel=cancel)
-    return propose_soc_version(transport, info, cancel=cancel)
+    smi = read_npu_smi(transport, info, cancel=cancel)
+    proposed, candidates = soc_proposal(smi.devices)
+    mine = [s for d in sorted(smi.devices, key=lambda d: not d.healthy) for s in d.soc_candidates]
+    first = min(smi.devices, key=lambda d: not d.healthy) if smi.devices else None
+    return {
+        "proposed": proposed,
+        "candidates": list(candidates),
+        "choices": list(dict.fromkeys([*candidates, *mine, *F.SOC_VERSIONS])),
+        "chip": first.name if first else "",
+        "board": bool(first and first.board_npu_name),
+        "warnings": list(smi.warnings),
+    }
 
 
 def read_inputs(path: str, framework: int | None, *, progress, cancel) -> ModelInputs:
@@ -212,9 +227,16 @@ class ConverterWizard(QWizard):
         self.soc_task.succeeded.connect(self._soc_proposed)
         self.soc_task.failed.connect(self._soc_failed)
 
-    def _soc_proposed(self, answer: tuple) -> None:
-        proposed, choices = answer
-        self.model_page.propose_soc(proposed, choices, self.model_page.host.currentText())
+    def _soc_proposed(self, answer: dict) -> None:
+        self.model_page.propose_soc(
+            answer["proposed"],
+            answer["choices"],
+            self.model_page.host.currentText(),
+            candidates=answer["candidates"],
+            chip=answer["chip"],
+            board=answer["board"],
+            warnings=answer["warnings"],
+        )
 
     def _soc_failed(self, message: str, _exc: object) -> None:
         self.model_page.soc_failed(message)

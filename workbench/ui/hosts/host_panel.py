@@ -101,11 +101,19 @@ class HostPanel(QWidget):
         chosen = set(self.project_devices())
         self.devices.blockSignals(True)
         self.devices.clear()
-        for d in result.get("devices", []):
-            item = QListWidgetItem(
-                f"NPU {d.get('id')} · {d.get('soc_version') or d.get('chip')} · {d.get('health')} · {_memory_text(d)}"
-            )
-            item.setData(Qt.ItemDataRole.UserRole, d.get("id"))
+        devices = result.get("devices", [])
+        # Atlas A3 (and 310P Duo) list two chips per NPU: each row is one chip, picked by its device id
+        multi = len({d.get("id") for d in devices}) < len(devices)
+        for d in devices:
+            soc = d.get("soc_version")
+            if not soc and d.get("soc_candidates"):
+                soc = self.tr("{0}, SoC version ambiguous: {1}").format(d.get("chip"), " / ".join(d["soc_candidates"]))
+            where = f"NPU {d.get('id')}"
+            if multi:
+                where = self.tr("NPU {0} chip {1} (device {2})").format(d.get("id"), d.get("chip_id"), _device(d))
+            item = QListWidgetItem(f"{where} · {soc or d.get('chip')} · {d.get('health')} · {_memory_text(d)}")
+            item.setToolTip(item.text())
+            item.setData(Qt.ItemDataRole.UserRole, _device(d) if multi else d.get("id"))
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(Qt.CheckState.Checked if d.get("id") in chosen else Qt.CheckState.Unchecked)
             self.devices.addItem(item)
@@ -139,3 +147,8 @@ class HostPanel(QWidget):
             self.env.setText(self.tr("Runs use ASCEND_RT_VISIBLE_DEVICES={0}").format(",".join(map(str, devices))))
         else:
             self.env.setText(self.tr("No NPU ticked: runs see every NPU."))
+
+
+def _device(d: dict) -> object:
+    """The chip's device id (Phy-ID / Device column of npu-smi info), else its NPU id."""
+    return d.get("device_id") if d.get("device_id") is not None else d.get("id")
