@@ -234,5 +234,24 @@ def run_gui(args: argparse.Namespace) -> int:
         return take_screenshot(args)
     app, settings, problems = create_app(args.lang)
     window = build_window(settings, problems, args.open, demo=not args.no_demo, view=args.view)
+    if os.environ.get(STARTUP_PROBE):
+        _quit_after_first_paint(app, window)
     window.show()
     return app.exec()
+
+
+STARTUP_PROBE = "WORKBENCH_STARTUP_PROBE"  # benchmarks/bench_startup.py: print "painted" and quit at the first paint
+
+
+def _quit_after_first_paint(app, window) -> None:
+    from PySide6.QtCore import QEvent, QObject
+
+    class _Probe(QObject):
+        def eventFilter(self, obj, event):  # noqa: N802 - Qt's name
+            if event.type() == QEvent.Type.Paint:
+                print("painted", flush=True)
+                os._exit(0)  # a measurement only: no close dialogs, no waiting for jobs started at start-up
+            return False
+
+    window._startup_probe = _Probe(window)
+    window.installEventFilter(window._startup_probe)
