@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 
+from workbench.core.services.npusmi import A3_SOC_VERSIONS
+
 START = "ATC start working now, please wait for a moment."
 SUCCESS = "ATC run success, welcome to the next use."
 FAILED = "ATC run failed, Please check the detail log, Try 'atc --help' for more information"
@@ -164,12 +166,7 @@ SOC_VERSIONS = (
     "Ascend910B4",
     # Atlas A3: <Chip Name>_<NPU Name> of npu-smi info -t board (docs/cann-formats.md §6.1; UNVERIFIED
     # beyond the SoC table of Ascend/RecSDK transform.json)
-    "Ascend910_9391",
-    "Ascend910_9392",
-    "Ascend910_9381",
-    "Ascend910_9382",
-    "Ascend910_9372",
-    "Ascend910_9362",
+    *A3_SOC_VERSIONS,
 )
 MESSAGES = {
     "E10001": "Value [{0}] for parameter [--{1}] is invalid. Reason: {2}",
