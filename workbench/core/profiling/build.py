@@ -11,6 +11,7 @@ here; a new table is a schema in ``tables``.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,7 @@ from workbench.core.profiling.timeline import (
     merge_timelines,
     pick_args,
 )
+from workbench.core.profiling.timeline_ops import STEP_THREAD, step_marker_mask
 from workbench.core.tasks import CancelToken, NullProgress, Progress, ScaledProgress
 
 # Timeline processes whose threads are streams of device tasks (CANN 7/8 and CANN 5/6 names).
@@ -67,14 +69,20 @@ class _Builder:
                 self.report.devices.append(device)
             ops = concat_frames([self._read(p, tables.read_ops) for p in unit.ops])
             if not len(ops.columns) and unit_timelines:
-                ops = ops_from_timeline(unit_timelines[0])
+                ops = ops_from_timeline(unit_timelines[0], self.report.warnings)
                 if len(ops):
                     self.report.table_sources["ops"] = "timeline"
+            elif len(ops) and unit_timelines:
+                ops = self._derive(ops, unit, unit_timelines[0])
             if len(ops.columns):
                 ops_parts.append(_with_device(ops, device))
             for name, part in self._unit_tables(unit).items():
                 table_parts.setdefault(name, []).append(part)
             self.report.info.update(self._infos(unit))
+        if self.report.info.get("derived") and "op_statistic" in table_parts:
+            # the tool grouped by the N/A types: statistics of the derived types are computed instead
+            table_parts.pop("op_statistic")
+            self.report.warnings.append(RECOMPUTED_TEMPLATE.format("op_statistic"))
         if ops_parts:
             self.report.tables["ops"] = concat_frames(ops_parts)
             self.report.table_sources.setdefault("ops", "file")
@@ -84,6 +92,21 @@ class _Builder:
         self.report.timeline = combine_timelines(timelines, self.report.warnings)
         self.progress.fraction(1.0)
         return self.report.finish()
+
+    def _derive(self, ops: pd.DataFrame, unit: Unit, tl: Timeline) -> pd.DataFrame:
+        """Missing task / OP types of a summary table (torch_npu Level0) from the unit's timeline,
+        said in the warnings and in ``info["derived"]``."""
+        source = ", ".join(p.name for p in unit.ops)
+        ops, derived = fill_from_timeline(ops, tl, source)
+        if derived is not None:
+            columns = " and ".join(_column_label(unit, c) for c in derived["columns"])
+            self.report.warnings.append(
+                DERIVED_TEMPLATE.format(
+                    source, columns, derived["from"], derived["rows"], derived["of"], derived["unmatched"]
+                )
+            )
+            self.report.info.setdefault("derived", []).append(derived)
+        return ops
 
     def _read(self, path: Path, reader: Callable[..., pd.DataFrame], *args: Any) -> pd.DataFrame:
         self._step(path)
@@ -139,6 +162,13 @@ class _Builder:
         return info
 
 
+def _column_label(unit: Unit, column: str) -> str:
+    """A canonical OPs column by the header the unit's file uses (kernel_details or op_summary)."""
+    kernel = any(p.name.startswith("kernel_details") for p in unit.ops)
+    header = {"task_type": ("Accelerator Core", "Task Type"), "type": ("Type", "OP Type")}[column]
+    return header[0] if kernel else header[1]
+
+
 def _size(path: Path) -> int:
     try:
         return path.stat().st_size
@@ -166,13 +196,45 @@ def _with_device(ops: pd.DataFrame, device: int | None) -> pd.DataFrame:
     return ops
 
 
-def ops_from_timeline(tl: Timeline) -> pd.DataFrame:
-    """The OPs table from the device task lanes of a timeline (when no CSV exists)."""
+# Args keys that hold a task's OP type, by era (the first present wins).
+OP_TYPE_KEYS = ("OP Type", "Op Type", "op_type", "OpType")
+# A MindSpore kernel's full name ends in its type: "Default/network/.../Conv2D-op520".
+MINDSPORE_NAME = re.compile(r"(?:^|/)([A-Za-z_][A-Za-z0-9_]*)-op\d+$")
+
+DERIVED_TEMPLATE = (
+    "{0}: {1} derived from {2} (Ascend Hardware slices matched by stream, task id and start) for {3} of {4} "
+    "rows; {5} rows have no timeline partner and stay N/A"
+)
+RECOMPUTED_TEMPLATE = "{0}: the file groups by the types that were N/A; computed from the OPs table instead"
+NAME_TYPES_TEMPLATE = "{0}: no OP Type in the args of {1} device tasks; their type is read from the op name ({2})"
+MARKER_TEMPLATE = (
+    "{0}: {1} slices on a device stream named like step markers ({2}) have no Task Type; kept as step markers, not OPs"
+)
+
+
+def ops_from_timeline(tl: Timeline, notes: list[str] | None = None) -> pd.DataFrame:
+    """The OPs table from the device task lanes of a timeline (when no CSV exists): every slice of
+    a hardware stream except step markers, its type from the args (``OP Type``; a MindSpore name's
+    ``Type-opN`` where no args say it). Lines about what was inferred go to ``notes``."""
     hw = {lane.index: lane for lane in tl.lanes if lane.process_name in HARDWARE_PROCESSES}
     if not hw or tl.event_count == 0:
         return pd.DataFrame()
     lane = np.asarray(tl.lane)
     idx = np.flatnonzero(np.isin(lane, np.fromiter(hw, dtype=np.int64)))
+    if idx.size == 0:
+        return pd.DataFrame()
+    # step-trace markers sharing the device process (CANN 5/6 merged timelines): steps, not OPs
+    lane_is_step = {i for i, ln in hw.items() if STEP_THREAD.match(str(ln.thread_name))}
+    if lane_is_step:
+        idx = idx[~np.isin(lane[idx], np.fromiter(lane_is_step, dtype=np.int64))]
+    marker = step_marker_mask(tl)[idx]
+    if marker.any():  # named like a marker on a stream: a marker only where no Task Type says it is a task
+        typed = pick_args(tl, idx[marker], ("Task Type",)).codes[0] >= 0
+        drop = np.flatnonzero(marker)[~typed]
+        if len(drop) and notes is not None:
+            found = sorted({tl.names[int(i)] for i in np.asarray(tl.name_id)[idx[drop]][:1000]})
+            notes.append(MARKER_TEMPLATE.format(_sources(tl), len(drop), ", ".join(found[:4])))
+        idx = np.delete(idx, drop)
     if idx.size == 0:
         return pd.DataFrame()
     # per lane: its device and stream (-1 = none), looked up for every task at once
@@ -195,7 +257,103 @@ def ops_from_timeline(tl: Timeline) -> pd.DataFrame:
         }
     )
     _add_task_args(frame, tl, idx)
+    _types_from_names(frame, tl, notes)
     return frame
+
+
+def _sources(tl: Timeline) -> str:
+    files = [Path(p).name for p in (tl.source or [])]
+    if len(files) > 3:
+        return f"{files[0]} and {len(files) - 1} more timeline files"
+    return ", ".join(files) or "the timeline"
+
+
+def _types_from_names(frame: pd.DataFrame, tl: Timeline, notes: list[str] | None) -> None:
+    """Where no args give an OP type: a MindSpore full name ``.../Conv2D-op520`` names its type."""
+    has = frame["type"].notna().to_numpy() if "type" in frame.columns else np.zeros(len(frame), dtype=bool)
+    if has.all():
+        return
+    names = frame["name"].cat.categories
+    found = [m.group(1) if (m := MINDSPORE_NAME.search(str(n))) else None for n in names]
+    if not any(found):
+        return
+    derived = np.asarray([*found, None], dtype=object)[frame["name"].cat.codes.to_numpy()]  # code -1: None
+    use = ~has & pd.notna(derived)
+    if not use.any():
+        return
+    current = frame["type"].astype(object).to_numpy() if "type" in frame.columns else np.full(len(frame), None)
+    column = pd.Categorical(np.where(use, derived, current))
+    if "type" in frame.columns:
+        frame["type"] = column
+    else:
+        frame.insert(4, "type", column)
+    if notes is not None:
+        notes.append(NAME_TYPES_TEMPLATE.format(_sources(tl), int(use.sum()), "MindSpore Type-opN"))
+
+
+def fill_from_timeline(ops: pd.DataFrame, tl: Timeline, source: str) -> tuple[pd.DataFrame, dict | None]:
+    """Fill an OPs table's missing ``task_type`` / ``type`` (torch_npu Level0 writes ``N/A`` in
+    kernel_details ``Accelerator Core`` and ``Type``) from the timeline's device tasks of the same run,
+    matched by (device, stream, task id, start ns). Returns the table and what was derived (or None)."""
+    if not len(ops) or not {"stream_id", "task_id", "start_ns"} <= set(ops.columns):
+        return ops, None
+    want = [c for c in ("task_type", "type") if c in ops.columns and ops[c].isna().any()]
+    want += [c for c in ("task_type", "type") if c not in ops.columns]
+    if not want:
+        return ops, None
+    missing = np.zeros(len(ops), dtype=bool)
+    for c in want:
+        missing |= ops[c].isna().to_numpy() if c in ops.columns else True
+    tasks = ops_from_timeline(tl)
+    if not len(tasks) or "task_id" not in tasks.columns:
+        return ops, None
+    keys = ["stream_id", "task_id", "start_ns"]
+    right = tasks[[*keys, *[c for c in want if c in tasks.columns]]].dropna(subset=keys)
+    right = right.drop_duplicates(subset=keys, keep="first")
+    right_key = _key_frame(right, keys)
+    left_key = _key_frame(ops, keys)
+    at = pd.Index(pd.MultiIndex.from_frame(right_key)).get_indexer(pd.MultiIndex.from_frame(left_key))
+    at[left_key.isna().any(axis=1).to_numpy()] = -1
+    filled_cols: list[str] = []
+    filled_rows = np.zeros(len(ops), dtype=bool)
+    ops = ops.copy()
+    for c in want:
+        if c not in right.columns:
+            continue
+        values = right[c].astype(object).to_numpy()
+        current = ops[c].astype(object).to_numpy() if c in ops.columns else np.full(len(ops), None, dtype=object)
+        hole = pd.isna(current)
+        take = hole & (at >= 0)
+        if take.any():
+            got = values[np.where(take, at, 0)]
+            take &= ~pd.isna(got)
+        if not take.any():
+            continue
+        current = current.copy()
+        current[take] = values[at[take]]
+        if c in ops.columns:
+            ops[c] = pd.Categorical(current)
+        else:
+            ops[c] = pd.Categorical(current)
+        filled_cols.append(c)
+        filled_rows |= take
+    if not filled_cols:
+        return ops, None
+    still = missing & ~filled_rows
+    return ops, {
+        "table": "ops",
+        "file": source,
+        "columns": filled_cols,
+        "from": _sources(tl),
+        "rows": int(filled_rows.sum()),
+        "of": int(missing.sum()),
+        "unmatched": int(still.sum()),
+    }
+
+
+def _key_frame(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """The match keys as nullable int64 (exact: start ns do not survive float64)."""
+    return pd.DataFrame({k: pd.array(frame[k].to_numpy(dtype=object, na_value=None), dtype="Int64") for k in keys})
 
 
 def _categorical(codes: np.ndarray, labels: list) -> pd.Categorical:
@@ -211,7 +369,7 @@ def _categorical(codes: np.ndarray, labels: list) -> pd.Categorical:
 
 def _add_task_args(frame: pd.DataFrame, tl: Timeline, idx: np.ndarray) -> None:
     """Task type / id (and OP type where present) from each hardware event's args."""
-    got = pick_args(tl, idx, ("Task Type", "Task Id", "OP Type"), int_keys=("Task Id",))
+    got = pick_args(tl, idx, ("Task Type", "Task Id", *OP_TYPE_KEYS), int_keys=("Task Id",))
     # Task Id: an int, or a string of decimal digits ("²" is a digit int() refuses); anything else is missing
     ids = got.values(1)
     lut = np.zeros(len(ids) + 2, dtype=np.int64)  # [-2] and [-1] stay "missing" here
@@ -228,10 +386,25 @@ def _add_task_args(frame: pd.DataFrame, tl: Timeline, idx: np.ndarray) -> None:
     assert task_ints is not None  # "Task Id" is asked as an int key
     task_id = np.where(numeric, task_ints, lut[codes])
     frame.insert(2, "task_id", pd.arrays.IntegerArray(task_id, ~(ok[codes] | numeric)))
-    op_type = _categorical(got.codes[2], _texts(got.values(2)))
+    op_type = _op_types(got)
     if (op_type.codes >= 0).any():
         frame.insert(4, "type", op_type)
     frame["task_type"] = _categorical(got.codes[0], _texts(got.values(0)))
+
+
+def _op_types(got) -> pd.Categorical:
+    """The OP type of each task: the first of :data:`OP_TYPE_KEYS` its args hold."""
+    texts: list[str | None] = []
+    codes = np.full(len(got.codes[0]), -1, dtype=np.int64)
+    at: dict[str, int] = {}
+    for k in range(2, 2 + len(OP_TYPE_KEYS)):
+        values = _texts(got.values(k))
+        lut = np.array([at.setdefault(v, len(at)) if v not in (None, "", "N/A") else -1 for v in values] + [-1])
+        key_codes = got.codes[k]
+        take = (codes < 0) & (key_codes >= 0)
+        codes[take] = lut[key_codes[take]]
+    texts = list(at)
+    return _categorical(codes, texts)
 
 
 def _texts(values: list) -> list[str | None]:

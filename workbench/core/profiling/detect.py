@@ -4,6 +4,7 @@ Layouts (docs/cann-formats.md §1.3, §4):
 - CANN 7/8 ``PROF_*/mindstudio_profiler_output/{name}_{timestamp}.csv|json``            -> msprof
 - CANN 5/6 ``PROF_*/device_N/summary/{name}_{dev}_{model}_{iter}.csv`` + ``timeline/``,
   host data in ``PROF_*/host/summary``                                                 -> msprof-legacy
+  (MindSpore: only ``device_N/timeline/msprof_{dev}_{model}_{iter}.json``, one per iteration)
 - torch_npu / MindSpore ``*_ascend_pt|ms/ASCEND_PROFILER_OUTPUT/``                       -> torch_npu
 - msprof-analyze ``cluster_analysis_output`` (cluster_step_trace_time.csv, ...)         -> cluster
 - a single timeline JSON (-> timeline), a single op_summary / kernel_details CSV, a saved report
@@ -216,7 +217,7 @@ def _units_of_dir(folder: Path, depth: int) -> list[Unit]:
         return _prof_units(folder.parent)
     if _is_framework(folder):
         return _framework_unit(folder)
-    if re.fullmatch(r"device_\d+", folder.name) and (folder / "summary").is_dir():
+    if re.fullmatch(r"device_\d+", folder.name) and ((folder / "summary").is_dir() or (folder / "timeline").is_dir()):
         return [u for u in _prof_units(folder.parent) if u.root == folder]
     if folder.name == "cluster_analysis_output" or any((folder / n).is_file() for n in CLUSTER_FILES):
         return _cluster_unit(folder)

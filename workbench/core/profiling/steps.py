@@ -6,15 +6,17 @@ boundaries. Sources, the first that has steps wins:
 - the OPs table's ``step`` column (torch_npu kernel_details ``Step Id``);
 - torch_npu ``step_trace_time`` (its ``Step`` column);
 - msprof ``step_trace`` (``Iteration ID``, CANN 7/8 and 5/6 alike), per device;
-- timeline slices named ``ProfilerStep#N`` (torch_npu's step annotations).
+- timeline slices named ``ProfilerStep#N`` (torch_npu's step annotations);
+- timeline step-trace markers ``Iteration N`` (msprof 5/6 and MindSpore PROF folders without a
+  summary, :func:`~workbench.core.profiling.timeline_ops.step_marker_mask`).
 
 Only the given devices count where a table names its device (``Device_id``); a step seen on
 several devices is one step.
 
 Where the report records when each step ran, :attr:`Steps.spans` holds it (absolute epoch ns, a
 step seen on several devices spans all of them), the first source that has times winning:
-``ProfilerStep#N`` slices, msprof ``step_trace`` (an iteration ends at ``Iteration End`` and
-lasts ``Iteration Time``), the OPs table (first task start to last task end per ``Step Id``).
+``ProfilerStep#N`` slices, ``Iteration N`` step markers, msprof ``step_trace`` (an iteration ends
+at ``Iteration End`` and lasts ``Iteration Time``), the OPs table (first task start to last task end per ``Step Id``).
 ``step_trace_time`` has durations only.
 """
 
@@ -27,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from workbench.core.profiling.report import Report
+from workbench.core.profiling.timeline_ops import STEP_ITERATION, step_marker_mask
 
 PROFILER_STEP = re.compile(r"^ProfilerStep#(\d+)$")
 
@@ -115,6 +118,33 @@ def _spans_from_timeline(report: Report) -> tuple[StepSpan, ...]:
     return _spans(ids[hit], start, start + np.asarray(tl.dur_ns, dtype=np.int64)[hit])
 
 
+def _iteration_markers(report: Report) -> tuple[np.ndarray, np.ndarray]:
+    """(step ids, slice indices) of the timeline's ``Iteration N`` step markers."""
+    tl = report.timeline
+    empty = np.zeros(0, dtype=np.int64)
+    if tl is None or not len(tl):
+        return empty, empty
+    step_of = np.full(len(tl.names) + 1, -1, dtype=np.int64)
+    for i, name in enumerate(tl.names):
+        if m := STEP_ITERATION.match(str(name)):
+            step_of[i] = int(m.group(1))
+    if not (step_of >= 0).any():
+        return empty, empty
+    ids = step_of[np.asarray(tl.name_id)]
+    hit = np.flatnonzero((ids >= 0) & step_marker_mask(tl))
+    return ids[hit], hit
+
+
+def _spans_from_markers(report: Report) -> tuple[StepSpan, ...]:
+    ids, hit = _iteration_markers(report)
+    if not len(hit):
+        return ()
+    tl = report.timeline
+    assert tl is not None
+    start = np.asarray(tl.start_ns, dtype=np.int64)[hit] + int(tl.origin_ns)
+    return _spans(ids, start, start + np.asarray(tl.dur_ns, dtype=np.int64)[hit])
+
+
 def _ints(frame: pd.DataFrame, column: str) -> tuple[np.ndarray, np.ndarray]:
     """An integer column exactly as int64 (epoch ns do not survive float64) and where it is set."""
     values = pd.to_numeric(frame[column].astype(object), errors="coerce").astype("Float64")
@@ -160,6 +190,7 @@ def step_spans(report: Report, devices: list[int] | None = None) -> tuple[tuple[
     """When the report's steps ran (on ``devices``) and where that was read, or ``((), "")``."""
     for source, find in (
         ("timeline (ProfilerStep#N)", lambda: _spans_from_timeline(report)),
+        ("timeline step markers (Iteration N)", lambda: _spans_from_markers(report)),
         ("step_trace (Iteration End, Iteration Time)", lambda: _spans_from_step_trace(report, devices)),
         ("OPs table (Step Id, task start and duration)", lambda: _spans_from_ops(report, devices)),
     ):
@@ -192,4 +223,7 @@ def _report_step_ids(report: Report, devices: list[int] | None) -> Steps | None:
             if ids:
                 return Steps(ids, source)
     ids = _from_timeline(report)
-    return Steps(ids, "timeline (ProfilerStep#N)") if ids else None
+    if ids:
+        return Steps(ids, "timeline (ProfilerStep#N)")
+    marked = tuple(sorted({int(i) for i in _iteration_markers(report)[0]}))
+    return Steps(marked, "timeline step markers (Iteration N)") if marked else None

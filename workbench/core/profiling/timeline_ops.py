@@ -1,6 +1,7 @@
 """Timeline operations the views need, kept Qt-free: area-selection aggregates, name search,
 time formatting (the view's Start / End / Duration in one unit), where a lane comes from (device,
-part of a merged report) and the MindStudio Timeline Color rule."""
+part of a merged report), the MindStudio Timeline Color rule and which slices are step markers
+(msprof 5/6 / MindSpore step trace: steps, never OPs)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,32 @@ import re
 from dataclasses import dataclass
 
 import numpy as np
+
+# --- step markers -------------------------------------------------------------------------
+
+# Step-trace markers (msprof 5/6, MindSpore): what the step_trace timeline writes per iteration
+# (docs/cann-formats.md §3.1). They mark steps; they are never device tasks (OPs).
+STEP_MARKER = re.compile(r"^(?:Iteration|Iteration Refresh|FP_BP Time|Data_aug Bound) \d+$|^FP_BP$|^Reduce_\d+_\d+$")
+# Threads that hold step markers: "Step Trace(Model ID:1)" (CANN 7/8), "Model ID:1" (CANN 5/6).
+STEP_THREAD = re.compile(r"^(?:Step Trace\b.*|Model ID\s*:.*)$")
+STEP_PROCESSES = ("Step Trace",)
+
+STEP_ITERATION = re.compile(r"^Iteration (\d+)$")
+
+
+def step_marker_mask(tl) -> np.ndarray:
+    """Per slice of ``tl``: True for step-trace markers (a step lane's slices; elsewhere a step
+    marker's name), which belong to the steps, never to the OPs."""
+    n = int(tl.event_count)
+    if n == 0:
+        return np.zeros(0, dtype=bool)
+    step_lane = np.zeros(len(tl.lanes) + 1, dtype=bool)
+    for ln in tl.lanes:
+        step_lane[ln.index] = ln.process_name in STEP_PROCESSES or bool(STEP_THREAD.match(str(ln.thread_name)))
+    named = np.fromiter((bool(STEP_MARKER.match(str(t))) for t in tl.names), dtype=bool, count=len(tl.names))
+    named = np.append(named, False)
+    return step_lane[np.asarray(tl.lane)] | named[np.asarray(tl.name_id)]
+
 
 # --- area selection ---------------------------------------------------------------------------
 

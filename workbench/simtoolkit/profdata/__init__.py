@@ -22,6 +22,10 @@ Write a report
     ``device_N/summary`` + ``device_N/timeline`` with the old headers).
     ``write_torch_npu(out_dir, workload, soc="Ascend910B2", steps=2, aic_metrics=..., seed=0,
     style="2025"|"2023") -> Path`` of the new ``*_ascend_pt`` folder.
+    ``write_torch_npu(..., profiler_level="Level0")``: kernel types left ``N/A`` for the timeline.
+    ``write_mindspore_prof(out_dir, workload, soc="Ascend910", iterations_count=3, devices=[0],
+    seed=0, cann_version="6.0.1") -> Path`` of a MindSpore-style CANN 5/6 PROF folder with only
+    per-iteration timelines and step traces (:mod:`.mindspore`; ground truth: ``simulate_mindspore``).
     ``write_big_timeline(path, "msprof"|"torch_npu", n_events)`` streams a huge timeline for
     benchmarks. ``simulate(...)`` returns the in-memory :class:`Run` the writers format, for tests
     that want expected values.
@@ -44,6 +48,7 @@ from __future__ import annotations
 
 from .bigtrace import write_big_timeline
 from .chips import AIC_METRICS, CANN_VERSIONS, CHIPS
+from .mindspore import simulate_mindspore, write_mindspore_prof
 from .msprof import write_msprof_prof
 from .schedule import DEFAULT_START_NS, Run, simulate
 from .timeline import format_pid
@@ -64,9 +69,11 @@ __all__ = [
     "format_pid",
     "resnet50_workload",
     "simulate",
+    "simulate_mindspore",
     "transformer_workload",
     "workload_from_onnx",
     "write_big_timeline",
+    "write_mindspore_prof",
     "write_msprof_prof",
     "write_torch_npu",
 ]

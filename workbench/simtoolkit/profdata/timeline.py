@@ -61,8 +61,9 @@ def thread_meta(pid: int, tid: int, name: str, sort_index: int) -> list[dict]:
     ]
 
 
-def device_event(t: Task, pid: int, model_id: int) -> dict:
-    return {
+def device_event(t: Task, pid: int, model_id: int, op_type: bool = False) -> dict:
+    """An Ascend Hardware / Task Scheduler slice; ``op_type`` adds the kernel's ``OP Type`` arg."""
+    event = {
         "name": t.op.name,
         "pid": pid,
         "tid": t.stream_id,
@@ -79,6 +80,9 @@ def device_event(t: Task, pid: int, model_id: int) -> dict:
         },
         "ph": "X",
     }
+    if op_type:
+        event["args"]["OP Type"] = t.op.type
+    return event
 
 
 def host_event(e: HostEvent, pid: int) -> dict:
@@ -326,7 +330,7 @@ def _py_meta(name: str, pid: int, tid: int, args: dict) -> dict:
     return {"ph": "M", "name": name, "pid": pid, "tid": tid, "args": args}
 
 
-def torch_events(run: Run, dev: int) -> Iterator[dict]:
+def torch_events(run: Run, dev: int, op_types: bool = False) -> Iterator[dict]:
     """Events of one rank's ``trace_view.json``, in the section order of the real sample."""
     pids = torch_pids(run)
     py, cann, hw, ov = pids["Python"], pids["CANN"], pids["Ascend Hardware"], pids["Overlap Analysis"]
@@ -378,7 +382,7 @@ def torch_events(run: Run, dev: int) -> Iterator[dict]:
     for t in tasks:
         s, f = h2d_flow(t, cann, hw)
         timed.append((t.launch_ns, seq, s))
-        timed.append((t.start_ns, seq + 1, device_event(t, hw, MODEL_ID_NONE)))
+        timed.append((t.start_ns, seq + 1, device_event(t, hw, MODEL_ID_NONE, op_types)))
         timed.append((t.start_ns, seq + 2, f))
         timed.append(
             (

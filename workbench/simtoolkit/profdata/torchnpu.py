@@ -10,6 +10,11 @@
 ``style="2025"`` follows samples/torch_npu-kernel_details-pipe (OP State, HF32 Eligible, start time
 quoted with a trailing TAB); ``style="2023"`` follows samples/torch_npu-kernel_details-arith (no
 OP State/HF32, float start time, FORMAT_ND formats).
+
+``profiler_level="Level0"`` (the level many users collect; no PMU columns) writes kernel_details
+with ``Type`` and ``Accelerator Core`` = ``N/A`` for every kernel but the AI CPU ones, op_statistic
+grouped by those ``N/A`` values, and a trace_view whose Ascend Hardware slices carry each kernel's
+``Task Type`` and ``OP Type`` args (docs/cann-formats.md §4.1; which rows keep a type is UNVERIFIED).
 """
 
 from __future__ import annotations
@@ -20,14 +25,15 @@ from pathlib import Path
 
 from . import tables
 from .chips import cann, chip, pmu_columns
-from .fmt import StagedDir, csv_text, dur_text, r3, ts_us, write_json_array, write_text
+from .fmt import NA, StagedDir, csv_text, dur_text, r3, ts_us, write_json_array, write_text
 from .msprof import prof_name, stamp, write_raw
 from .schedule import DEFAULT_PID, DEFAULT_START_NS, Run, simulate
-from .stats import api_statistic, op_statistic
+from .stats import aggregate, api_statistic, op_statistic
 from .timeline import torch_events
 from .workload import Workload
 
 STYLES = ("2025", "2023")
+LEVELS = ("Level0", "Level1", "Level2")
 
 
 def write_torch_npu(
@@ -46,11 +52,18 @@ def write_torch_npu(
     start_ns: int = DEFAULT_START_NS,
     pid: int = DEFAULT_PID,
     connection_base: int = 0,
+    profiler_level: str = "Level1",
 ) -> Path:
     """Write one ``*_ascend_pt`` folder under ``out_dir`` (eager torch_npu run of ``workload`` for
-    ``steps`` profiler steps on one device) and return its path."""
+    ``steps`` profiler steps on one device) and return its path. ``profiler_level="Level0"``
+    collects no PMU metrics (``aic_metrics`` is ignored) and leaves kernel types to the timeline."""
     if style not in STYLES:
         raise ValueError(f"style: {style!r} is not one of {', '.join(STYLES)}")
+    if profiler_level not in LEVELS:
+        raise ValueError(f"profiler_level: {profiler_level!r} is not one of {', '.join(LEVELS)}")
+    level0 = profiler_level == "Level0"
+    if level0:
+        aic_metrics = None
     c, cv = chip(soc), cann(cann_version)
     pmu_cols = pmu_columns(c, aic_metrics)
     run = simulate(
@@ -72,7 +85,10 @@ def write_torch_npu(
                     "activities": ["ProfilerActivity.CPU", "ProfilerActivity.NPU"],
                     "schedule": {"wait": 0, "warmup": 0, "active": steps, "repeat": 1},
                 },
-                "experimental_config": {"_aic_metrics": aic_metrics or "ACL_AICORE_NONE", "_profiler_level": "Level1"},
+                "experimental_config": {
+                    "_aic_metrics": aic_metrics or "ACL_AICORE_NONE",
+                    "_profiler_level": profiler_level,
+                },
             },
             "start_info": {"syscnt_enable": False, "freq": 100.0, "start_cnt": 0, "start_monotonic": 0},
             "end_info": {"collectionTimeEnd": str(run.end_ns // 1000)},
@@ -87,8 +103,8 @@ def write_torch_npu(
             json.dumps({"ENV_VARIABLES": {"ASCEND_RT_VISIBLE_DEVICES": str(device)}}, indent=4),
         )
         out = root / "ASCEND_PROFILER_OUTPUT"
-        write_json_array(out / "trace_view.json", torch_events(run, device))
-        _write_tables(out, run, style, aic_metrics, pmu_cols)
+        write_json_array(out / "trace_view.json", torch_events(run, device, op_types=level0))
+        _write_tables(out, run, style, aic_metrics, pmu_cols, level0)
         fw = root / "FRAMEWORK"
         fw.mkdir()
         (fw / "torch.op_range").write_bytes(
@@ -103,19 +119,32 @@ def write_torch_npu(
     return target
 
 
-def _write_tables(out: Path, run: Run, style: str, metrics: str | None, pmu_cols: list[str]) -> None:
+def level0_known(t) -> bool:
+    """Does a Level0 kernel_details row keep its Type / Accelerator Core? Only AI CPU kernels here."""
+    return t.task_type == "AI_CPU"
+
+
+def _write_tables(
+    out: Path, run: Run, style: str, metrics: str | None, pmu_cols: list[str], level0: bool = False
+) -> None:
     dev = run.devices[0]
     tasks = run.tasks[dev]
-    write_text(
-        out / "kernel_details.csv",
-        csv_text(
-            tables.kernel_details_header(style, run.chip, metrics),
-            (tables.kernel_details_row(run, t, style, pmu_cols) for t in tasks),
-        ),
-    )
-    write_text(
-        out / "op_statistic.csv", csv_text(tables.OP_STATISTIC_COLS, tables.op_statistic_rows(op_statistic(tasks)))
-    )
+    rows = []
+    for t in tasks:
+        row = tables.kernel_details_row(run, t, style, pmu_cols)
+        if level0 and not level0_known(t):
+            header = tables.kernel_details_header(style, run.chip, metrics)
+            row[header.index("Type")] = row[header.index("Accelerator Core")] = NA
+        rows.append(row)
+    write_text(out / "kernel_details.csv", csv_text(tables.kernel_details_header(style, run.chip, metrics), rows))
+    aggs = op_statistic(tasks)
+    if level0:
+        aggs = aggregate(
+            tasks,
+            lambda t: (t.op.type, t.task_type) if level0_known(t) else (NA, NA),
+            lambda t: t.dur_ns,
+        )
+    write_text(out / "op_statistic.csv", csv_text(tables.OP_STATISTIC_COLS, tables.op_statistic_rows(aggs)))
     write_text(
         out / "api_statistic.csv",
         csv_text(tables.API_STATISTIC_COLS, tables.api_statistic_rows(api_statistic(run.host[dev]))),

@@ -159,8 +159,13 @@ def bind_points(
     return out
 
 
-def _pair_flows(keys: tuple[np.ndarray, ...], kind: np.ndarray, ts: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
-    """Pair flow starts with flow ends sharing a key (group, cat, id): (src idx, dst idx, unpaired)."""
+def _pair_flows(
+    keys: tuple[np.ndarray, ...], kind: np.ndarray, ts: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """Pair flow points sharing a key (group, cat, id) in time order: (src idx, dst idx, name idx,
+    unpaired). A chain ``s``, ``t``..., ``f`` (the ``t`` steps of the Chrome trace format) is one
+    arrow per hop (s->t, t->t, t->f), each named by the chain's ``s`` (``name idx``); a chain that
+    ends in a step (``s``, ``t``: msprof's ``Data_aug Bound``) ends there."""
     order = np.lexsort((ts, *reversed(keys)))
     n = len(order)
     diff = np.zeros(max(n - 1, 0), dtype=bool)
@@ -169,41 +174,52 @@ def _pair_flows(keys: tuple[np.ndarray, ...], kind: np.ndarray, ts: np.ndarray) 
         diff |= sk[1:] != sk[:-1]
     c = np.concatenate([[0], np.cumsum(diff)]) if n else np.zeros(0, np.int64)  # group number, sorted
     k = kind[order]
-    src, dst = [], []
-    # fast path: groups of exactly [s, f]
+    src, dst, names = [], [], []
+    # fast path: groups of exactly [s, f] or [s, t]
     first = np.ones(n, dtype=bool)
     first[1:] = c[1:] != c[:-1]
     starts = np.flatnonzero(first)
     sizes = np.diff(np.append(starts, n))
     simple = sizes == 2
     s_idx = starts[simple]
-    fwd = (k[s_idx] == 0) & (k[s_idx + 1] == 2)
+    fwd = (k[s_idx] == 0) & (k[s_idx + 1] != 0)
     rev = (k[s_idx] == 2) & (k[s_idx + 1] == 0)  # an end stamped before its start: still one flow
     ok = fwd | rev
     src.append(order[np.where(fwd, s_idx, s_idx + 1)[ok]])
     dst.append(order[np.where(fwd, s_idx + 1, s_idx)[ok]])
+    names.append(src[-1])
     unpaired = int((~ok).sum()) * 2
+    hops: list[tuple[int, int, int]] = []
     for g in np.flatnonzero(~simple).tolist():
         a = int(starts[g])
-        pending = -1
+        prev = head = -1  # the chain's last point and its start
+        hopped = False
         for pos in range(a, a + int(sizes[g])):
             if k[pos] == 0:
-                if pending >= 0:
+                if prev >= 0 and not hopped:
                     unpaired += 1
-                pending = pos
-            elif k[pos] == 2:
-                if pending >= 0:
-                    src.append(order[pending : pending + 1])
-                    dst.append(order[pos : pos + 1])
-                    pending = -1
-                else:
-                    unpaired += 1
-        if pending >= 0:
+                prev = head = pos
+                hopped = False
+            elif prev >= 0:  # a step or the end: one hop from the chain's last point
+                hops.append((prev, pos, head))
+                hopped = True
+                prev = -1 if k[pos] == 2 else pos
+            else:
+                unpaired += 1
+        if prev >= 0 and not hopped:
             unpaired += 1
+    if hops:
+        h = np.array(hops, dtype=np.int64)
+        src.append(order[h[:, 0]])
+        dst.append(order[h[:, 1]])
+        names.append(order[h[:, 2]])
     s = np.concatenate(src) if src else np.zeros(0, np.int64)
     d = np.concatenate(dst) if dst else np.zeros(0, np.int64)
     o = np.argsort(ts[s], kind="stable")
-    return s[o], d[o], unpaired
+    s, d = s[o], d[o]
+    if not hops:  # no chains: every flow is named by its own start (no second index array)
+        return s, d, s, unpaired
+    return s, d, np.concatenate(names)[o], unpaired
 
 
 class _Background:
@@ -500,9 +516,9 @@ def _flows(
     warnings: list[str],
 ) -> tuple[Flows, int]:
     """Paired flows bound to the slices they start and end on; returns (flows, flow count)."""
-    src, dst, unpaired = pairing.result()
+    src, dst, name_at, unpaired = pairing.result()
     flow_id_arr = _flow_id_texts(f["id_code"][src], f["id_num"][src], list(g.id_texts))
-    flow_names = _src_names(src, f["kind"], g.start_names)
+    flow_names = _src_names(name_at, f["kind"], g.start_names)
     if unpaired:
         warnings.append(f"{unpaired} flow events without a partner (same cat and id) were ignored")
     f_rel = f["ts"] - origin
