@@ -19,8 +19,10 @@ MODEL = "atc-om2json-310-cann5.1/model.json"
 
 
 def _open(window, qtbot, samples, acl):
+    """The dialog opened on the sample om JSON (as "Dump Configuration…" on it does), its model read."""
     dialog = open_dump_configuration(window.context, window, str(samples / MODEL), str(acl))
-    qtbot.waitUntil(lambda: dialog.model is not None and dialog.task is None, timeout=20000)
+    name = _model_doc(samples)["name"]
+    qtbot.waitUntil(lambda: dialog.model_name.text() == name and dialog.load_button.isEnabled(), timeout=20000)
     return dialog
 
 
@@ -28,20 +30,43 @@ def _model_doc(samples):
     return json.loads((samples / MODEL).read_text())
 
 
-def test_sample_acl_json_keeps_keys_and_writes_the_schema(window, qtbot, samples, tmp_path):
+def _save(qtbot, user, dialog, expect: str = "Saved") -> None:
+    """Click Save; wait for the status line it leaves."""
+    dialog.status.clear()
+    user.click(dialog.buttons.button(QDialogButtonBox.StandardButton.Save))
+    qtbot.waitUntil(lambda: dialog.status.text().startswith(expect), timeout=10000)
+
+
+def _select_ops(qtbot, dialog, names):
+    """Click the first op's row in the tree, Ctrl+click the others (a multi-selection)."""
+    tree = dialog.tree.tree
+    for i, name in enumerate(names):
+        item = dialog.tree._items[name]
+        assert not item.isHidden(), f"{name} is not shown in the tree"
+        tree.scrollToItem(item)
+        rect = tree.visualItemRect(item)
+        modifier = Qt.KeyboardModifier.ControlModifier if i else Qt.KeyboardModifier.NoModifier
+        qtbot.mouseClick(tree.viewport(), Qt.MouseButton.LeftButton, modifier, rect.center())
+    selectable = [n for n in names if dialog.tree._items[n].flags() & Qt.ItemFlag.ItemIsSelectable]
+    assert sorted(dialog.tree.selected_ops()) == sorted(selectable)
+
+
+def test_sample_acl_json_keeps_keys_and_writes_the_schema(window, qtbot, user, samples, tmp_path):
     acl = tmp_path / "src" / "acl.json"
     acl.parent.mkdir()
     shutil.copy(samples / "acl-json-dump-samples" / "acl.json", acl)
-    acl.chmod(0o644)  # the samples are read-only (test_dump_config_files.py covers a read-only file)
+    acl.chmod(0o644)  # the samples are read-only
     original = json.loads(acl.read_text())
     dialog = _open(window, qtbot, samples, acl)
     # The sample has an empty dump_list: nothing dumped for this model yet -> "None", its dump_path shown.
     assert dialog.options["none"].isChecked()
     assert dialog.dump_path.text() == original["dump"]["dump_path"]
-    dialog.options["all"].setChecked(True)
-    dialog.mode.setCurrentIndex(dialog.mode.findData("all"))
+    user.toggle(dialog.options["all"])
+    assert dialog.options["all"].isChecked()
+    user.choose(dialog.mode, "All")
+    assert dialog.mode.currentData() == "all"
     live = json.loads(dialog.preview.toPlainText())
-    assert dialog.save()
+    _save(qtbot, user, dialog)
     text = acl.read_text()
     assert json.loads(text) == live
     name = _model_doc(samples)["name"]
@@ -60,16 +85,21 @@ def test_sample_acl_json_keeps_keys_and_writes_the_schema(window, qtbot, samples
     # and a profiler section is kept untouched, with the dump + profiling warning shown.
     doc = json.loads((samples / "acl-json-torch_npu-exception" / "acl.json").read_text())
     doc["profiler"] = {"switch": "on", "output": "/tmp/prof", "aic_metrics": "PipeUtilization"}
-    acl.write_text(json.dumps(doc))
-    dialog.acl_path.setText(str(acl))
-    dialog.load_acl()
-    dialog.options["all"].setChecked(True)
-    dialog.dump_path.setText(str(tmp_path / "dump"))
-    dialog.data.setCurrentIndex(dialog.data.findData("stats"))
-    dialog.stats["Nan"].setChecked(False)
+    other = tmp_path / "torch" / "acl.json"
+    other.parent.mkdir()
+    other.write_text(json.dumps(doc))
+    user.retype(dialog.acl_path.edit, str(other), finish="tab")  # leaving the field reads the file
+    qtbot.waitUntil(lambda: dialog.acl_status.text().startswith(f"Editing {other}"))
+    assert dialog.scene.currentData() == "lite_exception"
+    user.toggle(dialog.options["all"])
+    user.retype(dialog.dump_path.edit, str(tmp_path / "dump"))
+    user.choose(dialog.data, "Statistics")
+    assert dialog.data.currentData() == "stats"
+    user.toggle(dialog.stats["Nan"])
+    assert not dialog.stats["Nan"].isChecked()
     assert "dump and profiling are both on" in dialog.issues.text() and dialog.issues.isVisibleTo(dialog)
-    assert dialog.save()
-    data = json.loads(acl.read_text())
+    _save(qtbot, user, dialog)
+    data = json.loads(other.read_text())
     assert data["profiler"] == doc["profiler"]
     assert list(data["dump"]) == [
         "dump_scene",
@@ -82,30 +112,34 @@ def test_sample_acl_json_keeps_keys_and_writes_the_schema(window, qtbot, samples
     ]
     assert data["dump"]["dump_scene"] == "lite_exception"
     assert data["dump"]["dump_stats"] == ["Max", "Min", "Avg", "L2norm", "Negative Inf", "Positive Inf"]
+    assert json.loads(acl.read_text()) == live, "the first file is left as saved"
     dialog.close()
 
 
-def test_several_writes_ticked_layers_and_model_name(window, qtbot, samples, tmp_path):
+def test_several_writes_ticked_layers_and_model_name(window, qtbot, user, samples, tmp_path):
     acl = tmp_path / "acl.json"
     dialog = _open(window, qtbot, samples, acl)
     assert dialog.options["all"].isChecked()  # a new file: MindStudio's default
     doc = _model_doc(samples)
     ops = [op for g in doc["graph"] for op in g["op"]]
     dumped = [op["name"] for op in ops if op["type"] not in ("Data", "Const", "NetOutput")]
-    # Ticking is impossible until "Several" is chosen.
-    dialog.tree.select(dumped[:2])
-    dialog.tree.enable_selected()
+    # Ticking is impossible until "Several" is chosen: Enable Dump is off.
+    _select_ops(qtbot, dialog, dumped[:2])
+    assert not dialog.tree.act_enable.isEnabled()
+    dialog.tree.act_enable.trigger()
     assert dialog.tree.checked() == []
-    dialog.options["several"].setChecked(True)
+    user.toggle(dialog.options["several"])
+    assert dialog.options["several"].isChecked()
     assert "tick the ops" in dialog.issues.text()
     # Search narrows the tree; multi-select + Enable Dump (the context menu's action) ticks them.
-    dialog.tree.search.setText("cast")
+    user.retype(dialog.tree.search, "cast")
     visible = [n for n, it in dialog.tree._items.items() if not it.isHidden()]
     assert visible == [op["name"] for op in ops if "cast" in op["name"].lower() or "cast" in op["type"].lower()]
+    user.retype(dialog.tree.search, "")
     wanted = [dumped[-1], dumped[3], dumped[1]]
-    dialog.tree.select(wanted + ["boxes_all"])  # a Data op cannot be ticked
+    _select_ops(qtbot, dialog, wanted + ["boxes_all"])  # a Data op cannot be ticked
     dialog.tree.act_enable.trigger()
-    dialog.tree.select([dumped[3]])
+    _select_ops(qtbot, dialog, [dumped[3]])
     dialog.tree.act_disable.trigger()
     item = dialog.tree._items[dumped[1]]
     assert item.checkState(0) == Qt.CheckState.Checked
@@ -113,27 +147,27 @@ def test_several_writes_ticked_layers_and_model_name(window, qtbot, samples, tmp
     assert json.loads(dialog.preview.toPlainText())["dump"]["dump_list"] == [
         {"model_name": doc["name"], "layer": expected_layers}
     ]
-    dialog.dump_path.setText(str(tmp_path / "d"))
-    assert dialog.save()
+    user.retype(dialog.dump_path.edit, str(tmp_path / "d"))
+    _save(qtbot, user, dialog)
     data = json.loads(acl.read_text())
     assert data["dump"]["dump_list"] == [{"model_name": doc["name"], "layer": expected_layers}]
     assert data["dump"]["dump_path"] == str(tmp_path / "d")
     dialog.close()
 
 
-def test_invalid_acl_json_is_reported_and_kept_without_consent(window, qtbot, samples, tmp_path, monkeypatch):
+def test_invalid_acl_json_is_reported_and_kept_without_consent(window, qtbot, user, samples, tmp_path):
     acl = tmp_path / "acl.json"
     broken = '{\n  "dump": {\n    "dump_path": "/x"\n    "dump_mode": "all"}\n}\n'
     acl.write_text(broken)
     dialog = _open(window, qtbot, samples, acl)
     assert "line 4, column 5" in dialog.acl_status.text()
-    asked = []
-    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: asked.append(a) or QMessageBox.StandardButton.No)
-    assert not dialog.save()
-    assert acl.read_text() == broken and len(asked) == 1 and "line 4, column 5" in asked[0][2]
+    no, yes = QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes
+    with user.answering(QMessageBox, lambda box: user.press(box, no)) as asked:
+        _save(qtbot, user, dialog, expect="Not saved")
+    assert acl.read_text() == broken and len(asked) == 1 and "line 4, column 5" in asked[0]
     assert "left unchanged" in dialog.status.text()
-    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
-    assert dialog.save()
+    with user.answering(QMessageBox, lambda box: user.press(box, yes)):
+        _save(qtbot, user, dialog)
     assert (tmp_path / "acl.json.corrupt").read_text() == broken
     assert json.loads(acl.read_text())["dump"]["dump_list"] == [{"model_name": _model_doc(samples)["name"]}]
     dialog.close()
@@ -147,7 +181,7 @@ def test_om_is_read_with_atc_on_the_demo_host(window, qtbot, samples, tmp_path):
     write_om(om, doc, [])
     dialog = open_dump_configuration(window.context, window, str(om), str(tmp_path / "acl.json"))
     assert dialog.host.currentData() == "demo"
-    qtbot.waitUntil(lambda: dialog.task is None, timeout=60000)
+    qtbot.waitUntil(lambda: dialog.load_button.isEnabled(), timeout=60000)  # disabled while atc reads it
     assert dialog.model is not None, dialog.model_status.text()
     assert dialog.model.name == doc["name"]
     assert [op.name for op in dialog.model.ops] == [op["name"] for g in doc["graph"] for op in g["op"]]

@@ -12,27 +12,44 @@ from sshd import SshServer, ssh_home, sshd_server  # noqa: E402,F401
 from workbench.core.services.hosts import Host, HostStore  # noqa: E402
 
 
-def run_check(qtbot, dialog):
-    task = dialog.test_connection()
-    assert task is not None
-    qtbot.waitUntil(lambda: task.state.finished, timeout=120000)
-    qtbot.wait(50)
-    return task
+def run_check(qtbot, user, dialog) -> None:
+    """Click Test Connection; wait until the button is back (the check's result is shown)."""
+    user.click(dialog.test_button)
+    assert not dialog.test_button.isEnabled(), dialog.status.text()  # the check is running
+    qtbot.waitUntil(dialog.test_button.isEnabled, timeout=120000)
+    assert not dialog.status.text().startswith("Connecting"), dialog.status.text()
 
 
-def test_demo_host_checks_as_simulated(qtbot, window):
-    dialog = window.cann_machines_dialog()
-    qtbot.addWidget(dialog)
+def machines(qtbot, window):
+    from workbench.ui.hosts.machines_dialog import CannMachinesDialog
+
+    return opened(qtbot, window, "Ascend/CANN Machines…", CannMachinesDialog)
+
+
+def select_host(qtbot, user, dialog, name: str) -> None:
+    """Click the host's row in the list."""
+    from PySide6.QtCore import Qt
+
+    row = next(i for i in range(dialog.list.count()) if dialog.list.item(i).text().startswith(f"{name}  "))
+    rect = dialog.list.visualItemRect(dialog.list.item(row))
+    qtbot.mouseClick(dialog.list.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    qtbot.waitUntil(lambda: dialog.current_host().name == name and dialog.name.text() == name)
+
+
+def test_demo_host_checks_as_simulated(qtbot, user, window):
+    dialog = machines(qtbot, window)
     assert dialog.list.item(0).text() == "Demo host (simulated CANN)"
     assert not dialog.name.isEnabled(), "the demo host is not editable"
-    run_check(qtbot, dialog)
+    run_check(qtbot, user, dialog)
     assert dialog.last_check["simulated"] is True
     assert "(simulated)" in dialog.status.text() and "8.0.RC1" in dialog.status.text()
     assert dialog.devices.rowCount() == len(dialog.last_check["devices"]) > 0
     assert dialog.devices.item(0, 2).text().startswith("Ascend")
 
 
-def test_sshd_host_unknown_key_prompt_and_devices(qtbot, window, sshd_server, ssh_home, tmp_path):
+def test_sshd_host_unknown_key_prompt_and_devices(qtbot, user, window, sshd_server, ssh_home, tmp_path):
+    from PySide6.QtWidgets import QMessageBox
+
     from workbench.core.services.knownhosts import app_known_hosts
     from workbench.simtoolkit.install import install
 
@@ -50,70 +67,84 @@ def test_sshd_host_unknown_key_prompt_and_devices(qtbot, window, sshd_server, ss
             toolkit=str(prefix),
         )
     )
-    dialog = window.cann_machines_dialog()
-    qtbot.addWidget(dialog)
-    dialog.reload(select="loop")
-    asked = []
-    window.prompter.answer_host_key = lambda info: asked.append(info) or True
-    run_check(qtbot, dialog)
-    assert asked and asked[0].fingerprint.startswith("SHA256:")
+    dialog = machines(qtbot, window)
+    select_host(qtbot, user, dialog, "loop")
+    # the real "Unknown Host Key" question, answered Yes
+    with user.answering(QMessageBox, lambda box: user.press(box, QMessageBox.StandardButton.Yes), 60000) as asked:
+        run_check(qtbot, user, dialog)
+    assert "SHA256:" in asked[0] and "can't be established" in asked[0], asked
     assert sshd_server.host_key_line.split()[-1] in app_known_hosts().read_text(), "accepted key is remembered"
     assert dialog.last_check["cann_version"] == "7.0.0"
     assert [dialog.devices.item(r, 2).text() for r in range(dialog.devices.rowCount())] == ["Ascend310P3"] * 2
     # refusing an unknown key fails clearly
     app_known_hosts().write_text("")
-    window.prompter.answer_host_key = lambda info: False
-    from workbench.core.services.ssh import ConnectionPool  # noqa: F401 - fresh transports per check
-
-    run_check(qtbot, dialog)
+    with user.answering(QMessageBox, lambda box: user.press(box, QMessageBox.StandardButton.No), 60000) as asked:
+        run_check(qtbot, user, dialog)
+    assert "SHA256:" in asked[0], asked
     assert "Connection failed" in dialog.status.text()
+    assert app_known_hosts().read_text() == "", "a refused key is not remembered"
 
 
-def test_edit_validate_and_import(qtbot, window, tmp_path, monkeypatch):
+def test_edit_validate_and_import(qtbot, user, window, tmp_path, monkeypatch):
     from PySide6.QtWidgets import QMessageBox
 
-    dialog = window.cann_machines_dialog()
-    qtbot.addWidget(dialog)
-    dialog.add_host()
-    dialog.hostname.setText("atlas-800")
-    dialog.user.setText("ma")
-    dialog.port.setValue(2222)
-    assert dialog.save_host()
+    home = tmp_path / "home"
+    (home / ".ssh").mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))  # Import reads ~/.ssh/config
+    dialog = machines(qtbot, window)
+    user.click(user.button(dialog, "Add"))
+    qtbot.waitUntil(lambda: dialog.name.text() == "new-host" and dialog.hostname.isEnabled())
+    user.retype(dialog.hostname, "atlas-800")
+    user.retype(dialog.user, "ma")
+    user.retype(dialog.port, "2222")
+    user.click(dialog.save_button)
+    qtbot.waitUntil(lambda: dialog.status.text() == "Saved new-host.")
     saved = HostStore().get("new-host")
     assert (saved.hostname, saved.user, saved.port) == ("atlas-800", "ma", 2222)
-    dialog.hostname.setText("bad host name")
-    assert not dialog.save_host()
-    assert "hostname" in dialog.status.text()
-    cfg = tmp_path / "config"
-    cfg.write_text("Host a310\n  HostName 10.1.2.3\n  User hw\n  Port 2200\n\nHost *\n  User nobody\n")
-    assert dialog.import_ssh_config(str(cfg)) == 1
+    user.retype(dialog.hostname, "bad host name")
+    user.click(dialog.save_button)
+    qtbot.waitUntil(lambda: "hostname" in dialog.status.text())
+    assert HostStore().get("new-host").hostname == "atlas-800", "a bad hostname is not saved"
+    (home / ".ssh" / "config").write_text(
+        "Host a310\n  HostName 10.1.2.3\n  User hw\n  Port 2200\n\nHost *\n  User nobody\n"
+    )
+    user.click(user.button(dialog, "Import ~/.ssh/config…"))
+    qtbot.waitUntil(lambda: dialog.status.text() == "Imported 1 of 1 hosts (existing names were kept).")
     assert HostStore().get("a310").hostname == "10.1.2.3"
-    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
-    dialog.reload(select="a310")
-    dialog.remove_host()
+    select_host(qtbot, user, dialog, "a310")
+    with user.answering(QMessageBox, lambda box: user.press(box, QMessageBox.StandardButton.Yes)) as asked:
+        user.click(dialog.remove_button)
+    assert "Remove a310" in asked[0], asked
+    qtbot.waitUntil(lambda: all(not dialog.list.item(i).text().startswith("a310") for i in range(dialog.list.count())))
     assert "a310" not in {h.name for h in HostStore().load()}
 
 
-def test_host_panel_device_picker_feeds_run_configurations(qtbot, window, tmp_path):
+def test_host_panel_device_picker_feeds_run_configurations(qtbot, user, window, tmp_path):
     from PySide6.QtCore import Qt
 
     from workbench.core.project import open_project
+    from workbench.ui.hosts.runconfig_dialog import RunConfigurationsDialog
 
     window.create_project(tmp_path / "proj")
     panel = window.host_panel
     assert panel.host.currentData() == "demo"
-    task = panel.check()
+    with qtbot.waitSignal(window.context.bridge.task_started) as started:
+        user.click(panel.check_button)
+    task = started.args[0]
     qtbot.waitUntil(lambda: panel.devices.count() > 0, timeout=60000)
     assert "(simulated)" in panel.status.text()
-    for row in (0, 3):
-        panel.devices.item(row).setCheckState(Qt.CheckState.Checked)
+    for row in (0, 3):  # select the NPU's row with a click, tick it with Space
+        rect = panel.devices.visualItemRect(panel.devices.item(row))
+        qtbot.mouseClick(panel.devices.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+        qtbot.keyClick(panel.devices, Qt.Key.Key_Space)
+        qtbot.waitUntil(lambda r=row: panel.devices.item(r).checkState() == Qt.CheckState.Checked)
     assert panel.selected_devices() == [0, 3]
     assert "ASCEND_RT_VISIBLE_DEVICES=0,3" in panel.env.text()
     assert open_project(tmp_path / "proj").extra["devices"] == [0, 3], "the choice is kept in the project"
-    dialog = window.run_configurations_dialog()
-    qtbot.addWidget(dialog)
-    dialog.add_config()
-    assert dialog.configs[-1].devices == [0, 3] and dialog.devices.text() == "0,3"
+    dialog = opened(qtbot, window, "Ascend/Run Configurations…", RunConfigurationsDialog)
+    user.click(dialog.add_button)
+    qtbot.waitUntil(lambda: dialog.devices.text() == "0,3")
+    assert dialog.configs[-1].devices == [0, 3]
     assert task.state.value == "succeeded"
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QContextMenuEvent
-from PySide6.QtWidgets import QApplication, QMenu
+from PySide6.QtWidgets import QApplication, QDialogButtonBox, QMenu
 
 from workbench.core import artefacts
 from workbench.core.project import create_project
@@ -131,11 +131,11 @@ class _Report:
         self.source = source
 
 
-def test_a_dialog_runs_on_an_application_context_without_a_window(qtbot, samples):
+def test_a_dialog_runs_on_an_application_context_without_a_window(qtbot, user, samples):
     """The Baseline Comparison dialog gets what it needs from an AppContext built of fakes."""
     from workbench.core.settings import Settings
     from workbench.ui.bridge import TaskBridge
-    from workbench.ui.compare.dialog import CompareDialog
+    from workbench.ui.compare.dialog import CompareDialog, open_compare_dialog
     from workbench.ui.context import AppContext, AppEvents
     from workbench.ui.hosts.prompter import QtPrompter
 
@@ -161,12 +161,18 @@ def test_a_dialog_runs_on_an_application_context_without_a_window(qtbot, samples
         comparison_failed=lambda message, exc: failed.append(message),
         open_comparison_row=lambda comparison, row: None,
     )
-    dialog = CompareDialog(context)
-    qtbot.addWidget(dialog)
-    assert [dialog.base.edit.itemText(i) for i in range(dialog.base.edit.count())] == [src]
-    dialog.base.set_path(src)
-    dialog.current.set_path(src)
-    task = dialog.start()
+    offered = []
+
+    def fill_in_and_compare(dialog: CompareDialog) -> None:
+        offered.extend(dialog.base.edit.itemText(i) for i in range(dialog.base.edit.count()))
+        user.retype(dialog.base.edit.lineEdit(), src)
+        user.retype(dialog.current.edit.lineEdit(), src)
+        user.click(dialog.buttons.button(QDialogButtonBox.StandardButton.Ok))
+
+    with user.answering(CompareDialog, fill_in_and_compare) as answered:
+        task = open_compare_dialog(context, None)  # exec(): the Compare button's answer starts the task
+    assert answered == ["Baseline Comparison"] and offered == [src]
+    assert task is not None
     try:
         qtbot.waitUntil(lambda: bool(shown or failed), timeout=30000)
     finally:

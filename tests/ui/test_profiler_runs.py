@@ -13,14 +13,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from PySide6.QtWidgets import QDialogButtonBox
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDialogButtonBox, QMessageBox, QWizard
 
 from workbench.core.profiler.history import list_runs
 from workbench.core.profiling.build import open_report
 from workbench.core.project import create_project, open_project
 from workbench.simtoolkit.profdata.msprof import write_msprof_prof
 from workbench.simtoolkit.profdata.workload import resnet50_workload
-from workbench.ui.profiler import open_import_result, open_merge_reports, open_new_profiling, open_profiling_runs
 from workbench.ui.report.document import ReportDocument
 
 SHOTS = os.environ.get("PROFILER_SCREENSHOTS")
@@ -56,6 +56,31 @@ def op_rows(prof: Path) -> int:
     return total
 
 
+def opened(qtbot, user, window, menu_path: str, cls):
+    """Trigger the menu entry; the visible dialog of class ``cls`` it opened."""
+    user.trigger(window, menu_path)
+    qtbot.waitUntil(lambda: any(d.isVisible() for d in window.findChildren(cls)), timeout=10000)
+    dialog = [d for d in window.findChildren(cls) if d.isVisible()][-1]
+    qtbot.addWidget(dialog)
+    return dialog
+
+
+def next_page(qtbot, user, w) -> None:
+    """Click Next; the wizard moves on (else the page's error says why)."""
+    page = w.currentPage()
+    user.click(w.button(QWizard.WizardButton.NextButton))
+    assert w.currentPage() is not page, page.error.text()
+
+
+def click_row(qtbot, panel, run_id: str) -> None:
+    """Click the run's row in the Profiling Runs table."""
+    view, model = panel.table.view, panel.table.model
+    row = next(r for r in range(model.rowCount()) if panel.runs[model.source_row(r)].id == run_id)
+    rect = view.visualRect(model.index(row, 0))
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    qtbot.waitUntil(lambda: panel.selected() is not None and panel.selected().id == run_id)
+
+
 @pytest.fixture
 def project(window, tmp_path):
     root = tmp_path / "app"
@@ -66,26 +91,32 @@ def project(window, tmp_path):
     return root
 
 
-def test_profile_a_python_app_end_to_end_then_runs_view(qtbot, window, project):
-    w = open_new_profiling(window.context, window)
+def test_profile_a_python_app_end_to_end_then_runs_view(qtbot, user, window, project):
+    from workbench.ui.profiler.runs import ProfilingRunsDialog
+    from workbench.ui.profiler.wizard import NewProfilingWizard
+
+    w = opened(qtbot, user, window, "Ascend/System Profiler/New Profiling…", NewProfilingWizard)
     qtbot.waitUntil(lambda: w.probe is not None, timeout=60000)
     assert w.exec_page.project_path.text() == str(project)  # the open project is the app project
     assert w.exec_page.project_type.text().startswith("Ascend App")
-    w.next()
+    next_page(qtbot, user, w)
     e = w.exec_page
-    e.executable_type.setCurrentIndex(e.executable_type.findData("python"))
-    e.executable.setText("main.py")
-    e.python.setText(sys.executable)
-    e.args.setText("x1")
+    user.choose(e.executable_type, e.executable_type.itemText(e.executable_type.findData("python")))
+    assert e.executable_type.currentData() == "python"
+    user.retype(e.executable, "main.py")
+    user.retype(e.python, sys.executable)
+    user.retype(e.args, "x1")
     while w.currentPage() is not w.check_page:
-        w.next()
-    qtbot.waitUntil(w.check_page.isComplete, timeout=60000)
-    w.accept()
-    task = w.task
+        next_page(qtbot, user, w)
+    start = w.button(QWizard.WizardButton.FinishButton)
+    assert start.text() == "Start"
+    with qtbot.waitSignal(window.context.bridge.task_started, timeout=60000) as started:
+        user.click(start, timeout=60000)  # enabled once the checks passed
+    task = started.args[0]
+    assert task is w.task
     doc = wait_report(qtbot, window, 0)
-    assert task.state.value == "succeeded"
-    out = window.output.view_for(task.handle.task_id).toPlainText()
-    assert "app says hello x1" in out  # the app's output streamed
+    qtbot.waitUntil(lambda: "app says hello x1" in window.output.view_for(task.handle.task_id).toPlainText())
+    assert task.state.value == "succeeded"  # the app's output streamed, and the task succeeded
     runs = list_runs(open_project(project))
     assert len(runs) == 1
     run = runs[0]
@@ -96,38 +127,51 @@ def test_profile_a_python_app_end_to_end_then_runs_view(qtbot, window, project):
     assert run.options["executable"] == "main.py" and run.options["args"] == ["x1"]
     remote_dir = Path(run.remote_dir)
     assert remote_dir.is_dir()  # the demo host's copy
-    again = open_new_profiling(window.context, window)  # the options are remembered
-    qtbot.addWidget(again)
-    qtbot.waitUntil(lambda: again.probe is not None, timeout=60000)
+    again = opened(qtbot, user, window, "Ascend/System Profiler/New Profiling…", NewProfilingWizard)
+    assert again is not w
+    qtbot.waitUntil(lambda: again.probe is not None, timeout=60000)  # the options are remembered
     assert again.job().to_dict() | {"project_type": ""} == {**run.options, "project_type": ""}
-    again.reject()
+    user.click(again.button(QWizard.WizardButton.CancelButton))
+    qtbot.waitUntil(lambda: not again.isVisible())
 
-    dialog = open_profiling_runs(window.context, window)
-    qtbot.addWidget(dialog)
+    dialog = opened(qtbot, user, window, "Ascend/System Profiler/Profiling Runs…", ProfilingRunsDialog)
     panel = dialog.panel
     assert [r.id for r in panel.runs] == [run.id]
     assert panel.table.model.rowCount() == 1
     assert "main.py x1" in panel.table.model.raw(0, 3) and "PipeUtilization" in panel.table.model.raw(0, 4)
     shot(dialog, "6-runs")
-    assert panel.select(run.id)
-    panel.reopen()
+    click_row(qtbot, panel, run.id)
+    user.click(panel.reopen_button)
     wait_report(qtbot, window, 1)
 
-    rerun = panel.rerun()  # same options, a new run
+    with qtbot.waitSignal(window.context.bridge.task_started, timeout=10000) as started:
+        user.click(panel.rerun_button)  # same options, a new run
+    rerun = started.args[0]
     qtbot.waitUntil(lambda: len(panel.runs) == 2, timeout=60000)
     wait_report(qtbot, window, 2)
     assert rerun.state.value == "succeeded"
     new = next(r for r in panel.runs if r.id != run.id)
     assert new.options == run.options and new.command[1:] != [] and new.remote_dir != run.remote_dir
 
-    panel.delete(run.id)  # locally only
+    click_row(qtbot, panel, run.id)
+    yes = QMessageBox.StandardButton.Yes
+    with user.answering(QMessageBox, lambda box: user.press(box, yes)) as asked:
+        user.click(panel.delete_button)  # locally only
+    assert "the data on the host is kept" in asked[0], asked
     qtbot.waitUntil(lambda: [r.id for r in panel.runs] == [new.id], timeout=30000)
     assert not run.local_path(project).exists() and remote_dir.is_dir()
     assert [r.id for r in list_runs(open_project(project))] == [new.id]
 
-    panel.select(new.id)
-    panel.on_host.setChecked(True)
-    task = panel.delete(new.id, on_host=True)  # and on the host
+    click_row(qtbot, panel, new.id)
+    user.toggle(panel.on_host)
+    assert panel.on_host.isChecked()
+    with (
+        qtbot.waitSignal(window.context.bridge.task_started, timeout=10000) as started,
+        user.answering(QMessageBox, lambda box: user.press(box, yes)) as asked,
+    ):
+        user.click(panel.delete_button)  # and on the host
+    task = started.args[0]
+    assert new.remote_dir in asked[0], asked
     qtbot.waitUntil(lambda: panel.runs == [], timeout=30000)
     assert task.state.value == "succeeded"
     assert not new.local_path(project).exists() and not Path(new.remote_dir).exists()
@@ -140,43 +184,50 @@ def _prof(parent: Path, device: int, index: int) -> Path:
     )
 
 
-def test_merge_two_prof_folders_opens_the_result(qtbot, window, tmp_path):
+def test_merge_two_prof_folders_opens_the_result(qtbot, user, window, tmp_path):
+    from workbench.ui.profiler.dialogs import MergeReportsDialog
+
     a = _prof(tmp_path / "in" / "rank0", 0, 1)
     b = _prof(tmp_path / "in" / "rank1", 1, 2)
-    dialog = open_merge_reports(window.context, window)
-    qtbot.addWidget(dialog)
-    dialog.input_dir.setText(str(tmp_path / "in"))
-    dialog.show_inputs()
-    assert dialog.found.text() == "2 report(s) to merge" and str(a) in dialog.found.toolTip()
+    dialog = opened(qtbot, user, window, "Ascend/System Profiler/Merge Reports…", MergeReportsDialog)
+    user.retype(dialog.input_dir, str(tmp_path / "in"), finish="tab")  # leaving the field lists the inputs
+    qtbot.waitUntil(lambda: dialog.found.text() == "2 report(s) to merge")
+    assert str(a) in dialog.found.toolTip()
     assert dialog.output_dir.text() == "" and dialog.output_dir.placeholderText() == str(tmp_path / "in")
-    dialog.output_dir.setText(str(tmp_path / "out"))
-    dialog.output_name.setText("both")
+    user.retype(dialog.output_dir, str(tmp_path / "out"))
+    user.retype(dialog.output_name, "both")
     shot(dialog, "8-merge")
-    task = dialog.start()
+    with qtbot.waitSignal(window.context.bridge.task_started, timeout=10000) as started:
+        user.click(dialog.buttons.button(QDialogButtonBox.StandardButton.Ok))
+    task = started.args[0]
     doc = wait_report(qtbot, window, 0)
     assert task.handle.result == tmp_path / "out" / "both.wbreport" and task.handle.result.is_file()
     assert doc.report.devices == [0, 1]
     assert len(doc.report.ops) == len(open_report(a).ops) + len(open_report(b).ops)
+    qtbot.waitUntil(lambda: not dialog.isVisible())  # it closes when the merge succeeded
     # a second merge under the same name is refused unless overwriting is ticked
-    again = open_merge_reports(window.context, window)
-    qtbot.addWidget(again)
-    again.input_dir.setText(str(tmp_path / "in"))
-    again.output_dir.setText(str(tmp_path / "out"))
-    again.output_name.setText("both")
-    again.start()
+    again = opened(qtbot, user, window, "Ascend/System Profiler/Merge Reports…", MergeReportsDialog)
+    user.retype(again.input_dir, str(tmp_path / "in"))
+    user.retype(again.output_dir, str(tmp_path / "out"))
+    user.retype(again.output_name, "both")
+    user.click(again.buttons.button(QDialogButtonBox.StandardButton.Ok))
     qtbot.waitUntil(lambda: "already exists" in again.status.text(), timeout=30000)
     assert again.buttons.button(QDialogButtonBox.StandardButton.Ok).isEnabled()
 
 
-def test_import_a_local_prof_folder_into_the_project(qtbot, window, project, tmp_path):
+def test_import_a_local_prof_folder_into_the_project(qtbot, user, window, project, tmp_path):
+    from workbench.ui.profiler.dialogs import ImportResultDialog
+
     prof = _prof(tmp_path / "elsewhere", 0, 1)
-    dialog = open_import_result(window.context, window)
-    qtbot.addWidget(dialog)
-    dialog.on_local.setChecked(True)
+    dialog = opened(qtbot, user, window, "Ascend/System Profiler/Import Result…", ImportResultDialog)
+    user.toggle(dialog.on_local)
+    assert dialog.on_local.isChecked()
     assert not dialog.host.isEnabled()
-    dialog.source.setText(str(prof.parent))  # the parent of a PROF_ folder
+    user.retype(dialog.source, str(prof.parent))  # the parent of a PROF_ folder
     shot(dialog, "7-import")
-    task = dialog.start()
+    with qtbot.waitSignal(window.context.bridge.task_started, timeout=10000) as started:
+        user.click(dialog.buttons.button(QDialogButtonBox.StandardButton.Ok))
+    task = started.args[0]
     doc = wait_report(qtbot, window, 0)
     runs = list_runs(open_project(project))
     assert len(runs) == 1 and runs[0].kind == "imported" and runs[0].remote_dir == str(prof.parent)

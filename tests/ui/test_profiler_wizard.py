@@ -21,7 +21,6 @@ from workbench.core.profiler.options import ProfilingJob
 from workbench.core.services.toolkit import detect_toolkit
 from workbench.core.services.transport import LocalTransport
 from workbench.simtoolkit.demo import DEMO_CANN, DEMO_SOC, ensure_demo_toolkit
-from workbench.ui.profiler import open_new_profiling
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/ (no __init__.py)
 from sshd import SshServer, ssh_home, sshd_server  # noqa: E402,F401
@@ -36,9 +35,10 @@ def shot(widget, name: str) -> None:
 
 
 @pytest.fixture
-def wizard(qtbot, window, tmp_path):
-    w = open_new_profiling(window.context, window)
-    w.project_page.location.setText(str(tmp_path / "results"))  # no project open: results go here
+def wizard(qtbot, user, window, tmp_path):
+    """Ascend ▸ System Profiler ▸ New Profiling… (its menu action), the results folder typed in."""
+    w = open_from_menu(qtbot, window)
+    user.retype(w.project_page.location, str(tmp_path / "results"))  # no project open: results go here
     qtbot.waitUntil(lambda: w.probe is not None, timeout=60000)
     yield w
     w.reject()
@@ -49,9 +49,14 @@ def demo_msprof() -> str:
 
 
 def go_to_checks(qtbot, w) -> None:
+    """Click Next until the Checks page; wait for its result."""
+    from PySide6.QtCore import Qt
+
     while w.currentPage() is not w.check_page:
         page = w.currentPage()
-        w.next()
+        next_button = w.button(QWizard.WizardButton.NextButton)
+        qtbot.waitUntil(lambda b=next_button: b.isVisible() and b.isEnabled())
+        qtbot.mouseClick(next_button, Qt.MouseButton.LeftButton)
         assert w.currentPage() is not page, page.error.text()
     qtbot.waitUntil(lambda: w.check_page.result is not None, timeout=60000)
 
@@ -182,19 +187,26 @@ def _processes(needle: str) -> list[str]:
     return [line for line in out.splitlines() if needle in line and "ps -ww" not in line]
 
 
-def test_cancel_stops_msprof_and_the_app(qtbot, wizard, window, tmp_path):
+def test_cancel_stops_msprof_and_the_app(qtbot, user, wizard, window, tmp_path):
     import time
 
     app = tmp_path / "sleepy_ui_4c1.py"
     app.write_text("import time\nprint('sleepy started', flush=True)\ntime.sleep(300)\n")
     w = wizard
-    w.next()
-    w.exec_page.executable_type.setCurrentIndex(w.exec_page.executable_type.findData("python"))
-    w.exec_page.executable.setText(str(app))
-    w.exec_page.python.setText(sys.executable)
+    e = w.exec_page
+    first = w.currentPage()
+    user.click(w.button(QWizard.WizardButton.NextButton))
+    assert w.currentPage() is e is not first, w.project_page.error.text()
+    user.choose(e.executable_type, e.executable_type.itemText(e.executable_type.findData("python")))
+    assert e.executable_type.currentData() == "python"
+    user.retype(e.executable, str(app))
+    user.retype(e.python, sys.executable)
     go_to_checks(qtbot, w)
-    w.accept()
-    task = w.task
+    start = w.button(QWizard.WizardButton.FinishButton)
+    with qtbot.waitSignal(window.context.bridge.task_started, timeout=60000) as started:
+        user.click(start, timeout=60000)  # "Start", enabled once the checks passed
+    task = started.args[0]
+    assert task is w.task
     qtbot.waitUntil(
         lambda: "sleepy started" in window.output.view_for(task.handle.task_id).toPlainText(), timeout=60000
     )

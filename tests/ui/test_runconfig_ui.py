@@ -14,36 +14,48 @@ from workbench.core.services.hosts import Host, HostStore  # noqa: E402
 from workbench.core.services.runconfig import load_run_configurations  # noqa: E402
 
 
-def make_dialog(qtbot, window, folder):
+def make_dialog(qtbot, user, window, folder):
+    """A project, Ascend ▸ Run Configurations… through its menu action, Add clicked."""
     window.create_project(folder)
-    dialog = window.run_configurations_dialog()
-    qtbot.addWidget(dialog)
-    dialog.add_config()
+    dialog = open_dialog(qtbot, window)
+    user.click(dialog.add_button)
+    qtbot.waitUntil(lambda: dialog.list.count() == 1 and dialog.executable.text() == "./main")
     return dialog
 
 
-def test_name_rules_and_local_run(qtbot, window, tmp_path):
-    dialog = make_dialog(qtbot, window, tmp_path / "p")
-    dialog.name.setText("1bad name")
-    assert not dialog.save()
-    assert "letter first" in dialog.status.text()
-    dialog.name.setText("hello_local")
-    dialog.mode.setCurrentIndex(dialog.mode.findData("Local"))
-    dialog.executable.setText(sys.executable)
-    dialog.args.setText(
-        "-c 'import os,sys; print(\"昇腾\", sys.argv[1:], os.environ[\"ASCEND_RT_VISIBLE_DEVICES\"])' 'a b' '$(x)'"
+def output_of(window, task) -> str:
+    view = window.output.view_for(task.handle.task_id)
+    return "" if view is None else view.toPlainText()
+
+
+def test_name_rules_and_local_run(qtbot, user, window, tmp_path):
+    dialog = make_dialog(qtbot, user, window, tmp_path / "p")
+    user.retype(dialog.name, "1bad name")
+    user.click(dialog.save_button)
+    qtbot.waitUntil(lambda: "letter first" in dialog.status.text())
+    assert load_run_configurations(window.project) == [], "a bad name is not saved"
+    user.retype(dialog.name, "hello_local")
+    user.choose(dialog.mode, "Local")
+    user.retype(dialog.executable, sys.executable)
+    user.retype(
+        dialog.args,
+        "-c 'import os,sys; print(\"昇腾\", sys.argv[1:], os.environ[\"ASCEND_RT_VISIBLE_DEVICES\"])' 'a b' '$(x)'",
     )
-    dialog.devices.setText("0,3")
-    assert dialog.save()
+    user.retype(dialog.devices, "0,3")
+    user.click(dialog.save_button)
+    qtbot.waitUntil(lambda: dialog.status.text() == "Saved.")
     assert load_run_configurations(window.project)[0].name == "hello_local"
-    task = dialog.run()
-    qtbot.waitUntil(lambda: task.state.finished, timeout=30000)
+    user.click(dialog.run_button)
+    task = dialog.task
+    assert task is not None, dialog.status.text()
+    # the finished flag is set on the worker thread before the GUI has the output lines: wait for the text
+    expected = "昇腾 ['a b', '$(x)'] 0,3"
+    qtbot.waitUntil(lambda: expected in output_of(window, task), timeout=30000)
+    qtbot.waitUntil(lambda: dialog.status.text() == "Exited with status 0.", timeout=30000)
     assert task.handle.result.exit_status == 0
-    text = window.output.view_for(task.handle.task_id).toPlainText()
-    assert "昇腾 ['a b', '$(x)'] 0,3" in text
 
 
-def test_remote_run_stop_kills_process_group(qtbot, window, sshd_server, ssh_home, tmp_path):
+def test_remote_run_stop_kills_process_group(qtbot, user, window, sshd_server, ssh_home, tmp_path):
     HostStore().add(
         Host(
             name="loop",
@@ -54,22 +66,28 @@ def test_remote_run_stop_kills_process_group(qtbot, window, sshd_server, ssh_hom
             key_file=str(sshd_server.client_key),
         )
     )
-    dialog = make_dialog(qtbot, window, tmp_path / "q")
-    dialog.name.setText("sleepy")
-    dialog.host.setCurrentIndex(dialog.host.findData("loop"))
-    dialog.executable.setText("bash")
+    dialog = make_dialog(qtbot, user, window, tmp_path / "q")
+    user.retype(dialog.name, "sleepy")
+    user.choose(dialog.host, dialog.host.itemText(dialog.host.findData("loop")))
+    assert dialog.host.currentData() == "loop"
+    user.retype(dialog.executable, "bash")
     marker = f"300.{time.time_ns() % 10**9}"  # a unique sleep length to find the process with ps
-    dialog.args.setText(f"-c 'echo started; sleep {marker}; echo never'")
-    dialog.deploy_first.setChecked(False)
-    dialog.cwd.setText(str(tmp_path))
-    task = dialog.run()
-    qtbot.waitUntil(lambda: "started" in window.output.view_for(task.handle.task_id).toPlainText(), timeout=30000)
+    user.retype(dialog.args, f"-c 'echo started; sleep {marker}; echo never'")
+    if dialog.deploy_first.isChecked():
+        user.toggle(dialog.deploy_first)
+    assert not dialog.deploy_first.isChecked()
+    user.retype(dialog.cwd, str(tmp_path))
+    user.click(dialog.run_button)
+    task = dialog.task
+    assert task is not None, dialog.status.text()
+    qtbot.waitUntil(lambda: "started" in output_of(window, task), timeout=30000)
     import subprocess
 
     assert marker in subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
-    dialog.stop()
+    user.click(dialog.stop_button)
     qtbot.waitUntil(lambda: dialog.status.text() == "Stopped.", timeout=30000)
     assert task.state.value == "cancelled"
+    qtbot.waitUntil(lambda: "Cancelled." in output_of(window, task), timeout=5000)
     deadline = time.time() + 10
     while (
         time.time() < deadline
@@ -165,3 +183,34 @@ def test_run_configuration_list_is_translated(qtbot, zh_window, tmp_path):
     dialog = next(d for d in zh_window.findChildren(RunConfigurationsDialog) if d.isVisible())
     qtbot.addWidget(dialog)
     assert [dialog.list.item(i).text() for i in range(dialog.list.count())] == ["run1  （远端）", "run2  （本地）"]
+
+
+def test_closing_a_running_jobs_output_tab_loses_no_other_output(qtbot, user, window, tmp_path):
+    """Close the Output tab of a run that still prints, Stop it, run again: the new run's output,
+    to its last line, is in its own tab (before, the closed tab's next line failed the dock's
+    batch insert on the deleted view, and every line queued with it was lost)."""
+    from PySide6.QtWidgets import QTabBar
+
+    dialog = make_dialog(qtbot, user, window, tmp_path / "tabs")
+    user.retype(dialog.name, "chatty")
+    user.choose(dialog.mode, "Local")
+    user.retype(dialog.executable, "sh")
+    user.retype(dialog.args, "-c 'echo first; while :; do echo tick; sleep 0.02; done'")
+    user.click(dialog.run_button)
+    chatty = dialog.task
+    assert chatty is not None, dialog.status.text()
+    qtbot.waitUntil(lambda: "tick" in output_of(window, chatty), timeout=30000)
+    tabs = window.output.tabs
+    index = tabs.indexOf(window.output.view_for(chatty.handle.task_id))
+    user.click(tabs.tabBar().tabButton(index, QTabBar.ButtonPosition.RightSide))
+    qtbot.waitUntil(lambda: window.output.view_for(chatty.handle.task_id) is None)
+    assert all(tabs.tabText(i) != "Run chatty" for i in range(tabs.count()))
+    user.click(dialog.stop_button)
+    qtbot.waitUntil(lambda: dialog.status.text() == "Stopped.", timeout=30000)
+    user.retype(dialog.args, "-c 'for i in 1 2 3; do echo line$i; done; echo last line'")
+    user.click(dialog.run_button)
+    quiet = dialog.task
+    assert quiet is not None and quiet is not chatty, dialog.status.text()
+    qtbot.waitUntil(lambda: "last line" in output_of(window, quiet), timeout=30000)
+    qtbot.waitUntil(lambda: dialog.status.text() == "Exited with status 0.", timeout=30000)
+    assert output_of(window, quiet).splitlines()[-4:-1] == ["line2", "line3", "last line"]

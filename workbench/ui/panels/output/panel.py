@@ -9,6 +9,9 @@ tab (next / previous, with a match count); Save writes the tab's text to a file 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QColor, QKeySequence, QShortcut, QTextCharFormat, QTextCursor, QTextDocument
 from PySide6.QtWidgets import (
@@ -81,6 +84,7 @@ class OutputPanel(QWidget):
             self._formats[level].setForeground(QColor(colour))
         self._last_level: dict[QPlainTextEdit, str | None] = {}  # for continuation lines
         self._views: dict[int, QPlainTextEdit] = {}
+        self._connections: dict[QPlainTextEdit, list[tuple[Any, Callable[..., None]]]] = {}
         # Chatty jobs send thousands of lines a second: buffer them and insert in batches.
         self._pending: dict[QPlainTextEdit, list[tuple[str, str]]] = {}
         self._flush_timer = QTimer(self)
@@ -96,11 +100,17 @@ class OutputPanel(QWidget):
         self.tabs.setTabToolTip(index, task.title)
         self.tabs.setCurrentIndex(index)
         self._views[task.handle.task_id] = view
-        task.partial_result.connect(lambda item, v=view: self.append(v, item))
-        task.status_changed.connect(lambda text, v=view: self.append(v, ("status", text)))
-        task.succeeded.connect(lambda _r, v=view: self.append(v, ("status", self.tr("Finished."))))
-        task.failed.connect(lambda msg, _e, v=view: self.append(v, ("stderr", self.tr("Failed: {0}").format(msg))))
-        task.cancelled.connect(lambda v=view: self.append(v, ("stderr", self.tr("Cancelled."))))
+        slots = [
+            (task.partial_result, lambda item, v=view: self.append(v, item)),
+            (task.status_changed, lambda text, v=view: self.append(v, ("status", text))),
+            (task.succeeded, lambda _r, v=view: self.append(v, ("status", self.tr("Finished.")))),
+            (task.failed, lambda msg, _e, v=view: self.append(v, ("stderr", self.tr("Failed: {0}").format(msg)))),
+            (task.cancelled, lambda v=view: self.append(v, ("stderr", self.tr("Cancelled.")))),
+        ]
+        for signal, slot in slots:
+            signal.connect(slot)
+        # closing the tab of a running job disconnects these: no line is queued for a deleted view
+        self._connections[view] = slots
         return view
 
     def add_text_tab(self, title: str, text: str) -> QPlainTextEdit:
@@ -176,6 +186,11 @@ class OutputPanel(QWidget):
         self.tabs.removeTab(index)
         self._views = {k: v for k, v in self._views.items() if v is not widget}
         if isinstance(widget, QPlainTextEdit):
+            # A job still running keeps reporting: its lines must not reach the deleted view (a
+            # flush would fail on it and drop the lines of every other tab in that batch).
+            for signal, slot in self._connections.pop(widget, []):
+                signal.disconnect(slot)
+            self._pending.pop(widget, None)
             self._last_level.pop(widget, None)
         widget.deleteLater()
 
