@@ -1,5 +1,4 @@
-<?xml version="1.0" encoding="utf-8"?>
-<!DOCTYPE TS>
+<?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>AICoreMetrics</name>
@@ -106,7 +105,7 @@
 <context>
     <name>AccuracyAnalyzer</name>
     <message>
-        <source>Check the input preprocessing: mean/scale, channel order (RGB/BGR), layout (NCHW/NHWC) and AIPP settings must match the framework&apos;s.</source>
+        <source>Check the input preprocessing: mean/scale, channel order (RGB/BGR), layout (NCHW/NHWC) and AIPP settings must match the framework's.</source>
         <translation>检查输入预处理：mean/scale、通道顺序（RGB/BGR）、数据排布（NCHW/NHWC）和 AIPP 设置必须与框架中的一致。</translation>
     </message>
     <message>
@@ -206,7 +205,7 @@
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <source>msaccucmp&apos;s result CSV layout</source>
+        <source>msaccucmp's result CSV layout</source>
         <translation>msaccucmp 结果 CSV 的格式</translation>
     </message>
     <message>
@@ -341,7 +340,7 @@
         <translation>移除</translation>
     </message>
     <message>
-        <source>node:index;node:index (default: the model&apos;s outputs)</source>
+        <source>node:index;node:index (default: the model's outputs)</source>
         <translation>node:index;node:index（默认：模型的输出）</translation>
     </message>
     <message>
@@ -349,7 +348,7 @@
         <translation>选择…</translation>
     </message>
     <message>
-        <source>Choose output nodes from the model&apos;s graph</source>
+        <source>Choose output nodes from the model's graph</source>
         <translation>从模型的图中选择输出节点</translation>
     </message>
     <message>
@@ -369,7 +368,7 @@
         <translation>1 — 开启（通道数较少的输入，例如使用 AIPP 的图像）</translation>
     </message>
     <message>
-        <source>default: &lt;project&apos;s remote folder&gt;/atc or ~/ascend-workbench/atc/…</source>
+        <source>default: &lt;project's remote folder&gt;/atc or ~/ascend-workbench/atc/…</source>
         <translation>默认：&lt;工程的远端目录&gt;/atc 或 ~/ascend-workbench/atc/…</translation>
     </message>
     <message>
@@ -417,7 +416,7 @@ op_debug_level=1</translation>
         <translation>其他参数：</translation>
     </message>
     <message>
-        <source>Other flags, line {0}: expected name=value, got &apos;{1}&apos;</source>
+        <source>Other flags, line {0}: expected name=value, got '{1}'</source>
         <translation>其他参数，第 {0} 行：应为 name=value，实际为“{1}”</translation>
     </message>
     <message>
@@ -564,7 +563,7 @@ op_debug_level=1</translation>
         <translation>YUV420SP → RGB</translation>
     </message>
     <message>
-        <source>Fill the matrix and input biases for JPEG-decoded YUV420SP (BT.601 full range) to RGB, as in Huawei&apos;s samples</source>
+        <source>Fill the matrix and input biases for JPEG-decoded YUV420SP (BT.601 full range) to RGB, as in Huawei's samples</source>
         <translation>按华为样例，填入从 JPEG 解码的 YUV420SP（BT.601 全范围）转换到 RGB 的矩阵和输入偏置</translation>
     </message>
     <message>
@@ -822,7 +821,7 @@ op_debug_level=1</translation>
         <translation>浏览…</translation>
     </message>
     <message>
-        <source>another host&apos;s name, or user@host:port</source>
+        <source>another host's name, or user@host:port</source>
         <translation>另一台主机的名称，或 user@host:port</translation>
     </message>
     <message>
@@ -955,6 +954,14 @@ Tools: {3}</source>
         <translation>CANN {0}{1}，位于 {2}
 工具：{3}</translation>
     </message>
+    <message>
+        <source>ambiguous: one of {0}</source>
+        <translation>无法确定：可能为 {0} 之一</translation>
+    </message>
+    <message>
+        <source>npu-smi info does not tell this chip's exact --soc_version and the board query (npu-smi info -t board) did not answer: choose it in the Model Converter.</source>
+        <translation>npu-smi info 无法给出该芯片确切的 --soc_version，且单板查询（npu-smi info -t board）没有答复：请在模型转换中选择。</translation>
+    </message>
 </context>
 <context>
     <name>CheckPage</name>
@@ -984,7 +991,7 @@ Tools: {3}</source>
     </message>
     <message>
         <source>CANN {0} · working folder on the host: {1}
-Output: {2}/RUN_ID (RUN_ID: the run&apos;s date and time, chosen when it starts)</source>
+Output: {2}/RUN_ID (RUN_ID: the run's date and time, chosen when it starts)</source>
         <translation>CANN {0} · 主机上的工作目录：{1}
 输出：{2}/RUN_ID（RUN_ID：本次运行的日期和时间，在启动时确定）</translation>
     </message>
@@ -2153,7 +2160,7 @@ Click: sort by this column · Ctrl+click: select it</source>
         <translation>打开模型结构</translation>
     </message>
     <message>
-        <source>Could not remember the converter&apos;s values: {0}</source>
+        <source>Could not remember the converter's values: {0}</source>
         <translation>无法记住模型转换的参数值：{0}</translation>
     </message>
     <message>
@@ -2288,7 +2295,7 @@ Click: sort by this column · Ctrl+click: select it</source>
         <translation>已同步到 {0}。发送文件：{1} 个（{2} 字节）；新建文件夹：{3} 个；在主机上删除：{4} 个；保留（仅在主机上）：{5} 个。</translation>
     </message>
     <message>
-        <source>Conflicts not sent (the host&apos;s copy was kept): {0}.</source>
+        <source>Conflicts not sent (the host's copy was kept): {0}.</source>
         <translation>未发送的冲突（保留了主机上的副本）：{0}。</translation>
     </message>
     <message>
@@ -2320,7 +2327,7 @@ Click: sort by this column · Ctrl+click: select it</source>
         <translation>符号链接 — 不发送</translation>
     </message>
     <message>
-        <source>conflict: edited here and on the host — overwrite the host&apos;s copy?</source>
+        <source>conflict: edited here and on the host — overwrite the host's copy?</source>
         <translation>冲突：本地和主机上都已修改 — 覆盖主机上的副本？</translation>
     </message>
     <message>
@@ -2462,7 +2469,7 @@ Click: sort by this column · Ctrl+click: select it</source>
         <translation>{0}（开启 Dump 时写入）</translation>
     </message>
     <message>
-        <source>Read by the runtime on the machine the application runs on: a relative path is relative to the application&apos;s working folder (the deployed project folder on a CANN machine); the folder must exist there.</source>
+        <source>Read by the runtime on the machine the application runs on: a relative path is relative to the application's working folder (the deployed project folder on a CANN machine); the folder must exist there.</source>
         <translation>由应用程序所在机器上的运行时读取：相对路径相对于应用程序的工作目录（在 CANN 机器上即部署后的工程目录）；该目录必须在那里已存在。</translation>
     </message>
     <message>
@@ -2478,7 +2485,7 @@ Click: sort by this column · Ctrl+click: select it</source>
         <translation>Dump 单算子调用（dump_op_switch）</translation>
     </message>
     <message>
-        <source>(not set: the runtime&apos;s default)</source>
+        <source>(not set: the runtime's default)</source>
         <translation>（未设置：使用运行时的默认值）</translation>
     </message>
     <message>
@@ -2614,7 +2621,7 @@ Click: sort by this column · Ctrl+click: select it</source>
         <translation>文件中列出的算子：{0}</translation>
     </message>
     <message>
-        <source>Load the offline model: model_name is its om JSON&apos;s top-level name.</source>
+        <source>Load the offline model: model_name is its om JSON's top-level name.</source>
         <translation>请加载离线模型：model_name 为其 om JSON 的顶层名称。</translation>
     </message>
     <message>
@@ -2749,6 +2756,10 @@ Replace it with the configuration shown? The current file will be kept as {3}.co
         <translation>将此文件夹下的所有 Dump 文件转换为 .npy 文件</translation>
     </message>
     <message>
+        <source>A .npy file is already a NumPy array</source>
+        <translation>.npy 文件本身已是 NumPy 数组</translation>
+    </message>
+    <message>
         <source>Reload</source>
         <translation>重新加载</translation>
     </message>
@@ -2799,6 +2810,18 @@ Replace it with the configuration shown? The current file will be kept as {3}.co
     <message>
         <source>(damaged)</source>
         <translation>（已损坏）</translation>
+    </message>
+    <message>
+        <source>NumPy array</source>
+        <translation>NumPy 数组</translation>
+    </message>
+    <message>
+        <source>{0}: not a readable .npy file</source>
+        <translation>{0}：不是可读取的 .npy 文件</translation>
+    </message>
+    <message>
+        <source>{0}: NumPy array</source>
+        <translation>{0}：NumPy 数组</translation>
     </message>
     <message>
         <source>{0}: {1} dump files</source>
@@ -3124,6 +3147,14 @@ Replace it with the configuration shown? The current file will be kept as {3}.co
         <translation>CANN {0}{1}</translation>
     </message>
     <message>
+        <source>{0}, SoC version ambiguous: {1}</source>
+        <translation>{0}，SoC 版本不确定：{1}</translation>
+    </message>
+    <message>
+        <source>NPU {0} chip {1} (device {2})</source>
+        <translation>NPU {0} 芯片 {1}（设备 {2}）</translation>
+    </message>
+    <message>
         <source>Open a project to keep a device choice.</source>
         <translation>打开工程后才能保存设备选择。</translation>
     </message>
@@ -3163,7 +3194,7 @@ Replace it with the configuration shown? The current file will be kept as {3}.co
         <translation>本地文件夹</translation>
     </message>
     <message>
-        <source>Only what the views need is copied (mindstudio_profiler_output, or summary and timeline, plus the info files); data never exported is exported on the host first. The import is listed with the project&apos;s profiling runs.</source>
+        <source>Only what the views need is copied (mindstudio_profiler_output, or summary and timeline, plus the info files); data never exported is exported on the host first. The import is listed with the project's profiling runs.</source>
         <translation>仅复制视图所需的内容（mindstudio_profiler_output，或 summary 和 timeline，以及 info 文件）；从未导出过的数据会先在主机上导出。导入的结果会与工程的性能分析运行记录列在一起。</translation>
     </message>
     <message>
@@ -3210,7 +3241,7 @@ Replace it with the configuration shown? The current file will be kept as {3}.co
         <translation>输入</translation>
     </message>
     <message>
-        <source>The model&apos;s inputs and the shapes ATC compiles for. Use -1 for a dynamic axis.</source>
+        <source>The model's inputs and the shapes ATC compiles for. Use -1 for a dynamic axis.</source>
         <translation>模型的输入，以及 ATC 编译所用的 shape。动态轴请使用 -1。</translation>
     </message>
     <message>
@@ -3250,8 +3281,8 @@ Replace it with the configuration shown? The current file will be kept as {3}.co
         <translation>（未设置）</translation>
     </message>
     <message>
-        <source>input names separated by &apos;;&apos; (fed as float16)</source>
-        <translation>输入名称，以 &apos;;&apos; 分隔（以 float16 输入）</translation>
+        <source>input names separated by ';' (fed as float16)</source>
+        <translation>输入名称，以 ';' 分隔（以 float16 输入）</translation>
     </message>
     <message>
         <source>Input format:</source>
@@ -3286,8 +3317,8 @@ Replace it with the configuration shown? The current file will be kept as {3}.co
         <translation>动态维度</translation>
     </message>
     <message>
-        <source>one value per -1 axis, gears separated by &apos;;&apos; e.g. 1,224;2,448 (needs input format ND)</source>
-        <translation>每个 -1 轴一个值，各档位以 &apos;;&apos; 分隔，例如 1,224;2,448（需要输入格式为 ND）</translation>
+        <source>one value per -1 axis, gears separated by ';' e.g. 1,224;2,448 (needs input format ND)</source>
+        <translation>每个 -1 轴一个值，各档位以 ';' 分隔，例如 1,224;2,448（需要输入格式为 ND）</translation>
     </message>
     <message>
         <source>The model is not read locally: enter its inputs by hand.</source>
@@ -3825,8 +3856,16 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
         <translation>模拟：演示主机在本机上运行模拟的 CANN 工具包，用于试用工作台。它生成的 .om 文件无法在 NPU 上运行。</translation>
     </message>
     <message>
+        <source>npu-smi on {0} reports {1} (Chip Name and NPU Name of npu-smi info -t board).</source>
+        <translation>{0} 上的 npu-smi 报告 {1}（来自 npu-smi info -t board 的 Chip Name 与 NPU Name）。</translation>
+    </message>
+    <message>
         <source>npu-smi on {0} reports {1}.</source>
         <translation>{0} 上的 npu-smi 报告为 {1}。</translation>
+    </message>
+    <message>
+        <source>npu-smi on {0} reports {1}, which does not tell the exact SoC version: choose the one of this machine ({2}).</source>
+        <translation>{0} 上的 npu-smi 报告 {1}，无法据此确定确切的 SoC 版本：请选择这台机器的 SoC 版本（{2}）。</translation>
     </message>
     <message>
         <source>npu-smi on {0} found no NPU; choose the SoC from the list.</source>
@@ -3845,7 +3884,7 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
         <translation>无法从文件名检测</translation>
     </message>
     <message>
-        <source>the model&apos;s file name</source>
+        <source>the model's file name</source>
         <translation>模型的文件名</translation>
     </message>
     <message>
@@ -4053,7 +4092,7 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
         <translation>{0}/{1} 个算子</translation>
     </message>
     <message>
-        <source>Choose Dump Option &quot;Several&quot; to pick ops</source>
+        <source>Choose Dump Option "Several" to pick ops</source>
         <translation>将 Dump 选项设为“部分”即可选择算子</translation>
     </message>
 </context>
@@ -4064,7 +4103,7 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
         <translation>性能分析选项</translation>
     </message>
     <message>
-        <source>What msprof collects. The defaults are msprof&apos;s; the command line below follows every change.</source>
+        <source>What msprof collects. The defaults are msprof's; the command line below follows every change.</source>
         <translation>msprof 采集的内容。默认值与 msprof 一致；下方的命令行会随每次修改同步更新。</translation>
     </message>
     <message>
@@ -4186,7 +4225,7 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
         <translation>保存…</translation>
     </message>
     <message>
-        <source>Save this job&apos;s output to a file</source>
+        <source>Save this job's output to a file</source>
         <translation>将此任务的输出保存到文件</translation>
     </message>
     <message>
@@ -4487,7 +4526,7 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
         <translation>请先选择一条运行记录。</translation>
     </message>
     <message>
-        <source>{0}: the run&apos;s data is gone (deleted outside the workbench?)</source>
+        <source>{0}: the run's data is gone (deleted outside the workbench?)</source>
         <translation>{0}：该运行的数据已不存在（是否在工作台之外被删除？）</translation>
     </message>
     <message>
@@ -4541,12 +4580,12 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
         <translation>工程属性</translation>
     </message>
     <message>
-        <source>Name the profiling project and choose where its results are kept. Every run gets its own folder there and appears in the project&apos;s Profiling runs.</source>
+        <source>Name the profiling project and choose where its results are kept. Every run gets its own folder there and appears in the project's Profiling runs.</source>
         <translation>为性能分析工程命名，并选择结果的保存位置。每次运行都会在其中拥有单独的文件夹，并显示在工程的性能分析运行记录中。</translation>
     </message>
     <message>
-        <source>letters, digits, &apos;.&apos;, &apos;_&apos; or &apos;-&apos;</source>
-        <translation>字母、数字、&apos;.&apos;、&apos;_&apos; 或 &apos;-&apos;</translation>
+        <source>letters, digits, '.', '_' or '-'</source>
+        <translation>字母、数字、'.'、'_' 或 '-'</translation>
     </message>
     <message>
         <source>Browse…</source>
@@ -4595,12 +4634,12 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
 <context>
     <name>QtPrompter</name>
     <message>
-        <source>The authenticity of host {0} ({1}) can&apos;t be established.
+        <source>The authenticity of host {0} ({1}) can't be established.
 
 {2} key fingerprint:
 {3}
 
-Trust this key and connect? It will be remembered in Ascend Workbench&apos;s known_hosts file.</source>
+Trust this key and connect? It will be remembered in Ascend Workbench's known_hosts file.</source>
         <translation>无法确认主机 {0}（{1}）的真实性。
 
 {2} 密钥指纹：
@@ -5043,8 +5082,8 @@ Trust this key and connect? It will be remembered in Ascend Workbench&apos;s kno
         <translation>{0}  （{1}）</translation>
     </message>
     <message>
-        <source>field &apos;args&apos;: {0}</source>
-        <translation>字段 &apos;args&apos;：{0}</translation>
+        <source>field 'args': {0}</source>
+        <translation>字段 'args'：{0}</translation>
     </message>
     <message>
         <source>Environment</source>

@@ -226,3 +226,40 @@ def test_host_dock_shows_the_projects_host(qtbot, window, sshd_server, ssh_home,
             assert panel.host.currentData() == host, f"{name}: the dock shows {panel.host.currentText()}"
 
         qtbot.waitUntil(shows)
+
+
+def test_an_a3_chip_that_does_not_name_its_soc_is_shown_as_ambiguous(
+    qtbot, user, window, sshd_server, ssh_home, tmp_path
+):
+    """CANN Machines ▸ Test Connection on an A3 whose board query names no NPU: the --soc_version
+    column says which SoCs it can be (it was empty), never a guess."""
+    import json
+
+    from workbench.core.services.npusmi import A3_SOC_VERSIONS
+    from workbench.simtoolkit import config as simconfig
+    from workbench.simtoolkit.install import install
+
+    prefix = tmp_path / "Ascend"
+    root = install(prefix, cann_version="8.0.RC1", soc_version="Ascend910_9392", devices=16)
+    cfg = next(Path(root).rglob(simconfig.CONFIG_NAME))
+    data = json.loads(cfg.read_text())
+    data["extra"][simconfig.EXTRA_BOARD_WITHOUT_NPU_NAME] = True
+    cfg.write_text(json.dumps(data))
+    HostStore().add(
+        Host(
+            name="a3",
+            hostname="127.0.0.1",
+            port=sshd_server.port,
+            user=sshd_server.user,
+            auth="key",
+            key_file=str(sshd_server.client_key),
+            toolkit=str(prefix),
+        )
+    )
+    dialog = machines(qtbot, window)
+    select_host(qtbot, user, dialog, "a3")
+    run_check(qtbot, user, dialog)
+    assert dialog.devices.rowCount() == 16
+    cells = {dialog.devices.item(r, 2).text() for r in range(16)}
+    assert cells == {f"ambiguous: one of {', '.join(A3_SOC_VERSIONS)}"}
+    assert "Model Converter" in dialog.devices.item(0, 2).toolTip()

@@ -345,8 +345,20 @@ class CannMachinesDialog(QDialog):
         self.devices.setRowCount(len(devices))
         for r, d in enumerate(devices):
             mem = _memory_text(d)
-            for c, value in enumerate((d.get("id"), d.get("chip"), d.get("soc_version"), d.get("health"), mem)):
-                self.devices.setItem(r, c, QTableWidgetItem("" if value is None else str(value)))
+            soc = d.get("soc_version")
+            if not soc and d.get("soc_ambiguous"):
+                candidates = ", ".join(d.get("soc_candidates") or [])
+                soc = self.tr("ambiguous: one of {0}").format(candidates)
+            for c, value in enumerate((d.get("id"), d.get("chip"), soc, d.get("health"), mem)):
+                item = QTableWidgetItem("" if value is None else str(value))
+                if c == 2 and d.get("soc_ambiguous"):
+                    item.setToolTip(
+                        self.tr(
+                            "npu-smi info does not tell this chip's exact --soc_version and the board query "
+                            "(npu-smi info -t board) did not answer: choose it in the Model Converter."
+                        )
+                    )
+                self.devices.setItem(r, c, item)
         self.devices.resizeColumnsToContents()
 
 
