@@ -47,11 +47,13 @@ def _cosine(samples, files, tmp_path, op) -> float:
 
 
 def _run(view, qtbot):
-    task = view.run()
-    assert task is not None, view.status.text()
-    with qtbot.waitSignal(task.finished, timeout=60000):
-        pass
+    """Click Compare; wait for the table the comparison shows (the button back on)."""
+    assert view.report is None
+    qtbot.mouseClick(view.run_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: view.status.text() != "", timeout=5000)
+    qtbot.waitUntil(lambda: view.run_button.isEnabled() and view.status.text() != "Comparing…", timeout=60000)
     assert view.report is not None, view.status.text()
+    assert view.table.view.model().rowCount() == len(view.report.rows), "the rows are shown"
     return view.report
 
 
@@ -150,12 +152,15 @@ def test_remote_comparison_on_the_demo_host(window, qtbot, samples, data):
     assert report.first_below_threshold.npu_op == _first_drifted(samples)
 
 
-def test_bad_input_and_translations(window, tmp_path):
+def test_bad_input_and_translations(window, qtbot, tmp_path):
     view = open_accuracy_analyzer(window.context)
-    assert view.run() is None and "Choose the NPU dump folder" in view.status.text()
-    view.npu.setText(str(tmp_path / "missing"))
-    view.golden.setText(str(tmp_path))
-    assert view.run() is None and "no such file or folder" in view.status.text()
+    qtbot.mouseClick(view.run_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "Choose the NPU dump folder" in view.status.text(), timeout=5000)
+    _type_into(qtbot, view.npu.edit, str(tmp_path / "missing"))
+    _type_into(qtbot, view.golden.edit, str(tmp_path))
+    qtbot.mouseClick(view.run_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: view.status.text() == f"{tmp_path / 'missing'}: no such file or folder", timeout=5000)
+    assert not window.bridge.running() and view.report is None
     assert accuracy.NEXT_STEPS == compare.NEXT_STEPS  # the marked copies match core's advice
 
 

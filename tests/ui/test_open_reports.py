@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QTimer, QUrl
+from PySide6.QtCore import QCoreApplication, QEvent, QMimeData, QPoint, QPointF, Qt, QTimer, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QFileDialog, QLineEdit, QMessageBox, QPushButton
 
@@ -277,7 +277,8 @@ def test_a_folder_without_reports_says_what_was_looked_for(qtbot, window, tmp_pa
     assert window.statusBar().currentMessage() == text
     task_id = max(window.output._views)
     assert text in window.output.view_for(task_id).toPlainText(), "the search's Output tab says it too"
-    box().accept()
+    qtbot.mouseClick(box().button(QMessageBox.StandardButton.Ok), Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: box() is None, timeout=5000)
 
 
 def test_the_search_can_be_cancelled_from_the_tasks_dock(qtbot, window, tmp_path, monkeypatch):
@@ -338,3 +339,38 @@ def test_recent_reports_hold_absolute_paths_of_reports_that_opened(qtbot, window
     menu.close()
     doc = wait_document(qtbot, window)
     assert Path(doc.report.source) == prof
+
+
+def test_closing_a_report_tab_the_moment_it_appears_leaves_no_step_behind(qtbot, window, msprof_out):
+    """The report document fills its tables over a few event-loop turns. Its tab closed (the close
+    button clicked) as soon as it shows: the remaining steps must not run on the deleted document
+    (before, they did: "Internal C++ object (QTableView) already deleted", the flake seen in a
+    combined run, where a previous test's window was deleted with steps still pending)."""
+    _out, profs = msprof_out
+    closed: list[ReportDocument] = []
+    destroyed: list[bool] = []
+
+    def close_when_shown(_index: int) -> None:
+        doc = window.documents.currentWidget()
+        if isinstance(doc, ReportDocument) and not closed:
+            assert not doc.ready, "still filling its tables"
+            closed.append(doc)
+            doc.destroyed.connect(lambda *_: destroyed.append(True))
+            QTimer.singleShot(0, window, close_tab)  # once the tab is in place: a click on its ✕
+
+    def close_tab() -> None:
+        bar = window.documents.tabBar()
+        index = window.documents.indexOf(closed[0])
+        button = bar.tabButton(index, bar.ButtonPosition.RightSide) or bar.tabButton(index, bar.ButtonPosition.LeftSide)
+        qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+        # deleted now, as a nested event loop (any modal box) deletes it, before the next step's turn
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
+
+    window.documents.currentChanged.connect(close_when_shown)
+    try:
+        assert choose_in_file_dialog(qtbot, menu_action(window, "File/Open Report…"), profs[0]) == []
+        qtbot.waitUntil(lambda: bool(destroyed), timeout=60000)
+        qtbot.waitUntil(lambda: not window.bridge.running(), timeout=30000)
+    finally:
+        window.documents.currentChanged.disconnect(close_when_shown)
+    assert not any(isinstance(window.documents.widget(i), ReportDocument) for i in range(window.documents.count()))

@@ -71,7 +71,7 @@ ACTION_LABELS: dict[str, str] = {
 SAVED_REPORT_SUFFIX = ".wbreport"
 
 # {op_type}.{op_name}.{task_id}.{stream_id}.{timestamp}: the last three are integers.
-DUMP_NAME = re.compile(r"^[A-Za-z0-9_]+\.[^/]+\.\d+\.\d+\.\d{10,}$")
+DUMP_NAME = re.compile(r"^[A-Za-z0-9_]+\.[^/]+\.\d+\.\d+\.\d{10,}\Z")  # \Z: not before a trailing newline
 _OP_SUMMARY = re.compile(r"^(op_summary(_\d+)*(_\d{14})?|kernel_details)\.csv$")
 _MSPROF_JSON = re.compile(r"^msprof(_\d+)*(_\d{14})?\.json$")
 
@@ -111,7 +111,8 @@ def _viable(chain: tuple[str, ...]) -> bool:
 def dump_leaves(path: Path, *, limit: int | None = None) -> list[Path]:
     """The folders at or below ``path`` that hold dump files, following the dump layout down (at
     most :data:`DUMP_DEPTH` levels, numbered folders but the model's name), in name order; at most
-    ``limit`` of them. Reads a bounded number of entries, so it answers fast for any folder."""
+    ``limit`` of them. Reads a bounded number of entries, so it answers fast for any folder; a
+    symlinked folder below ``path`` is not followed (``path`` itself may be one)."""
     found: list[Path] = []
     budget = _FOLDERS_LISTED * (1 if limit is not None and limit <= 1 else 16)
     stack: list[tuple[Path, tuple[str, ...]]] = [(Path(path), ())]
@@ -125,7 +126,7 @@ def dump_leaves(path: Path, *, limit: int | None = None) -> list[Path]:
                     if n >= _ENTRIES_READ:
                         break
                     try:
-                        if entry.is_dir():
+                        if entry.is_dir(follow_symlinks=False):  # as the view's scan (rglob): no loops, not out
                             if len(chain) < DUMP_DEPTH and _viable((*chain, entry.name)):
                                 subdirs.append(entry.name)
                         elif not holds and DUMP_NAME.match(entry.name) and entry.is_file():

@@ -3,7 +3,8 @@
 A model dump lives in ``{dump_path}/{timestamp}/{device_id}/{model_name}/{model_id}/{iteration}/``
 (docs/cann-formats.md §7.1). :func:`scan_dump_folder` reads only the headers of the dump files below a
 folder (any level of that layout, or one file) and names each folder level by its distance from
-the files; damaged files are listed with their error and the others still show.
+the files; damaged files are listed with their error and the others still show. A ``.npy`` file
+(a golden tensor, what ``dump convert`` writes) is one entry holding one array (:data:`NPY_KIND`).
 """
 
 from __future__ import annotations
@@ -18,10 +19,17 @@ from workbench.core.artefacts import DUMP_DEPTH, DUMP_MODEL_LEVEL, DUMP_NAME, du
 from workbench.core.dump.convert import export_txt, histogram, iter_dump_files, save_npy, tensor_stats
 from workbench.core.dump.dtypes import DataTypeError
 from workbench.core.dump.dumpfile import DumpFileError, read_dump
+from workbench.core.dump.npyfile import NpyFileError, load_npy, read_npy_header
 from workbench.core.tasks import CancelToken, NullProgress, Progress
 
 # Folder levels counted up from the folder holding the dump files (the UI translates them).
 LEVELS = ("Iteration", "Model ID", "Model", "Device", "Timestamp")
+NPY_KIND = "array"  # the tensor kind of a .npy file's one array (index 0)
+
+
+def is_npy(path: str | os.PathLike[str]) -> bool:
+    """Is ``path`` read as a .npy array (by its name, as the artefact registry's "NumPy array")?"""
+    return Path(path).suffix.lower() == ".npy"
 
 
 @dataclass(frozen=True)
@@ -50,6 +58,7 @@ class DumpEntry:
     timestamp: int = 0
     tensors: list[TensorInfo] = field(default_factory=list)
     error: str = ""
+    npy: bool = False  # a .npy file (one array), not a dump file
 
 
 @dataclass
@@ -116,6 +125,9 @@ def scan_dump_folder(
     for i, f in enumerate(files):
         cancel.raise_if_cancelled()
         entry = DumpEntry(path=f, folder=f.parent.relative_to(root).parts)
+        if is_npy(f):
+            entries.append(_npy_entry(entry))
+            continue
         try:
             d = read_dump(f)
             entry.op_name = d.op_name or (d.name.op_name if d.name else f.name)
@@ -134,8 +146,26 @@ def scan_dump_folder(
     return DumpScan(root, entries)
 
 
+def _npy_entry(entry: DumpEntry) -> DumpEntry:
+    """A .npy file as an entry: its one array (header only), or the reason it cannot be read."""
+    entry.npy, entry.op_name = True, entry.path.name
+    try:
+        shape, dtype, _fortran = read_npy_header(entry.path)
+    except NpyFileError as err:
+        entry.error = str(err)
+        return entry
+    size = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+    entry.tensors = [TensorInfo(NPY_KIND, 0, str(dtype), "", shape, shape, size)]
+    return entry
+
+
 def load_tensor(path: str | os.PathLike[str], kind: str, index: int) -> np.ndarray:
-    """The decoded array of input/output ``index`` of a dump file (errors name file, offset, tensor)."""
+    """The decoded array of input/output ``index`` of a dump file (errors name file, offset, tensor),
+    or of a .npy file's array (kind :data:`NPY_KIND`, index 0)."""
+    if is_npy(path):
+        if (kind, index) != (NPY_KIND, 0):
+            raise NpyFileError(path, f"no {kind} {index} (a .npy file holds one array)")
+        return load_npy(path)
     d = read_dump(path)
     tensors = d.inputs if kind == "input" else d.outputs
     if not 0 <= index < len(tensors):

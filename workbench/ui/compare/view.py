@@ -384,7 +384,11 @@ class CompareView(QWidget):
 
     def _export_dialog(self) -> None:
         path, _ = QFileDialog.getSaveFileName(
-            self, self.tr("Export Comparison"), "comparison.xlsx", self.tr("Excel workbook (*.xlsx)")
+            self,
+            self.tr("Export Comparison"),
+            "comparison.xlsx",
+            self.tr("Excel workbook (*.xlsx)"),
+            options=QFileDialog.Option.DontUseNativeDialog,
         )
         if path:
             try:

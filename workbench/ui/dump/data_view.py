@@ -79,6 +79,8 @@ class DumpDataView(QWidget):
         self.convert_button = QPushButton(self.tr("Convert to .npy…"), self)
         self.convert_button.setToolTip(self.tr("Convert every dump file below this folder to .npy files"))
         self.convert_button.clicked.connect(self.convert_dialog)
+        if browse.is_npy(self.path):  # already an array: nothing to convert
+            self.convert_button.setToolTip(self.tr("A .npy file is already a NumPy array"))
         self.reload_button = QPushButton(self.tr("Reload"), self)
         self.reload_button.clicked.connect(self.reload)
         top = QHBoxLayout()
@@ -135,6 +137,7 @@ class DumpDataView(QWidget):
         lay.addLayout(top)
         lay.addWidget(split, 1)
         self._set_tensor_actions(False)
+        self.convert_button.setEnabled(not browse.is_npy(self.path))
         self.reload()
 
     def showEvent(self, event) -> None:  # noqa: N802 - Qt API
@@ -182,7 +185,11 @@ class DumpDataView(QWidget):
 
         for e in scan.entries:
             parent = folder_item(e.folder)
-            op = QTreeWidgetItem([e.op_name, e.op_type or self.tr("(damaged)"), "", ""])
+            if e.npy:
+                what = self.tr("(damaged)") if e.error else self.tr("NumPy array")
+            else:
+                what = e.op_type or self.tr("(damaged)")
+            op = QTreeWidgetItem([e.op_name, what, "", ""])
             op.setToolTip(0, str(e.path))
             if e.error:
                 op.setToolTip(0, e.error)
@@ -205,10 +212,21 @@ class DumpDataView(QWidget):
             self.tree.setColumnWidth(col, min(self.tree.columnWidth(col), cap))
         self.tree.setColumnWidth(2, 130)
         errors = scan.errors
-        text = self.tr("{0}: {1} dump files").format(self.path, len(scan.entries))
-        if errors:
-            text += " — " + self.tr("{0} damaged (hover them for the reason)").format(len(errors))
-        self.title.setText(text)
+        if len(scan.entries) == 1 and scan.entries[0].npy:  # one .npy: its array, or why it cannot be read
+            entry = scan.entries[0]
+            if entry.error:  # the whole reason, word-wrapped below (the title elides)
+                self.title.setText(self.tr("{0}: not a readable .npy file").format(self.path))
+                self.status.setText(entry.error)
+            else:
+                self.title.setText(self.tr("{0}: NumPy array").format(self.path))
+        else:
+            text = self.tr("{0}: {1} dump files").format(self.path, len(scan.entries))
+            if errors:
+                text += " — " + self.tr("{0} damaged (hover them for the reason)").format(len(errors))
+            self.title.setText(text)
+        tensors = self._tensor_items()
+        if len(tensors) == 1 and self.tree.currentItem() is None:  # one tensor (a .npy): show it at once
+            self.tree.setCurrentItem(tensors[0])
 
     def _failed(self, message: str, _exc: object) -> None:
         self.title.setText(message)
@@ -368,13 +386,15 @@ class DumpDataView(QWidget):
         self.title.setText(text)
 
     def _convert_done(self) -> None:
-        self.convert_button.setEnabled(True)
+        self.convert_button.setEnabled(not browse.is_npy(self.path))
 
 
 def dump_title(path: str | Path) -> str:
     """The tab title of the dump data at ``path``: the model and iteration where known, else the
     op of a dump file or the folder's name (a numbered folder with its parent's: never "Dump: 0")."""
     p = Path(path)
+    if browse.is_npy(p):  # a NumPy array: its file name
+        return p.name
     place = browse.describe(p)
     if not p.is_dir():  # a dump file: its op
         return QCoreApplication.translate("DumpDataView", "Dump: {0}").format(place.name)

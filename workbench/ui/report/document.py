@@ -191,7 +191,9 @@ class ReportDocument(QWidget):
         self._prepared = prepared
         self._steps = [self._fill_statistics, self._fill_aicore, self._fill_first_events]
         if staged:
-            QTimer.singleShot(0, self._next_step)
+            # the document as context: a step never runs once it is deleted (a bound method alone
+            # keeps only the Python wrapper, and its tables' C++ objects would be gone)
+            QTimer.singleShot(0, self, self._next_step)
         else:
             while self._steps:
                 self._steps.pop(0)()
@@ -201,7 +203,7 @@ class ReportDocument(QWidget):
         if self._steps:
             self._steps.pop(0)()
         if self._steps:
-            QTimer.singleShot(0, self._next_step)
+            QTimer.singleShot(0, self, self._next_step)
         else:
             self._set_ready()
 
