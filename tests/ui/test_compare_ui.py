@@ -4,16 +4,16 @@ Baseline Comparison sub-view."""
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import re
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QCoreApplication, QPoint, QPointF, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, QPointF, Qt
 from PySide6.QtGui import QFontMetrics
-from PySide6.QtWidgets import QApplication, QDialogButtonBox, QFileDialog, QLabel, QLineEdit
+from PySide6.QtWidgets import QDialogButtonBox, QFileDialog, QLabel
+from uikit import User
 
 from workbench.ui.compare.view import RED, CompareView
 
@@ -50,57 +50,6 @@ def pair(tmp_path, samples):
     return src, tmp_path / "cur" / "kernel_details.csv", expected
 
 
-@contextlib.contextmanager
-def _answering(qtbot, kind: type, handler, timeout: int = 20000):
-    """Answer the next modal ``kind`` (``exec()`` blocks whatever opened it, so a timer polls for it)
-    with ``handler(dialog)``; its failure, or a dialog that never opened, is raised at the end."""
-    state: dict = {"done": False, "error": None, "stop": False}
-
-    def poll() -> None:
-        if state["stop"]:
-            return
-        dialog = QApplication.activeModalWidget()
-        if isinstance(dialog, kind) and dialog.isVisible():
-            try:
-                handler(dialog)
-                qtbot.waitUntil(lambda: not dialog.isVisible(), timeout=5000)
-            except BaseException as exc:  # noqa: BLE001 - raised in the test, once exec() returned
-                state["error"] = exc
-                dialog.reject()
-            state["done"] = True
-        else:
-            QTimer.singleShot(20, poll)
-
-    QTimer.singleShot(0, poll)
-    try:
-        yield
-        qtbot.waitUntil(lambda: state["done"], timeout=timeout)
-    finally:
-        state["stop"] = True
-    if state["error"] is not None:
-        raise state["error"]
-
-
-def _type_path(qtbot, path: Path):
-    """A handler for :func:`_answering`: in Qt's own file dialog, replace the file name field's text
-    with ``path`` by the keyboard and press Enter."""
-
-    def handler(dialog: QFileDialog) -> None:
-        assert dialog.testOption(QFileDialog.Option.DontUseNativeDialog), "Qt's own dialog"
-        dialog.activateWindow()  # as the window manager does with a new dialog
-        edit = dialog.findChild(QLineEdit, "fileNameEdit")
-        qtbot.waitUntil(edit.hasFocus, timeout=5000)
-        qtbot.mouseClick(edit, Qt.MouseButton.LeftButton, pos=QPoint(4, edit.height() // 2))
-        qtbot.keyClick(edit, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)  # what it holds is replaced
-        qtbot.keyClicks(edit, str(path))
-        popup = QApplication.activePopupWidget()
-        if popup is not None:  # the completion list: keep what was typed
-            qtbot.keyClick(popup, Qt.Key.Key_Escape)
-        qtbot.keyClick(edit, Qt.Key.Key_Return)
-
-    return handler
-
-
 def compare(qtbot, window, base, cur) -> CompareView:
     """Ascend ▸ Baseline Comparison…, both paths typed, Compare clicked: the comparison's tab."""
     from workbench.ui.compare.dialog import CompareDialog
@@ -112,7 +61,7 @@ def compare(qtbot, window, base, cur) -> CompareView:
 
     names = {"Baseline Comparison…", QCoreApplication.translate("MainWindow", "Baseline Comparison…")}
     action = next(a for path, a in window.menu_entries().items() if path.split("/")[-1] in names)
-    with _answering(qtbot, CompareDialog, fill):
+    with User(qtbot).answering(CompareDialog, fill):
         action.trigger()
     qtbot.waitUntil(lambda: isinstance(window.documents.currentWidget(), CompareView), timeout=60000)
     view = window.documents.currentWidget()
@@ -140,7 +89,7 @@ def test_scaled_type_shows_its_exact_diff(qtbot, window, pair, tmp_path):
     from openpyxl import load_workbook
 
     out = tmp_path / "cmp.xlsx"
-    with _answering(qtbot, QFileDialog, _type_path(qtbot, out)):
+    with User(qtbot).answering(QFileDialog, User(qtbot).typing_path(out)):
         qtbot.mouseClick(view.export_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(out.exists, timeout=10000)
     book = load_workbook(out)

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import math
 from pathlib import Path
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QPoint, Qt, QTimer
-from PySide6.QtWidgets import QApplication, QFileDialog, QLineEdit
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFileDialog
+from uikit import User
 
 from workbench.core.dump.aclconfig import DumpSettings
 from workbench.core.dump.omjson import read_om_json
@@ -47,57 +47,6 @@ def _expected_output(samples, file: Path) -> np.ndarray:
     return np.frombuffer(file.read_bytes()[-2 * n :], dtype="<f2").reshape(shape)
 
 
-@contextlib.contextmanager
-def _answering(qtbot, kind: type, handler, timeout: int = 20000):
-    """Answer the next modal ``kind`` (``exec()`` blocks whatever opened it, so a timer polls for it)
-    with ``handler(dialog)``; its failure, or a dialog that never opened, is raised at the end."""
-    state: dict = {"done": False, "error": None, "stop": False}
-
-    def poll() -> None:
-        if state["stop"]:
-            return
-        dialog = QApplication.activeModalWidget()
-        if isinstance(dialog, kind) and dialog.isVisible():
-            try:
-                handler(dialog)
-                qtbot.waitUntil(lambda: not dialog.isVisible(), timeout=5000)
-            except BaseException as exc:  # noqa: BLE001 - raised in the test, once exec() returned
-                state["error"] = exc
-                dialog.reject()
-            state["done"] = True
-        else:
-            QTimer.singleShot(20, poll)
-
-    QTimer.singleShot(0, poll)
-    try:
-        yield
-        qtbot.waitUntil(lambda: state["done"], timeout=timeout)
-    finally:
-        state["stop"] = True
-    if state["error"] is not None:
-        raise state["error"]
-
-
-def _type_path(qtbot, path: Path):
-    """A handler for :func:`_answering`: in Qt's own file dialog, replace the file name field's text
-    with ``path`` by the keyboard and press Enter."""
-
-    def handler(dialog: QFileDialog) -> None:
-        assert dialog.testOption(QFileDialog.Option.DontUseNativeDialog), "Qt's own dialog"
-        dialog.activateWindow()  # as the window manager does with a new dialog
-        edit = dialog.findChild(QLineEdit, "fileNameEdit")
-        qtbot.waitUntil(edit.hasFocus, timeout=5000)
-        qtbot.mouseClick(edit, Qt.MouseButton.LeftButton, pos=QPoint(4, edit.height() // 2))
-        qtbot.keyClick(edit, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)  # what it holds is replaced
-        qtbot.keyClicks(edit, str(path))
-        popup = QApplication.activePopupWidget()
-        if popup is not None:  # the completion list: keep what was typed
-            qtbot.keyClick(popup, Qt.Key.Key_Escape)
-        qtbot.keyClick(edit, Qt.Key.Key_Return)
-
-    return handler
-
-
 def _open(window, qtbot, path):
     view = open_dump_data(window.context, path)
     qtbot.waitUntil(lambda: view.scan is not None, timeout=20000)
@@ -131,11 +80,11 @@ def test_tree_stats_histogram_and_exports(window, qtbot, samples, dump, tmp_path
     assert view.summary.counts.sum() == arr.size
     assert len(view.plot.getPlotItem().items) == 1 and view.npy_button.isEnabled()
 
-    with _answering(qtbot, QFileDialog, _type_path(qtbot, tmp_path / "t.npy")):
+    with User(qtbot).answering(QFileDialog, User(qtbot).typing_path(tmp_path / "t.npy")):
         qtbot.mouseClick(view.npy_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: view.status.text() == f"Saved {tmp_path / 't.npy'}", timeout=10000)
     np.testing.assert_array_equal(np.load(tmp_path / "t.npy"), _expected_output(samples, file))
-    with _answering(qtbot, QFileDialog, _type_path(qtbot, tmp_path / "t.txt")):
+    with User(qtbot).answering(QFileDialog, User(qtbot).typing_path(tmp_path / "t.txt")):
         qtbot.mouseClick(view.txt_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: view.status.text() == f"Saved {tmp_path / 't.txt'}", timeout=10000)
     lines = (tmp_path / "t.txt").read_text().splitlines()
@@ -150,7 +99,7 @@ def test_convert_folder_and_damaged_file(window, qtbot, dump, tmp_path):
     view = _open(window, qtbot, root)
     assert "1 damaged" in view.title.text()
     (tmp_path / "npy").mkdir()
-    with _answering(qtbot, QFileDialog, _type_path(qtbot, tmp_path / "npy")):
+    with User(qtbot).answering(QFileDialog, User(qtbot).typing_path(tmp_path / "npy")):
         qtbot.mouseClick(view.convert_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: view.title.text().startswith("Converted"), timeout=30000)
     qtbot.waitUntil(view.convert_button.isEnabled, timeout=10000)

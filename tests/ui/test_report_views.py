@@ -3,7 +3,6 @@ colour rule, export — numbers checked against independent computations."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
 import threading
@@ -11,64 +10,14 @@ import time
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QPoint, Qt, QTimer
-from PySide6.QtWidgets import QApplication, QDialogButtonBox, QFileDialog, QLineEdit, QMessageBox
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QDialogButtonBox, QFileDialog, QMessageBox
+from uikit import User
 
 from workbench.core.demo import sample_reports
 from workbench.core.tasks import TaskState
 from workbench.ui.report.document import ReportDocument
 from workbench.ui.report.slices_item import RULE_INDEX
-
-
-@contextlib.contextmanager
-def _answering(qtbot, kind: type, handler, timeout: int = 20000):
-    """Answer the next modal ``kind`` (``exec()`` blocks whatever opened it, so a timer polls for it)
-    with ``handler(dialog)``; its failure, or a dialog that never opened, is raised at the end."""
-    state: dict = {"done": False, "error": None, "stop": False}
-
-    def poll() -> None:
-        if state["stop"]:
-            return
-        dialog = QApplication.activeModalWidget()
-        if isinstance(dialog, kind) and dialog.isVisible():
-            try:
-                handler(dialog)
-                qtbot.waitUntil(lambda: not dialog.isVisible(), timeout=5000)
-            except BaseException as exc:  # noqa: BLE001 - raised in the test, once exec() returned
-                state["error"] = exc
-                dialog.reject()
-            state["done"] = True
-        else:
-            QTimer.singleShot(20, poll)
-
-    QTimer.singleShot(0, poll)
-    try:
-        yield
-        qtbot.waitUntil(lambda: state["done"], timeout=timeout)
-    finally:
-        state["stop"] = True
-    if state["error"] is not None:
-        raise state["error"]
-
-
-def _type_path(qtbot, path):
-    """A handler for :func:`_answering`: in Qt's own file dialog, replace the file name field's text
-    with ``path`` by the keyboard and press Enter."""
-
-    def handler(dialog: QFileDialog) -> None:
-        assert dialog.testOption(QFileDialog.Option.DontUseNativeDialog), "Qt's own dialog"
-        dialog.activateWindow()  # as the window manager does with a new dialog
-        edit = dialog.findChild(QLineEdit, "fileNameEdit")
-        qtbot.waitUntil(edit.hasFocus, timeout=5000)
-        qtbot.mouseClick(edit, Qt.MouseButton.LeftButton, pos=QPoint(4, edit.height() // 2))
-        qtbot.keyClick(edit, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)  # what it holds is replaced
-        qtbot.keyClicks(edit, str(path))
-        popup = QApplication.activePopupWidget()
-        if popup is not None:  # the completion list: keep what was typed
-            qtbot.keyClick(popup, Qt.Key.Key_Escape)
-        qtbot.keyClick(edit, Qt.Key.Key_Return)
-
-    return handler
 
 
 def open_doc(qtbot, window, path) -> ReportDocument:
@@ -224,7 +173,7 @@ def test_timeline_color_rule_applied_and_persisted(qtbot, window, msprof_sample)
         retype(dialog.a, "3")
         qtbot.mouseClick(dialog.buttons.button(QDialogButtonBox.StandardButton.Ok), Qt.MouseButton.LeftButton)
 
-    with _answering(qtbot, TimelineColorDialog, answer):
+    with User(qtbot).answering(TimelineColorDialog, answer):
         window.menu_entries()["Ascend/System Profiler/Timeline Color…"].trigger()
     qtbot.waitUntil(lambda: "3.00%" in doc.timeline_view.legend.text(), timeout=10000)
     saved, _ = core_settings.load()
@@ -399,9 +348,9 @@ def test_a_trace_opens_as_a_report_whatever_it_is_called(qtbot, window, samples,
         warnings.append(box.text())
         qtbot.mouseClick(box.button(QMessageBox.StandardButton.Ok), Qt.MouseButton.LeftButton)
 
-    with _answering(qtbot, QFileDialog, _type_path(qtbot, other)):  # File ▸ Open Report…, the path typed
+    with User(qtbot).answering(QFileDialog, User(qtbot).typing_path(other)):  # File ▸ Open Report…, the path typed
         window.menu_entries()["File/Open Report…"].trigger()
-    with _answering(qtbot, QMessageBox, press_ok):  # the engine's message, in a box
+    with User(qtbot).answering(QMessageBox, press_ok):  # the engine's message, in a box
         pass
     assert len(warnings) == 1 and "notes.json" in warnings[0] and "\n" not in warnings[0]
     assert window.documents.currentWidget() is doc
