@@ -128,3 +128,17 @@ def test_an_a3_chip_that_does_not_say_leaves_the_choice_to_the_user(qtbot, windo
     qtbot.keyClicks(page.soc.lineEdit(), "Ascend910_9382")
     qtbot.waitUntil(lambda: "--soc_version=Ascend910_9382" in wizard.summary_page.command.toPlainText(), timeout=5000)
     assert "soc_version" not in {i.field for i in wizard.errors()}
+
+
+def test_the_cann_machines_dialog_shows_an_ambiguous_soc_as_its_candidates(qtbot, user, window, a3_unsure_host):
+    """CANN Machines ▸ Test Connection on an A3 whose board query names no NPU: the --soc_version
+    column says which SoCs it can be (it was empty), never a guess."""
+    from test_hosts_ui import machines, run_check, select_host
+
+    dialog = machines(qtbot, window)
+    select_host(qtbot, user, dialog, a3_unsure_host)
+    run_check(qtbot, user, dialog)
+    assert dialog.devices.rowCount() == 16
+    cells = {dialog.devices.item(r, 2).text() for r in range(16)}
+    assert cells == {f"ambiguous: one of {', '.join(A3_SOC_VERSIONS)}"}
+    assert "Model Converter" in dialog.devices.item(0, 2).toolTip()
