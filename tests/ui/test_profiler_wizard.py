@@ -61,40 +61,61 @@ def go_to_checks(qtbot, w) -> None:
     qtbot.waitUntil(lambda: w.check_page.result is not None, timeout=60000)
 
 
-def test_options_map_to_the_exact_msprof_command(qtbot, wizard, tmp_path):
+def label(combo, value: str) -> str:
+    """The label a user reads for the item holding ``value``."""
+    index = combo.findData(value)
+    assert index >= 0, f"no item for {value!r}"
+    return combo.itemText(index)
+
+
+def click_next(user, w, to) -> None:
+    """Click Next; the wizard shows the page ``to``."""
+    page = w.currentPage()
+    user.click(w.button(QWizard.WizardButton.NextButton))
+    assert w.currentPage() is to, page.error.text()
+
+
+def click_back(user, w, to) -> None:
+    """Click Back; the wizard shows the page ``to``."""
+    user.click(w.button(QWizard.WizardButton.BackButton))
+    assert w.currentPage() is to
+
+
+def test_options_map_to_the_exact_msprof_command(qtbot, user, wizard, tmp_path):
     w = wizard
     assert w.exec_page.host.currentData() == "demo"
     assert w.exec_page.host.currentText() == "Demo host (simulated CANN)"
     assert w.probe.version == DEMO_CANN and w.probe.soc == DEMO_SOC and w.probe.simulated
     assert w.exec_page.toolkit.text() == str(ensure_demo_toolkit())  # filled from the host
     shot(w, "1-project")
-    w.next()
     e = w.exec_page
-    e.executable_type.setCurrentIndex(e.executable_type.findData("python"))
+    click_next(user, w, e)
+    assert not e.python_note.isVisibleTo(w)
+    user.choose(e.executable_type, label(e.executable_type, "python"))
+    assert e.executable_type.currentData() == "python"
     assert e.python_note.isVisibleTo(w) and "absolute paths" in e.python_note.text()
     script = tmp_path / "infer.py"
     script.write_text("print('ok')\n")
-    e.executable.setText(str(script))
-    e.python.setText(sys.executable)
-    e.args.setText("--loops 3 'a b'")
-    e.env.setPlainText("MY_FLAG=1")
-    e.devices.setText("1,3")
+    user.retype(e.executable, str(script))
+    user.retype(e.python, sys.executable)  # shown for a Python script only: typing needs it visible
+    user.retype(e.args, "--loops 3 'a b'")
+    user.retype(e.env, "MY_FLAG=1")
+    user.retype(e.devices, "1,3")
     shot(w, "2-executable")
-    w.next()
     o = w.options_page
+    click_next(user, w, o)
     offered = [o.aic_metrics.itemData(i) for i in range(o.aic_metrics.count())]
     assert offered == list(metric_groups(DEMO_SOC)) and "L2Cache" in offered  # the chip's groups only
-    o.sample_based.setChecked(True)
-    o.aic_metrics.setCurrentIndex(o.aic_metrics.findData("MemoryAccess"))
-    o.aic_freq.setValue(50)
-    o.task_time.setCurrentIndex(o.task_time.findData("l2"))
-    o.runtime_api.setChecked(True)
-    o.aicpu.setChecked(True)
-    o.msproftx.setChecked(True)
-    o.sys_hardware_mem.setChecked(True)
-    o.sys_hardware_mem_freq.setValue(20)
-    o.host_sys["network"].setChecked(True)
-    o.host_sys["cpu"].setChecked(True)
+    assert not o.aic_freq.isEnabled()  # task-based: no sampling frequency
+    user.set_checked(o.sample_based, True)
+    user.choose(o.aic_metrics, "MemoryAccess")
+    user.retype(o.aic_freq, "50")  # typing needs it enabled: Sample-based enables it
+    assert o.aic_freq.value() == 50
+    user.step_to(o.task_time, label(o.task_time, "l2"))  # every label starts with "Level"
+    for box in (o.runtime_api, o.aicpu, o.msproftx, o.sys_hardware_mem, o.host_sys["network"], o.host_sys["cpu"]):
+        user.set_checked(box, True)
+    user.retype(o.sys_hardware_mem_freq, "20")  # enabled by Device memory
+    assert o.sys_hardware_mem_freq.value() == 20
     expected = ProfilingJob(
         host="demo",
         executable=str(script),
@@ -120,9 +141,10 @@ def test_options_map_to_the_exact_msprof_command(qtbot, wizard, tmp_path):
     assert "--aic-freq=50" in preview and "--sys-hardware-mem-freq=20" in preview
     assert "--host-sys=cpu,network" in preview
     shot(w, "3-options")
-    o.runtime_api.setChecked(False)
+    user.set_checked(o.runtime_api, False)
     assert "--runtime-api=off" in o.preview.command()
-    o.runtime_api.setChecked(True)
+    user.set_checked(o.runtime_api, True)
+    assert shlex.split(o.preview.command()) == preview
     go_to_checks(qtbot, w)
     result = w.check_page.result
     argv = msprof_command(expected, DEMO_CANN, output=result.remote_base + "/RUN_ID", msprof=demo_msprof())
@@ -134,16 +156,17 @@ def test_options_map_to_the_exact_msprof_command(qtbot, wizard, tmp_path):
     shot(w, "4-checks")
 
 
-def test_missing_os_runtime_tools_block_the_start(qtbot, wizard, fake_path):
+def test_missing_os_runtime_tools_block_the_start(qtbot, user, wizard, fake_path):
     bare, full = fake_path
     w = wizard
-    w.next()
-    w.exec_page.executable.setText("/bin/true")
-    w.exec_page.env.setPlainText(f"PATH={bare}")
-    w.next()
-    w.options_page.os_runtime_api.setChecked(True)
-    w.options_page.host_sys["disk"].setChecked(True)
-    assert "--host-sys=disk,osrt" in w.options_page.preview.command()
+    e, o = w.exec_page, w.options_page
+    click_next(user, w, e)
+    user.retype(e.executable, "/bin/true")
+    user.retype(e.env, f"PATH={bare}")
+    click_next(user, w, o)
+    user.set_checked(o.os_runtime_api, True)
+    user.set_checked(o.host_sys["disk"], True)
+    assert "--host-sys=disk,osrt" in o.preview.command()
     go_to_checks(qtbot, w)
     blocking = {i.field: i.message for i in w.check_page.blocking()}
     assert set(blocking) == {"os_runtime_api", "host_sys"}
@@ -155,29 +178,32 @@ def test_missing_os_runtime_tools_block_the_start(qtbot, wizard, fake_path):
     assert not w.button(QWizard.WizardButton.FinishButton).isEnabled()
     shot(w, "5-checks-missing-tools")
     # give the tools, drop disk sampling: the checks pass
-    w.back()
-    w.options_page.host_sys["disk"].setChecked(False)
-    w.back()
-    w.exec_page.env.setPlainText(f"PATH={full}")
+    click_back(user, w, o)
+    user.set_checked(o.host_sys["disk"], False)
+    assert "--host-sys=osrt" in o.preview.command()
+    click_back(user, w, e)
+    user.retype(e.env, f"PATH={full}")
     go_to_checks(qtbot, w)
     assert w.check_page.blocking() == [] and w.check_page.isComplete()
+    assert w.button(QWizard.WizardButton.FinishButton).isEnabled()
 
 
-def test_bad_fields_are_named_on_their_page(qtbot, wizard):
+def test_bad_fields_are_named_on_their_page(qtbot, user, wizard):
     w = wizard
-    w.project_page.name.setText("bad name!")
-    w.next()
-    assert w.currentPage() is w.project_page and "'name'" in w.project_page.error.text()
-    w.project_page.name.setText("ok_name")
-    w.next()
-    assert w.currentPage() is w.exec_page
-    w.exec_page.executable.setText("")
-    w.next()
-    assert w.currentPage() is w.exec_page and "'executable'" in w.exec_page.error.text()
-    w.exec_page.executable.setText("./main")
-    w.exec_page.env.setPlainText("1BAD=x")
-    w.next()
-    assert w.currentPage() is w.exec_page and "1BAD" in w.exec_page.error.text()
+    p, e = w.project_page, w.exec_page
+    next_button = w.button(QWizard.WizardButton.NextButton)
+    user.retype(p.name, "bad name!")
+    user.click(next_button)
+    assert w.currentPage() is p and "'name'" in p.error.text()
+    user.retype(p.name, "ok_name")
+    click_next(user, w, e)
+    user.retype(e.executable, "")
+    user.click(next_button)
+    assert w.currentPage() is e and "'executable'" in e.error.text()
+    user.retype(e.executable, "./main")
+    user.retype(e.env, "1BAD=x")
+    user.click(next_button)
+    assert w.currentPage() is e and "1BAD" in e.error.text()
 
 
 def _processes(needle: str) -> list[str]:
@@ -188,7 +214,7 @@ def _processes(needle: str) -> list[str]:
 
 
 def test_cancel_stops_msprof_and_the_app(qtbot, user, wizard, window, tmp_path):
-    import time
+    from PySide6.QtCore import Qt
 
     app = tmp_path / "sleepy_ui_4c1.py"
     app.write_text("import time\nprint('sleepy started', flush=True)\ntime.sleep(300)\n")
@@ -197,7 +223,7 @@ def test_cancel_stops_msprof_and_the_app(qtbot, user, wizard, window, tmp_path):
     first = w.currentPage()
     user.click(w.button(QWizard.WizardButton.NextButton))
     assert w.currentPage() is e is not first, w.project_page.error.text()
-    user.choose(e.executable_type, e.executable_type.itemText(e.executable_type.findData("python")))
+    user.choose(e.executable_type, label(e.executable_type, "python"))
     assert e.executable_type.currentData() == "python"
     user.retype(e.executable, str(app))
     user.retype(e.python, sys.executable)
@@ -212,13 +238,19 @@ def test_cancel_stops_msprof_and_the_app(qtbot, user, wizard, window, tmp_path):
     )
     running = _processes(app.name)
     assert any("msprof" in line for line in running) and len(running) >= 2, running  # msprof + the app
-    task.cancel()  # what the Tasks dock's Cancel does
-    qtbot.waitUntil(lambda: task.state.finished, timeout=60000)
+    # the Tasks dock (tabbed behind Output): its tab, then Cancel on the run's row
+    user.dock_tab(window, "Tasks")
+    tasks = window.tasks
+    rows = tasks.tree.findItems(task.title, Qt.MatchFlag.MatchExactly, tasks.COL_TITLE)
+    assert len(rows) == 1, [tasks.tree.topLevelItem(i).text(0) for i in range(tasks.tree.topLevelItemCount())]
+    tasks.tree.scrollToItem(rows[0])
+    cancel = tasks.tree.itemWidget(rows[0], tasks.COL_ACTION)
+    assert cancel.text() == "Cancel"
+    user.click(cancel)
+    qtbot.waitUntil(lambda: rows[0].text(tasks.COL_STATUS) == "Cancelled", timeout=60000)
     assert task.state.value == "cancelled"
-    deadline = time.monotonic() + 10
-    while _processes(app.name) and time.monotonic() < deadline:
-        time.sleep(0.2)
-    assert _processes(app.name) == []
+    assert not cancel.isVisible()
+    qtbot.waitUntil(lambda: _processes(app.name) == [], timeout=10000)
     assert not (tmp_path / "results").exists() or not any((tmp_path / "results").rglob("PROF_*"))
 
 
@@ -275,7 +307,7 @@ def test_wizard_preselects_the_projects_host(qtbot, window, sshd_server, ssh_hom
     w.reject()
 
 
-def test_host_and_field_errors_move_nothing(qtbot, window, tmp_path):
+def test_host_and_field_errors_move_nothing(qtbot, user, window, tmp_path):
     import socket
 
     from PySide6.QtCore import Qt
@@ -297,7 +329,7 @@ def test_host_and_field_errors_move_nothing(qtbot, window, tmp_path):
     watched = (next_button, e.project_path, e.executable, e.devices)
     before = [geometry(x, w) for x in watched]
     # the host check fails: its message appears under the host, the fields below stay put
-    e.host.setFocus()
+    user.focus(e.host)
     qtbot.keyClicks(e.host, "gone")
     assert e.host.currentData() == "gone"
     qtbot.waitUntil(lambda: e.host_info.text().startswith("Could not check the host"), timeout=60000)

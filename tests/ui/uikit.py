@@ -35,6 +35,44 @@ class User:
         rect = checkbox.style().subElementRect(element, option, checkbox)
         self.qtbot.mouseClick(checkbox, self.LEFT, pos=rect.center())
 
+    def set_checked(self, checkbox, checked: bool, timeout: int = 10000) -> None:
+        """Bring a check box (or radio button) to ``checked`` by clicking its indicator, only when it is
+        not so already (a user looks first); asserts the click did it."""
+        if checkbox.isChecked() != checked:
+            self.toggle(checkbox, timeout=timeout)
+        assert checkbox.isChecked() == checked, f"clicking {checkbox.text()!r} left it {checkbox.isChecked()}"
+
+    def step_to(self, combo, text: str) -> None:
+        """Pick the item labelled ``text`` by the arrow keys (for labels whose first word several items
+        share, where :meth:`choose`'s keyboard search cannot tell them apart)."""
+        from PySide6.QtCore import Qt
+
+        row = combo.findText(text)
+        assert row >= 0, f"the combo box offers no {text!r}: {[combo.itemText(i) for i in range(combo.count())]}"
+        self.focus(combo)
+        for _ in range(combo.count()):
+            if combo.currentIndex() == row:
+                break
+            self.qtbot.keyClick(combo, Qt.Key.Key_Down if combo.currentIndex() < row else Qt.Key.Key_Up)
+        assert combo.currentText() == text, f"the arrow keys stopped at {combo.currentText()!r}, not {text!r}"
+
+    def dock_tab(self, window, title: str) -> None:
+        """Bring the tabbed dock titled ``title`` to the front by clicking its tab below the docks."""
+        from PySide6.QtCore import Qt
+        from PySide6.QtWidgets import QTabBar
+
+        bars = [
+            (bar, i)
+            for bar in window.findChildren(QTabBar, options=Qt.FindChildOption.FindDirectChildrenOnly)
+            if bar.isVisible()
+            for i in range(bar.count())
+            if bar.tabText(i).replace("&", "") == title
+        ]
+        assert len(bars) == 1, f"{len(bars)} visible dock tabs titled {title!r}"
+        bar, index = bars[0]
+        self.qtbot.mouseClick(bar, self.LEFT, pos=bar.tabRect(index).center())
+        self.qtbot.waitUntil(lambda: bar.currentIndex() == index, timeout=5000)
+
     @staticmethod
     def button(parent, text: str):
         """The visible button of ``parent`` labelled ``text`` (without its ``&`` shortcut mark)."""
