@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from PySide6.QtCore import QThread
+from PySide6.QtCore import Qt, QThread
 from PySide6.QtWidgets import QMessageBox, QPushButton
 
 
@@ -44,15 +44,20 @@ def test_progress_and_output_arrive_in_order_on_gui_thread(qtbot, window):
     assert window.output.find_next()
 
 
-def test_cancel_button_in_tasks_dock_stops_the_job(qtbot, window):
+def test_cancel_button_in_tasks_dock_stops_the_job(qtbot, user, window):
     started = threading.Event()
     task = window.bridge.start(endless_job, started, title="endless")
     assert started.wait(5)
-    item, _ = window.tasks._rows[task.handle.task_id]
-    button = window.tasks.tree.itemWidget(item, window.tasks.COL_ACTION)
-    assert isinstance(button, QPushButton)
+    user.dock_tab(window, "Tasks")  # tabbed behind Output: its tab, then Cancel on the job's row
+    tasks = window.tasks
+    rows = tasks.tree.findItems("endless", Qt.MatchFlag.MatchExactly, tasks.COL_TITLE)
+    assert len(rows) == 1
+    tasks.tree.scrollToItem(rows[0])
+    button = tasks.tree.itemWidget(rows[0], tasks.COL_ACTION)
+    assert isinstance(button, QPushButton) and button.text() == "Cancel"
     with qtbot.waitSignal(task.cancelled, timeout=5000):
-        button.click()
+        user.click(button)
+    qtbot.waitUntil(lambda: rows[0].text(tasks.COL_STATUS) == "Cancelled", timeout=5000)
     assert window.tasks.status_of(task.handle.task_id) == "Cancelled"
     assert "Cancelled." in window.output.view_for(task.handle.task_id).toPlainText()
 
