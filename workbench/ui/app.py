@@ -132,20 +132,20 @@ def build_window(
     demo: bool = True,
     view: str | None = None,
     screenshot: bool = False,
+    after_first_paint: bool = False,
 ):
-    """Create the main window, restore its layout, report start-up problems and open things."""
+    """Create the main window, restore its layout, report start-up problems and open things.
+
+    ``after_first_paint`` (the interactive start, :func:`run_gui`): the window is shown first and
+    the heavy modules (:data:`WARM_UP_BACKGROUND`, :data:`WARM_UP_GUI`) are imported and the paths /
+    the last project / the demo opened after its first paint; otherwise (tests, screenshots) the
+    paths open now, before the window shows."""
     # Everything imported so far lives as long as the app: keep it out of the collector's full
     # passes (a gen-2 pass over it otherwise costs tens of ms on the GUI thread at random times).
     import gc
 
-    # pyqtgraph (timeline, charts) takes ~0.3 s to import in one piece: do it before the window
-    # shows, not in the middle of the first report load (a GUI-thread stall there)
-    import pyqtgraph  # noqa: F401
     from PySide6.QtCore import QCoreApplication
 
-    import workbench.ui.compare.dialog  # noqa: F401
-    import workbench.ui.report.document  # noqa: F401 - and the report views, for the same reason
-    import workbench.ui.report.timeline  # noqa: F401
     from workbench.ui.main_window import MainWindow
 
     gc.freeze()
@@ -158,14 +158,110 @@ def build_window(
     if problems:
         window.output.add_text_tab(QCoreApplication.translate("App", "Start-up problems"), "\n".join(problems))
         window.statusBar().showMessage(problems[0])
-    if open_paths:
-        for path in open_paths:
-            window.open_path(path, view=view)
-    elif settings.last_project and Path(settings.last_project).is_dir():
-        window.open_project(settings.last_project, ask=False)
-    elif demo and settings.open_demo_when_unconfigured and not settings.recent_projects:
-        open_demo(window)
+
+    def open_at_start() -> None:
+        if open_paths:
+            for path in open_paths:
+                window.open_path(path, view=view)
+        elif settings.last_project and Path(settings.last_project).is_dir():
+            window.open_project(settings.last_project, ask=False)
+        elif demo and settings.open_demo_when_unconfigured and not settings.recent_projects:
+            open_demo(window)
+
+    if after_first_paint:
+        _after_first_paint(window, lambda: warm_up(window, then=open_at_start))
+    else:
+        open_at_start()
     return window
+
+
+# Imported after the first paint, before anything opens, so that the first report load or comparison
+# does not stall the GUI thread importing them (pyqtgraph alone takes ~0.3 s, pandas ~0.3 s).
+# Pure-Python (no Qt objects at import): on a background thread, the window stays responsive.
+WARM_UP_BACKGROUND = (
+    "numpy",
+    "pandas",
+    "workbench.core.profiling.build",
+    "workbench.core.profiling.views",
+    "workbench.core.compare.engine",
+    "workbench.core.services.ssh",  # paramiko, for the first connection
+)
+# Qt widgets and pyqtgraph (which sets Qt up as it imports): on the GUI thread, in one piece.
+WARM_UP_GUI = (
+    "pyqtgraph",
+    "workbench.ui.report.document",
+    "workbench.ui.report.timeline",
+    "workbench.ui.compare.dialog",
+)
+
+
+def warm_up(window, then) -> None:
+    """Import :data:`WARM_UP_BACKGROUND` on a thread, then :data:`WARM_UP_GUI` on the GUI thread,
+    then call ``then()`` there. A module that fails to import is logged; ``then`` runs anyway."""
+    import threading
+
+    from PySide6.QtCore import QObject, Qt, Signal
+
+    class _WarmUp(QObject):
+        background_done = Signal()
+
+    def gui_part() -> None:
+        import gc
+
+        _import_all(WARM_UP_GUI)
+        gc.freeze()  # these modules live as long as the app, too (see build_window)
+        helper.deleteLater()
+        then()
+
+    helper = _WarmUp(window)  # lives in the GUI thread: its signal, emitted by the thread, is queued there
+    helper.background_done.connect(gui_part, Qt.ConnectionType.QueuedConnection)
+
+    def background() -> None:
+        _import_all(WARM_UP_BACKGROUND)
+        try:
+            helper.background_done.emit()
+        except RuntimeError:  # the window was closed (and deleted) meanwhile: nothing left to open
+            log.debug("start-up warm-up finished after the window closed")
+
+    threading.Thread(target=background, name="warm-up", daemon=True).start()
+
+
+def _import_all(names) -> None:
+    import importlib
+
+    for name in names:
+        try:
+            importlib.import_module(name)
+        except Exception:  # noqa: BLE001 - the app must start; the view that needs it fails visibly when opened
+            log.warning("start-up warm-up: %s not imported", name, exc_info=True)
+
+
+def _after_first_paint(window, callback) -> None:
+    """Call ``callback`` once, on the event-loop turn after the window's first paint (or, should the
+    window not get painted at all, e.g. started minimised, a few seconds after this call)."""
+    from PySide6.QtCore import QEvent, QObject, QTimer
+
+    fired = False
+
+    def fire() -> None:
+        nonlocal fired
+        if not fired:
+            fired = True
+            window.removeEventFilter(watcher)
+            callback()
+
+    class _FirstPaint(QObject):
+        def eventFilter(self, obj, event):  # noqa: N802 - Qt's name
+            if event.type() == QEvent.Type.Paint and not fired:
+                QTimer.singleShot(0, self, fire)  # after this paint reached the screen
+            return False
+
+    watcher = _FirstPaint(window)
+    window.installEventFilter(watcher)
+    QTimer.singleShot(FIRST_PAINT_FALLBACK_MS, watcher, fire)  # no timer outlives the window
+
+
+FIRST_PAINT_FALLBACK_MS = 3000
 
 
 def open_demo(window) -> None:
@@ -233,7 +329,7 @@ def run_gui(args: argparse.Namespace) -> int:
     if args.screenshot:
         return take_screenshot(args)
     app, settings, problems = create_app(args.lang)
-    window = build_window(settings, problems, args.open, demo=not args.no_demo, view=args.view)
+    window = build_window(settings, problems, args.open, demo=not args.no_demo, view=args.view, after_first_paint=True)
     if os.environ.get(STARTUP_PROBE):
         _quit_after_first_paint(app, window)
     window.show()

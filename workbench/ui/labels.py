@@ -9,7 +9,6 @@ from __future__ import annotations
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
 from workbench.core import artefacts, project
-from workbench.core.profiling import views
 
 ARTEFACT_LABELS = (
     QT_TRANSLATE_NOOP("Artefact", "ONNX model"),
@@ -112,6 +111,8 @@ STATUS_LABELS = (
 def tr_template(context: str, text: str, templates) -> str:
     """``text`` (an English line core made from one of ``templates``) translated in ``context``,
     its arguments kept; unchanged when it matches none."""
+    from workbench.core.profiling import views  # pandas: imported at the first translated line, not at start
+
     found = views.match_template(text, templates)
     if found is None:
         return text
@@ -122,4 +123,6 @@ def tr_template(context: str, text: str, templates) -> str:
 def tr_status(line: str) -> str:
     """A status line of a core work function (``progress.status``), translated where its
     template is known (``views.STATUS_TEMPLATES``); other lines are shown as they are."""
+    from workbench.core.profiling import views
+
     return tr_template("TaskStatus", line, views.STATUS_TEMPLATES)

@@ -15,8 +15,10 @@ from __future__ import annotations
 import datetime as _dt
 import logging
 import struct
+import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
 
 from PySide6.QtCore import QByteArray, QEvent, QFileSystemWatcher, QRect, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
@@ -39,7 +41,6 @@ from PySide6.QtWidgets import (
 from workbench.core import artefacts, uistate
 from workbench.core import project as core_project
 from workbench.core import settings as core_settings
-from workbench.core.profiling import timeline_ops
 from workbench.ui import icons
 from workbench.ui.bridge import QtTask, TaskBridge
 from workbench.ui.context import AppContext, AppEvents
@@ -51,7 +52,37 @@ from workbench.ui.panels.output.panel import OutputPanel
 from workbench.ui.panels.project_explorer.panel import ProjectExplorerPanel
 from workbench.ui.panels.tasks.panel import TasksPanel
 
+if TYPE_CHECKING:
+    from workbench.core.services.ssh import ConnectionPool
+    from workbench.ui.hosts.prompter import QtPrompter
+
 log = logging.getLogger(__name__)
+
+
+class _LazyConnectionPool:
+    """Stands in for ``services.ssh.ConnectionPool``, which it makes at its first use (from any thread)
+    and forwards everything to: services.ssh imports paramiko (~0.15 s), which the window's first paint
+    must not wait for (the start-up warm-up imports it in the background)."""
+
+    def __init__(self, prompter: QtPrompter) -> None:
+        self._prompter = prompter
+        self._pool: ConnectionPool | None = None
+        self._lock = threading.Lock()
+
+    def _made(self) -> ConnectionPool:
+        with self._lock:
+            if self._pool is None:
+                from workbench.core.services.ssh import ConnectionPool
+
+                self._pool = ConnectionPool(self._prompter)
+            return self._pool
+
+    def __getattr__(self, name: str) -> Any:  # only for names this class does not have itself
+        return getattr(self._made(), name)
+
+    def close_all(self) -> None:
+        if self._pool is not None:  # never used: nothing to close, nothing to import
+            self._pool.close_all()
 
 
 class MainWindow(QMainWindow):
@@ -71,9 +102,7 @@ class MainWindow(QMainWindow):
         from workbench.ui.hosts.prompter import QtPrompter
 
         self.prompter = QtPrompter(self)
-        from workbench.core.services.ssh import ConnectionPool
-
-        self.pool = ConnectionPool(self.prompter)
+        self.pool = cast("ConnectionPool", _LazyConnectionPool(self.prompter))
         self._quitting = False
         self._screenshot_mode = False
         self.app_events = AppEvents(self)
@@ -994,6 +1023,8 @@ class MainWindow(QMainWindow):
         """The persisted Timeline Color rule, or None when colours follow slice names."""
         if not self.settings.timeline_color_rule:
             return None
+        from workbench.core.profiling import timeline_ops  # numpy: not before the first paint
+
         return timeline_ops.ColorRule(self.settings.timeline_color_a, self.settings.timeline_color_b)
 
     def apply_timeline_colors(self) -> None:

@@ -18,12 +18,16 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-
-import paramiko
+from typing import TYPE_CHECKING
 
 from workbench.core.fsutil import atomic_write_text
 from workbench.core.paths import config_dir
 from workbench.core.services.transport import TransportError
+
+# Only for annotations: paramiko costs ~0.15 s to import, which `host --help` and the window's first paint
+# must not pay (the SSH transport, services/ssh.py, imports it when it connects).
+if TYPE_CHECKING:
+    import paramiko
 
 
 class HostKeyError(TransportError):

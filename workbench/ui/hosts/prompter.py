@@ -5,13 +5,14 @@ are never stored."""
 from __future__ import annotations
 
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 from PySide6.QtWidgets import QApplication, QInputDialog, QLineEdit, QMessageBox, QWidget
 
-from workbench.core.services.hosts import Host
-from workbench.core.services.knownhosts import HostKeyInfo
+if TYPE_CHECKING:  # annotations only: the window builds its prompter before its first paint
+    from workbench.core.services.hosts import Host
+    from workbench.core.services.knownhosts import HostKeyInfo
 
 
 class QtPrompter(QObject):
