@@ -28,7 +28,6 @@ from workbench.core.dump.aclconfig import AclConfig, AclConfigError, DumpSetting
 from workbench.core.dump.convert import save_npy
 from workbench.core.dump.dumpfile import TensorSpec, read_dump, write_dump
 from workbench.core.dump.omjson import OmModel, OmOp, TensorDesc, parse_om_json
-from workbench.simtoolkit.pyacl import dump_settings_for
 
 
 def _rng(name: str, seed: int) -> np.random.Generator:
@@ -252,7 +251,7 @@ def dump_after_app(app: list[str], cwd: str | os.PathLike[str] | None = None, *,
             model = parse_om_json(read_om(om)["om_json"], str(om))
         except (OmError, ValueError, KeyError):
             continue
-        settings = dump_settings_for(cfg, model, om)
+        settings = cfg.model_dump(model.name, Path(om).stem)
         if settings is None:
             continue
         return dump_model_run(model, settings, base, seed=seed)

@@ -41,11 +41,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from workbench.core.dump.aclconfig import AclConfig, DumpSettings
-    from workbench.core.dump.omjson import OmModel
+from typing import Any
 
 ENV_RUNTIME_LOG = "ASCEND_SIM_RUNTIME_LOG"
 BANNER = "[simulated CANN toolkit]"
@@ -270,21 +266,10 @@ def execute(model_id: int, input_dataset: int, output_dataset: int) -> int:
     return ACL_SUCCESS
 
 
-def dump_settings_for(cfg: AclConfig, model: OmModel, om: str | os.PathLike[str]) -> DumpSettings | None:
-    """The dump settings acl.json gives ``model`` (its dump_list entry names the om JSON's ``name``
-    or the om file stem), or None when the model is not dumped. Needs no numpy (the app's Python)."""
-    if not cfg.dump or not cfg.dump.get("dump_list"):
-        return None
-    settings = cfg.dump_settings(model.name)
-    if settings.option == "none":
-        settings = cfg.dump_settings(Path(om).stem)
-    return None if settings.option == "none" else settings
-
-
 def _dump(entry: _Model, model_id: int, iteration: int) -> None:
     if _rt.acl_config is None:
         return
-    settings = dump_settings_for(_rt.acl_config, entry.model, entry.path)
+    settings = _rt.acl_config.model_dump(entry.model.name, Path(entry.path).stem)
     if settings is None:
         return
     if _rt.dump_time is None:
@@ -330,7 +315,7 @@ def dump_job(job: dict[str, Any]) -> list[Path]:
 
     om = Path(job["om"])
     model = parse_om_json(read_om(om)["om_json"], str(om))
-    settings = dump_settings_for(AclConfig.load(job["acl_json"]), model, om)
+    settings = AclConfig.load(job["acl_json"]).model_dump(model.name, Path(om).stem)
     if settings is None:
         return []
     return dump_model_run(

@@ -221,6 +221,16 @@ class AclConfig:
             return next((e for e in entries if e.get("model_name") == model_name), None)
         return next((e for e in entries if "model_name" in e), None)
 
+    def model_dump(self, model_name: str, om_stem: str = "") -> DumpSettings | None:
+        """What the runtime dumps of a model it loads: the settings of its dump_list entry (named by
+        the om JSON's ``name``, else by the .om file's stem), or None when the model is not dumped."""
+        if not self.dump or not self.dump.get("dump_list"):
+            return None
+        settings = self.dump_settings(model_name)
+        if settings.option == "none" and om_stem:
+            settings = self.dump_settings(om_stem)
+        return None if settings.option == "none" else settings
+
     def dump_settings(self, model_name: str | None = None) -> DumpSettings:
         """The editor's view of the dump section for ``model_name`` (or the first model listed)."""
         d = self.dump or {}
