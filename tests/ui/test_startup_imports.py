@@ -100,12 +100,6 @@ def test_open_path_paints_before_pandas_numpy_pyqtgraph_then_opens_it(open_repor
     assert Path(result["opened"]).resolve() == prof.resolve()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="ui/hosts/host_panel.py -> ui/hosts/machines_dialog.py imports core/services/ssh.py and "
-    "core/services/sshconfig.py at module level, both import paramiko at the top (outside this room; "
-    "issue #18 closing note says what to change)",
-)
 def test_first_paint_comes_before_paramiko(first_start, open_report):
     assert "paramiko" not in first_start[0]["at_first_paint"], first_start[0]
     assert "paramiko" not in open_report[0]["at_first_paint"], open_report[0]

@@ -56,7 +56,6 @@ ALL_VERBS = sorted({*verbs.VERB_HOMES, *wiring.SIM_VERBS})
 # verbs whose module cannot be made light from its own file (issue #18 closing note says what to change)
 NOT_YET_LIGHT = {
     "report": "core/profiling/cli.py imports pandas and profiling.stats at its top",
-    "compare": "core/compare/__init__.py imports compare.engine (pandas) when compare.cli is imported",
 }
 
 

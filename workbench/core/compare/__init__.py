@@ -19,9 +19,44 @@ profiling engine (reports), ``tasks``, ``fsutil`` and ``verbs``.
 
 from __future__ import annotations
 
-from workbench.core.compare.engine import compare_paths, compare_reports
-from workbench.core.compare.model import DEFAULT_TOLERANCE_PCT, LABELS, STATUSES, CompareError, Comparison, Side
-from workbench.core.compare.xlsx import write_xlsx
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from workbench.core.compare.engine import compare_paths, compare_reports
+    from workbench.core.compare.model import (
+        DEFAULT_TOLERANCE_PCT,
+        LABELS,
+        STATUSES,
+        CompareError,
+        Comparison,
+        Side,
+    )
+    from workbench.core.compare.xlsx import write_xlsx
+
+# The names are imported on first use (PEP 562): `compare --help` and the window's start must not
+# pay for pandas, which the engine imports.
+_HOMES = {
+    "compare_paths": "engine",
+    "compare_reports": "engine",
+    "DEFAULT_TOLERANCE_PCT": "model",
+    "LABELS": "model",
+    "STATUSES": "model",
+    "CompareError": "model",
+    "Comparison": "model",
+    "Side": "model",
+    "write_xlsx": "xlsx",
+}
+
+
+def __getattr__(name: str) -> Any:
+    import importlib
+
+    if name not in _HOMES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{_HOMES[name]}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "DEFAULT_TOLERANCE_PCT",

@@ -10,8 +10,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import paramiko
-
 from workbench.core.services.hosts import Host, HostError
 
 
@@ -24,6 +22,8 @@ def import_ssh_config(path: str | os.PathLike[str] | None = None) -> list[Host]:
     cfg_path = Path(path) if path else default_ssh_config()
     if not cfg_path.exists():
         return []
+    import paramiko  # here: importing this module (the host dialogs do at start-up) must not cost paramiko
+
     try:
         config = paramiko.SSHConfig.from_path(str(cfg_path))
     except Exception as exc:  # noqa: BLE001 - paramiko raises several types for bad configs

@@ -32,7 +32,6 @@ from PySide6.QtWidgets import (
 
 from workbench.core.services import demohost, sshconfig
 from workbench.core.services.hosts import AUTH_METHODS, Host, HostError, HostStore
-from workbench.core.services.ssh import transport_for
 from workbench.core.services.toolkit import check_host
 from workbench.ui.context import AppContext
 from workbench.ui.hosts.widgets import MessageArea, task_error
@@ -40,6 +39,8 @@ from workbench.ui.hosts.widgets import MessageArea, task_error
 
 def _check(host: Host, prompter, *, progress, cancel) -> dict:
     """Work function: resolve the demo host's toolkit if needed, connect, detect, read npu-smi."""
+    from workbench.core.services.ssh import transport_for  # paramiko: not before the window's first paint
+
     if host.name == demohost.DEMO_NAME and host.simulated:
         host = demohost.demo_host()
     transport = transport_for(host, prompter)
