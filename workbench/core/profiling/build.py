@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from workbench.core.profiling import tables
+from workbench.core.profiling.dbread import read_db
 from workbench.core.profiling.detect import Layout, Unit, detect
 from workbench.core.profiling.errors import ProfilingDataError
 from workbench.core.profiling.report import Report, concat_frames
@@ -63,6 +64,9 @@ class _Builder:
         timelines: list[Timeline] = []
         for unit in self.layout.units:
             device = unit.device if unit.device is not None else unit.rank
+            if unit.dbs and not (unit.timelines or unit.ops):
+                self._database(unit, device, ops_parts, table_parts, timelines)
+                continue
             unit_timelines = [self._timeline(unit.timelines, device)] if unit.timelines else []
             timelines += unit_timelines
             if device is not None:
@@ -92,6 +96,27 @@ class _Builder:
         self.report.timeline = combine_timelines(timelines, self.report.warnings)
         self.progress.fraction(1.0)
         return self.report.finish()
+
+    def _database(self, unit: Unit, device: int | None, ops_parts: list, table_parts: dict, timelines: list) -> None:
+        """A unit read from its profiler database (+ analysis.db): :mod:`workbench.core.profiling.dbread`."""
+        main = unit.dbs[0]
+        analysis = next((p for p in unit.dbs[1:] if p.name == "analysis.db"), None)
+        for p in unit.dbs:
+            self._step(p)
+        data = read_db(main, analysis, default_device=device if device is not None else 0)
+        self.report.warnings += data.warnings
+        if data.timeline is not None:
+            self.report.warnings += [str(w) for w in data.timeline.warnings]
+            timelines.append(data.timeline)
+        if device is not None:
+            self.report.devices.append(device)
+        if len(data.ops.columns):
+            ops_parts.append(_with_device(data.ops, device))
+        for name, part in data.tables.items():
+            table_parts.setdefault(name, []).append(part)
+        self.report.info.update(data.info)
+        self.report.info.update(self._infos(unit))
+        self.report.table_sources.setdefault("ops", "database")
 
     def _derive(self, ops: pd.DataFrame, unit: Unit, tl: Timeline) -> pd.DataFrame:
         """Missing task / OP types of a summary table (torch_npu Level0) from the unit's timeline,

@@ -8,6 +8,10 @@ Layouts (docs/cann-formats.md §1.3, §4):
 - torch_npu / MindSpore ``*_ascend_pt|ms/ASCEND_PROFILER_OUTPUT/``                       -> torch_npu
 - msprof-analyze ``cluster_analysis_output`` (cluster_step_trace_time.csv, ...)         -> cluster
 - a single timeline JSON (-> timeline), a single op_summary / kernel_details CSV, a saved report
+- the database exports (docs/cann-formats.md §11): ``PROF_*/msprof_{timestamp}.db`` (msprof 8.x),
+  ``ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler[_{rank}].db`` (+ ``analysis.db``) and
+  ``ascend_mindspore_profiler[_{rank}].db``, or one such file. Where a folder holds both the Text and
+  the Db export, the Text export is read (as before) and the database is left alone.
 - a folder holding several of these: one report, several units (devices or ranks).
 """
 
@@ -19,6 +23,16 @@ from pathlib import Path
 
 from workbench.core.artefacts import SAVED_REPORT_SUFFIX
 from workbench.core.profiling.errors import ProfilingDataError
+
+# a profiler database by name (docs/cann-formats.md §11); read by workbench.core.profiling.dbread
+_DB_NAME = re.compile(
+    r"^(?:msprof_\d+|ascend_pytorch_profiler(?:_\d+)?|ascend_mindspore_profiler(?:_\d+)?)\.db$", re.IGNORECASE
+)
+
+
+def is_db_name(name: str) -> bool:
+    return bool(_DB_NAME.match(name))
+
 
 _NAME = re.compile(r"^(?P<name>[A-Za-z][A-Za-z0-9_]*?)(_\d+)*(_slice_\d+)?\.(?P<ext>csv|json)$")
 OPS_NAMES = ("op_summary", "kernel_details")
@@ -36,6 +50,7 @@ LOOKED_FOR = (
     "cluster_analysis_output/ (msprof-analyze cluster)",
     "a timeline JSON (msprof_*.json, trace_view.json)",
     "an op_summary_*.csv or kernel_details.csv",
+    "a profiler database (msprof_*.db, ascend_pytorch_profiler*.db, ascend_mindspore_profiler*.db)",
     f"a saved report (*{SAVED_REPORT_SUFFIX})",
 )
 
@@ -56,6 +71,7 @@ class Unit:
     api_calls: list[tuple[Path, str]] = field(default_factory=list)  # (file, level)
     summaries: dict[str, list[Path]] = field(default_factory=dict)  # other CSVs by base name
     infos: list[Path] = field(default_factory=list)  # profiler_info*.json, info.json*
+    dbs: list[Path] = field(default_factory=list)  # the profiler database (+ analysis.db), when no Text export
 
 
 @dataclass
@@ -72,6 +88,7 @@ class Layout:
             out += u.timelines + u.ops + u.op_statistic + u.api_statistic
             out += [p for p, _ in u.api_legacy + u.api_calls]
             out += [p for ps in u.summaries.values() for p in ps]
+            out += u.dbs
         return out
 
 
@@ -133,12 +150,37 @@ def _prof_infos(prof: Path) -> list[Path]:
     return [p for p in found if p.is_file()]
 
 
+def profiler_dbs(folder: Path) -> list[Path]:
+    """The profiler databases of a folder (msprof_*.db, ascend_*_profiler*.db), by name."""
+    return [p for p in _sorted_files(folder) if is_db_name(p.name)]
+
+
+def _db_unit(root: Path, folder: Path, kind: str) -> Unit | None:
+    dbs = profiler_dbs(folder)
+    if not dbs:
+        return None
+    unit = Unit(root, kind, dbs=[dbs[-1]])
+    if (folder / "analysis.db").is_file():
+        unit.dbs.append(folder / "analysis.db")
+    m = re.search(r"_(\d+)\.db$", dbs[-1].name)
+    if m and not dbs[-1].name.startswith("msprof_"):
+        unit.rank = int(m.group(1))
+    return unit
+
+
 def _prof_units(prof: Path) -> list[Unit]:
     output = prof / "mindstudio_profiler_output"
     if output.is_dir():
         unit = Unit(prof, "msprof", infos=_prof_infos(prof))
         _scan_output(unit, output)
-        return [unit] if unit.timelines or unit.ops or unit.summaries or unit.api_statistic else []
+        if unit.timelines or unit.ops or unit.summaries or unit.api_statistic:
+            return [unit]
+    db = _db_unit(prof, prof, "msprof")
+    if db is not None:
+        db.infos = _prof_infos(prof)
+        return [db]
+    if output.is_dir():
+        return []
     units: list[Unit] = []
     host_summary = prof / "host" / "summary"
     for dev in sorted(prof.glob("device_*")):
@@ -185,7 +227,11 @@ def _framework_unit(folder: Path) -> list[Unit]:
             m = re.fullmatch(r"profiler_info_(\d+)\.json", path.name)
             if m:
                 unit.rank = int(m.group(1))
-    if unit.timelines or unit.ops:
+    if not (unit.timelines or unit.ops) and output.is_dir():
+        db = _db_unit(top, output, "torch_npu")
+        if db is not None:
+            unit.dbs, unit.rank = db.dbs, unit.rank if unit.rank is not None else db.rank
+    if unit.timelines or unit.ops or unit.dbs:
         for prof in sorted(top.glob("PROF_*")):  # the chip, AI Core count, frequencies of each device
             unit.infos += _prof_infos(prof)
         return [unit]
@@ -235,7 +281,16 @@ def _units_of_dir(folder: Path, depth: int) -> list[Unit]:
         if loose.timelines or loose.ops:
             loose.kind = _file_kind(loose.ops[0]) if loose.ops else "timeline"
             units.append(loose)
+        else:
+            db = _db_unit(folder, folder, "")
+            if db is not None:
+                db.kind = _db_kind(db.dbs[0])
+                units.append(db)
     return units
+
+
+def _db_kind(path: Path) -> str:
+    return "msprof" if path.name.startswith("msprof_") else "torch_npu"
 
 
 def _file_kind(path: Path) -> str:
@@ -272,6 +327,12 @@ def detect(path: Path) -> Layout:
             if path.name in CLUSTER_FILES:
                 return Layout("cluster", path.parent, _cluster_unit(path.parent))
             return Layout("timeline", path, [Unit(path, "timeline", timelines=[path])])
+        if path.suffix.lower() == ".db" and is_db_name(path.name):
+            kind = _db_kind(path)
+            unit = Unit(path, kind, dbs=[path])
+            if kind == "torch_npu" and (path.parent / "analysis.db").is_file():
+                unit.dbs.append(path.parent / "analysis.db")
+            return Layout(kind, path, [unit])
         if path.suffix.lower() == ".csv" and (name in OPS_NAMES or _looks_like_ops_csv(path)):
             kind = _file_kind(path)
             return Layout(kind, path, [Unit(path, kind, ops=[path])])

@@ -30,6 +30,7 @@ from workbench.core.profiling.detect import (
     Layout,
     base_name,
     detect,
+    is_db_name,
 )
 from workbench.core.profiling.errors import ProfilingDataError
 from workbench.core.tasks import CancelToken, NullProgress, Progress
@@ -97,8 +98,9 @@ def report_root(path: Path) -> bool:
 
 
 def _report_file(path: Path) -> bool:
-    """A file that is a report by its name alone: a saved report, a full timeline JSON, an OPs CSV."""
-    if path.suffix == SAVED_REPORT_SUFFIX:
+    """A file that is a report by its name alone: a saved report, a full timeline JSON, an OPs CSV,
+    a profiler database (msprof_*.db, ascend_*_profiler*.db)."""
+    if path.suffix == SAVED_REPORT_SUFFIX or is_db_name(path.name):
         return True
     name = base_name(path)
     if name is None:

@@ -42,7 +42,7 @@ class Report:
     devices: list[int] = field(default_factory=list)
     timeline: Timeline | None = None
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)
-    table_sources: dict[str, str] = field(default_factory=dict)  # table -> 'file' | 'computed' | 'timeline'
+    table_sources: dict[str, str] = field(default_factory=dict)  # 'file' | 'database' | 'computed' | 'timeline'
     info: dict[str, Any] = field(default_factory=dict)  # host/device info, profiler_info, ...
     warnings: list[str] = field(default_factory=list)
     pmu_group: str | None = None

@@ -26,6 +26,8 @@ Write a report
     ``write_mindspore_prof(out_dir, workload, soc="Ascend910", iterations_count=3, devices=[0],
     seed=0, cann_version="6.0.1") -> Path`` of a MindSpore-style CANN 5/6 PROF folder with only
     per-iteration timelines and step traces (:mod:`.mindspore`; ground truth: ``simulate_mindspore``).
+    Database exports (docs/cann-formats.md §11): ``write_torch_npu(..., export_type="Db"|"Text+Db",
+    framework="mindspore")``, ``write_msprof_prof(..., export_type="db"|"text+db")`` (:mod:`.dbexport`).
     ``write_big_timeline(path, "msprof"|"torch_npu", n_events)`` streams a huge timeline for
     benchmarks. ``simulate(...)`` returns the in-memory :class:`Run` the writers format, for tests
     that want expected values.
@@ -41,7 +43,7 @@ Guarantees
 
 Known gaps (UNVERIFIED in the reference, so chosen, not copied): counter argument names of AI
 Core Freq / NPU MEM / HBM, sort indices 19+, pids of the CANN 5/6 timeline, raw host/device data
-content, the 8.x msprof_*.db (not written), sample-based ai_core_utilization (not written).
+content, the db exports' unverified details (:mod:`.dbexport`), sample-based ai_core_utilization (not written).
 """
 
 from __future__ import annotations

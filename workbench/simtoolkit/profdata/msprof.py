@@ -64,6 +64,8 @@ def write_msprof_prof(
     pid: int = DEFAULT_PID,
     prof_index: int = 1,
     connection_base: int = 0,
+    export_type: str = "text",
+    db_schema: str = "new",
 ) -> Path:
     """Write one PROF_* folder under ``out_dir`` and return its path.
 
@@ -90,7 +92,12 @@ def write_msprof_prof(
         if cv.legacy:
             _write_legacy(root, run, cv, aic_metrics, pmu_cols)
         else:
-            _write_modern(root, run, cv, aic_metrics, pmu_cols)
+            if "text" in export_type:
+                _write_modern(root, run, cv, aic_metrics, pmu_cols)
+            if "db" in export_type:
+                from .dbexport import write_msprof_db
+
+                write_msprof_db(root / f"msprof_{export_stamp(run)}.db", run, pmu_cols, schema=db_schema)
     return target
 
 

@@ -23,7 +23,7 @@ import json
 import struct
 from pathlib import Path
 
-from . import tables
+from . import dbexport, tables
 from .chips import cann, chip, pmu_columns
 from .fmt import NA, StagedDir, csv_text, dur_text, r3, ts_us, write_json_array, write_text
 from .msprof import prof_name, stamp, write_raw
@@ -33,6 +33,8 @@ from .timeline import torch_events
 from .workload import Workload
 
 STYLES = ("2025", "2023")
+EXPORT_TYPES = ("Text", "Db", "Text+Db")
+FRAMEWORKS = ("torch_npu", "mindspore")
 LEVELS = ("Level0", "Level1", "Level2")
 
 
@@ -53,10 +55,21 @@ def write_torch_npu(
     pid: int = DEFAULT_PID,
     connection_base: int = 0,
     profiler_level: str = "Level1",
+    export_type: str = "Text",
+    framework: str = "torch_npu",
+    db_schema: str = "new",
 ) -> Path:
     """Write one ``*_ascend_pt`` folder under ``out_dir`` (eager torch_npu run of ``workload`` for
     ``steps`` profiler steps on one device) and return its path. ``profiler_level="Level0"``
-    collects no PMU metrics (``aic_metrics`` is ignored) and leaves kernel types to the timeline."""
+    collects no PMU metrics (``aic_metrics`` is ignored) and leaves kernel types to the timeline.
+    ``export_type``: ``"Text"`` (CSV + trace_view.json), ``"Db"`` (only ``ascend_pytorch_profiler[_{rank}].db``
+    and ``analysis.db``) or ``"Text+Db"`` (both, same values). ``framework="mindspore"`` names the folder
+    ``*_ascend_ms`` and the database ``ascend_mindspore_profiler[_{rank}].db``. ``db_schema="old"``:
+    COMPUTE_TASK_INFO with ``blockDim/mixBlockDim`` (see :mod:`.dbexport`)."""
+    if export_type not in EXPORT_TYPES:
+        raise ValueError(f"export_type: {export_type!r} is not one of {', '.join(EXPORT_TYPES)}")
+    if framework not in FRAMEWORKS:
+        raise ValueError(f"framework: {framework!r} is not one of {', '.join(FRAMEWORKS)}")
     if style not in STYLES:
         raise ValueError(f"style: {style!r} is not one of {', '.join(STYLES)}")
     if profiler_level not in LEVELS:
@@ -77,7 +90,8 @@ def write_torch_npu(
         pid=pid,
         connection_base=connection_base,
     )
-    target = Path(out_dir) / f"{hostname}_{pid}_{stamp(start_ns, millis=True)}_ascend_pt"
+    suffix = "ascend_ms" if framework == "mindspore" else "ascend_pt"
+    target = Path(out_dir) / f"{hostname}_{pid}_{stamp(start_ns, millis=True)}_{suffix}"
     with StagedDir(target) as root:
         info = {
             "config": {
@@ -103,8 +117,24 @@ def write_torch_npu(
             json.dumps({"ENV_VARIABLES": {"ASCEND_RT_VISIBLE_DEVICES": str(device)}}, indent=4),
         )
         out = root / "ASCEND_PROFILER_OUTPUT"
-        write_json_array(out / "trace_view.json", torch_events(run, device, op_types=level0))
-        _write_tables(out, run, style, aic_metrics, pmu_cols, level0)
+        if "Text" in export_type:
+            write_json_array(out / "trace_view.json", torch_events(run, device, op_types=level0))
+            _write_tables(out, run, style, aic_metrics, pmu_cols, level0)
+        if "Db" in export_type:
+            out.mkdir(exist_ok=True)
+            mem = list(_memory(run, device))
+            prefix = "ascend_mindspore_profiler" if framework == "mindspore" else "ascend_pytorch_profiler"
+            dbexport.write_framework_db(
+                out / (f"{prefix}.db" if rank is None else f"{prefix}_{rank}.db"),
+                run,
+                pmu_cols,
+                rank=rank,
+                memory_rows=[_memory_record_row(m, device) for m in mem],
+                op_memory_rows=[_operator_memory_row(m, device) for m in mem if m[4]],
+                meta={"ENV_VARIABLES": json.dumps({"ASCEND_RT_VISIBLE_DEVICES": str(device)})},
+                schema=db_schema,
+            )
+            dbexport.write_analysis_db(out / "analysis.db", list(_step_rows(run, device, "2025")))
         fw = root / "FRAMEWORK"
         fw.mkdir()
         (fw / "torch.op_range").write_bytes(
@@ -180,10 +210,7 @@ def _write_tables(
                 "Stream Ptr",
                 "Device Type",
             ],
-            (
-                [comp, ts_us(ts), r3(alloc), r3(res), r3(alloc), "187651245490688", f"NPU:{dev}"]
-                for comp, ts, alloc, res, *_ in mem
-            ),
+            (_memory_record_row(m, dev) for m in mem),
         ),
     )
     write_text(
@@ -206,27 +233,7 @@ def _write_tables(
                 "Stream Ptr",
                 "Device Type",
             ],
-            (
-                [
-                    name,
-                    r3(kb),
-                    ts_us(ts),
-                    ts_us(rel),
-                    ts_us(rel),
-                    dur_text(rel - ts),
-                    dur_text(rel - ts),
-                    r3(alloc),
-                    r3(res),
-                    r3(alloc),
-                    r3(alloc - kb / 1024),
-                    r3(res),
-                    r3(alloc - kb / 1024),
-                    "187651245490688",
-                    f"NPU:{dev}",
-                ]
-                for _, ts, alloc, res, name, kb, rel in mem
-                if name
-            ),
+            (_operator_memory_row(m, dev) for m in mem if m[4]),
         ),
     )
     write_text(
@@ -307,3 +314,29 @@ def _memory(run: Run, dev: int):
         kb = sum(x.nbytes for x in t.op.outputs) / 1024
         alloc = base + kb / 1024
         yield ("PTA", t.launch_ns, alloc, reserved, t.op.torch_op, kb, t.end_ns + 50_000)
+
+
+def _memory_record_row(m, dev: int) -> list[str]:
+    comp, ts, alloc, res, *_ = m
+    return [comp, ts_us(ts), r3(alloc), r3(res), r3(alloc), "187651245490688", f"NPU:{dev}"]
+
+
+def _operator_memory_row(m, dev: int) -> list[str]:
+    _, ts, alloc, res, name, kb, rel = m
+    return [
+        name,
+        r3(kb),
+        ts_us(ts),
+        ts_us(rel),
+        ts_us(rel),
+        dur_text(rel - ts),
+        dur_text(rel - ts),
+        r3(alloc),
+        r3(res),
+        r3(alloc),
+        r3(alloc - kb / 1024),
+        r3(res),
+        r3(alloc - kb / 1024),
+        "187651245490688",
+        f"NPU:{dev}",
+    ]
