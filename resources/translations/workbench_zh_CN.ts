@@ -4673,6 +4673,149 @@ Trust this key and connect? It will be remembered in Ascend Workbench's known_ho
     </message>
 </context>
 <context>
+    <name>QueryPane</name>
+    <message>
+        <source>Slowest 20 OPs</source>
+        <translation>最慢的 20 个算子</translation>
+    </message>
+    <message>
+        <source>OPs on stream {stream} after step {step} slower than 10 µs</source>
+        <translation>第 {step} 步之后流 {stream} 上慢于 10 µs 的算子</translation>
+    </message>
+    <message>
+        <source>Time per task type</source>
+        <translation>各任务类型耗时</translation>
+    </message>
+    <message>
+        <source>Longest slices per lane</source>
+        <translation>每条泳道最长的切片</translation>
+    </message>
+    <message>
+        <source>Busiest slice names</source>
+        <translation>总耗时最多的切片名称</translation>
+    </message>
+    <message>
+        <source>the query is empty: write a SELECT statement</source>
+        <translation>查询为空：请编写一条 SELECT 语句</translation>
+    </message>
+    <message>
+        <source>one statement at a time: remove what follows the first ';'</source>
+        <translation>一次只能执行一条语句：请删除第一个“;”之后的内容</translation>
+    </message>
+    <message>
+        <source>only SELECT queries run over a report; this is a {0} statement (the report is read-only)</source>
+        <translation>报告上只能运行 SELECT 查询；这是一条 {0} 语句（报告为只读）</translation>
+    </message>
+    <message>
+        <source>reading or writing files is not allowed in a report query (the report is read-only)</source>
+        <translation>报告查询中不允许读写文件（报告为只读）</translation>
+    </message>
+    <message>
+        <source>Line {0}, column {1}: {2}</source>
+        <translation>第 {0} 行，第 {1} 列：{2}</translation>
+    </message>
+    <message>
+        <source>Examples…</source>
+        <translation>示例…</translation>
+    </message>
+    <message>
+        <source>Put an example query into the editor</source>
+        <translation>将示例查询放入编辑器</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Run the query (Ctrl+Enter)</source>
+        <translation>运行查询（Ctrl+Enter）</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Stop the running query</source>
+        <translation>停止正在运行的查询</translation>
+    </message>
+    <message>
+        <source>Show on Timeline</source>
+        <translation>在时间线上显示</translation>
+    </message>
+    <message>
+        <source>Select the slice of the chosen row in the timeline</source>
+        <translation>在时间线中选中所选行对应的切片</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>Export every row of the result to CSV or Excel</source>
+        <translation>将结果的所有行导出为 CSV 或 Excel</translation>
+    </message>
+    <message>
+        <source>SELECT name, dur_ns FROM ops ORDER BY dur_ns DESC LIMIT 20   — Ctrl+Enter runs</source>
+        <translation>SELECT name, dur_ns FROM ops ORDER BY dur_ns DESC LIMIT 20   — 按 Ctrl+Enter 运行</translation>
+    </message>
+    <message>
+        <source>Tables: {0}. Ctrl+Space completes names.</source>
+        <translation>表：{0}。按 Ctrl+Space 补全名称。</translation>
+    </message>
+    <message>
+        <source>preparing…</source>
+        <translation>准备中…</translation>
+    </message>
+    <message>
+        <source>Prepare SQL tables</source>
+        <translation>准备 SQL 表</translation>
+    </message>
+    <message>
+        <source>Running…</source>
+        <translation>正在运行…</translation>
+    </message>
+    <message>
+        <source>SQL query</source>
+        <translation>SQL 查询</translation>
+    </message>
+    <message>
+        <source>Query stopped.</source>
+        <translation>查询已停止。</translation>
+    </message>
+    <message>
+        <source>{0} of {1} rows kept ({2} s): add a LIMIT or narrow the query.</source>
+        <translation>保留了 {1} 行中的 {0} 行（{2} 秒）：请添加 LIMIT 或缩小查询范围。</translation>
+    </message>
+    <message>
+        <source>{0} rows ({1} s)</source>
+        <translation>{0} 行（{1} 秒）</translation>
+    </message>
+    <message>
+        <source>{0} rows</source>
+        <translation>{0} 行</translation>
+    </message>
+    <message>
+        <source>This row holds no slice of the timeline (it needs id, or lane / stream and start_ns).</source>
+        <translation>此行不对应时间线上的切片（需要 id，或 lane / stream 和 start_ns）。</translation>
+    </message>
+    <message>
+        <source>Export Query Result</source>
+        <translation>导出查询结果</translation>
+    </message>
+    <message>
+        <source>Excel workbook (*.xlsx);;CSV (*.csv)</source>
+        <translation>Excel 工作簿 (*.xlsx);;CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export query result to {0}</source>
+        <translation>将查询结果导出到 {0}</translation>
+    </message>
+    <message>
+        <source>Exported {0} rows to {1}</source>
+        <translation>已将 {0} 行导出到 {1}</translation>
+    </message>
+</context>
+<context>
     <name>ReportDocument</name>
     <message>
         <source>{0}: not collected. Collect it with {1}.</source>
@@ -4721,6 +4864,10 @@ Trust this key and connect? It will be remembered in Ascend Workbench's known_ho
     <message>
         <source>Baseline Comparison</source>
         <translation>基线比较</translation>
+    </message>
+    <message>
+        <source>Query</source>
+        <translation>查询</translation>
     </message>
     <message>
         <source>Events of {0} · {1}</source>

@@ -1,4 +1,4 @@
-"""The ``report`` verb: ``ascend-workbench report info|ops|api|export|save|merge``.
+"""The ``report`` verb: ``ascend-workbench report info|ops|api|export|save|merge|query``.
 
 JSON on stdout with stable keys; exit 0 ok, 2 bad input (message on stderr), 1 unexpected error
 (a one-line message, never a traceback). Each sub-command runs the same work functions the GUI
@@ -11,6 +11,7 @@ import argparse
 import json
 import math
 import sys
+from decimal import Decimal
 from typing import Any
 
 import pandas as pd
@@ -21,7 +22,7 @@ from workbench.core.profiling.errors import ProfilingDataError
 from workbench.core.tasks import run_inline
 from workbench.core.verbs import register_verb, run_guarded
 
-HELP = "read msprof / torch_npu profiling output: summary, OP and API statistics, export, save, merge"
+HELP = "read msprof / torch_npu profiling output: summary, OP and API statistics, export, save, merge, SQL"
 
 
 def _add_path(p: argparse.ArgumentParser) -> None:
@@ -60,6 +61,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     _add_path(p)
     p.add_argument("--out", required=True, metavar="FILE")
     p.add_argument("--force", action="store_true", help="replace --out if it exists (never an input)")
+    p = sub.add_parser(
+        "query",
+        help="one read-only SQL query (DuckDB) over the report's tables: slices, flows, counters, ops, ...; "
+        "a .db export is queried as it is",
+    )
+    _add_path(p)
+    p.add_argument("sql", metavar="SQL", help='one SELECT statement, e.g. "SELECT name, dur_ns FROM ops LIMIT 5"')
+    shape = p.add_mutually_exclusive_group()
+    shape.add_argument("--csv", metavar="OUT", help="write every row to OUT (.csv)")
+    shape.add_argument("--json", action="store_true", help="every row as JSON on stdout")
+    shape.add_argument("--xlsx", metavar="OUT", help="write every row to OUT (.xlsx)")
+    p.add_argument("--force", action="store_true", help="replace OUT if it exists (never an input)")
+    p.add_argument("--limit", type=int, default=50, metavar="N", help="rows the text table shows (default 50)")
     p = sub.add_parser("merge", help="merge several reports (PROF folders, devices, ranks) into one .wbreport")
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.add_argument("--out", required=True, metavar="FILE")
@@ -73,6 +87,8 @@ def _clean(value: Any) -> Any:
         value = value.item()
     if isinstance(value, float) and math.isnan(value):
         return None
+    if isinstance(value, Decimal):  # DuckDB's sum() of integers
+        return int(value) if value == value.to_integral_value() else float(value)
     return value
 
 
@@ -120,8 +136,105 @@ def _emit(obj: Any, as_json: bool) -> None:
             sys.stdout.write("  ".join(f"{k}={v}" for k, v in row.items()) + "\n")
 
 
+def _text_table(result, limit: int) -> str:
+    """An aligned text table of the first ``limit`` rows, with a note on the rows left out."""
+    columns = result.columns
+    rows = result.table.slice(0, limit).to_pylist()
+
+    def cell(value: Any) -> str:
+        value = _clean(value)
+        text = "NULL" if value is None else str(value)
+        text = text.replace("\n", " ")
+        return text if len(text) <= 60 else text[:59] + "…"
+
+    cells = [[cell(row[c]) for c in columns] for row in rows]
+    widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(columns)]
+    numeric = [all(_is_number(row[c]) for row in rows) and bool(rows) for c in columns]
+
+    def line(values: list[str]) -> str:
+        return "  ".join(v.rjust(w) if n else v.ljust(w) for v, w, n in zip(values, widths, numeric)).rstrip()
+
+    out = [line(list(columns)), "  ".join("-" * w for w in widths)] + [line(r) for r in cells]
+    shown, total = len(rows), result.total_rows
+    if shown < total:
+        out.append(f"({shown:,} of {total:,} rows shown; --limit N, or --csv / --json / --xlsx OUT for every row)")
+    else:
+        out.append(f"({total:,} row{'s' if total != 1 else ''})")
+    return "\n".join(out) + "\n"
+
+
+def _is_number(value: Any) -> bool:
+    return (
+        value is None
+        or (isinstance(value, (int, float)) and not isinstance(value, bool))
+        or hasattr(value, "is_finite")
+    )
+
+
+def _query(args: argparse.Namespace) -> int:
+    """``report query PATH SQL``: the query runs on a thread, so Ctrl-C interrupts it at once."""
+    import threading
+    from pathlib import Path
+
+    from workbench.core.profiling.query import QuerySession, run_query
+    from workbench.core.tasks import Cancelled, CancelToken
+
+    out = args.csv or args.xlsx
+    if out:
+        suffix = ".csv" if args.csv else ".xlsx"
+        if Path(out).suffix.lower() != suffix:
+            raise ProfilingDataError(f"--{suffix[1:]} {out}: expected a file name ending in {suffix}")
+        fsutil.refuse_existing(out, args.force)
+    if args.limit < 0:
+        raise ProfilingDataError(f"--limit {args.limit}: expected a positive number")
+    source = Path(args.path)
+    if source.suffix.lower() == ".db" and source.is_file():
+        session, inputs = QuerySession(db=source), [source]
+    else:
+        report = _open(args)
+        session, inputs = QuerySession(report), report.input_paths()
+    if out:
+        fsutil.refuse_inputs(out, inputs, inside=False)
+    cancel = CancelToken()
+    done: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            done["result"] = run_query(session, args.sql, None if (out or args.json) else args.limit, cancel=cancel)
+        except BaseException as exc:  # noqa: BLE001 - raised again on the main thread
+            done["error"] = exc
+
+    worker = threading.Thread(target=work, name="wb-query", daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(0.1)
+    except KeyboardInterrupt:
+        cancel.cancel()
+        worker.join()
+        raise Cancelled() from None
+    finally:
+        session.close()
+    if "error" in done:
+        raise done["error"]
+    result = done["result"]
+    if out:
+        from workbench.core.profiling.query import export_result
+
+        written = run_inline(export_result, result, out, source)
+        _emit({"out": str(written), "rows": result.total_rows, "columns": result.columns}, True)
+    elif args.json:
+        rows = [[_clean(v) for v in row.values()] for row in result.table.to_pylist()]
+        _emit({"columns": result.columns, "types": [str(t) for t in result.table.schema.types], "rows": rows}, True)
+    else:
+        sys.stdout.write(_text_table(result, args.limit))
+    return 0
+
+
 def _run(args: argparse.Namespace) -> int:
     action = args.action
+    if action == "query":
+        return _query(args)
     if action in ("export", "save", "merge"):  # before any work: an existing file needs --force
         from workbench.core.profiling.storage.saved import saved_path
 

@@ -179,6 +179,11 @@ class ReportDocument(QWidget):
         if context is not None:
             self.baseline = BaselinePane(context, report, self)
             self.tabs.addTab(self.baseline, self.tr("Baseline Comparison"))
+            from workbench.ui.report.query.pane import QueryPane
+
+            self.query = QueryPane(context, report, self)  # SQL over the report (issue #18)
+            self.query.show_slice.connect(self._query_slice)
+            self.tabs.addTab(self.query, self.tr("Query"))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         warn = "\n".join(report.warnings)
@@ -376,6 +381,11 @@ class ReportDocument(QWidget):
         """Select slice ``index`` in the timeline and bring it into view."""
         if self.timeline_view is not None:
             self.timeline_view.select_slice(index, center=True)
+
+    def _query_slice(self, index: int) -> None:
+        """The Query tab's Show on Timeline: the Timeline tab, with the slice selected and in view."""
+        self.tabs.setCurrentIndex(0)
+        self.jump_to_slice(index)
 
     def _timeline_menu(self, pos: QPoint) -> None:
         tv = self.timeline_view
