@@ -19,7 +19,6 @@ from workbench.ui.compare.view import RED, CompareView
 
 # offscreen QPA: the file dialog's completion popup raises itself and grabs the keyboard, which that
 # platform cannot do (real platforms can); the warnings say so and are harmless here.
-pytestmark = pytest.mark.qt_log_ignore(r"^This plugin does not support (raise\(\)|grabbing the keyboard)$")
 
 
 def scaled_copy(src: Path, dst: Path, op_type: str, factor: str) -> dict[str, Decimal]:

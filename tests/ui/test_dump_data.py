@@ -21,7 +21,6 @@ from workbench.ui.dump.data_view import TENSOR_ROLE, DumpDataView
 
 # offscreen QPA: the file dialog's completion popup raises itself and grabs the keyboard, which that
 # platform cannot do (real platforms can); the warnings say so and are harmless here.
-pytestmark = pytest.mark.qt_log_ignore(r"^This plugin does not support (raise\(\)|grabbing the keyboard)$")
 
 MODEL = "atc-om2json-310-cann5.1/model.json"
 OP = "trans_Cast_0"

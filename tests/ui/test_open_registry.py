@@ -70,7 +70,6 @@ def _click(qtbot, menu: QMenu, text: str) -> None:
 
 # offscreen QPA: a popup menu raises itself and grabs the keyboard, which that platform cannot do
 # (real platforms can); the warnings say so and are harmless here.
-@pytest.mark.qt_log_ignore(r"^This plugin does not support (raise\(\)|grabbing the keyboard)$")
 def test_explorer_context_menu_opens_the_right_view(qtbot, window, project):
     from workbench.ui.converter.structure_view import ModelStructureView
     from workbench.ui.dump.config_dialog import DumpConfigDialog

@@ -21,7 +21,6 @@ from workbench.ui.report.document import ReportDocument
 
 # offscreen QPA: the file dialog's completion popup raises itself and grabs the keyboard, which that
 # platform cannot do (real platforms can); the warnings say so and are harmless here.
-pytestmark = pytest.mark.qt_log_ignore(r"^This plugin does not support (raise\(\)|grabbing the keyboard)$")
 
 
 def menu_action(window, path: str):

@@ -15,7 +15,6 @@ from workbench.ui.report.document import ReportDocument
 
 # offscreen: the completion list is a popup, and the offscreen platform cannot raise it or give it
 # the keyboard (it still shows and completes); real platforms do both
-pytestmark = pytest.mark.qt_log_ignore(r"^This plugin does not support (grabbing the keyboard|raise\(\))$")
 
 
 @pytest.fixture

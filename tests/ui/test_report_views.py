@@ -10,8 +10,8 @@ import time
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QPoint, Qt
-from PySide6.QtWidgets import QDialogButtonBox, QFileDialog, QMessageBox
+from PySide6.QtCore import QPoint, Qt, QTimer
+from PySide6.QtWidgets import QApplication, QDialogButtonBox, QFileDialog, QMessageBox
 from uikit import User
 
 from workbench.core.demo import sample_reports
@@ -126,13 +126,45 @@ def test_statistics_event_view_and_export(qtbot, window, msprof_sample, tmp_path
     names = {model.raw(r, model.columns.index("Name")) for r in range(model.rowCount())}
     assert names == {r["API Name"] for r in acl_rows}
     out = tmp_path / "acl.xlsx"
-    doc.stats.export(str(out))
+    out.write_text("an older export")  # replaced: the file dialog asks, the user says Yes
+    user = User(qtbot)
+
+    def save_over(dialog):
+        with user.answering(QMessageBox, lambda box: user.press(box, QMessageBox.StandardButton.Yes)) as asked:
+            user.typing_path(out)(dialog)
+        assert "already exists" in asked[0], asked
+
+    bar = doc.data_tabs.tabBar()  # the Statistics tab in front, as a user brings it
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(doc.data_tabs.indexOf(doc.stats)).center())
+    with user.answering(QFileDialog, save_over):
+        user.click(doc.stats.export_button)
+    qtbot.waitUntil(lambda: out.read_bytes()[:2] == b"PK", timeout=10000)
     sheet = load_workbook(out).active
     rows = list(sheet.iter_rows(values_only=True))
     assert list(rows[0]) == model.columns and len(rows) == len(acl_rows) + 1
     by_name = {r[0]: r for r in rows[1:]}
     for r in acl_rows:
         assert by_name[r["API Name"]][model.columns.index("Time(us)")] == pytest.approx(float(r["Time(us)"]))
+    # the report's own file is never written over, whatever the user answers: the dialog's
+    # "already exists" is answered Yes, then the refusal (its own box, once the dialog closed) is read
+    before = summary_csv.read_bytes()
+    seen: list[str] = []
+
+    def answer_boxes() -> None:
+        box = QApplication.activeModalWidget()
+        if isinstance(box, QMessageBox) and box.isVisible() and box.text() not in seen:
+            seen.append(box.text())
+            yes = box.button(QMessageBox.StandardButton.Yes)
+            user.press(box, QMessageBox.StandardButton.Yes if yes else QMessageBox.StandardButton.Ok)
+        if len(seen) < 2:
+            QTimer.singleShot(20, answer_boxes)
+
+    QTimer.singleShot(0, answer_boxes)
+    with user.answering(QFileDialog, user.typing_path(summary_csv)):
+        user.click(doc.stats.export_button)
+    qtbot.waitUntil(lambda: len(seen) == 2, timeout=10000)
+    assert "already exists" in seen[0] and "is an input of this command" in seen[1], seen
+    assert summary_csv.read_bytes() == before
     doc.show_statistics("OS Runtime API")
     assert "not collected" in doc.stats.note.text() and "msprof" in doc.stats.note.text()
     # Event View: activating a row selects that slice in the timeline
@@ -330,7 +362,6 @@ def test_cancel_and_closing_a_loading_tab_stop_the_load(qtbot, window, tmp_path,
 
 # offscreen QPA: the file dialog's completion popup raises itself and grabs the keyboard, which that
 # platform cannot do (real platforms can); the warnings say so and are harmless here.
-@pytest.mark.qt_log_ignore(r"^This plugin does not support (raise\(\)|grabbing the keyboard)$")
 def test_a_trace_opens_as_a_report_whatever_it_is_called(qtbot, window, samples, tmp_path):
     """Double-click / drop / Open Report on a timeline JSON named anything opens the timeline (not
     the text view); Open Report on a file that is no report shows the engine's message."""

@@ -144,7 +144,6 @@ def _popup_action(qtbot, text_start: str, found: list) -> None:
 
 
 # offscreen QPA: a popup menu cannot raise itself or grab the keyboard (real platforms do)
-@pytest.mark.qt_log_ignore(r"^This plugin does not support (raise\(\)|grabbing the keyboard)$")
 def test_occurrences_of_a_name_from_properties_and_the_timeline_menu(qtbot, window, trace):
     doc, tv = trace
     tl = tv.timeline

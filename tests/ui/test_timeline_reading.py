@@ -24,7 +24,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from fake_timeline import make_timeline, timeline_of  # noqa: E402
 
 # offscreen QPA: a popup menu raises itself and grabs the keyboard, which that platform cannot do
-pytestmark = pytest.mark.qt_log_ignore(r"^This plugin does not support (raise\(\)|grabbing the keyboard)")
 
 
 # --- helpers ----------------------------------------------------------------------------------------

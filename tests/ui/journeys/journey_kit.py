@@ -36,13 +36,6 @@ from pytestqt.exceptions import TimeoutError as WaitTimeout
 LEFT = Qt.MouseButton.LeftButton
 SHOTS = Path(__file__).resolve().parents[3] / "docs" / "screenshots"
 SHOTS_ENV = "WORKBENCH_JOURNEY_SHOTS"
-# The offscreen platform implements neither raise() nor keyboard grabs; the file dialog's completer
-# popup asks for both while a path is typed (real platforms do them). Like propagateSizeHints() in
-# pyproject's qt_log_ignore: benign here, so the journeys' modules add these to it.
-OFFSCREEN_POPUPS = (
-    r"^This plugin does not support raise\(\)$",
-    r"^This plugin does not support grabbing the keyboard$",
-)
 
 
 @dataclass

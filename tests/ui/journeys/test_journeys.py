@@ -18,7 +18,6 @@ from pathlib import Path
 import pytest
 from journey_data import ACL_SAMPLES, CANN, DEVICES, HOST, MODEL, SOC
 from journey_kit import (
-    OFFSCREEN_POPUPS,
     Budget,
     WaitTimeout,
     answering,
@@ -35,7 +34,6 @@ from journey_kit import (
 from PySide6.QtWidgets import QApplication, QDialogButtonBox, QMessageBox
 
 DEFAULT = Budget()
-pytestmark = pytest.mark.qt_log_ignore(*OFFSCREEN_POPUPS, extend=True)
 
 
 def top_level(kind, window):

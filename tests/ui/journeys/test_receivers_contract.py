@@ -14,8 +14,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-import pytest
-from journey_kit import OFFSCREEN_POPUPS, Budget, activate_in_tree, answering, trigger, wait_for
+from journey_kit import Budget, activate_in_tree, answering, trigger, wait_for
 from PySide6.QtCore import SIGNAL, QObject
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
@@ -32,7 +31,6 @@ from PySide6.QtWidgets import (
 )
 
 BUDGET = Budget(wait_ms=30_000)
-pytestmark = pytest.mark.qt_log_ignore(*OFFSCREEN_POPUPS, extend=True)
 
 # Buttons whose click their container turns into its own signal (checked there instead, or Qt's own code).
 HANDLED_BY_CONTAINER = {

@@ -285,6 +285,7 @@ class FrameTable(QWidget):
     def __init__(self, title: str = "", parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.title = title
+        self.inputs: list = []  # files the rows were read from: an export never writes over one
         self.model = FrameModel(self)
         self.view = QTableView(self)
         self.view.setModel(self.model)
@@ -360,12 +361,16 @@ class FrameTable(QWidget):
         return copy_cells(self.view, self.model.cell_text)
 
     def export(self, path: str) -> None:
-        write_table(self.model.visible_frame(), path, sheet=self.title or "table")
+        write_table(self.model.visible_frame(), path, sheet=self.title or "table", inputs=self.inputs)
 
     def _export_dialog(self) -> None:
         name = (self.title or "table").replace(" ", "_")
         path, _ = QFileDialog.getSaveFileName(
-            self, self.tr("Export Table"), f"{name}.xlsx", self.tr("Excel workbook (*.xlsx);;CSV (*.csv)")
+            self,
+            self.tr("Export Table"),
+            f"{name}.xlsx",
+            self.tr("Excel workbook (*.xlsx);;CSV (*.csv)"),
+            options=QFileDialog.Option.DontUseNativeDialog,  # as every file dialog of the workbench
         )
         if not path:
             return
