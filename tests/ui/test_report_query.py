@@ -170,3 +170,16 @@ def test_core_sentences_are_listed_for_translation():
     from workbench.ui.report.query.pane import CORE_TEXTS
 
     assert set(CORE_TEXTS) == {title for title, _sql in query.EXAMPLES} | set(query.ERROR_TEMPLATES)
+
+
+def test_closing_the_report_tab_cancels_its_running_query(qtbot, user, window, msprof_sample):
+    doc, pane = open_query(qtbot, user, window, msprof_sample)
+    type_sql(qtbot, user, pane, "SELECT count(*) FROM slices a, slices b, slices c, slices d WHERE a.id + d.id = -1")
+    user.click(pane.run_button)
+    qtbot.waitUntil(lambda: pane.message.text() == "Running…", timeout=10000)
+    task = pane.task
+    bar = window.documents.tabBar()
+    close = bar.tabButton(window.documents.indexOf(doc), bar.ButtonPosition.RightSide)
+    user.click(close)  # the tab's own close button
+    qtbot.waitUntil(lambda: task.state.finished, timeout=10000)
+    assert task.state.value == "cancelled"

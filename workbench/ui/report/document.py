@@ -384,6 +384,12 @@ class ReportDocument(QWidget):
         if self.timeline_view is not None:
             self.timeline_view.select_slice(index, center=True)
 
+    def closing(self) -> None:
+        """The tab is being closed (MainWindow.close_document): a running SQL query is cancelled."""
+        query = getattr(self, "query", None)
+        if query is not None:
+            query.shutdown()
+
     def _query_slice(self, index: int) -> None:
         """The Query tab's Show on Timeline: the Timeline tab, with the slice selected and in view."""
         self.tabs.setCurrentIndex(0)
