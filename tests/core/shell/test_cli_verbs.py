@@ -54,9 +54,7 @@ HEAVY = ("pandas", "numpy", "paramiko", "PySide6", "pyqtgraph", "duckdb", "pyarr
 # every verb, the simulated toolkit's too (wiring adds them; tests/conftest.py wires the session)
 ALL_VERBS = sorted({*verbs.VERB_HOMES, *wiring.SIM_VERBS})
 # verbs whose module cannot be made light from its own file (issue #18 closing note says what to change)
-NOT_YET_LIGHT = {
-    "report": "core/profiling/cli.py imports pandas and profiling.stats at its top",
-}
+NOT_YET_LIGHT: dict[str, str] = {}  # verb -> why its --help still imports something heavy (none now)
 
 
 def test_the_verb_list_is_every_verb():

@@ -12,15 +12,15 @@ import json
 import math
 import sys
 from decimal import Decimal
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from workbench.core import fsutil
-from workbench.core.profiling import stats
 from workbench.core.profiling.errors import ProfilingDataError
 from workbench.core.tasks import run_inline
 from workbench.core.verbs import register_verb, run_guarded
+
+if TYPE_CHECKING:  # pandas (and stats, which uses it) are imported by the handlers: `report --help` needs neither
+    import pandas as pd
 
 HELP = "read msprof / torch_npu profiling output: summary, OP and API statistics, export, save, merge, SQL"
 
@@ -81,7 +81,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _clean(value: Any) -> Any:
-    if value is None or value is pd.NA:
+    if value is None or type(value).__name__ == "NAType":  # pandas.NA, known without importing pandas
         return None
     if hasattr(value, "item"):
         value = value.item()
@@ -247,6 +247,8 @@ def _run(args: argparse.Namespace) -> int:
         out = run_inline(save_report, merged, args.out, inputs=args.paths)
         _emit({"out": str(out), **info_dict(merged)}, True)
         return 0
+    from workbench.core.profiling import stats
+
     report = _open(args)
     if action == "info":
         _emit(info_dict(report), args.json)
