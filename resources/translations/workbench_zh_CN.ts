@@ -5100,6 +5100,25 @@ Trust this key and connect? It will be remembered in Ascend Workbench's known_ho
     </message>
 </context>
 <context>
+    <name>ReportWarning</name>
+    <message>
+        <source>{0}: {1} derived from {2} (Ascend Hardware slices matched by stream, task id and start) for {3} of {4} rows; {5} rows have no timeline partner and stay N/A</source>
+        <translation>{0}：{1} 由 {2} 推导（按 stream、task id 与开始时间匹配 Ascend Hardware 切片），{4} 行中 {3} 行已推导；{5} 行在时间线上无对应项，保持 N/A</translation>
+    </message>
+    <message>
+        <source>{0}: the file groups by the types that were N/A; computed from the OPs table instead</source>
+        <translation>{0}：该文件按 N/A 类型分组；改为由 OPs 表计算</translation>
+    </message>
+    <message>
+        <source>{0}: no OP Type in the args of {1} device tasks; their type is read from the op name ({2})</source>
+        <translation>{0}：{1} 个设备任务的 args 中没有 OP Type；其类型从算子名称读取（{2}）</translation>
+    </message>
+    <message>
+        <source>{0}: {1} slices on a device stream named like step markers ({2}) have no Task Type; kept as step markers, not OPs</source>
+        <translation>{0}：设备 stream 上有 {1} 个名称类似迭代标记（{2}）的切片没有 Task Type；作为迭代标记保留，不计为算子</translation>
+    </message>
+</context>
+<context>
     <name>ResultPanel</name>
     <message>
         <source>Why:</source>

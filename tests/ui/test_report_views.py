@@ -11,7 +11,7 @@ import time
 import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, Qt, QTimer
-from PySide6.QtWidgets import QApplication, QDialogButtonBox, QFileDialog, QMessageBox
+from PySide6.QtWidgets import QApplication, QDialogButtonBox, QFileDialog, QLabel, QMessageBox
 from uikit import User
 
 from workbench.core.demo import sample_reports
@@ -454,6 +454,22 @@ def test_core_column_labels_and_messages_are_marked_for_translation():
     assert sentences == set(document.AICORE_LABELS)
     assert set(views.SUMMARY_VALUES) == set(summary.SUMMARY_VALUE_LABELS)
     assert {name for _key, name in views.DEVICE_FIELDS} == set(summary.DEVICE_FIELD_LABELS)
+    assert set(views.REPORT_WARNING_TEMPLATES) == set(labels.REPORT_WARNING_LABELS)
+
+
+def test_a_level0_runs_derived_columns_note_is_translated(qtbot, zh_window, tmp_path):
+    """The note saying which kernel_details columns came from the trace (a torch_npu Level0 run) is
+    shown in the banner and the Summary's Warnings, in Chinese with its numbers kept."""
+    from workbench.simtoolkit.profdata import resnet50_workload, write_torch_npu
+
+    run = write_torch_npu(tmp_path, resnet50_workload(), profiler_level="Level0")
+    doc = open_doc(qtbot, zh_window, run)
+    english = [w for w in doc.report.warnings if " derived from " in w]
+    assert len(english) == 1, doc.report.warnings
+    banner = next(lbl for lbl in doc.findChildren(QLabel) if lbl.text().startswith("⚠ "))
+    assert "推导" in banner.text() and " derived from " not in banner.text(), banner.text()
+    numbers = [n for n in english[0].split() if n.isdigit()]
+    assert numbers and all(n in banner.text() for n in numbers)
 
 
 def test_ctrl_c_copies_exactly_the_selected_cells(qtbot, window, msprof_sample):

@@ -108,6 +108,35 @@ STATUS_LABELS = (
 )
 
 
+# core's report warnings made from a template (views.REPORT_WARNING_TEMPLATES), for pyside6-lupdate; a
+# test checks the lists match
+REPORT_WARNING_LABELS = (
+    QT_TRANSLATE_NOOP(
+        "ReportWarning",
+        "{0}: {1} derived from {2} (Ascend Hardware slices matched by stream, task id and start) for {3} of {4} "
+        "rows; {5} rows have no timeline partner and stay N/A",
+    ),
+    QT_TRANSLATE_NOOP(
+        "ReportWarning", "{0}: the file groups by the types that were N/A; computed from the OPs table instead"
+    ),
+    QT_TRANSLATE_NOOP(
+        "ReportWarning", "{0}: no OP Type in the args of {1} device tasks; their type is read from the op name ({2})"
+    ),
+    QT_TRANSLATE_NOOP(
+        "ReportWarning",
+        "{0}: {1} slices on a device stream named like step markers ({2}) have no Task Type; kept as step markers, "
+        "not OPs",
+    ),
+)
+
+
+def tr_report_warning(line: str) -> str:
+    """A report warning translated where core made it from a known template; others as they are."""
+    from workbench.core.profiling import views
+
+    return tr_template("ReportWarning", line, views.REPORT_WARNING_TEMPLATES)
+
+
 def tr_template(context: str, text: str, templates) -> str:
     """``text`` (an English line core made from one of ``templates``) translated in ``context``,
     its arguments kept; unchanged when it matches none."""

@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from workbench.core.profiling import stats, timeline_ops
+from workbench.core.profiling.build import DERIVED_TEMPLATE, MARKER_TEMPLATE, NAME_TYPES_TEMPLATE, RECOMPUTED_TEMPLATE
 from workbench.core.profiling.tables import schemas
 
 if TYPE_CHECKING:
@@ -254,6 +255,9 @@ STATUS_TEMPLATES = (
     "Writing {0}",
 )
 # Analysis Summary values (and device facts) that are words, not data.
+# Report warnings core writes from a template (a match keeps the arguments), for the UI to translate.
+REPORT_WARNING_TEMPLATES = (DERIVED_TEMPLATE, RECOMPUTED_TEMPLATE, NAME_TYPES_TEMPLATE, MARKER_TEMPLATE)
+
 SUMMARY_VALUES = (
     "not present in this report",
     "not collected ({0})",

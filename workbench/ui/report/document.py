@@ -13,7 +13,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, QPoint,
 from PySide6.QtWidgets import QComboBox, QLabel, QMenu, QMessageBox, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
 from workbench.core.profiling import timeline_ops, views
-from workbench.ui.labels import tr_status
+from workbench.ui.labels import tr_report_warning, tr_status
 from workbench.ui.report.slice_list import SliceListPane
 from workbench.ui.report.summary import SummaryView
 from workbench.ui.report.table import FrameTable
@@ -188,7 +188,7 @@ class ReportDocument(QWidget):
             self.tabs.addTab(self.query, self.tr("Query"))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        warn = "\n".join(report.warnings)
+        warn = "\n".join(tr_report_warning(w) for w in report.warnings)
         if warn:
             banner = QLabel("⚠ " + warn, self)
             banner.setWordWrap(True)

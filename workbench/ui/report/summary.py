@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core.profiling import views
-from workbench.ui.labels import tr_template
+from workbench.ui.labels import tr_report_warning, tr_template
 
 # views.SUMMARY_VALUES and the DEVICE_FIELDS names, for pyside6-lupdate (a test checks the lists).
 SUMMARY_VALUE_LABELS = (
@@ -51,6 +51,9 @@ def tr_value(value: str) -> str:
     """A Summary value: a known phrase or template translated; device facts (``chip=910B2, AI
     Cores=24``) with their field names translated; data as it is."""
     translated = tr_template("Summary", value, views.SUMMARY_VALUES)
+    if translated != value:
+        return translated
+    translated = tr_report_warning(value)  # the Warnings section
     if translated != value:
         return translated
     pieces = value.split(", ")
