@@ -183,3 +183,23 @@ def test_closing_the_report_tab_cancels_its_running_query(qtbot, user, window, m
     user.click(close)  # the tab's own close button
     qtbot.waitUntil(lambda: task.state.finished, timeout=10000)
     assert task.state.value == "cancelled"
+
+
+def test_queries_run_again_share_one_output_tab(qtbot, user, window, msprof_sample):
+    """Twenty queries must not leave twenty 'SQL query' tabs in the Output dock: a job run again takes
+    over the tab of its finished run (a running one is never taken over)."""
+    _doc, pane = open_query(qtbot, user, window, msprof_sample)
+    tabs = window.output.tabs
+    for n in (1, 2, 3):
+        type_sql(qtbot, user, pane, f"SELECT {n} AS n")
+        user.click(pane.run_button)
+        qtbot.waitUntil(
+            lambda n=n: (
+                pane.run_button.isEnabled() and pane.model.rowCount() == 1 and pane.model.index(0, 0).data() == str(n)
+            ),
+            timeout=20000,
+        )
+    runs = [i for i in range(tabs.count()) if tabs.tabText(i) == "SQL query"]
+    assert len(runs) == 1, [tabs.tabText(i) for i in range(tabs.count())]
+    qtbot.waitUntil(lambda: "Finished." in tabs.widget(runs[0]).toPlainText(), timeout=5000)
+    assert tabs.widget(runs[0]).toPlainText().count("Finished.") == 1  # the last run's lines only

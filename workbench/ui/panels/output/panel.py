@@ -85,6 +85,7 @@ class OutputPanel(QWidget):
         self._last_level: dict[QPlainTextEdit, str | None] = {}  # for continuation lines
         self._views: dict[int, QPlainTextEdit] = {}
         self._connections: dict[QPlainTextEdit, list[tuple[Any, Callable[..., None]]]] = {}
+        self._running: set[QPlainTextEdit] = set()  # views of jobs still running (never taken over)
         # Chatty jobs send thousands of lines a second: buffer them and insert in batches.
         self._pending: dict[QPlainTextEdit, list[tuple[str, str]]] = {}
         self._flush_timer = QTimer(self)
@@ -94,12 +95,23 @@ class OutputPanel(QWidget):
 
     # --- jobs ------------------------------------------------------------------------------------
     def follow(self, task: QtTask) -> QPlainTextEdit:
-        """Give ``task`` its own tab and stream its text into it."""
-        view = self._new_view()
-        index = self.tabs.addTab(view, task.title)
-        self.tabs.setTabToolTip(index, task.title)
+        """Give ``task`` a tab and stream its text into it. A job run again (the same title, e.g. the
+        next SQL query of a report) takes over the tab of its finished run instead of adding one."""
+        view = self._finished_tab(task.title)
+        if view is None:
+            view = self._new_view()
+            index = self.tabs.addTab(view, task.title)
+            self.tabs.setTabToolTip(index, task.title)
+        else:
+            self._disconnect(view)
+            self._pending.pop(view, None)
+            self._last_level.pop(view, None)
+            view.clear()
+            index = self.tabs.indexOf(view)
         self.tabs.setCurrentIndex(index)
         self._views[task.handle.task_id] = view
+        self._running.add(view)
+        task.finished.connect(lambda v=view: self._running.discard(v))
         slots = [
             (task.partial_result, lambda item, v=view: self.append(v, item)),
             (task.status_changed, lambda text, v=view: self.append(v, ("status", text))),
@@ -112,6 +124,17 @@ class OutputPanel(QWidget):
         # closing the tab of a running job disconnects these: no line is queued for a deleted view
         self._connections[view] = slots
         return view
+
+    def _disconnect(self, view: QPlainTextEdit) -> None:
+        for signal, slot in self._connections.pop(view, []):
+            signal.disconnect(slot)
+
+    def _finished_tab(self, title: str) -> QPlainTextEdit | None:
+        for i in range(self.tabs.count()):
+            view = self.tabs.widget(i)
+            if self.tabs.tabText(i) == title and view in self._connections and view not in self._running:
+                return view  # type: ignore[return-value]
+        return None
 
     def add_text_tab(self, title: str, text: str) -> QPlainTextEdit:
         view = self._new_view()
@@ -188,8 +211,8 @@ class OutputPanel(QWidget):
         if isinstance(widget, QPlainTextEdit):
             # A job still running keeps reporting: its lines must not reach the deleted view (a
             # flush would fail on it and drop the lines of every other tab in that batch).
-            for signal, slot in self._connections.pop(widget, []):
-                signal.disconnect(slot)
+            self._disconnect(widget)
+            self._running.discard(widget)
             self._pending.pop(widget, None)
             self._last_level.pop(widget, None)
         widget.deleteLater()
