@@ -146,7 +146,7 @@ def _doc_ready(window, kind: str, path: Path | None = None) -> bool:
     if kind == "ReportDocument":
         return doc.ready
     if kind == "DumpDataView":
-        return "dump files" in doc.title.text()
+        return "dump files" in doc.title.text() or doc.title.text().endswith(": NumPy array")
     return True
 
 

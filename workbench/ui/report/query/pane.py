@@ -10,7 +10,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
     QFileDialog,
-    QHBoxLayout,
     QHeaderView,
     QLabel,
     QProgressBar,
@@ -22,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core.profiling import query
+from workbench.ui.flowlayout import flow_widget
 from workbench.ui.report.query.editor import SqlEditor
 from workbench.ui.report.query.model import ResultModel
 
@@ -104,16 +104,20 @@ class QueryPane(QWidget):
         self.progress.setTextVisible(False)
         self.progress.hide()
         self.count = QLabel(self)
-        bar = QHBoxLayout()
-        bar.setContentsMargins(2, 2, 2, 2)
-        bar.addWidget(self.examples)
-        bar.addWidget(self.run_button)
-        bar.addWidget(self.stop_button)
-        bar.addWidget(self.progress)
-        bar.addStretch(1)
-        bar.addWidget(self.count)
-        bar.addWidget(self.show_button)
-        bar.addWidget(self.export_button)
+        # the controls wrap onto a second row when the document is narrow: a bar never widens the window
+        bar = flow_widget(
+            self,
+            [
+                self.examples,
+                self.run_button,
+                self.stop_button,
+                self.progress,
+                self.count,
+                self.show_button,
+                self.export_button,
+            ],
+            trailing=3,
+        )
 
         self.editor = SqlEditor(self)
         self.editor.setPlaceholderText(
@@ -149,7 +153,7 @@ class QueryPane(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
-        layout.addLayout(bar)
+        layout.addWidget(bar)
         layout.addWidget(split, 1)
         layout.addWidget(self.message)
         self._say(self.tr("Tables: {0}. Ctrl+Space completes names.").format(self.tr("preparing…")))
