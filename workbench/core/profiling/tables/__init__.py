@@ -7,7 +7,8 @@ int64 ns timestamps, the tools' quoting quirks). Which files of a layout are rea
 decided in :mod:`workbench.core.profiling.detect`; the Report is assembled in
 :mod:`workbench.core.profiling.build`.
 
-May use: :mod:`workbench.core.profiling.errors`, numpy, pandas. Nothing else of the engine.
+May use: :mod:`workbench.core.profiling.errors`, numpy, pandas, pyarrow (the CSV parser). Nothing else of
+the engine.
 """
 
 from __future__ import annotations

@@ -115,14 +115,21 @@ LABELS.update(
 
 def _device_column(table: CsvTable, index: int) -> pd.arrays.IntegerArray:
     """``Device_id`` as Int64; the literal ``host`` (host rows) becomes <NA>."""
-    values, missing = csvread._text(table, index)
-    missing = missing | (np.strings.lower(values) == "host")
-    ok = np.strings.isdigit(values) | missing
-    if not ok.all():
-        i = int(np.flatnonzero(~ok)[0])
-        raise table.fail(i, index, "a device id, 'host' or N/A", str(values[i]))
-    data = np.where(missing, "0", values).astype(np.int64)
-    return pd.arrays.IntegerArray(data, missing)
+    col = table.columns[index]
+    if col.kind == "int":  # never: devices are read as text
+        return csvread.to_int(table, index)
+    lut = np.zeros(len(col.uniques) + 1, dtype=np.int64)
+    hole = np.zeros(len(col.uniques) + 1, dtype=bool)
+    hole[-1] = True
+    for n, word in enumerate(col.uniques):
+        if word.lower() == "host":
+            hole[n] = True
+        elif word.isascii() and word.isdigit() and int(word) <= csvread.INT64_MAX:
+            lut[n] = int(word)
+        else:
+            row = int(np.flatnonzero(col.values == n)[0])
+            raise table.fail(row, index, "a device id, 'host' or N/A", word)
+    return pd.arrays.IntegerArray(lut[col.values], hole[col.values])
 
 
 def _plan(header: list[str], schema: tuple[Col, ...]) -> dict[int, tuple[Col, float]]:
@@ -145,6 +152,10 @@ def _epoch_us(sample: list[list[str]], index: int) -> bool:
     )
 
 
+# How a schema column is read by the CSV parser (see csvread.READ_KINDS).
+_READ_KIND = {"str": "text", "device": "text", "ns": "ns", "int": "int", "float": "float"}
+
+
 def read_table(
     path: Path,
     schema: tuple[Col, ...] = (),
@@ -158,7 +169,7 @@ def read_table(
     plan: dict[int, tuple[Col, float]] = {}
     epoch: set[int] = set()
 
-    def text_columns(header: list[str], sample: list[list[str]]) -> set[int]:
+    def read_kinds(header: list[str], sample: list[list[str]]) -> dict[int, str]:
         plan.update(_plan(header, schema))
         found = {col.key for col, _ in plan.values()}
         for key in required:
@@ -167,9 +178,12 @@ def read_table(
                 wanted = " or ".join(repr(a) for a, _ in col.aliases)
                 raise ProfilingDataError(f"{path}: line 1: no column {wanted} in the header")
         epoch.update(i for i in range(len(header)) if i not in plan and _epoch_us(sample, i))
-        return {i for i, (col, _) in plan.items() if col.kind in ("str", "ns", "device")} | epoch
+        kinds = {i: _READ_KIND[col.kind] for i, (col, _) in plan.items()}
+        kinds.update({i: "ns_us" for i in epoch})
+        kinds.update({i: csvread.auto_read_kind(h) for i, h in enumerate(header) if i not in kinds})
+        return kinds
 
-    table = csvread.read_csv(path, text_columns, cancel_check)
+    table = csvread.read_csv(path, read_kinds, cancel_check)
     columns: dict[str, object] = {}
     for col in schema:
         index = next((i for i, (c, _) in plan.items() if c.key == col.key), None)
@@ -185,7 +199,7 @@ def read_table(
             continue
         if header not in columns:
             columns[header] = csvread.auto_column(table, index)
-    return pd.DataFrame(columns, index=pd.RangeIndex(len(table)))
+    return pd.DataFrame(columns, index=pd.RangeIndex(len(table)), copy=False)  # no consolidation copy
 
 
 _EMPTY = {
