@@ -44,14 +44,15 @@ def big_run(tmp_path_factory) -> Path:
     return bench_csv.write_torch_npu_folder(root, 20_000)
 
 
-def test_cache_is_under_half_the_source_and_reopens_identical(big_run):
+def test_cache_is_well_under_its_source_and_reopens_identical(big_run):
     first = open_report(big_run, use_cache=True)
     place = big_run / ".wbcache"
     source = sum(p.stat().st_size for p in big_run.rglob("*.csv"))
     size = sum(p.stat().st_size for p in place.rglob("*") if p.is_file())
-    assert size <= 0.5 * source, f"cache {size} bytes for a {source}-byte source"  # was 1.4x
+    # was 1.4x (0.44x without the AI Core metrics, which are stored compact: a re-open is faster)
+    assert size <= 0.8 * source, f"cache {size} bytes for a {source}-byte source"  # 0.64x at 1 M rows
     meta = json.loads((place / "report.json").read_text(encoding="utf-8"))
-    assert "ai_core_metrics" not in meta["tables"] and meta["recomputed"] == ["ai_core_metrics"]
+    assert "ai_core_metrics" in meta["tables"] and not meta.get("recomputed")
     second = open_report(big_run, use_cache=True)
     assert second.info["cache"] == str(place)
     assert len(second.tables["ai_core_metrics"]) and second.pmu_group == first.pmu_group
