@@ -135,12 +135,13 @@ def test_accuracy_fusion_rule_list_as_key(tmp_path: Path, capsys) -> None:
 
 def test_accuracy_zero_byte_golden_npy(tmp_path: Path, capsys) -> None:
     """A 0-byte .npy in the golden folder (EOFError before, a traceback from the compare thread):
-    the other tensors are compared; the file is named on stderr and in its row's reason."""
+    the other tensors are compared and written; the file is named in one line on stderr and in its
+    row's reason, and the exit is 2 (bad input), not a clean pass."""
     npu, golden, npy = _compare_dirs(tmp_path, b"")
     out = tmp_path / "out.csv"
     code, err = run_cli(capsys, "accuracy", "compare", "--npu", str(npu), "--golden", str(golden), "--out", str(out))
     lines = err.strip().splitlines()
-    assert code == 0, err
-    assert len(lines) == 1 and lines[0].startswith(f"warning: {npy}: not a readable .npy file"), err
+    assert code == 2, err
+    assert len(lines) == 1 and lines[0].startswith(f"error: {npy}: not a readable .npy file"), err
     assert "Traceback" not in err and "EOFError" not in err
     assert str(npy) in out.read_text(encoding="utf-8")

@@ -213,7 +213,7 @@ def _accuracy(args: argparse.Namespace) -> int:
         print(json.dumps(report.to_json(), ensure_ascii=False))
     else:
         for w in report.warnings:
-            print(f"warning: {w}", file=sys.stderr)
+            print(f"{'error' if w in report.unreadable else 'warning'}: {w}", file=sys.stderr)
         first = report.first_below_threshold
         print(f"{len(report.rows)} tensor(s) compared, result in {args.out}")
         if first:
@@ -221,7 +221,9 @@ def _accuracy(args: argparse.Namespace) -> int:
                 f"first op below cosine {args.threshold}: {first.npu_op} ({first.tensor_index}) "
                 f"cosine {first.values.get('CosineSimilarity')}"
             )
-    return 0
+    # the other tensors are compared and written, but a ground-truth file that could not be read is
+    # bad input: the run is not a clean pass (exit 2, as for any bad input)
+    return 2 if report.unreadable else 0
 
 
 register_verb(

@@ -123,6 +123,7 @@ class CompareReport:
     rows: list[CompareRow] = field(default_factory=list)
     threshold: float = DEFAULT_THRESHOLD
     warnings: list[str] = field(default_factory=list)
+    unreadable: list[str] = field(default_factory=list)  # "<golden file>: why" of ground truth not read
 
     @property
     def first_below_threshold(self) -> CompareRow | None:
@@ -461,5 +462,6 @@ def compare_dirs(
             finish(pending.popleft())
     # a ground-truth file that could not be read is named once among the warnings (its rows say why too)
     unreadable = {r.reason for r in report.rows if r.golden_file and r.reason.startswith(f"{r.golden_file}: ")}
-    report.warnings += sorted(unreadable)
+    report.unreadable = sorted(unreadable)
+    report.warnings += report.unreadable
     return report
