@@ -11,75 +11,23 @@
 - :mod:`structure` — ``model_structure(path, transport)``: searchable op list of an .om / ONNX model
 """
 
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from workbench.core.atc.aipp import AippConfig, AippError, AippOp, check_aipp, parse_aipp, read_aipp, write_aipp
-    from workbench.core.atc.explain import Diagnostic, Explanation, explain, parse_atc_output
-    from workbench.core.atc.job import (
-        ConversionJob,
-        InputSpec,
-        Produced,
-        Upload,
-        apply_flag,
-        command,
-        command_line,
-        files_produced,
-        files_to_upload,
-    )
-    from workbench.core.atc.modelinfo import ModelInfoError, ModelInputs, TensorInfo, detect_framework, inspect_model
-    from workbench.core.atc.run import ConversionResult, JobInvalid, propose_soc_version, run_conversion
-    from workbench.core.atc.structure import ModelStructure, OpEntry, model_structure
-    from workbench.core.atc.validate import Issue, validate
-
-# The names load on first use (PEP 562): `convert --help` / `model --help` import none of these modules.
-_HOMES = {
-    "AippConfig": "aipp",
-    "AippError": "aipp",
-    "AippOp": "aipp",
-    "ConversionJob": "job",
-    "ConversionResult": "run",
-    "Diagnostic": "explain",
-    "Explanation": "explain",
-    "InputSpec": "job",
-    "Issue": "validate",
-    "JobInvalid": "run",
-    "ModelInfoError": "modelinfo",
-    "ModelInputs": "modelinfo",
-    "ModelStructure": "structure",
-    "OpEntry": "structure",
-    "Produced": "job",
-    "TensorInfo": "modelinfo",
-    "Upload": "job",
-    "apply_flag": "job",
-    "check_aipp": "aipp",
-    "command": "job",
-    "command_line": "job",
-    "detect_framework": "modelinfo",
-    "explain": "explain",
-    "files_produced": "job",
-    "files_to_upload": "job",
-    "inspect_model": "modelinfo",
-    "model_structure": "structure",
-    "parse_aipp": "aipp",
-    "parse_atc_output": "explain",
-    "propose_soc_version": "run",
-    "read_aipp": "aipp",
-    "run_conversion": "run",
-    "validate": "validate",
-    "write_aipp": "aipp",
-}
-
-
-def __getattr__(name: str) -> Any:
-    import importlib
-
-    if name not in _HOMES:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{_HOMES[name]}"), name)
-    globals()[name] = value
-    return value
-
+from workbench.core.atc.aipp import AippConfig, AippError, AippOp, check_aipp, parse_aipp, read_aipp, write_aipp
+from workbench.core.atc.explain import Diagnostic, Explanation, explain, parse_atc_output
+from workbench.core.atc.job import (
+    ConversionJob,
+    InputSpec,
+    Produced,
+    Upload,
+    apply_flag,
+    command,
+    command_line,
+    files_produced,
+    files_to_upload,
+)
+from workbench.core.atc.modelinfo import ModelInfoError, ModelInputs, TensorInfo, detect_framework, inspect_model
+from workbench.core.atc.run import ConversionResult, JobInvalid, propose_soc_version, run_conversion
+from workbench.core.atc.structure import ModelStructure, OpEntry, model_structure
+from workbench.core.atc.validate import Issue, validate
 
 __all__ = [
     "AippConfig",
