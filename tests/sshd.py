@@ -104,6 +104,21 @@ class SshServer:
         kind, b64 = Path(f"{self.host_key}.pub").read_text().split()[:2]
         return f"[127.0.0.1]:{self.port} {kind} {b64}"
 
+    def host(self, name: str = "loop", **fields):
+        """This server as a configured CANN machine (key login as the test user); ``fields`` adds
+        e.g. ``toolkit``."""
+        from workbench.core.services.hosts import Host
+
+        return Host(
+            name=name,
+            hostname="127.0.0.1",
+            port=self.port,
+            user=self.user,
+            auth="key",
+            key_file=str(self.client_key),
+            **fields,
+        )
+
     def start(self) -> None:
         if self.running:
             return
@@ -177,16 +192,7 @@ def ssh_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sshd_server: SshSe
 
 @pytest.fixture
 def ssh_host(ssh_home: Path, sshd_server: SshServer):
-    from workbench.core.services.hosts import Host
-
-    return Host(
-        name="loopback",
-        hostname="127.0.0.1",
-        port=sshd_server.port,
-        user=sshd_server.user,
-        auth="key",
-        key_file=str(sshd_server.client_key),
-    )
+    return sshd_server.host("loopback")
 
 
 @pytest.fixture

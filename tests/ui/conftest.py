@@ -20,13 +20,13 @@ def close_log_file():
     stop_logging()
 
 
-@pytest.fixture
-def window(qtbot):
-    """A main window with default settings, no demo, closed (and its threads joined) after the test."""
-    from workbench.core import settings as core_settings
+def _main_window(lang: str):
+    """A main window in ``lang`` with default settings and no demo; closed after the test (its
+    threads joined), and the translators back to English."""
+    from workbench.ui import i18n
     from workbench.ui.app import build_window, create_app
 
-    _app, settings, problems = create_app("en")
+    app, settings, problems = create_app(lang)
     win = build_window(settings, problems, [], restore=True, demo=False)
     # Not qtbot.addWidget: pytest-qt would close it before this fixture can mark it quitting,
     # and closing with a job still running asks a (modal) question.
@@ -36,26 +36,22 @@ def window(qtbot):
     win._quitting = True
     win.close()
     win.deleteLater()
-    assert core_settings  # keep import for readers
+    if lang != "en":
+        for tr in getattr(app, "_wb_translators", []):
+            app.removeTranslator(tr)
+        app._wb_translators = i18n.install_translators(app, "en")
+
+
+@pytest.fixture
+def window(qtbot):
+    """A main window with default settings, no demo, closed (and its threads joined) after the test."""
+    yield from _main_window("en")
 
 
 @pytest.fixture
 def zh_window(qtbot):
     """A main window in zh_CN, like ``window``; the translators go back to English afterwards."""
-    from workbench.ui import i18n
-    from workbench.ui.app import build_window, create_app
-
-    app, settings, problems = create_app("zh_CN")
-    win = build_window(settings, problems, [], restore=True, demo=False)
-    win.resize(1200, 800)
-    win.show()
-    yield win
-    win._quitting = True
-    win.close()
-    win.deleteLater()
-    for tr in getattr(app, "_wb_translators", []):
-        app.removeTranslator(tr)
-    app._wb_translators = i18n.install_translators(app, "en")
+    yield from _main_window("zh_CN")
 
 
 @pytest.fixture

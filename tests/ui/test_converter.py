@@ -351,22 +351,12 @@ def test_stop_button_stops_atc_on_the_host(qtbot, window, tmp_path, monkeypatch)
 @pytest.fixture
 def loop_host(ssh_home, sshd_server, tmp_path):
     """A configured CANN machine ``loop``: the real sshd with a simulated CANN toolkit (2 x 310P3)."""
-    from workbench.core.services.hosts import Host, HostStore
+    from workbench.core.services.hosts import HostStore
     from workbench.simtoolkit.install import install
 
     prefix = tmp_path / "Ascend"
     install(prefix, cann_version="8.0.RC1", soc_version=SOC, devices=2)
-    HostStore().add(
-        Host(
-            name="loop",
-            hostname="127.0.0.1",
-            port=sshd_server.port,
-            user=sshd_server.user,
-            auth="key",
-            key_file=str(sshd_server.client_key),
-            toolkit=str(prefix),
-        )
-    )
+    HostStore().add(sshd_server.host("loop", toolkit=str(prefix)))
     return "loop"
 
 

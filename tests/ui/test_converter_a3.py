@@ -24,7 +24,7 @@ from workbench.ui.converter.wizard import CONVERT, STOP  # noqa: E402
 
 
 def _a3_host(tmp_path, sshd_server, name: str, *, npu_name: bool) -> str:
-    from workbench.core.services.hosts import Host, HostStore
+    from workbench.core.services.hosts import HostStore
     from workbench.simtoolkit import config as simconfig
     from workbench.simtoolkit.install import install
 
@@ -35,17 +35,7 @@ def _a3_host(tmp_path, sshd_server, name: str, *, npu_name: bool) -> str:
         data = json.loads(cfg.read_text())
         data["extra"][simconfig.EXTRA_BOARD_WITHOUT_NPU_NAME] = True
         cfg.write_text(json.dumps(data))
-    HostStore().add(
-        Host(
-            name=name,
-            hostname="127.0.0.1",
-            port=sshd_server.port,
-            user=sshd_server.user,
-            auth="key",
-            key_file=str(sshd_server.client_key),
-            toolkit=str(prefix),
-        )
-    )
+    HostStore().add(sshd_server.host(name, toolkit=str(prefix)))
     return name
 
 

@@ -12,7 +12,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from sshd import SshServer, ssh_home, sshd_server  # noqa: E402,F401
 
 from workbench.core.services import deploy  # noqa: E402
-from workbench.core.services.hosts import Host, HostStore  # noqa: E402
+from workbench.core.services.hosts import HostStore  # noqa: E402
 
 
 def wait(qtbot, task):
@@ -24,16 +24,7 @@ def wait(qtbot, task):
 
 def _add_loop_host(sshd_server) -> None:
     """The test sshd as the configured CANN machine ``loop`` (key login)."""
-    HostStore().add(
-        Host(
-            name="loop",
-            hostname="127.0.0.1",
-            port=sshd_server.port,
-            user=sshd_server.user,
-            auth="key",
-            key_file=str(sshd_server.client_key),
-        )
-    )
+    HostStore().add(sshd_server.host("loop"))
 
 
 def test_sync_keeps_remote_only_files_unless_ticked(qtbot, window, sshd_server, ssh_home, tmp_path, monkeypatch):

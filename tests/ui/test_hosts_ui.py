@@ -56,17 +56,7 @@ def test_sshd_host_unknown_key_prompt_and_devices(qtbot, user, window, sshd_serv
     app_known_hosts().write_text("")  # the server's key is unknown again
     prefix = tmp_path / "Ascend"
     install(prefix, cann_version="7.0.0", soc_version="Ascend310P3", devices=2)
-    HostStore().add(
-        Host(
-            name="loop",
-            hostname="127.0.0.1",
-            port=sshd_server.port,
-            user=sshd_server.user,
-            auth="key",
-            key_file=str(sshd_server.client_key),
-            toolkit=str(prefix),
-        )
-    )
+    HostStore().add(sshd_server.host("loop", toolkit=str(prefix)))
     dialog = machines(qtbot, window)
     select_host(qtbot, user, dialog, "loop")
     # the real "Unknown Host Key" question, answered Yes
@@ -181,16 +171,7 @@ def test_changed_host_key_is_one_clear_message_and_nothing_moves(qtbot, window, 
 
     kind, b64 = Path(f"{sshd_server.other_key}.pub").read_text().split()[:2]
     app_known_hosts().write_text(f"[127.0.0.1]:{sshd_server.port} {kind} {b64}\n")  # the host "was reinstalled"
-    HostStore().add(
-        Host(
-            name="loop",
-            hostname="127.0.0.1",
-            port=sshd_server.port,
-            user=sshd_server.user,
-            auth="key",
-            key_file=str(sshd_server.client_key),
-        )
-    )
+    HostStore().add(sshd_server.host("loop"))
     dialog = opened(qtbot, window, "Ascend/CANN Machines…", CannMachinesDialog)
     row = next(i for i in range(dialog.list.count()) if dialog.list.item(i).text().startswith("loop"))
     rect = dialog.list.visualItemRect(dialog.list.item(row))

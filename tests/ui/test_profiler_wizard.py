@@ -284,18 +284,9 @@ def geometry(widget, top):
 
 def test_wizard_preselects_the_projects_host(qtbot, window, sshd_server, ssh_home, tmp_path):
     from workbench.core.project import create_project
-    from workbench.core.services.hosts import Host, HostStore
+    from workbench.core.services.hosts import HostStore
 
-    HostStore().add(
-        Host(
-            name="loop",
-            hostname="127.0.0.1",
-            port=sshd_server.port,
-            user=sshd_server.user,
-            auth="key",
-            key_file=str(sshd_server.client_key),
-        )
-    )
+    HostStore().add(sshd_server.host("loop"))
     project = create_project(tmp_path / "onloop")
     project.remote.host = "loop"
     project.save()

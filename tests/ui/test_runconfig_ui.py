@@ -56,16 +56,7 @@ def test_name_rules_and_local_run(qtbot, user, window, tmp_path):
 
 
 def test_remote_run_stop_kills_process_group(qtbot, user, window, sshd_server, ssh_home, tmp_path):
-    HostStore().add(
-        Host(
-            name="loop",
-            hostname="127.0.0.1",
-            port=sshd_server.port,
-            user=sshd_server.user,
-            auth="key",
-            key_file=str(sshd_server.client_key),
-        )
-    )
+    HostStore().add(sshd_server.host("loop"))
     dialog = make_dialog(qtbot, user, window, tmp_path / "q")
     user.retype(dialog.name, "sleepy")
     user.choose(dialog.host, dialog.host.itemText(dialog.host.findData("loop")))

@@ -181,19 +181,9 @@ def test_soc_version_proposed_from_npu_smi(ssh_transport, toolkit):
 
 @pytest.fixture
 def cli(ssh_home, isolated_home, sshd_server, sim_prefix):
-    from workbench.core.services.hosts import Host, HostStore
+    from workbench.core.services.hosts import HostStore
 
-    HostStore().add(
-        Host(
-            name="lb",
-            hostname="127.0.0.1",
-            port=sshd_server.port,
-            user=sshd_server.user,
-            auth="key",
-            key_file=str(sshd_server.client_key),
-            toolkit=str(sim_prefix),
-        )
-    )
+    HostStore().add(sshd_server.host("lb", toolkit=str(sim_prefix)))
     env = dict(os.environ, HOME=str(ssh_home), ASCEND_WORKBENCH_HOME=str(isolated_home), PYTHONPATH=str(ROOT))
     env.pop("SSH_AUTH_SOCK", None)
 

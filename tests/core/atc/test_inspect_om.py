@@ -95,19 +95,9 @@ def test_a_json_that_is_no_om_json_is_refused_in_one_line(capsys, tmp_path):
 @pytest.fixture
 def lb_host(ssh_home, sshd_server, sim_prefix):
     """A configured CANN machine ``lb``: the real sshd with the simulated toolkit."""
-    from workbench.core.services.hosts import Host, HostStore
+    from workbench.core.services.hosts import HostStore
 
-    HostStore().add(
-        Host(
-            name="lb",
-            hostname="127.0.0.1",
-            port=sshd_server.port,
-            user=sshd_server.user,
-            auth="key",
-            key_file=str(sshd_server.client_key),
-            toolkit=str(sim_prefix),
-        )
-    )
+    HostStore().add(sshd_server.host("lb", toolkit=str(sim_prefix)))
     return ssh_home
 
 

@@ -117,20 +117,12 @@ def ssh_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sshd_server: Journ
 @pytest.fixture
 def machine(ssh_home: Path, sshd_server: JourneyServer, toolkit_root: Path):
     """The CANN machine 'atlas' as Ascend ▸ CANN Machines stores it, its key already accepted."""
-    from workbench.core.services.hosts import Host, HostStore
+    from workbench.core.services.hosts import HostStore
     from workbench.core.services.knownhosts import app_known_hosts
 
     app_known_hosts().parent.mkdir(parents=True, exist_ok=True)
     app_known_hosts().write_text(sshd_server.host_key_line + "\n")
-    host = Host(
-        name=HOST,
-        hostname="127.0.0.1",
-        port=sshd_server.port,
-        user=sshd_server.user,
-        auth="key",
-        key_file=str(sshd_server.client_key),
-        toolkit=str(toolkit_root),
-    )
+    host = sshd_server.host(HOST, toolkit=str(toolkit_root))
     HostStore().add(host)
     return host
 

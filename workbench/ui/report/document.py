@@ -125,8 +125,9 @@ class ReportDocument(QWidget):
         self.selection = FrameTable(self.tr("Selection"), self)
         self.selection.set_note(self.tr("Shift+drag across lanes in the timeline to select a time range."))
         self.selection.view.doubleClicked.connect(self._selection_name_activated)
+        inputs = report.input_paths()  # Export never writes over what the report was read from
         for table in (self.events, self.stats, self.aicore, self.selection):
-            table.inputs = report.input_paths()  # Export never writes over what the report was read from
+            table.inputs = inputs
         self.slice_list = SliceListPane(self)
         self.data_tabs.addTab(self.events, self.tr("Event View"))
         self.data_tabs.addTab(self.stats, self.tr("Statistics"))
