@@ -8,7 +8,10 @@ import sys
 from pathlib import Path
 
 import pandas as pd
+import pyarrow as pa
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -291,3 +294,54 @@ def test_not_utf8_names_the_line(tmp_path):
     )
     with pytest.raises(ProfilingDataError, match=r"kernel_details.csv: line 3002: not UTF-8 text"):
         tables.read_ops(path)
+
+
+_STAMP_TEXT = st.one_of(
+    st.from_regex(r"\A[0-9]{1,17}(\.[0-9]{0,6})?\Z", fullmatch=True),
+    st.sampled_from(["9223372036854775.807", "9223372036854776.000", "1736413971558972.9125", "-1.5", "+2"]),
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    width_values=st.lists(_STAMP_TEXT, min_size=1, max_size=40),
+    same_width=st.booleans(),
+    tab=st.booleans(),
+    unit=st.sampled_from(["us", "auto"]),
+)
+def test_the_fixed_width_timestamp_fast_path_gives_what_the_general_path_gives(width_values, same_width, tab, unit):
+    # the byte-matrix fast path must never differ from the digit-by-digit path it short-cuts
+    if same_width:  # the usual file: every value of the first value's width
+        w = len(width_values[0])
+        width_values = [v.rjust(w, "1")[:w] if "." not in v else v for v in width_values]
+        width_values = [v for v in width_values if len(v) == w] or width_values[:1]
+    cells = pa.chunked_array([pa.array([v + ("\t" if tab else "") for v in width_values])])
+    fast = csvread._ns_piece(cells, unit, 0)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(csvread, "_fixed_width_ns", lambda chunk, unit: None)
+        slow = csvread._ns_piece(cells, unit, 0)
+    assert fast.error == slow.error
+    if slow.error is None:
+        assert fast.values.tolist() == slow.values.tolist()
+        assert fast.missing.tolist() == slow.missing.tolist()
+
+
+def test_the_fast_path_reads_the_usual_torch_npu_stamps(tmp_path):
+    # 16.3-digit epoch µs with the trailing TAB: read by the byte-matrix path, exactly
+    path = _write(
+        tmp_path / "kernel_details.csv",
+        KD + "".join(f'a,A,AI_CORE,"1736413971558{i:03d}.{i:03d}\t",2,0,1,0,10,0.5,x\n' for i in range(500)),
+    )
+    calls = []
+    real = csvread._fixed_width_ns
+
+    def spy(chunk, unit):
+        calls.append(out := real(chunk, unit))
+        return out
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(csvread, "_fixed_width_ns", spy)
+        got = tables.read_ops(path)
+    assert calls and all(c is not None for c in calls)
+    assert got["start_ns"].tolist()[:2] == [1736413971558000000, 1736413971558001001]
+    pd.testing.assert_frame_equal(got, _object_categories(legacy_schemas.read_ops(path)), check_exact=True)

@@ -10,12 +10,16 @@ The CANN tools write numbers with tricks (see docs/cann-formats.md §2 and §10)
 
 Reading: Arrow's multi-threaded CSV parser (``pyarrow.csv``) reads each column straight into the
 type its schema asks for: numbers as float64 / int64, text dictionary-encoded (a million rows of a
-few hundred names cost 4 bytes a row), timestamps as text parsed digit by digit with Arrow compute
-kernels. A file bigger than :data:`PIECE` is read in pieces split at record boundaries (quote
-parity), each piece converted before the next is parsed, so the peak memory is the result plus one
-piece, and a cancel takes effect between pieces. A column whose values do not fit the type asked for
-(``12.0`` in an integer column, text in a PMU column) is read again as text and converted value
-by value as before. Every conversion is checked; a malformed value raises
+few hundred names cost 4 bytes a row), timestamps as text turned into int64 ns from a byte matrix
+when every value has one width (the usual ``1736413971558972.912``), else digit by digit with Arrow
+compute kernels. A file bigger than :data:`PIECE` is read in pieces split at record boundaries
+(quote parity), each piece read into a buffer (never memory-mapped: mapped pages of the whole file
+would count as the process's memory), parsed, converted and appended to result columns sized for
+the whole file before the next piece is read; what a piece allocated is freed and handed back to
+the system before the next one (Arrow's system pool, glibc ``malloc_trim``), so the peak memory is
+the result plus one piece, and a cancel takes effect between pieces. A column whose values do not
+fit the type asked for (``12.0`` in an integer column, text in a PMU column) is read again as text
+and converted value by value as before. Every conversion is checked; a malformed value raises
 :class:`ProfilingDataError` naming the file, the line and the column. Line numbers are only counted
 (:func:`record_lines`) when an error needs one.
 """
@@ -23,10 +27,11 @@ by value as before. Every conversion is checked; a malformed value raises
 from __future__ import annotations
 
 import codecs
+import contextlib
 import csv
-import mmap
+import ctypes
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -41,7 +46,7 @@ from workbench.core.profiling.errors import ProfilingDataError
 MISSING = frozenset({"", "N/A", "NA", "n/a", "nan", "NaN", "None", "null"})
 _DECIMAL = re.compile(r"^[+-]?\d+(\.\d*)?$")
 CHUNK = 8 << 20  # bytes per read of the line-number pass
-PIECE = 96 << 20  # a bigger file is parsed in pieces of about this size
+PIECE = 16 << 20  # a bigger file is parsed in pieces of about this size
 BLOCK = 8 << 20  # Arrow's parse block (the unit of its parallelism)
 SAMPLE_ROWS = 64
 INT64_MAX = 2**63 - 1
@@ -180,40 +185,47 @@ def _blank_bytes(b: np.ndarray, ends: np.ndarray, carried: int) -> np.ndarray:
     return (length == 0) | cr
 
 
-def _record_end(mm: mmap.mmap, start: int, at: int) -> int | None:
-    """The offset after the first newline at or after ``at`` that ends a record, counting quote
-    parity from ``start`` (a record boundary); None when the rest of the file is one record."""
-    quotes = mm[start:at].count(b'"')
-    pos = at
-    while True:
-        nl = mm.find(b"\n", pos)
-        if nl < 0:
-            return None
-        quotes += mm[pos:nl].count(b'"')
-        if quotes % 2 == 0:
-            return nl + 1
-        pos = nl + 1
+SCAN = 4 << 20  # bytes per read of the piece split (read, not mapped: mapped pages count as memory)
 
 
 def split_pieces(path: Path, piece: int | None = None) -> list[tuple[int, int]]:
     """Byte ranges of the data records (after the header), each about ``piece`` bytes, split
-    where a newline is outside quotes."""
+    where a newline is outside quotes (quote parity counted from the file start)."""
     piece = piece or PIECE
+    bounds: list[int] = []
+    target = 0  # the next split goes at the first record end at or after this offset
+    parity = 0  # quotes seen before ``at`` (mod 2)
+    at = 0  # offset up to which quotes are counted
     with open(path, "rb") as fh:
         size = fh.seek(0, 2)
-        if size == 0:
-            return []
-        with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
-            data_start = _record_end(mm, 0, 0)
-            if data_start is None or data_start >= size:
-                return []
-            bounds = [data_start]
-            while size - bounds[-1] > piece + piece // 4:
-                end = _record_end(mm, bounds[-1], bounds[-1] + piece)
-                if end is None or end >= size:
-                    break
-                bounds.append(end)
-            bounds.append(size)
+        fh.seek(0)
+        base = 0
+        while at < size:
+            chunk = fh.read(SCAN)
+            if not chunk:
+                break
+            end = base + len(chunk)
+            while at < end:
+                if at < target:  # count quotes up to the target (or the chunk end)
+                    stop = min(target, end)
+                    parity ^= chunk.count(b'"', at - base, stop - base) & 1
+                    at = stop
+                    continue
+                nl = chunk.find(b"\n", at - base)
+                if nl < 0:
+                    parity ^= chunk.count(b'"', at - base) & 1
+                    at = end
+                    continue
+                parity ^= chunk.count(b'"', at - base, nl) & 1
+                at = base + nl + 1
+                if parity == 0:  # a record ends here
+                    bounds.append(at)
+                    target = at + piece if size - at > piece + piece // 4 else size
+            base = end
+    if not bounds or bounds[0] >= size:
+        return []
+    if bounds[-1] != size:
+        bounds.append(size)
     return list(zip(bounds[:-1], bounds[1:]))
 
 
@@ -313,7 +325,9 @@ def read_csv(
     whole = False  # read unsplit (after a split whose pieces did not parse)
     while True:
         try:
-            parts = _read_pieces(path, [(pieces[0][0], pieces[-1][1])] if whole else pieces, kinds, cancel_check)
+            columns, rows = _read_pieces(
+                path, [(pieces[0][0], pieces[-1][1])] if whole else pieces, kinds, cancel_check
+            )
             break
         except _Looser as exc:
             kinds[exc.index] = _LOOSER[kinds[exc.index]]
@@ -322,12 +336,6 @@ def read_csv(
                 whole = True
                 continue
             raise _structure_error(path, width, exc.message) from None
-    rows = sum(len(c.values) for p in parts if (c := p[0]) is not None) if width else 0
-    columns = {}
-    for i in range(width):  # each column joined, then its pieces dropped: never the table twice
-        columns[i] = _join(kinds[i], [p[i] for p in parts])
-        for p in parts:
-            p[i] = None
     table = CsvTable(path, header, columns, rows)
     for i, col in columns.items():  # a timestamp error found while reading: named now
         if col.error is not None:
@@ -376,10 +384,16 @@ def _read_pieces(
     pieces: list[tuple[int, int]],
     kinds: dict[int, str],
     cancel_check: Callable[[], None] | None,
-) -> list[list[Column | None]]:
-    """Each piece parsed and converted (a list of columns per piece)."""
+) -> tuple[dict[int, Column], int]:
+    """Each piece parsed, converted and appended to the growing result columns; the row count.
+
+    The piece is read into a buffer (not memory-mapped: mapped pages of the whole file would stay
+    in the process's memory) from the system allocator, and everything made from it is freed
+    before the next piece, so the memory of a piece is reused by the next one.
+    """
     width = len(kinds)
     names = [f"c{i}" for i in range(width)]
+    pool = pa.system_memory_pool()  # the default pool (mimalloc) keeps what a piece freed
     read_options = pacsv.ReadOptions(column_names=names, block_size=BLOCK, use_threads=True)
     parse_options = pacsv.ParseOptions(newlines_in_values=True)
     convert_options = pacsv.ConvertOptions(
@@ -393,9 +407,11 @@ def _read_pieces(
     )
     seen: dict[int, dict[str, int]] = {i: {} for i, k in kinds.items() if k == "text"}
     uniques: dict[int, list[str]] = {i: [] for i in seen}
-    parts: list[list[Column | None]] = []
+    out = {i: _Growing(kinds[i]) for i in range(width)}
     offset = 0
-    with pa.memory_map(str(path)) as source:
+    total = sum(end - start for start, end in pieces)
+    done = 0
+    with _default_pool(pool), pa.OSFile(str(path), memory_pool=pool) as source:
         for start, end in pieces:
             if cancel_check is not None:
                 cancel_check()
@@ -406,6 +422,7 @@ def _read_pieces(
                     read_options=read_options,
                     parse_options=parse_options,
                     convert_options=convert_options,
+                    memory_pool=pool,
                 )
             except pa.ArrowInvalid as exc:
                 message = str(exc)
@@ -417,27 +434,102 @@ def _read_pieces(
                         raise _Looser(int(conversion.group(1))) from None
                     raise _Unparsable(message) from None
             del data
-            part: list[Column | None] = []
+            done += end - start
+            # rows to expect in all: this piece's rows per byte, over the whole data, plus a margin
+            expect = int(offset + table.num_rows + table.num_rows * (total - done) / max(1, end - start) * 1.02) + 64
             for i in range(width):
                 chunked = table.column(i)
                 kind = kinds[i]
                 if kind == "text":
-                    part.append(_text_piece(chunked, seen[i], uniques[i]))
+                    out[i].add(_text_piece(chunked, seen[i], uniques[i]), expect)
                 elif kind in ("ns", "ns_us"):
-                    part.append(_ns_piece(chunked, "us" if kind == "ns_us" else "auto", offset))
+                    out[i].add(_ns_piece(chunked, "us" if kind == "ns_us" else "auto", offset), expect)
                 elif kind == "int":
                     values = pc.fill_null(chunked, 0).to_numpy()
-                    part.append(Column(kind, values, chunked.is_null().to_numpy()))
+                    out[i].add(Column(kind, values, chunked.is_null().to_numpy()), expect)
                 else:
-                    part.append(Column(kind, chunked.to_numpy()))  # float: nulls become NaN
+                    out[i].add(Column(kind, chunked.to_numpy()), expect)  # float: nulls become NaN
             offset += table.num_rows
-            del table
-            parts.append(part)
-    for p in parts:  # the text columns share their uniques (first-seen order over all pieces)
-        for i, col in enumerate(p):
-            if col is not None and col.kind == "text":
-                col.uniques = uniques[i]
-    return parts
+            del table, chunked
+            _trim()
+    columns = {i: grow.column(uniques.get(i, [])) for i, grow in out.items()}
+    return columns, offset
+
+
+def _load_malloc_trim() -> Callable[[int], int] | None:
+    try:
+        return ctypes.CDLL(None).malloc_trim  # type: ignore[no-any-return]  # glibc only
+    except (OSError, AttributeError):
+        return None
+
+
+_MALLOC_TRIM = _load_malloc_trim()
+
+
+def _trim() -> None:
+    """Give the memory a piece freed back to the system (glibc keeps freed heap pages)."""
+    if _MALLOC_TRIM is not None:
+        _MALLOC_TRIM(0)
+
+
+@contextlib.contextmanager
+def _default_pool(pool: pa.MemoryPool) -> Iterator[None]:
+    """Arrow's compute kernels allocate from ``pool`` meanwhile (they take the default pool)."""
+    before = pa.default_memory_pool()
+    pa.set_memory_pool(pool)
+    try:
+        yield
+    finally:
+        pa.set_memory_pool(before)
+
+
+class _Growing:
+    """A column's arrays, appended piece by piece into buffers sized for the whole file (grown
+    by a quarter when the estimate falls short), so the result is never copied whole."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self.values: np.ndarray | None = None
+        self.missing: np.ndarray | None = None
+        self.rows = 0
+        self.error: tuple[int, str, str] | None = None
+
+    def add(self, piece: Column, expect: int) -> None:
+        n = len(piece.values)
+        if self.error is None and piece.error is not None:
+            self.error = piece.error
+        if self.values is None:
+            self.values = np.empty(max(expect, n), dtype=piece.values.dtype)
+            if piece.missing is not None:
+                self.missing = np.empty(len(self.values), dtype=bool)
+        elif self.rows + n > len(self.values):
+            size = max(self.rows + n, len(self.values) + len(self.values) // 4)
+            self.values = _grown(self.values, self.rows, size)
+            if self.missing is not None:
+                self.missing = _grown(self.missing, self.rows, size)
+        self.values[self.rows : self.rows + n] = piece.values
+        if self.missing is not None and piece.missing is not None:
+            self.missing[self.rows : self.rows + n] = piece.missing
+        self.rows += n
+
+    def column(self, uniques: list[str]) -> Column:
+        if self.values is None:
+            empty = {"float": np.float64, "text": np.int32}.get(self.kind, np.int64)
+            return Column(self.kind, np.zeros(0, dtype=empty), np.zeros(0, dtype=bool), uniques)
+        values, missing = self.values, self.missing
+        if len(values) - self.rows > max(64, len(values) // 50):  # the estimate was far off: trim
+            values = values[: self.rows].copy()
+            missing = None if missing is None else missing[: self.rows].copy()
+        else:
+            values = values[: self.rows]
+            missing = None if missing is None else missing[: self.rows]
+        return Column(self.kind, values, missing, uniques, self.error)
+
+
+def _grown(array: np.ndarray, used: int, size: int) -> np.ndarray:
+    bigger = np.empty(size, dtype=array.dtype)
+    bigger[:used] = array[:used]
+    return bigger
 
 
 def _looser_ok(kinds: dict[int, str]) -> set[int]:
@@ -446,25 +538,24 @@ def _looser_ok(kinds: dict[int, str]) -> set[int]:
 
 def _text_piece(chunked: pa.ChunkedArray, seen: dict[str, int], uniques: list[str]) -> Column:
     """Dictionary-encoded text as codes into the file's cleaned uniques (missing = -1)."""
-    codes = []
-    for chunk in chunked.chunks:
-        words = chunk.dictionary.to_pylist()
-        lut = np.empty(len(words) + 1, dtype=np.int32)
-        for n, word in enumerate(words):
-            code = seen.get(word)  # ``seen`` maps raw and cleaned words: each is cleaned once per file
+    if not chunked.num_chunks:
+        return Column("text", np.zeros(0, dtype=np.int32))
+    chunked = chunked.unify_dictionaries()  # one dictionary for the piece: each word looked up once
+    words = chunked.chunk(0).dictionary.to_pylist()
+    lut = np.empty(len(words) + 1, dtype=np.int32)
+    for n, word in enumerate(words):
+        code = seen.get(word)  # ``seen`` maps raw and cleaned words: each is cleaned once per file
+        if code is None:
+            value = clean(word)
+            code = -1 if value in MISSING else seen.get(value)
             if code is None:
-                value = clean(word)
-                code = -1 if value in MISSING else seen.get(value)
-                if code is None:
-                    code = seen[value] = len(uniques)
-                    uniques.append(value)
-                seen[word] = code
-            lut[n] = code
-        lut[-1] = -1
-        indices = pc.fill_null(chunk.indices, len(words)).to_numpy()
-        codes.append(lut[indices])
-    values = np.concatenate(codes) if codes else np.zeros(0, dtype=np.int32)
-    return Column("text", values)
+                code = seen[value] = len(uniques)
+                uniques.append(value)
+            seen[word] = code
+        lut[n] = code
+    lut[-1] = -1
+    codes = [lut[pc.fill_null(chunk.indices, len(words)).to_numpy()] for chunk in chunked.chunks]
+    return Column("text", np.concatenate(codes) if len(codes) > 1 else codes[0])
 
 
 _NUMBER = r"^(?P<sign>[+-]?)(?P<whole>\d*)(?P<dot>\.?)(?P<frac>\d*)$"
@@ -478,6 +569,15 @@ def _ns_piece(chunked: pa.ChunkedArray, unit: str, offset: int) -> Column:
     as (row, expected, value) and raised once the table can name its line.
     """
     text = pc.utf8_trim_whitespace(chunked)
+    fixed: list[np.ndarray] = []
+    for chunk in text.chunks:
+        values = _fixed_width_ns(chunk, unit)
+        if values is None:
+            break
+        fixed.append(values)
+    if len(fixed) == text.num_chunks:  # the usual file: every value d..d.ddd of one width
+        values = np.concatenate(fixed) if fixed else np.zeros(0, dtype=np.int64)
+        return Column("ns", values, np.zeros(len(values), dtype=bool))
     text = pc.utf8_trim_whitespace(pc.utf8_trim(text, '"'))
     missing = pc.or_kleene(pc.is_null(text), pc.is_in(text, pa.array(sorted(MISSING)))).to_numpy(zero_copy_only=False)
     missing = np.asarray(missing, dtype=bool)
@@ -520,24 +620,42 @@ def _ns_piece(chunked: pa.ChunkedArray, unit: str, offset: int) -> Column:
     return Column("ns", data.astype(np.int64, copy=False), missing)
 
 
+def _fixed_width_ns(chunk: pa.Array, unit: str) -> np.ndarray | None:
+    """The fast path of :func:`_ns_piece`: when every value of ``chunk`` is plain digits with the
+    dot at one place (``1736413971558972.912``), the digits are read as a byte matrix; None when
+    any value is missing, signed, of another width or too big (the general path decides)."""
+    n = len(chunk)
+    if n == 0 or chunk.null_count:
+        return None
+    offsets = np.frombuffer(chunk.buffers()[1], dtype=np.int32)[chunk.offset : chunk.offset + n + 1]
+    width = int(offsets[1] - offsets[0])
+    if width == 0 or int(offsets[-1] - offsets[0]) != width * n or not (np.diff(offsets) == width).all():
+        return None
+    raw = np.frombuffer(chunk.buffers()[2], dtype=np.uint8)[offsets[0] : offsets[-1]].reshape(n, width)
+    dot = int(np.flatnonzero(raw[0] == 46)[0]) if (raw[0] == 46).any() else width
+    if not 1 <= dot <= 16 or (unit != "us" and dot >= 18):
+        return None
+    digits = np.delete(raw, dot, axis=1) if dot < width else raw
+    digits = digits - np.uint8(48)
+    if (digits > 9).any() or (dot < width and not (raw[:, dot] == 46).all()):
+        return None
+    whole = np.zeros(n, dtype=np.int64)
+    for j in range(dot):
+        whole = whole * 10 + digits[:, j]
+    if dot == 16 and int(whole.max()) > _US_WHOLE_MAX:
+        return None
+    frac = digits[:, dot:]
+    ns = whole * 1000
+    for j, scale in zip(range(min(3, frac.shape[1])), (100, 10, 1)):
+        ns += frac[:, j].astype(np.int64) * scale
+    if frac.shape[1] > 3:
+        ns += frac[:, 3] >= 5
+    return ns
+
+
 def _ns_error(n: int, missing: np.ndarray, row: int, expected: str, text: pa.ChunkedArray, k: int) -> Column:
     value = text.take(pa.array([k]))[0].as_py()
     return Column("ns", np.zeros(n, dtype=np.int64), missing, error=(row, expected, str(value)))
-
-
-def _join(kind: str, pieces: list[Column | None]) -> Column:
-    """The pieces of one column as one, freeing each piece's arrays as it is copied."""
-    if not pieces:
-        empty = {"float": np.float64, "text": np.int32}.get(kind, np.int64)
-        return Column(kind, np.zeros(0, dtype=empty), np.zeros(0, dtype=bool))
-    cols = [p for p in pieces if p is not None]
-    first = cols[0]
-    if len(cols) == 1:
-        return first
-    error = next((p.error for p in cols if p.error is not None), None)
-    values = np.concatenate([p.values for p in cols])
-    missing = None if first.missing is None else np.concatenate([p.missing for p in cols if p.missing is not None])
-    return Column(kind, values, missing, first.uniques, error)
 
 
 # ---- typed column conversion ------------------------------------------------------------------
