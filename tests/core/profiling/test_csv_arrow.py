@@ -345,3 +345,26 @@ def test_the_fast_path_reads_the_usual_torch_npu_stamps(tmp_path):
     assert calls and all(c is not None for c in calls)
     assert got["start_ns"].tolist()[:2] == [1736413971558000000, 1736413971558001001]
     pd.testing.assert_frame_equal(got, _object_categories(legacy_schemas.read_ops(path)), check_exact=True)
+
+
+def test_a_cancel_stops_the_read_between_pieces(tmp_path, monkeypatch):
+    path = _write(tmp_path / "kernel_details.csv", KD + "a,A,AI_CORE,1,2,0,1,0,10,0.5,x\n" * 4000)
+    monkeypatch.setattr(csvread, "PIECE", 4096)
+    pieces = len(csvread.split_pieces(path))
+    parsed = []
+    real = csvread.pacsv.read_csv
+    monkeypatch.setattr(csvread.pacsv, "read_csv", lambda *a, **k: parsed.append(1) or real(*a, **k))
+
+    class Cancelled(Exception):
+        pass
+
+    checks = []
+
+    def cancel_check():
+        checks.append(1)
+        if len(checks) > 3:
+            raise Cancelled
+
+    with pytest.raises(Cancelled):
+        tables.read_ops(path, cancel_check=cancel_check)
+    assert pieces > 20 and len(parsed) <= 5  # three pieces converted, at most one parsed ahead

@@ -32,6 +32,7 @@ import csv
 import ctypes
 import re
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -411,29 +412,39 @@ def _read_pieces(
     offset = 0
     total = sum(end - start for start, end in pieces)
     done = 0
-    with _default_pool(pool), pa.OSFile(str(path), memory_pool=pool) as source:
-        for start, end in pieces:
+
+    def parse(start: int, end: int) -> pa.Table:
+        data = source.read_at(end - start, start)
+        try:
+            return pacsv.read_csv(
+                pa.BufferReader(data),
+                read_options=read_options,
+                parse_options=parse_options,
+                convert_options=convert_options,
+                memory_pool=pool,
+            )
+        except pa.ArrowInvalid as exc:
+            message = str(exc)
+            if message.startswith("Empty CSV"):  # only blank lines
+                return pa.table({n: pa.array([], type=_ARROW_TYPE[kinds[i]]) for i, n in enumerate(names)})
+            conversion = _CONVERSION.search(message)
+            if conversion and conversion.group(2) != "string" and int(conversion.group(1)) in _looser_ok(kinds):
+                raise _Looser(int(conversion.group(1))) from None
+            raise _Unparsable(message) from None
+
+    # the next piece is parsed (Arrow, without the GIL) while this one is converted
+    with (
+        _default_pool(pool),
+        pa.OSFile(str(path), memory_pool=pool) as source,
+        ThreadPoolExecutor(1, thread_name_prefix="csv-piece") as ahead,
+    ):
+        upcoming = ahead.submit(parse, *pieces[0]) if pieces else None
+        for k, (start, end) in enumerate(pieces):
             if cancel_check is not None:
                 cancel_check()
-            data = source.read_at(end - start, start)
-            try:
-                table = pacsv.read_csv(
-                    pa.BufferReader(data),
-                    read_options=read_options,
-                    parse_options=parse_options,
-                    convert_options=convert_options,
-                    memory_pool=pool,
-                )
-            except pa.ArrowInvalid as exc:
-                message = str(exc)
-                if message.startswith("Empty CSV"):  # only blank lines
-                    table = pa.table({n: pa.array([], type=_ARROW_TYPE[kinds[i]]) for i, n in enumerate(names)})
-                else:
-                    conversion = _CONVERSION.search(message)
-                    if conversion and conversion.group(2) != "string" and int(conversion.group(1)) in _looser_ok(kinds):
-                        raise _Looser(int(conversion.group(1))) from None
-                    raise _Unparsable(message) from None
-            del data
+            assert upcoming is not None
+            table = upcoming.result()
+            upcoming = ahead.submit(parse, *pieces[k + 1]) if k + 1 < len(pieces) else None
             done += end - start
             # rows to expect in all: this piece's rows per byte, over the whole data, plus a margin
             expect = int(offset + table.num_rows + table.num_rows * (total - done) / max(1, end - start) * 1.02) + 64
@@ -450,7 +461,8 @@ def _read_pieces(
                 else:
                     out[i].add(Column(kind, chunked.to_numpy()), expect)  # float: nulls become NaN
             offset += table.num_rows
-            del table, chunked
+            del table
+            chunked = None  # the piece's last column: freed with the table
             _trim()
     columns = {i: grow.column(uniques.get(i, [])) for i, grow in out.items()}
     return columns, offset
