@@ -368,3 +368,16 @@ def test_a_cancel_stops_the_read_between_pieces(tmp_path, monkeypatch):
     with pytest.raises(Cancelled):
         tables.read_ops(path, cancel_check=cancel_check)
     assert pieces > 20 and len(parsed) <= 5  # three pieces converted, at most one parsed ahead
+
+
+def test_text_codes_widen_when_a_late_piece_brings_more_names_than_int16_holds(tmp_path, monkeypatch):
+    # codes are kept as int16 while they fit; piece 1 has few names, later pieces 40,000 new ones
+    tail = ",A,AI_CORE,1,2,0,1,0,10,0.5,x\n"
+    rows = ["same" + tail] * 2000 + [f"op{i}{tail}" for i in range(40000)]
+    path = _write(tmp_path / "kernel_details.csv", KD + "".join(rows))
+    monkeypatch.setattr(csvread, "PIECE", 64 << 10)
+    got = tables.read_ops(path)
+    names = got["name"].astype(str).tolist()
+    assert names[0] == "same" and names[1999] == "same"
+    assert names[2000] == "op0" and names[-1] == "op39999" and len(set(names)) == 40001
+    pd.testing.assert_frame_equal(got, _object_categories(legacy_schemas.read_ops(path)), check_exact=True)

@@ -451,8 +451,8 @@ def _read_pieces(
             for i in range(width):
                 chunked = table.column(i)
                 kind = kinds[i]
-                if kind == "text":
-                    out[i].add(_text_piece(chunked, seen[i], uniques[i]), expect)
+                if kind == "text":  # codes kept as int16 while the uniques fit (half the memory)
+                    out[i].add(_text_piece(chunked, seen[i], uniques[i]), expect, narrow=len(uniques[i]) < 32000)
                 elif kind in ("ns", "ns_us"):
                     out[i].add(_ns_piece(chunked, "us" if kind == "ns_us" else "auto", offset), expect)
                 elif kind == "int":
@@ -506,14 +506,17 @@ class _Growing:
         self.rows = 0
         self.error: tuple[int, str, str] | None = None
 
-    def add(self, piece: Column, expect: int) -> None:
+    def add(self, piece: Column, expect: int, narrow: bool = False) -> None:
+        """Append ``piece``; ``narrow``: its values (text codes) fit in int16."""
         n = len(piece.values)
         if self.error is None and piece.error is not None:
             self.error = piece.error
         if self.values is None:
-            self.values = np.empty(max(expect, n), dtype=piece.values.dtype)
+            self.values = np.empty(max(expect, n), dtype=np.int16 if narrow else piece.values.dtype)
             if piece.missing is not None:
                 self.missing = np.empty(len(self.values), dtype=bool)
+        elif not narrow and self.values.dtype.itemsize < piece.values.dtype.itemsize:
+            self.values = self.values.astype(piece.values.dtype)  # more uniques than int16 holds
         elif self.rows + n > len(self.values):
             size = max(self.rows + n, len(self.values) + len(self.values) // 4)
             self.values = _grown(self.values, self.rows, size)
@@ -676,8 +679,9 @@ def _ns_error(n: int, missing: np.ndarray, row: int, expected: str, text: pa.Chu
 def _sorted_categorical(col: Column) -> pd.Categorical:
     """Text codes (first-seen uniques) as a pd.Categorical with sorted categories."""
     order = sorted(range(len(col.uniques)), key=col.uniques.__getitem__)
-    lut = np.empty(len(order) + 1, dtype=np.int32)
-    lut[order] = np.arange(len(order), dtype=np.int32)
+    small = np.int8 if len(order) < 127 else np.int16 if len(order) < 32767 else np.int32  # pandas' own choice
+    lut = np.empty(len(order) + 1, dtype=small)
+    lut[order] = np.arange(len(order), dtype=small)
     lut[-1] = -1
     codes = lut[col.values]  # -1 indexes the trailing -1
     categories = pd.Index([col.uniques[i] for i in order], dtype=object)

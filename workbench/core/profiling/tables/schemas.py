@@ -189,6 +189,7 @@ def read_table(
         index = next((i for i, (c, _) in plan.items() if c.key == col.key), None)
         if index is not None:
             columns[col.key] = _convert(table, index, col.kind, plan[index][1])
+            table.columns.pop(index)  # the read arrays go as soon as converted: never the table twice
     for index, header in enumerate(table.header):
         if index in plan or not header:
             continue
@@ -196,9 +197,9 @@ def read_table(
             name = header.replace("(us)", "(ns)") if "(us)" in header else f"{header}(ns)"
             if name not in columns:
                 columns[name] = csvread.to_ns(table, index, unit="us")
-            continue
-        if header not in columns:
+        elif header not in columns:
             columns[header] = csvread.auto_column(table, index)
+        table.columns.pop(index)
     return pd.DataFrame(columns, index=pd.RangeIndex(len(table)), copy=False)  # no consolidation copy
 
 
