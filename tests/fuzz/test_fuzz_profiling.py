@@ -38,6 +38,7 @@ def _scratch(tmp_path: Path) -> Path:
 
 def _touch_report(report) -> None:
     """What the views read first: tables, span and the args of a few slices."""
+    dict(report.tables)  # a cached report decodes each table on first use: damage shows here
     tl = report.timeline
     if tl is not None:
         for i in range(min(tl.event_count, 16)):

@@ -22,6 +22,9 @@ from workbench.core.verbs import register_verb, run_guarded
 if TYPE_CHECKING:  # pandas (and stats, which uses it) are imported by the handlers: `report --help` needs neither
     import pandas as pd
 
+# The OPs columns stats.op_statistics reads (a test checks the statistics of these alone are the same).
+OP_STATISTICS_READS = ("name", "type", "task_type", "duration_us")
+
 HELP = "read msprof / torch_npu profiling output: summary, OP and API statistics, export, save, merge, SQL"
 
 
@@ -105,7 +108,9 @@ def _open(args: argparse.Namespace):
 
 
 def info_dict(report) -> dict[str, Any]:
-    """The ``report info`` object (stable keys)."""
+    """The ``report info`` object (stable keys) of a Report, or of the facts a cache keeps of one
+    (:class:`workbench.core.profiling.storage.cache.Facts`): no table is decoded for it."""
+    rows = report.table_rows
     return {
         "source": str(report.source),
         "kind": report.kind,
@@ -115,8 +120,8 @@ def info_dict(report) -> dict[str, Any]:
         "span_us": report.span_ns / 1000.0,
         "span_source": "timeline" if report.event_count else ("ops" if report.span_ns else None),
         "start_ns": report.start_ns,
-        "op_count": len(report.ops),
-        "tables": {name: len(frame) for name, frame in report.tables.items()},
+        "op_count": rows.get("ops", 0),
+        "tables": dict(rows),
         "table_sources": dict(report.table_sources),
         "pmu_group": report.pmu_group,
         "pmu_split": report.pmu_split,
@@ -247,15 +252,22 @@ def _run(args: argparse.Namespace) -> int:
         out = run_inline(save_report, merged, args.out, inputs=args.paths)
         _emit({"out": str(out), **info_dict(merged)}, True)
         return 0
+    if action == "info":
+        from workbench.core.profiling.storage import cache
+
+        # a valid cache answers from its report.json: no array read, neither numpy nor pandas imported
+        use_cache = {"auto": None, "on": True, "off": False}[args.cache]
+        facts = cache.facts(args.path, use_cache) if use_cache is not False else None
+        _emit(info_dict(facts if facts is not None else _open(args)), args.json)
+        return 0
     from workbench.core.profiling import stats
 
     report = _open(args)
-    if action == "info":
-        _emit(info_dict(report), args.json)
-    elif action == "ops":
+    if action == "ops":
         if args.top is not None and args.top < 0:
             raise ProfilingDataError(f"--top {args.top}: expected a positive number")
-        table = stats.op_statistics(report.ops, args.by)
+        # op_statistics reads these columns only: a cached report decodes no other (its PMU columns)
+        table = stats.op_statistics(report.table_columns("ops", OP_STATISTICS_READS), args.by)
         if args.top is not None:
             table = table.head(args.top)
         _emit(_records(table, stats.STAT_COLUMNS), args.json)
@@ -271,14 +283,25 @@ def _run(args: argparse.Namespace) -> int:
         from workbench.core.profiling.storage.saved import save_report
 
         out = run_inline(save_report, report, args.out)
-        _emit({"out": str(out), "tables": {n: len(f) for n, f in report.tables.items()}}, True)
+        _emit({"out": str(out), "tables": report.table_rows}, True)
     return 0
 
 
-def handler(args: argparse.Namespace) -> int:
-    from workbench.core.profiling.timeline import TimelineError
+def _run_timeline_errors(args: argparse.Namespace) -> int:
+    """:func:`_run`, a timeline's error given as bad input too. The timeline package (numpy and the
+    loader) is not imported for it: a cached ``report info`` never loads it, so whatever raised
+    one had imported it."""
+    try:
+        return _run(args)
+    except Exception as exc:
+        timeline = sys.modules.get("workbench.core.profiling.timeline")
+        if timeline is not None and isinstance(exc, timeline.TimelineError):
+            raise ProfilingDataError(str(exc)) from exc
+        raise
 
-    return run_guarded(_run, args, (ProfilingDataError, TimelineError, fsutil.OutputRefused))
+
+def handler(args: argparse.Namespace) -> int:
+    return run_guarded(_run_timeline_errors, args, (ProfilingDataError, fsutil.OutputRefused))
 
 
 register_verb("report", HELP, add_arguments, handler)

@@ -11,13 +11,19 @@ columnar tables (pandas DataFrames with categorical strings and exact int64 ns t
   computed from the timeline's CANN lanes;
 - ``ai_core_metrics``: per-task PMU metrics of the detected ``--aic-metrics`` group;
 - every other summary CSV found (step_trace, npu_mem, ...) under its base name.
+
+A report opened from its cache holds :class:`LazyTables`: the same dict of frames, each decoded on
+its first use (``report.table_rows`` counts rows without decoding; ``report.table_columns`` decodes
+only the columns a reader needs).
 """
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Collection, ItemsView, Iterator, ValuesView
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 import pandas as pd
@@ -31,6 +37,115 @@ if TYPE_CHECKING:
 
 KINDS = ("msprof", "msprof-legacy", "torch_npu", "timeline", "workbench", "cluster")
 MAIN_TABLES = ("ops", "op_statistic", "api_statistic", "ai_core_metrics")
+
+
+class TableLoader(Protocol):
+    """Decodes a table: all of it, or only the columns named in ``only``."""
+
+    def __call__(self, only: Collection[str] | None = None) -> pd.DataFrame: ...
+
+
+class _Pending:
+    """A table not decoded yet: its row count and the function that decodes it."""
+
+    __slots__ = ("rows", "load")
+
+    def __init__(self, rows: int, load: TableLoader) -> None:
+        self.rows = rows
+        self.load = load
+
+    def __repr__(self) -> str:
+        return f"<table of {self.rows} rows, decoded on first use>"
+
+
+_DECODING = threading.Lock()  # one decode at a time: the GUI thread and a worker never decode a table twice
+
+
+class LazyTables(dict[str, pd.DataFrame]):
+    """``report.tables`` of a report opened from its cache: a dict whose tables are decoded on first
+    access (``[name]``, ``get``, ``items``, ``values``, ``pop``, ``dict(...)``), then kept.
+
+    :meth:`rows` gives a table's row count without decoding it; :meth:`decoded` says whether it was.
+    A table that fails to decode raises what its loader raises (a ProfilingDataError naming the
+    cache), every time it is asked for.
+    """
+
+    def add_pending(self, name: str, rows: int, load: TableLoader) -> None:
+        dict.__setitem__(self, name, _Pending(rows, load))  # type: ignore[assignment]
+
+    def _value(self, name: str, value: Any) -> pd.DataFrame:
+        if not isinstance(value, _Pending):
+            return value
+        with _DECODING:
+            current = dict.__getitem__(self, name) if dict.__contains__(self, name) else value
+            if not isinstance(current, _Pending):  # another thread decoded it meanwhile
+                return current
+            frame = current.load()
+            dict.__setitem__(self, name, frame)
+            return frame
+
+    def __getitem__(self, name: str) -> pd.DataFrame:
+        return self._value(name, dict.__getitem__(self, name))
+
+    def __iter__(self) -> Iterator[str]:  # defined here: dict(x) and {**x} then go through __getitem__
+        return dict.__iter__(self)
+
+    def get(self, name: str, default: Any = None) -> Any:  # type: ignore[override]
+        return self[name] if dict.__contains__(self, name) else default
+
+    def items(self) -> ItemsView[str, pd.DataFrame]:  # type: ignore[override]
+        return ItemsView(self)
+
+    def values(self) -> ValuesView[pd.DataFrame]:  # type: ignore[override]
+        return ValuesView(self)
+
+    def pop(self, name: str, *default: Any) -> Any:  # type: ignore[override]
+        if not dict.__contains__(self, name):
+            return dict.pop(self, name, *default)
+        frame = self[name]
+        dict.__delitem__(self, name)
+        return frame
+
+    def popitem(self) -> tuple[str, pd.DataFrame]:
+        if not len(self):
+            raise KeyError("popitem(): no tables")
+        name = list(dict.keys(self))[-1]
+        return name, self.pop(name)
+
+    def setdefault(self, name: str, default: Any = None) -> Any:  # type: ignore[override]
+        if dict.__contains__(self, name):
+            return self[name]
+        self[name] = default
+        return default
+
+    def copy(self) -> LazyTables:
+        out = LazyTables()
+        for name, value in dict.items(self):
+            dict.__setitem__(out, name, value)
+        return out
+
+    def __or__(self, other: Any) -> dict[str, pd.DataFrame]:  # type: ignore[override]
+        return {**self, **other}
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, dict) and dict(self.items()) == dict(other.items())
+
+    def __repr__(self) -> str:
+        return "{" + ", ".join(f"{name!r}: {value!r}" for name, value in dict.items(self)) + "}"
+
+    def rows(self, name: str) -> int:
+        """The row count of table ``name``, decoded or not (KeyError if there is no such table)."""
+        value = dict.__getitem__(self, name)
+        return value.rows if isinstance(value, _Pending) else len(value)
+
+    def decoded(self, name: str) -> bool:
+        return not isinstance(dict.__getitem__(self, name), _Pending)
+
+    def columns(self, name: str, columns: Collection[str]) -> pd.DataFrame:
+        """Table ``name`` with at least ``columns`` (those it has): a table not decoded yet decodes only
+        those, for this answer (it stays pending); a decoded one is returned whole."""
+        value = dict.__getitem__(self, name)
+        return value.load(columns) if isinstance(value, _Pending) else value
 
 
 @dataclass
@@ -75,7 +190,22 @@ class Report:
     @property
     def summary(self) -> dict[str, pd.DataFrame]:
         """The other summary tables (step trace, memory, bandwidth ...), by name."""
-        return {k: v for k, v in self.tables.items() if k not in MAIN_TABLES}
+        return {k: self.tables[k] for k in self.tables if k not in MAIN_TABLES}  # the main ones stay undecoded
+
+    def table_columns(self, name: str, columns: Collection[str]) -> pd.DataFrame:
+        """Table ``name`` (empty if absent) holding at least ``columns`` (those it has), for a reader of
+        only these: a table of a cached report that is not decoded yet decodes only them."""
+        if isinstance(self.tables, LazyTables) and name in self.tables:
+            return self.tables.columns(name, columns)
+        return self.table(name)
+
+    @property
+    def table_rows(self) -> dict[str, int]:
+        """Row count of every table, in order, without decoding any (see :class:`LazyTables`)."""
+        tables = self.tables
+        if isinstance(tables, LazyTables):
+            return {name: tables.rows(name) for name in tables}
+        return {name: len(frame) for name, frame in tables.items()}
 
     @property
     def span_ns(self) -> int:

@@ -19,6 +19,7 @@ import pandas as pd
 
 from workbench.core.profiling import stats, timeline_ops
 from workbench.core.profiling.build import DERIVED_TEMPLATE, MARKER_TEMPLATE, NAME_TYPES_TEMPLATE, RECOMPUTED_TEMPLATE
+from workbench.core.profiling.report import MAIN_TABLES
 from workbench.core.profiling.tables import schemas
 
 if TYPE_CHECKING:
@@ -505,6 +506,8 @@ def open_for_view(path, progress=None, cancel=None):
     if early is not None and progress is not None:
         progress.partial(("preview", early))
     report = open_report(path, progress=progress, cancel=cancel, cache_later=True)
+    for name in MAIN_TABLES:  # a cached report decodes its tables on first use: here, not on the GUI thread
+        report.tables.get(name)
     return report, prepare(report, progress, cancel)
 
 

@@ -5,7 +5,9 @@ array: numbers as they are, nullable integers as values + mask, string columns a
 (their categories go in the metadata). The cache writes compact (``compact=True``): integers and
 codes in the narrowest type, 3-digit decimals as scaled integers, no mask where all are valid.
 Reading rebuilds exactly the same frame, so a saved report round-trips with identical tables; from
-a folder the arrays are memory-mapped (fast re-open; a scaled column is decoded on load).
+a folder the arrays are memory-mapped, and :func:`frame_reader` checks a frame's members at once but
+decodes it (categories, scaled decimals, masks) only when asked: a cached re-open decodes a table on
+its first use.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ import io
 import warnings
 import zipfile
 import zlib
-from collections.abc import Collection
+from collections.abc import Callable, Collection
+from functools import partial
 from pathlib import Path
 from tokenize import TokenError
 from typing import Any, Protocol
@@ -189,7 +192,9 @@ def _decode_scaled(ints: np.ndarray, scale: int) -> np.ndarray:
     out = ints.astype(np.float64)
     if ints.dtype == np.int32:
         out[ints == np.iinfo(np.int32).min] = np.nan
-    return out / scale if scale != 1 else out
+    if scale != 1:
+        np.divide(out, scale, out=out)  # in place: the same float64 quotient, one array less
+    return out
 
 
 def put_frame(
@@ -243,44 +248,110 @@ def put_frame(
     return {"rows": len(frame), "columns": columns}
 
 
+class FrameDecoder(Protocol):
+    def __call__(self, only: Collection[str] | None = None) -> pd.DataFrame: ...
+
+
 def get_frame(store: ArrayStore, prefix: str, meta: dict[str, Any]) -> pd.DataFrame:
     """Rebuild the frame written by :func:`put_frame`."""
-    data: dict[str, Any] = {}
-    for i, col in enumerate(meta["columns"]):
+    return frame_reader(store, prefix, meta)()
+
+
+def frame_rows(meta: dict[str, Any]) -> int:
+    """The row count a frame description declares (a non-negative int, else ValueError)."""
+    rows = meta["rows"]
+    if not isinstance(rows, int) or isinstance(rows, bool) or rows < 0:
+        raise ValueError(f"rows {rows!r}: expected a row count")
+    return rows
+
+
+def _column(store: ArrayStore, key: str, rows: int, name: Any, kinds: str) -> np.ndarray:
+    """The member ``key`` (memory-mapped from a folder: nothing read but its header), checked to be
+    one value per row of a type in ``kinds``."""
+    array = np.asarray(store.get(key))
+    if array.ndim != 1 or len(array) != rows:
+        raise ValueError(f"column {name!r}: {array.shape} values for {rows} rows")
+    if array.dtype.kind not in kinds:
+        raise ValueError(f"column {name!r}: values of type {array.dtype} where {kinds!r} is expected")
+    return array
+
+
+def frame_reader(store: ArrayStore, prefix: str, meta: dict[str, Any]) -> FrameDecoder:
+    """Check ``meta`` against the members of ``store`` and return the function that decodes the frame
+    (``decode(only)``: only the columns named in ``only``, when given).
+
+    Everything that can be checked without reading values is checked now: each member is opened
+    (from a folder: memory-mapped, only its header read) and has one value of the right type per row,
+    scales and dtypes are ones this workbench writes. Decoding (categories, scaled decimals, masks)
+    happens when the function is called: a cached report decodes a table on its first use. Raises
+    KeyError / TypeError / ValueError for a damaged description or member (the caller names the file).
+    """
+    rows = frame_rows(meta)
+    columns = meta["columns"]
+    if not isinstance(columns, list):
+        raise TypeError("field 'columns': expected a list")
+    steps: list[tuple[Any, Callable[[], Any]]] = []
+    for i, col in enumerate(columns):
         key = f"{prefix}/{i}"
         kind = col["kind"]
+        name = col["name"]
+        hash(name)  # a column name must be usable as one (TypeError otherwise)
         if kind == "category":
+            codes = _column(store, key, rows, name, "i")
             cats = col["values"] if col.get("values") is not None else col["categories"]
-            codes = np.asarray(store.get(key))
-            if codes.dtype.kind != "i":
-                raise ValueError(f"column {col['name']!r}: codes of type {codes.dtype} are not category codes")
-            categories = pd.Index(cats, dtype=col.get("cat_dtype", "object"))
-            data[col["name"]] = pd.Categorical.from_codes(codes, categories=categories)
+            if not isinstance(cats, list):
+                raise TypeError(f"column {name!r}: categories are not a list")
+            cat_dtype = pd.api.types.pandas_dtype(col.get("cat_dtype", "object"))
+            steps.append((name, partial(_categorical, codes, cats, cat_dtype)))
         elif kind == "nullable":
-            values = np.asarray(store.get(f"{key}.values"))
-            if col.get("all_valid"):
-                mask = np.zeros(len(values), dtype=bool)
-            else:
-                mask = np.asarray(store.get(f"{key}.mask"), dtype=bool)
-            if col["dtype"] == "boolean":
-                data[col["name"]] = pd.arrays.BooleanArray(values.astype(bool), mask)
-            else:
-                data[col["name"]] = pd.arrays.IntegerArray(values.astype(col["dtype"].lower(), copy=False), mask)
+            dtype = col["dtype"]
+            if not isinstance(dtype, str) or not (dtype == "boolean" or np.dtype(dtype.lower()).kind in "iu"):
+                raise ValueError(f"column {name!r}: {dtype!r} is not a nullable type this workbench writes")
+            values = _column(store, f"{key}.values", rows, name, "biu")
+            mask = None if col.get("all_valid") else _column(store, f"{key}.mask", rows, name, "biu")
+            steps.append((name, partial(_nullable, values, mask, dtype)))
         elif kind == "object":
-            codes = np.asarray(store.get(key))
-            uniques = np.array(col["categories"] + [None], dtype=object)
-            values = uniques[codes]
+            codes = _column(store, key, rows, name, "i")
+            if not isinstance(col["categories"], list):
+                raise TypeError(f"column {name!r}: categories are not a list")
             dtype = col.get("dtype", "object")
-            data[col["name"]] = values if dtype == "object" else pd.array(values, dtype=dtype)
+            if dtype != "object":
+                pd.api.types.pandas_dtype(dtype)
+            steps.append((name, partial(_objects, codes, col["categories"], dtype)))
         elif col.get("scale") is not None:
             scale = col["scale"]
             if not isinstance(scale, int) or scale not in DECIMAL_SCALES:
-                raise ValueError(f"column {col['name']!r}: scale {scale!r} is not one this workbench writes")
-            data[col["name"]] = _decode_scaled(np.asarray(store.get(key)), scale)
+                raise ValueError(f"column {name!r}: scale {scale!r} is not one this workbench writes")
+            steps.append((name, partial(_decode_scaled, _column(store, key, rows, name, "i"), scale)))
         else:
-            data[col["name"]] = store.get(key)
-    # copy=False keeps memory-mapped columns mapped (no consolidation copy).
-    return pd.DataFrame(data, index=pd.RangeIndex(meta["rows"]), copy=False)
+            steps.append((name, partial(_same, _column(store, key, rows, name, "biufcmMSU"))))
+
+    def decode(only: Collection[str] | None = None) -> pd.DataFrame:
+        data = {name: step() for name, step in steps if only is None or name in only}
+        # copy=False keeps memory-mapped columns mapped (no consolidation copy).
+        return pd.DataFrame(data, index=pd.RangeIndex(rows), copy=False)
+
+    return decode
+
+
+def _same(array: np.ndarray) -> np.ndarray:
+    return array
+
+
+def _categorical(codes: np.ndarray, cats: list[Any], dtype: Any) -> pd.Categorical:
+    return pd.Categorical.from_codes(codes, categories=pd.Index(cats, dtype=dtype))
+
+
+def _nullable(values: np.ndarray, mask: np.ndarray | None, dtype: str) -> Any:
+    valid = np.zeros(len(values), dtype=bool) if mask is None else mask.astype(bool, copy=False)
+    if dtype == "boolean":
+        return pd.arrays.BooleanArray(values.astype(bool), valid)
+    return pd.arrays.IntegerArray(values.astype(dtype.lower(), copy=False), valid)
+
+
+def _objects(codes: np.ndarray, categories: list[Any], dtype: str) -> Any:
+    values = np.array(categories + [None], dtype=object)[codes]
+    return values if dtype == "object" else pd.array(values, dtype=dtype)
 
 
 def put_arrays(store: ArrayStore, prefix: str, arrays: dict[str, np.ndarray]) -> list[str]:

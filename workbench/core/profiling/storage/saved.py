@@ -11,20 +11,23 @@ import json
 import time
 import zipfile
 import zlib
-from collections.abc import Iterable
+from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from workbench.core import fsutil
 from workbench.core.artefacts import SAVED_REPORT_SUFFIX
 from workbench.core.profiling import stats
 from workbench.core.profiling.errors import ProfilingDataError
-from workbench.core.profiling.report import Report
+from workbench.core.profiling.report import LazyTables, Report
 from workbench.core.profiling.storage import columnar
 from workbench.core.profiling.storage.columnar import ArrayStore
 from workbench.core.profiling.tables.schemas import LABELS
 from workbench.core.profiling.timeline import Timeline, TimelineError
 from workbench.core.tasks import CancelToken, NullProgress, Progress
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 FORMAT_NAME = "ascend-workbench-report"
 FORMAT_VERSION = 2  # 2: timeline meta version 2 (see docs/report-format.md)
@@ -83,8 +86,19 @@ def report_to_store(
     }
 
 
-def report_from_store(store: ArrayStore, meta: dict[str, Any], label: str) -> Report:
-    """Rebuild a Report from ``meta`` (as written by :func:`report_to_store`) and ``store``."""
+def report_from_store(
+    store: ArrayStore,
+    meta: dict[str, Any],
+    label: str,
+    lazy: bool = False,
+    on_damaged: Callable[[], str] | None = None,
+) -> Report:
+    """Rebuild a Report from ``meta`` (as written by :func:`report_to_store`) and ``store``.
+
+    ``lazy`` (the cache): every table is checked now (members mapped, types and lengths, see
+    :func:`columnar.frame_reader`) but decoded on its first use (:class:`LazyTables`). A table whose
+    values turn out damaged then raises ProfilingDataError naming ``label``, after ``on_damaged()``
+    (which may return a sentence to add, e.g. that the cache is rebuilt on the next open)."""
     if not isinstance(meta, dict):
         raise ProfilingDataError(f"{label}: damaged report description (expected a JSON object)")
     if meta.get("format") != FORMAT_NAME:
@@ -95,7 +109,13 @@ def report_from_store(store: ArrayStore, meta: dict[str, Any], label: str) -> Re
             f"{label}: report format version {version!r} is newer than this workbench reads ({FORMAT_VERSION})"
         )
     try:
-        tables = {name: columnar.get_frame(store, t["prefix"], t) for name, t in meta["tables"].items()}
+        tables: dict[str, Any] = LazyTables() if lazy else {}
+        for name, t in meta["tables"].items():
+            decode = columnar.frame_reader(store, t["prefix"], t)
+            if isinstance(tables, LazyTables):
+                tables.add_pending(name, columnar.frame_rows(t), _guarded(decode, label, name, on_damaged))
+            else:
+                tables[name] = decode()
         timeline = None
         if meta.get("timeline"):
             arrays = columnar.get_arrays(store, "timeline", meta["timeline"]["arrays"])
@@ -127,6 +147,21 @@ def report_from_store(store: ArrayStore, meta: dict[str, Any], label: str) -> Re
             raise
         detail = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
         raise ProfilingDataError(f"{label}: damaged report description ({detail})") from exc
+
+
+def _guarded(
+    decode: columnar.FrameDecoder, label: str, name: str, on_damaged: Callable[[], str] | None
+) -> columnar.FrameDecoder:
+    """``decode`` raising one ProfilingDataError naming ``label`` and the table for damaged values."""
+
+    def load(only: Collection[str] | None = None) -> pd.DataFrame:
+        try:
+            return decode(only)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError, OSError) as exc:
+            note = on_damaged() if on_damaged is not None else ""
+            raise ProfilingDataError(f"{label}: table {name!r} is damaged ({exc}){note}") from exc
+
+    return load
 
 
 def _recompute(report: Report, names: list[Any]) -> None:
