@@ -1,6 +1,7 @@
 """The interactive start (``ascend-workbench``, ``ascend-workbench --open PATH``) paints its window
 before it imports the heavy modules (pandas, numpy, pyqtgraph, paramiko), then still opens the demo
-report or the given report. Each case is a fresh process driving the real entry point
+report or the given report; after a session that saved the window layout, it also paints before the
+CANN Machine dock's panel is built. Each case is a fresh process driving the real entry point
 (``workbench.cli.main``); an application-wide event filter notes ``sys.modules`` at the main
 window's first paint and waits until the report document is ready. No timing here: the start-up
 figures live in benchmarks/bench_startup.py."""
@@ -19,7 +20,7 @@ HEAVY = ("pandas", "numpy", "pyqtgraph", "paramiko", "pyarrow", "duckdb")
 
 # Runs `ascend-workbench ARGS…` in this process, watching it from outside the app's code.
 DRIVER = """
-import json, os, sys
+import gc, json, os, sys
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QApplication
 
@@ -34,13 +35,18 @@ def report_ready():
     doc = seen["window"].documents.currentWidget()
     if type(doc).__name__ == "ReportDocument" and doc.ready:
         print("RESULT " + json.dumps({"at_first_paint": seen["at_first_paint"], "opened": str(doc.report.source),
-                                      "at_open": loaded()}), flush=True)
+                                      "at_open": loaded(), "hosts_at_first_paint": seen["hosts_at_first_paint"],
+                                      "host_dock": type(seen["window"].docks["HostDock"].widget()).__name__,
+                                      "gc": [seen["gc_at_first_paint"], gc.isenabled()]}),
+              flush=True)
         os._exit(0)
 
 class Watch(QObject):
     def eventFilter(self, obj, event):
         if event.type() == QEvent.Type.Paint and obj.objectName() == "MainWindow" and "window" not in seen:
             seen["at_first_paint"] = loaded()
+            seen["hosts_at_first_paint"] = sorted(m for m in sys.modules if m.startswith("workbench.ui.hosts."))
+            seen["gc_at_first_paint"] = gc.isenabled()
             seen["window"] = obj
             poll = QTimer(app)
             poll.timeout.connect(report_ready)
@@ -87,6 +93,29 @@ def open_report(tmp_path_factory) -> tuple[dict, Path]:
     return _start(["--no-demo", "--open", str(prof)], tmp / "home"), prof
 
 
+# A session the user closed: its window layout (and the dock panels' sizes) saved in the home.
+SAVE_LAYOUT = """
+from workbench.ui.app import build_window, create_app
+app, settings, problems = create_app()
+window = build_window(settings, problems, [], demo=False)
+window.show()
+app.processEvents()
+window.close()
+"""
+
+
+@pytest.fixture(scope="module")
+def saved_layout(tmp_path_factory) -> tuple[dict, Path]:
+    """``ascend-workbench --no-demo --open PROF_…`` after a session that saved its window layout."""
+    from workbench.simtoolkit.profdata import resnet50_workload, write_msprof_prof
+
+    tmp = tmp_path_factory.mktemp("saved-layout")
+    prof = write_msprof_prof(tmp / "out", resnet50_workload(kind="model"))
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "ASCEND_WORKBENCH_HOME": str(tmp / "home")}
+    subprocess.run([sys.executable, "-c", SAVE_LAYOUT], env=env, capture_output=True, check=True, timeout=180)
+    return _start(["--no-demo", "--open", str(prof)], tmp / "home"), prof
+
+
 def test_first_start_paints_before_pandas_numpy_pyqtgraph_then_opens_the_demo_report(first_start):
     result, home = first_start
     assert not {"pandas", "numpy", "pyqtgraph", "pyarrow", "duckdb"} & set(result["at_first_paint"]), result
@@ -100,6 +129,27 @@ def test_open_path_paints_before_pandas_numpy_pyqtgraph_then_opens_it(open_repor
     assert Path(result["opened"]).resolve() == prof.resolve()
 
 
+def test_the_collector_waits_for_the_first_paint_and_runs_again_after_it(first_start, saved_layout):
+    """No garbage-collector passes over the start-up's modules and widgets (they live as long as the
+    app) until the window is painted; from then on it collects again."""
+    assert first_start[0]["gc"] == [False, True], first_start[0]
+    assert saved_layout[0]["gc"] == [False, True], saved_layout[0]
+
+
 def test_first_paint_comes_before_paramiko(first_start, open_report):
     assert "paramiko" not in first_start[0]["at_first_paint"], first_start[0]
     assert "paramiko" not in open_report[0]["at_first_paint"], open_report[0]
+
+
+def test_a_saved_layout_paints_before_the_cann_machine_panel_then_builds_it(saved_layout, first_start):
+    """The CANN Machine dock (behind Properties) gets its panel after the first paint when the last
+    session saved the panel's size (~25 ms of host, run-configuration and toolkit modules); a first
+    start builds it before the paint (nothing tells its size)."""
+    result, prof = saved_layout
+    assert not {"pandas", "numpy", "pyqtgraph", "paramiko"} & set(result["at_first_paint"]), result
+    assert not {"workbench.ui.hosts.host_panel", "workbench.ui.hosts.machines_dialog"} & set(
+        result["hosts_at_first_paint"]
+    ), result
+    assert result["host_dock"] == "HostPanel", result  # built before the report opened
+    assert Path(result["opened"]).resolve() == prof.resolve()
+    assert "workbench.ui.hosts.host_panel" in first_start[0]["hosts_at_first_paint"], first_start[0]

@@ -136,10 +136,11 @@ def build_window(
 ):
     """Create the main window, restore its layout, report start-up problems and open things.
 
-    ``after_first_paint`` (the interactive start, :func:`run_gui`): the window is shown first and
-    the heavy modules (:data:`WARM_UP_BACKGROUND`, :data:`WARM_UP_GUI`) are imported and the paths /
-    the last project / the demo opened after its first paint; otherwise (tests, screenshots) the
-    paths open now, before the window shows."""
+    ``after_first_paint`` (the interactive start, :func:`run_gui`): the window is shown first; after
+    its first paint the docks it did not show are filled (``MainWindow.build_deferred``, when the
+    last session saved their sizes), the heavy modules (:data:`WARM_UP_BACKGROUND`,
+    :data:`WARM_UP_GUI`) imported and the paths / the last project / the demo opened; otherwise
+    (tests, screenshots) all that happens now, before the window shows."""
     # Everything imported so far lives as long as the app: keep it out of the collector's full
     # passes (a gen-2 pass over it otherwise costs tens of ms on the GUI thread at random times).
     import gc
@@ -151,10 +152,14 @@ def build_window(
     gc.freeze()
     window = MainWindow(settings)
     window._screenshot_mode = screenshot
+    if not after_first_paint:
+        window.build_deferred()  # tests and screenshots get the whole window at once
     if restore:
         problem = window.restore_state()
         if problem:
             problems = [*problems, problem]
+    if after_first_paint and not window.hidden_docks_can_wait():
+        window.build_deferred()  # a first start: the panels' sizes are not known before they are built
     if problems:
         window.output.add_text_tab(QCoreApplication.translate("App", "Start-up problems"), "\n".join(problems))
         window.statusBar().showMessage(problems[0])
@@ -168,8 +173,12 @@ def build_window(
         elif demo and settings.open_demo_when_unconfigured and not settings.recent_projects:
             open_demo(window)
 
+    def after_paint() -> None:
+        window.build_deferred()  # the docks the first paint did not show (nothing left if built already)
+        warm_up(window, then=open_at_start)
+
     if after_first_paint:
-        _after_first_paint(window, lambda: warm_up(window, then=open_at_start))
+        _after_first_paint(window, after_paint)
     else:
         open_at_start()
     return window
@@ -328,8 +337,14 @@ def run_gui(args: argparse.Namespace) -> int:
         return 2
     if args.screenshot:
         return take_screenshot(args)
+    import gc
+
+    # Until the window is painted, what is made lives as long as the app (modules, the window): no
+    # collector passes over it (~60 of them, ~10 ms), frozen at the paint as build_window freezes it.
+    gc.disable()
     app, settings, problems = create_app(args.lang)
     window = build_window(settings, problems, args.open, demo=not args.no_demo, view=args.view, after_first_paint=True)
+    _after_first_paint(window, lambda: (gc.freeze(), gc.enable()))
     if os.environ.get(STARTUP_PROBE):
         _quit_after_first_paint(app, window)
     window.show()

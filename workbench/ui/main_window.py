@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from PySide6.QtCore import QByteArray, QEvent, QFileSystemWatcher, QRect, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, QEvent, QFileSystemWatcher, QRect, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -44,8 +44,6 @@ from workbench.core import settings as core_settings
 from workbench.ui import icons
 from workbench.ui.bridge import QtTask, TaskBridge
 from workbench.ui.context import AppContext, AppEvents
-from workbench.ui.dialogs.about import ShortcutsDialog, about_text
-from workbench.ui.dialogs.new_project import NewProjectDialog
 from workbench.ui.labels import artefact_label
 from workbench.ui.panels.details.panel import DetailsPanel
 from workbench.ui.panels.output.panel import OutputPanel
@@ -54,9 +52,12 @@ from workbench.ui.panels.tasks.panel import TasksPanel
 
 if TYPE_CHECKING:
     from workbench.core.services.ssh import ConnectionPool
+    from workbench.ui.hosts.host_panel import HostPanel
     from workbench.ui.hosts.prompter import QtPrompter
 
 log = logging.getLogger(__name__)
+
+HOST_PANEL_MIN = "host_panel_min"  # window-state blob: the CANN Machine panel's minimum size, b"W,H"
 
 
 class _LazyConnectionPool:
@@ -143,10 +144,13 @@ class MainWindow(QMainWindow):
         self._add_dock("DetailsDock", self.tr("Properties"), self.details, Qt.DockWidgetArea.RightDockWidgetArea)
         self._add_dock("OutputDock", self.tr("Output"), self.output, Qt.DockWidgetArea.BottomDockWidgetArea)
         self._add_dock("TasksDock", self.tr("Tasks"), self.tasks, Qt.DockWidgetArea.BottomDockWidgetArea)
-        from workbench.ui.hosts.host_panel import HostPanel
-
-        self.host_panel = HostPanel(self.context, self)
-        self._add_dock("HostDock", self.tr("CANN Machine"), self.host_panel, Qt.DockWidgetArea.RightDockWidgetArea)
+        # The CANN Machine dock, behind Properties, may get its panel after the first paint (host_panel,
+        # build_deferred): the panel imports the host services, run configurations and the toolkit check.
+        self._host_panel: HostPanel | None = None
+        self._host_panel_min: QSize | None = None  # the panel's minimum size, saved by the last session
+        self._probing_tab_bars = False  # see _hide_stale_tab_bars
+        self._add_dock("HostDock", self.tr("CANN Machine"), QWidget(self), Qt.DockWidgetArea.RightDockWidgetArea)
+        self.docks["HostDock"].visibilityChanged.connect(self._host_dock_visibility)
         self.tabifyDockWidget(self.docks["DetailsDock"], self.docks["HostDock"])
         self.docks["DetailsDock"].raise_()
         self.tabifyDockWidget(self.docks["OutputDock"], self.docks["TasksDock"])
@@ -163,6 +167,56 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(self.tr("Ready"))
         self._project_watch = QFileSystemWatcher(self)
         self._project_watch.fileChanged.connect(self._project_file_changed)
+
+    # --- what the first paint does not show -------------------------------------------------------------
+    def build_deferred(self) -> None:
+        """Build the parts of the window its first paint does not show: the CANN Machine dock's panel
+        (behind Properties; it imports the host services, run configurations and the toolkit check,
+        ~25 ms). The interactive start calls this on the event-loop turn after the first paint when
+        :meth:`hidden_docks_can_wait`, every other start before showing the window; a dock shown
+        earlier (a saved layout with it in front or floating, a click on its tab) builds its panel
+        then. Calling it again does nothing."""
+        _ = self.host_panel
+
+    def hidden_docks_can_wait(self) -> bool:
+        """Whether the docks hidden behind others can get their panels after the first paint, the
+        window looking the same. The docks grow to every panel's minimum size (the CANN Machine
+        panel's depends on the host names and the language), so a panel added after the paint would
+        move the splitters — unless its placeholder already has that size: the size the panel had
+        when the last session saved the layout (:meth:`restore_state`). On a first start nothing is
+        known and everything is built before the paint."""
+        return self._host_panel is None and self._host_panel_min is not None
+
+    def _size_host_placeholder(self, blob: bytes) -> None:
+        """Give the CANN Machine dock's placeholder the panel's minimum size saved as b"W,H"."""
+        try:
+            width, height = (int(v) for v in blob.decode("ascii").split(","))
+        except ValueError:  # none saved (a first start, an older state file) or not two numbers
+            return
+        if self._host_panel is None and 0 < width < 10000 and 0 < height < 10000:
+            self._host_panel_min = QSize(width, height)
+            placeholder = self.docks["HostDock"].widget()
+            if placeholder is not None:
+                placeholder.setMinimumSize(self._host_panel_min)
+
+    @property
+    def host_panel(self) -> HostPanel:
+        """The CANN Machine dock's panel, made on first use."""
+        if self._host_panel is None:
+            from workbench.ui.hosts.host_panel import HostPanel
+
+            dock = self.docks["HostDock"]
+            placeholder = dock.widget()
+            self._host_panel = HostPanel(self.context, self)
+            dock.setWidget(self._host_panel)
+            self._host_panel.show()  # a widget set into a dock already shown stays hidden otherwise
+            if placeholder is not None:
+                placeholder.deleteLater()
+        return self._host_panel
+
+    def _host_dock_visibility(self, visible: bool) -> None:
+        if visible and self._host_panel is None and not self._probing_tab_bars:
+            self.build_deferred()
 
     # --- the application context (what dialogs get instead of this window) -----------------------------
     def _build_context(self) -> AppContext:
@@ -369,9 +423,7 @@ class MainWindow(QMainWindow):
 
         help_menu = bar.addMenu(self.tr("&Help"))
         self._action(help_menu, self.tr("Keyboard Shortcuts"), self.show_shortcuts, "Ctrl+/")
-        from workbench.ui.logfolder import open_log_folder
-
-        self.act_open_log_folder = self._action(help_menu, self.tr("Open Log Folder"), lambda: open_log_folder(self))
+        self.act_open_log_folder = self._action(help_menu, self.tr("Open Log Folder"), self._open_log_folder)
         self.act_open_log_folder.setObjectName("OpenLogFolderAction")
         self._action(help_menu, self.tr("About Ascend Workbench"), self.show_about)
 
@@ -417,8 +469,12 @@ class MainWindow(QMainWindow):
 
     # --- state ---------------------------------------------------------------------------------------
     def save_state(self) -> None:
+        blobs = {"geometry": bytes(self.saveGeometry().data()), "state": bytes(self.saveState().data())}
+        size = self._host_panel.minimumSizeHint() if self._host_panel is not None else self._host_panel_min
+        if size is not None and size.isValid():  # the next start's placeholder (build_deferred)
+            blobs[HOST_PANEL_MIN] = f"{size.width()},{size.height()}".encode("ascii")
         try:
-            uistate.save_blobs({"geometry": bytes(self.saveGeometry().data()), "state": bytes(self.saveState().data())})
+            uistate.save_blobs(blobs)
         except OSError as exc:
             self.statusBar().showMessage(self.tr("Could not save the window layout: {0}").format(exc))
 
@@ -427,6 +483,7 @@ class MainWindow(QMainWindow):
         saved state that cannot be read is one. Geometry Qt refuses although it reads (it was saved on
         a screen of another size: another monitor, Xvfb, no window manager) is fitted to this screen."""
         blobs, problem = uistate.load_blobs()
+        self._size_host_placeholder(blobs.get(HOST_PANEL_MIN, b""))  # first: the docks are sized with it
         if "geometry" in blobs and not self.restoreGeometry(QByteArray(blobs["geometry"])):
             saved = saved_geometry(blobs["geometry"])
             if saved is None:
@@ -488,6 +545,7 @@ class MainWindow(QMainWindow):
             activated.append(dock)
 
         self.tabifiedDockWidgetActivated.connect(note)
+        self._probing_tab_bars = True  # the docks shown for a moment here are not shown to the user
         try:
             for bar in bars:
                 current = bar.currentIndex()
@@ -498,6 +556,7 @@ class MainWindow(QMainWindow):
                 if not live:
                     bar.hide()
         finally:
+            self._probing_tab_bars = False
             self.tabifiedDockWidgetActivated.disconnect(note)
 
     # --- settings ---------------------------------------------------------------------------------------
@@ -609,6 +668,8 @@ class MainWindow(QMainWindow):
         self.set_project(None)
 
     def new_project_dialog(self) -> None:
+        from workbench.ui.dialogs.new_project import NewProjectDialog
+
         dialog = NewProjectDialog(str(Path.home() / "AscendProjects"), self)
         if dialog.exec():
             self.create_project(dialog.folder(), name=dialog.name.text().strip(), ptype=dialog.project_type())
@@ -1057,10 +1118,19 @@ class MainWindow(QMainWindow):
 
         return rows + help_shortcut_rows()
 
+    def _open_log_folder(self) -> None:
+        from workbench.ui.logfolder import open_log_folder
+
+        open_log_folder(self)
+
     def show_shortcuts(self) -> None:
+        from workbench.ui.dialogs.about import ShortcutsDialog
+
         ShortcutsDialog(self.shortcut_list(), self).exec()
 
     def show_about(self) -> None:
+        from workbench.ui.dialogs.about import about_text
+
         QMessageBox.about(self, self.tr("About Ascend Workbench"), about_text())
 
     # --- drag and drop --------------------------------------------------------------------------------------------
