@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import sqlite3
 
-from _profdata_util import one, read_csv, ts_ns
+from _profdata_util import load_trace, one, process_names, read_csv, ts_ns
 
-from workbench.simtoolkit.profdata import resnet50_workload, write_msprof_prof, write_torch_npu
+from workbench.simtoolkit.profdata import data_parallel, resnet50_workload, write_msprof_prof, write_torch_npu
 
 TASK_COLUMNS = [
     "startNs",
@@ -110,3 +110,131 @@ def test_mindspore_and_msprof_databases(tmp_path):
     got = con.execute("SELECT deviceId, startNs FROM TASK ORDER BY deviceId, startNs").fetchall()
     assert got == [(int(r["Device_id"]), ts_ns(r["Task Start Time(us)"].strip())) for r in summary]
     assert con.execute("SELECT id FROM NPU_INFO ORDER BY id").fetchall() == [(0,), (1,)]
+
+
+COMM_OP_COLUMNS = [
+    "opName",
+    "startNs",
+    "endNs",
+    "connectionId",
+    "groupName",
+    "opId",
+    "relay",
+    "retry",
+    "dataType",
+    "algType",
+    "count",
+    "opType",
+    "deviceId",
+]
+COMM_TASK_COLUMNS = [
+    "name",
+    "globalTaskId",
+    "taskType",
+    "planeId",
+    "groupName",
+    "notifyId",
+    "rdmaType",
+    "srcRank",
+    "dstRank",
+    "transportType",
+    "size",
+    "dataType",
+    "linkType",
+    "opId",
+    "isMaster",
+]
+
+
+def test_a_data_parallel_rank_writes_its_communication_tables_as_its_trace_shows_them(tmp_path):
+    w = data_parallel(resnet50_workload())
+    root = write_torch_npu(tmp_path, w, steps=2, rank=2, device=2, world_size=4, export_type="Text+Db")
+    out = root / "ASCEND_PROFILER_OUTPUT"
+    con = sqlite3.connect(f"file:{out / 'ascend_pytorch_profiler_2.db'}?mode=ro", uri=True)
+    assert _columns(con, "COMMUNICATION_OP") == COMM_OP_COLUMNS
+    assert _columns(con, "COMMUNICATION_TASK_INFO") == COMM_TASK_COLUMNS
+    trace = load_trace(out / "trace_view.json")
+    comm_pid = next(p for p, n in process_names(trace).items() if n == "Communication")
+    threads = {e["tid"]: e["args"]["name"] for e in trace if e.get("ph") == "M" and e["name"] == "thread_name"}
+    slices = [e for e in trace if e.get("ph") == "X" and e["pid"] == comm_pid]
+    group_ops = [(e["name"], ts_ns(e["ts"]), round(e["dur"] * 1000)) for e in slices if "Group" in threads[e["tid"]]]
+    ops = con.execute(
+        "SELECT n.value, o.startNs, o.endNs - o.startNs, g.value, t.value, o.deviceId FROM COMMUNICATION_OP o "
+        "JOIN STRING_IDS n ON n.id = o.opName JOIN STRING_IDS g ON g.id = o.groupName "
+        "JOIN STRING_IDS t ON t.id = o.opType ORDER BY o.startNs"
+    ).fetchall()
+    assert [r[:3] for r in ops] == group_ops and len(ops) == 4
+    assert {r[3] for r in ops} == {threads[e["tid"]].split()[1] for e in slices if "Group" in threads[e["tid"]]}
+    assert {r[4] for r in ops} == {"hcom_allReduce_"} and {r[5] for r in ops} == {2}
+    _, kernels = read_csv(out / "kernel_details.csv")
+    hccl = [
+        (k["Name"], ts_ns(k["Start Time(us)"].strip()), k["Block Dim"])
+        for k in kernels
+        if k["Accelerator Core"] == "HCCL"
+    ]
+    assert [(r[0], r[1], "0") for r in ops] == hccl
+    tasks = con.execute(
+        "SELECT k.value, t.startNs, t.endNs - t.startNs, c.planeId, c.srcRank, c.dstRank, e.name "
+        "FROM COMMUNICATION_TASK_INFO c JOIN TASK t ON t.globalTaskId = c.globalTaskId "
+        "JOIN STRING_IDS k ON k.id = c.taskType JOIN ENUM_HCCL_TRANSPORT_TYPE e ON e.id = c.transportType "
+        "ORDER BY t.startNs, c.planeId"
+    ).fetchall()
+    plane_tasks = sorted(
+        (ts_ns(e["ts"]), int(threads[e["tid"]].split()[1]), e["name"], round(e["dur"] * 1000), e["args"]["dst rank"])
+        for e in slices
+        if threads[e["tid"]].startswith("Plane")
+    )
+    assert sorted((s, p, k, d, dst) for k, s, d, p, _src, dst, _ in tasks) == plane_tasks
+    assert {(src, dst) for *_, src, dst, _ in tasks} == {(2, 3), (2, 1)} and {r[-1] for r in tasks} == {"SDMA"}
+    # the communication operators are no compute tasks; their small tasks are TASK rows named by the operator
+    assert con.execute(
+        "SELECT count(*) FROM COMPUTE_TASK_INFO c JOIN STRING_IDS n ON n.id = c.name WHERE n.value LIKE 'hcom%'"
+    ).fetchone() == (0,)
+
+
+def test_memory_tables_hold_the_bytes_and_ns_of_the_memory_csvs(tmp_path):
+    root = write_torch_npu(tmp_path, resnet50_workload(), steps=1, export_type="Text+Db")
+    out = root / "ASCEND_PROFILER_OUTPUT"
+    con = sqlite3.connect(f"file:{out / 'ascend_pytorch_profiler.db'}?mode=ro", uri=True)
+    _, op_mem = read_csv(out / "operator_memory.csv")
+    rows = con.execute(
+        "SELECT n.value, m.size, m.allocationTime, m.releaseTime, m.duration, m.allocationTotalAllocated, "
+        "m.releaseTotalReserved, m.deviceId FROM OP_MEMORY m JOIN STRING_IDS n ON n.id = m.name"
+    ).fetchall()
+    assert len(rows) == len(op_mem) > 0
+    for (name, size, alloc_t, rel_t, dur, alloc, rel_res, dev), r in zip(rows, op_mem):
+        assert (name, size / 1024, alloc_t, rel_t) == (
+            r["Name"],
+            float(r["Size(KB)"]),
+            ts_ns(r["Allocation Time(us)"]),
+            ts_ns(r["Release Time(us)"]),
+        )
+        assert dur / 1000 == float(r["Duration(us)"]) and dev == 0 and r["Device Type"] == "NPU:0"
+        assert alloc / 2**20 == float(r["Allocation Total Allocated(MB)"]) and rel_res / 2**20 == float(
+            r["Release Total Reserved(MB)"]
+        )
+    header, module_mem = read_csv(out / "npu_module_mem.csv")
+    assert header == ["Component", "Timestamp(us)", "Total Reserved(MB)", "Device"]  # torch_npu's own header
+    got = con.execute(
+        "SELECT e.name, m.timestampNs, m.totalReserved FROM NPU_MODULE_MEM m JOIN ENUM_MODULE e ON e.id = m.moduleId"
+    ).fetchall()
+    assert got == [
+        (r["Component"], ts_ns(r["Timestamp(us)"]), round(float(r["Total Reserved(MB)"]) * 2**20)) for r in module_mem
+    ]
+    _, records = read_csv(out / "memory_record.csv")
+    mem = con.execute("SELECT timestamp, totalAllocated, streamPtr FROM MEMORY_RECORD").fetchall()
+    assert mem == [
+        (ts_ns(r["Timestamp(us)"]), round(float(r["Total Allocated(MB)"]) * 2**20), int(r["Stream Ptr"]))
+        for r in records
+    ]
+
+
+def test_old_schema_communication_tables_have_no_device_or_master_column(tmp_path):
+    w = data_parallel(resnet50_workload(), buckets=1)
+    root = write_torch_npu(tmp_path, w, steps=1, rank=0, world_size=2, export_type="Db", db_schema="old")
+    con = sqlite3.connect(
+        f"file:{one(root / 'ASCEND_PROFILER_OUTPUT', 'ascend_pytorch_profiler_0.db')}?mode=ro", uri=True
+    )
+    assert _columns(con, "COMMUNICATION_OP") == COMM_OP_COLUMNS[:-1]
+    assert _columns(con, "COMMUNICATION_TASK_INFO") == COMM_TASK_COLUMNS[:-1]
+    assert con.execute("SELECT DISTINCT planeId FROM COMMUNICATION_TASK_INFO").fetchall() == [(0,)]  # 2 ranks: one link

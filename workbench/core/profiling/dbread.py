@@ -10,37 +10,58 @@ damaged, foreign, locked or unknown-schema file is one :class:`ProfilingDataErro
 What the db holds becomes what the Text export holds:
 
 - ``ops``: TASK joined with COMPUTE_TASK_INFO (+ TASK_PMU_INFO pivoted into the PMU columns), the
-  kernel_details / op_summary columns (no ``Wait Time``: the db has none); ``step`` from STEP_TIME by the
-  launching framework op;
+  kernel_details / op_summary columns (no ``Wait Time``: the db has none), and one row per
+  COMMUNICATION_OP (task type ``HCCL``, block dim 0, no stream / task id, as kernel_details lists
+  them); ``step`` from STEP_TIME by the launching framework op;
 - ``api_statistic``: CANN_API aggregated by (level, name) as the tools do (µs, 3 decimals);
-- ``memory_record`` / ``operator_memory`` (MEMORY_RECORD / OP_MEMORY, bytes -> MB/KB with 3 decimals),
-  ``step_trace_time`` (analysis.db StepTraceTime);
-- the timeline: Python (PYTORCH_API), CANN (CANN_API), Ascend Hardware (TASK) slices and the
-  HostToDevice, torch_to_npu, enqueue_to_dequeue flows, built through the Chrome-trace loader so lanes,
-  nesting and flows follow the very same rules. Not in the db, so not shown: Overlap Analysis lanes and counters.
+- ``memory_record`` / ``operator_memory`` / ``npu_module_mem`` (MEMORY_RECORD / OP_MEMORY /
+  NPU_MODULE_MEM: bytes -> MB or KB as torch_npu writes them, ns times under ``(ns)`` names as the CSV
+  reader gives them), ``step_trace_time`` (analysis.db StepTraceTime);
+- the timeline: Python (PYTORCH_API), CANN (CANN_API), Ascend Hardware (every TASK), Communication
+  (COMMUNICATION_OP on ``Group {group} Communication``, COMMUNICATION_TASK_INFO on ``Plane {id}``)
+  slices and the HostToDevice, torch_to_npu, enqueue_to_dequeue flows, handed to the Chrome-trace
+  loader's merge as columns (a :class:`~workbench.core.profiling.timeline.part.Part` filled from
+  arrays), so lanes, nesting and flows follow the very same rules. Not in the db, so not shown:
+  Overlap Analysis lanes and counters.
+
+Bulk paths are columnar: rows come from SQLite in chunks straight into int64 / float64 arrays (NULL
+as a sentinel), string ids are resolved with one vectorised lookup into STRING_IDS (dense take where
+the ids are dense, else a binary search: torch_npu starts its own ids at 1<<28 and 2<<28), text is
+cleaned once per distinct string, statistics are numpy group-bys, and slice args are built row-wise
+by pyarrow. Only a value that is no integer where one is expected takes a per-value path (to name
+it, or to read a text written in place of a string id).
 """
 
 from __future__ import annotations
 
-import io
 import re
 import sqlite3
 import urllib.parse
-from collections.abc import Iterator
+import warnings
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from workbench.core.profiling.errors import ProfilingDataError
 from workbench.core.profiling.timeline import Timeline
 from workbench.core.profiling.timeline.assemble import merge_parts
 from workbench.core.profiling.timeline.part import Part
-from workbench.core.profiling.timeline.scan import ScanError, locate_events, scan_events
+from workbench.core.profiling.timeline.scan import ScanError
 
 INVALID = 4294967295
+NULL = -(2**63)  # SQL NULL in a fetched integer column
+_NULL_SQL = "(-9223372036854775807 - 1)"
+INLINE = -(2**62)  # codes <= INLINE: a text stored in place of a string id (INLINE - k = inline text k)
+CHUNK = 1 << 16
+CONCAT_ROWS = 1 << 17  # rowids per group_concat range
+_I64_MAX = np.iinfo(np.int64).max
 DB_NAME = re.compile(
     r"^(?:msprof_\d+|ascend_pytorch_profiler(?:_\d+)?|ascend_mindspore_profiler(?:_\d+)?)\.db$", re.IGNORECASE
 )
@@ -59,6 +80,12 @@ TENSORS = (
     ("output_formats", "outputFormats"),
 )
 MISSING_TEXT = ("", "N/A", "NA", "None")
+# The task type kernel_details gives a communication operator (samples/torch_npu-kernel_details-arith;
+# the db holds none: msprof-analyze's db export writes COMMUNICATION).
+COMM_TASK_TYPE = "HCCL"
+MB = float(1 << 20)
+# Timeline pids (one Part, small numbers; lanes are named by their metadata)
+PY_PID, CANN_PID = 1, 2
 
 
 def is_db_name(name: str) -> bool:
@@ -77,6 +104,9 @@ class DbData:
     devices: list[int] = field(default_factory=list)
 
 
+# ---- the database ------------------------------------------------------------------------------------
+
+
 class _Db:
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -87,26 +117,29 @@ class _Db:
             names = [r[0] for r in self.con.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")]
         except sqlite3.Error as exc:
             raise self.fail("sqlite_master", exc) from None
-        self.tables = {n.upper(): n for n in names}
+        self.tables = {str(n).upper(): str(n) for n in names}
         self.columns: dict[str, list[str]] = {}
 
     def fail(self, table: str, exc: Exception) -> ProfilingDataError:
         text = str(exc)
         if "locked" in text or "busy" in text:
             why = "the database is locked by another program (wait until the profiler has finished writing it)"
-        elif "not a database" in text or "malformed" in text or "disk image" in text:
+        elif "not a database" in text or "malformed" in text or "disk image" in text or "encrypted" in text:
             why = "not a readable SQLite database (damaged or not a profiler export)"
         else:
-            why = text
+            why = f"cannot be read ({text.splitlines()[0] if text else 'SQLite error'})"
         return ProfilingDataError(f"{self.path}: table {table}: {why}")
 
     def has(self, table: str) -> bool:
         return table.upper() in self.tables
 
+    def _quoted(self, table: str) -> str:
+        return '"' + self.tables[table.upper()].replace('"', '""') + '"'
+
     def cols(self, table: str) -> list[str]:
         if table not in self.columns:
             try:
-                rows = self.con.execute(f'PRAGMA table_info("{self.tables[table.upper()]}")').fetchall()
+                rows = self.con.execute(f"PRAGMA table_info({self._quoted(table)})").fetchall()
             except sqlite3.Error as exc:
                 raise self.fail(table, exc) from None
             self.columns[table] = [str(r[1]) for r in rows]
@@ -127,52 +160,318 @@ class _Db:
                 f"found {', '.join(self.cols(table)) or 'no columns'}"
             )
 
-    def select(self, table: str, columns: dict[str, tuple[str, ...]]) -> dict[str, list]:
-        """``{key: values}`` of the columns found (by any of their names); absent ones are left out."""
+    def _found(self, table: str, columns: Mapping[str, Sequence[str]]) -> dict[str, str]:
         found = {k: self.col(table, *names) for k, names in columns.items()}
-        found = {k: c for k, c in found.items() if c is not None}
-        if not found:
-            return {}
-        sql = (
-            f'SELECT {", ".join(f"{chr(34)}{c}{chr(34)}" for c in found.values())} FROM "{self.tables[table.upper()]}"'
-        )
+        return {k: c for k, c in found.items() if c is not None}
+
+    def _rows(self, table: str, sql: str):
+        """Chunks of rows of ``sql``; SQLite errors (damage found mid-read, a lock) name the table."""
         try:
-            rows = self.con.execute(sql).fetchall()
+            cur = self.con.execute(sql)
+            while True:
+                rows = cur.fetchmany(CHUNK)
+                if not rows:
+                    return
+                yield rows
         except sqlite3.Error as exc:
             raise self.fail(table, exc) from None
+
+    def ints(
+        self,
+        table: str,
+        columns: Mapping[str, Sequence[str]],
+        strings: _Strings | None = None,
+        texts: tuple[str, ...] = (),
+    ) -> dict[str, np.ndarray]:
+        """``{key: int64 array}`` of the columns found (absent ones left out); SQL NULL is :data:`NULL`.
+
+        Integer text (torch_npu declares PYTORCH_API times TEXT) reads as the integer. A value that is
+        no integer is an error naming the column, except in the ``texts`` columns (string ids), where
+        a text stands for itself (kept in ``strings`` as an inline code) and anything else is missing."""
+        found = self._found(table, columns)
+        if not found:
+            return {}
+        keys = list(found)
+        exprs = [f'ifnull("{found[k]}", {_NULL_SQL})' for k in keys]
+        fast = self._concat_ints(table, keys, exprs)
+        if fast is not None:
+            pieces = fast
+        else:
+            pieces = [
+                self._chunk_ints(table, rows, keys, found, strings, texts)
+                for rows in self._rows(table, "SELECT " + ", ".join(exprs) + f" FROM {self._quoted(table)}")
+            ]
+        out = {}
+        for i, k in enumerate(keys):
+            cols = [p[i] if isinstance(p, list) else p[:, i] for p in pieces]
+            out[k] = np.concatenate(cols) if cols else np.zeros(0, dtype=np.int64)
+        if fast is not None:
+            # pieces SQLite could not render as plain integers: read row by row (named or inline texts)
+            for at, (lo, hi) in self._redo:
+                sql = "SELECT " + ", ".join(exprs) + f" FROM {self._quoted(table)} WHERE rowid >= {lo} AND rowid < {hi}"
+                rows = [r for chunk in self._rows(table, sql) for r in chunk]
+                block = self._chunk_ints(table, rows, keys, found, strings, texts)
+                for i, k in enumerate(keys):
+                    out[k][at : at + len(rows)] = block[:, i]
+        return out
+
+    def _chunk_ints(self, table, rows, keys, found, strings, texts) -> np.ndarray:
+        try:
+            return np.array(rows, dtype=np.int64).reshape(len(rows), len(keys))
+        except (TypeError, ValueError, OverflowError):
+            return self._slow_ints(table, rows, keys, found, strings, texts)
+
+    def _concat_ints(self, table: str, keys: list[str], exprs: list[str]) -> list | None:
+        """The columns in rowid ranges, each range one ``group_concat`` per column parsed by numpy (the
+        sqlite3 module makes a Python object of every value otherwise: 2x slower). None where the table
+        has no dense rowid. Ranges holding anything but plain integers are listed in ``self._redo``."""
+        self._redo: list[tuple[int, tuple[int, int]]] = []
+        try:
+            lo, hi, n = self.con.execute(
+                f"SELECT min(rowid), max(rowid), count(*) FROM {self._quoted(table)}"
+            ).fetchone()
+        except sqlite3.Error:
+            return None  # a view or a WITHOUT ROWID table
+        if not n:
+            return [np.zeros((0, len(keys)), dtype=np.int64)]
+        if not (isinstance(lo, int) and isinstance(hi, int)) or hi - lo + 1 > 4 * n + CONCAT_ROWS:
+            return None
+        sql = (
+            "SELECT count(*), "
+            + ", ".join(f"group_concat({e}, ',')" for e in exprs)
+            + f" FROM {self._quoted(table)} WHERE rowid >= ? AND rowid < ?"
+        )
+        pieces: list = []
+        at = 0
+        for start in range(lo, hi + 1, CONCAT_ROWS):
+            try:
+                row = self.con.execute(sql, (start, start + CONCAT_ROWS)).fetchone()
+            except sqlite3.Error as exc:
+                raise self.fail(table, exc) from None
+            count = row[0]
+            if not count:
+                continue
+            cols = [_plain_ints(text, count) for text in row[1:]]
+            if any(c is None for c in cols):
+                cols = [np.zeros(count, dtype=np.int64) for _ in keys]
+                self._redo.append((at, (start, start + CONCAT_ROWS)))
+            pieces.append(cols)
+            at += count
+        return pieces
+
+    def _slow_ints(self, table, rows, keys, found, strings, texts) -> np.ndarray:
+        out = np.empty((len(rows), len(keys)), dtype=np.int64)
+        for i, k in enumerate(keys):
+            values = [r[i] for r in rows]
+            try:
+                out[:, i] = np.array(values, dtype=np.int64)
+                continue
+            except (TypeError, ValueError, OverflowError):
+                if k not in texts or strings is None:
+                    raise ProfilingDataError(
+                        f"{self.path}: table {table}: column {found[k]} holds a value that is not an integer"
+                    ) from None
+            for j, v in enumerate(values):
+                if isinstance(v, int) and -(2**62) < v < 2**63:
+                    out[j, i] = v
+                elif isinstance(v, str):
+                    out[j, i] = strings.inline(v)
+                else:
+                    out[j, i] = NULL
+        return out
+
+    def reals(self, table: str, columns: Mapping[str, Sequence[str]]) -> dict[str, np.ndarray]:
+        """``{key: float64 array}``; NULL and anything that is no number are NaN."""
+        found = self._found(table, columns)
+        if not found:
+            return {}
+        keys = list(found)
+        sql = "SELECT " + ", ".join(f"ifnull(\"{found[k]}\", 'nan')" for k in keys) + f" FROM {self._quoted(table)}"
+        parts = []
+        for rows in self._rows(table, sql):
+            try:
+                parts.append(np.array(rows, dtype=np.float64).reshape(len(rows), len(keys)))
+            except (TypeError, ValueError, OverflowError):
+                parts.append(
+                    np.array(
+                        [
+                            [
+                                float(v)
+                                if isinstance(v, (int, float)) and abs(v) < 1.8e308
+                                else (np.nan if not isinstance(v, str) else _float(v))
+                                for v in r
+                            ]
+                            for r in rows
+                        ],
+                        dtype=np.float64,
+                    ).reshape(len(rows), len(keys))
+                )
+        block = np.concatenate(parts) if parts else np.zeros((0, len(keys)), dtype=np.float64)
+        return {k: np.ascontiguousarray(block[:, i]) for i, k in enumerate(keys)}
+
+    def select(self, table: str, columns: Mapping[str, Sequence[str]]) -> dict[str, list]:
+        """``{key: values}`` as Python values, for the small tables (META_DATA, NPU_INFO, StepTraceTime)."""
+        found = self._found(table, columns)
+        if not found:
+            return {}
+        sql = "SELECT " + ", ".join(f'"{c}"' for c in found.values()) + f" FROM {self._quoted(table)}"
+        rows = [r for chunk in self._rows(table, sql) for r in chunk]
         return {k: [r[i] for r in rows] for i, k in enumerate(found)}
 
     def close(self) -> None:
         self.con.close()
 
 
-def _ints(values: list, table: str, db: _Db, column: str) -> np.ndarray:
+def _plain_ints(text, count: int) -> np.ndarray | None:
+    """``count`` comma-separated plain integers as int64, else None (text, reals, out of range)."""
+    if not isinstance(text, str) or not text.isascii():
+        return None
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        try:
+            values = np.fromstring(text, dtype=np.int64, sep=",")  # noqa: NPY201 - text mode
+        except (ValueError, DeprecationWarning):
+            return None
+    if len(values) != count or (len(values) and values.max() == _I64_MAX):
+        return None  # fromstring saturates out-of-range text (too low a text reads as NULL: missing)
+    return values
+
+
+def _float(text: str) -> float:
     try:
-        return np.asarray([int(v) if v is not None else INVALID for v in values], dtype=np.int64)
-    except (TypeError, ValueError, OverflowError):
-        raise ProfilingDataError(
-            f"{db.path}: table {table}: column {column} holds a value that is not an integer"
-        ) from None
+        return float(text)
+    except ValueError:
+        return np.nan
 
 
-def _texts(ids: list, strings: dict[int, str]) -> list[str | None]:
-    out: list[str | None] = []
-    for v in ids:
-        s = strings.get(v) if isinstance(v, int) else (v if isinstance(v, str) else None)
-        out.append(None if s is None or s.strip() in MISSING_TEXT else s.strip())
-    return out
+def _invalid(a: np.ndarray) -> np.ndarray:
+    """NULL read as the tools' invalid id (what a missing id/number means in these files)."""
+    return np.where(a == NULL, INVALID, a) if len(a) and (a == NULL).any() else a
 
 
-def _cat(values: list) -> pd.Categorical:
-    """Strings as a categorical with sorted object categories (as the CSV reader gives them)."""
+# ---- STRING_IDS --------------------------------------------------------------------------------------
+
+
+class _Strings:
+    """STRING_IDS as arrays: ``rows(ids)`` -> index into :attr:`raw` (-1: unknown), texts cleaned once each."""
+
+    def __init__(self, ids: np.ndarray, raw: list[str | None]) -> None:
+        self.raw = raw  # per STRING_IDS row, then the inline texts
+        self._inline: dict[str, int] = {}
+        order = np.argsort(ids, kind="stable")
+        sids = ids[order]
+        last = np.ones(len(sids), dtype=bool)  # of equal ids the last row wins (as a dict would)
+        last[:-1] = sids[1:] != sids[:-1]
+        self._ids, self._row = sids[last], order[last]
+        self._dense: np.ndarray | None = None
+        if len(self._ids) and self._ids[0] >= 0 and self._ids[-1] < 4 * len(self._ids) + (1 << 20):
+            self._dense = np.full(int(self._ids[-1]) + 1, -1, dtype=np.int64)
+            self._dense[self._ids] = self._row
+        self._clean: tuple[int, list[str], np.ndarray] | None = None
+
+    def inline(self, text: str) -> int:
+        """The code of a text found where a string id was expected."""
+        k = self._inline.get(text)
+        if k is None:
+            k = self._inline[text] = len(self._inline)
+            self.raw.append(text)
+        return INLINE - k
+
+    def intern(self, text: str) -> int:
+        """A row index of ``text`` (for values the reader supplies, e.g. a communication task type)."""
+        return self.rows(np.array([self.inline(text)], dtype=np.int64))[0]
+
+    def rows(self, codes: np.ndarray) -> np.ndarray:
+        codes = np.asarray(codes, dtype=np.int64)
+        out = np.full(len(codes), -1, dtype=np.int64)
+        n_base = len(self.raw) - len(self._inline)
+        inl = codes <= INLINE
+        if inl.any():
+            out[inl] = n_base + (INLINE - codes[inl])
+        norm = ~inl & (codes != NULL)
+        if self._dense is not None:
+            ok = norm & (codes >= 0) & (codes < len(self._dense))
+            out[ok] = self._dense[codes[ok]]
+        elif len(self._ids):
+            pos = np.clip(np.searchsorted(self._ids, codes), 0, len(self._ids) - 1)
+            ok = norm & (self._ids[pos] == codes)
+            out[ok] = self._row[pos[ok]]
+        return out
+
+    def _cleaned(self) -> tuple[list[str], np.ndarray]:
+        """Sorted distinct cleaned texts and, per raw row, its position there (-1: missing)."""
+        if self._clean is None or self._clean[0] != len(self.raw):
+            clean = [None if s is None or s.strip() in MISSING_TEXT else s.strip() for s in self.raw]
+            uniq = sorted({c for c in clean if c is not None})
+            at = {c: i for i, c in enumerate(uniq)}
+            pos = np.fromiter((at[c] if c is not None else -1 for c in clean), dtype=np.int64, count=len(clean))
+            self._clean = (len(self.raw), uniq, pos)
+        return self._clean[1], self._clean[2]
+
+    def categorical(self, rows: np.ndarray) -> pd.Categorical:
+        """Cleaned texts of ``rows`` as a categorical with sorted object categories (as the CSV reader)."""
+        uniq, pos = self._cleaned()
+        rows = np.asarray(rows, dtype=np.int64)
+        codes = np.where(rows >= 0, pos[np.maximum(rows, 0)], -1) if len(pos) else np.full(len(rows), -1)
+        return _categorical(codes, uniq)
+
+    def clean_texts(self, rows: np.ndarray) -> list[str | None]:
+        uniq, pos = self._cleaned()
+        return [uniq[p] if p >= 0 else None for p in (pos[r] if r >= 0 else -1 for r in rows.tolist())]
+
+    def raw_text(self, row: int) -> str | None:
+        return self.raw[row] if row >= 0 else None
+
+
+def _categorical(codes: np.ndarray, texts: list[str]) -> pd.Categorical:
+    """Codes into ``texts`` (sorted) as a categorical of the texts used only."""
+    used = np.unique(codes[codes >= 0])
+    remap = np.full(len(texts) + 1, -1, dtype=np.int64)
+    remap[used] = np.arange(len(used))
+    return pd.Categorical.from_codes(
+        remap[codes], categories=pd.Index([texts[i] for i in used.tolist()], dtype=object), validate=False
+    )
+
+
+def _text_categorical(values: list[str | None]) -> pd.Categorical:
     uniq = sorted({v for v in values if v is not None})
     at = {v: i for i, v in enumerate(uniq)}
-    codes = np.asarray([at[v] if v is not None else -1 for v in values], dtype=np.int64)
-    return pd.Categorical.from_codes(codes, categories=pd.Index(uniq, dtype=object))
+    codes = np.fromiter((at[v] if v is not None else -1 for v in values), dtype=np.int64, count=len(values))
+    return pd.Categorical.from_codes(codes, categories=pd.Index(uniq, dtype=object), validate=False)
 
 
 def _nullable(values: np.ndarray, missing: np.ndarray) -> pd.arrays.IntegerArray:
-    return pd.arrays.IntegerArray(np.where(missing, 0, values), missing)
+    return pd.arrays.IntegerArray(np.where(missing, 0, values).astype(np.int64), np.asarray(missing, dtype=bool))
+
+
+def _last_lookup(keys: np.ndarray, values: np.ndarray, query: np.ndarray, default: int) -> np.ndarray:
+    """``{key: value}[query]`` with the last of equal keys winning, ``default`` where absent."""
+    out = np.full(len(query), default, dtype=np.int64)
+    if not len(keys) or not len(query):
+        return out
+    order = np.argsort(keys, kind="stable")
+    k, v = keys[order], values[order]
+    last = np.ones(len(k), dtype=bool)
+    last[:-1] = k[1:] != k[:-1]
+    k, v = k[last], v[last]
+    pos = np.clip(np.searchsorted(k, query), 0, len(k) - 1)
+    hit = k[pos] == query
+    out[hit] = v[pos[hit]]
+    return out
+
+
+def _first_by_start(conn: np.ndarray, start: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct connection ids and, for each, the row with the earliest start."""
+    if not len(conn):
+        return conn, conn
+    order = np.lexsort((np.arange(len(conn)), start, conn))
+    c = conn[order]
+    first = np.ones(len(c), dtype=bool)
+    first[1:] = c[1:] != c[:-1]
+    return c[first], order[first]
+
+
+# ---- reading -----------------------------------------------------------------------------------------
 
 
 def read_db(path: Path, analysis: Path | None = None, default_device: int = 0) -> DbData:
@@ -193,127 +492,116 @@ def _read(db: _Db, analysis: Path | None, default_device: int) -> DbData:
             f"{db.path}: table STRING_IDS: missing; the file holds no tables (not a profiler export)"
         )
     db.require("STRING_IDS", REQUIRED["STRING_IDS"])
-    got = db.select("STRING_IDS", {"id": ("id",), "value": ("value",)})
-    strings = {int(i): str(v) for i, v in zip(got["id"], got["value"]) if isinstance(i, int) and v is not None}
+    strings = _string_ids(db)
     if not any(db.has(t) for t in ("TASK", "CANN_API", "PYTORCH_API")):
         raise ProfilingDataError(f"{db.path}: table TASK: missing; not a profiler database of a known schema")
     for table in ("TASK", "COMPUTE_TASK_INFO", "CANN_API"):
         if not db.has(table):
             out.warnings.append(f"{db.path}: table {table} missing; what it holds is not shown")
-    tasks = _tasks(db, strings, out) if db.has("TASK") else None
+    tasks = _tasks(db, strings) if db.has("TASK") else None
     apis = _cann_api(db, strings) if db.has("CANN_API") else None
     fwk = _pytorch_api(db, strings) if db.has("PYTORCH_API") else None
     steps = _steps(db) if db.has("STEP_TIME") else None
-    if tasks is not None and db.has("COMPUTE_TASK_INFO"):
-        out.ops = _ops(db, strings, tasks, fwk, steps, out)
+    info = _compute_info(db, strings, tasks, out) if tasks is not None and db.has("COMPUTE_TASK_INFO") else None
+    comm = _comm_ops(db, strings, tasks, default_device) if db.has("COMMUNICATION_OP") else None
+    comm_tasks = _comm_tasks(db, strings, tasks) if tasks is not None and db.has("COMMUNICATION_TASK_INFO") else None
+    if info is not None or (comm is not None and len(comm["start"])):
+        out.ops = _ops(db, strings, tasks, info, comm, fwk, steps)
     if apis is not None and len(apis["start"]):
-        out.tables["api_statistic"] = _api_statistic(apis)
-    _memory(db, strings, out)
-    if analysis is not None:
-        _analysis(analysis, out, default_device)
+        out.tables["api_statistic"] = _api_statistic(apis, strings)
+    _memory(db, strings, out, msprof=db.path.name.lower().startswith("msprof_"))
+    if tasks is not None:
+        out.devices = sorted(int(d) for d in np.unique(tasks["device"]) if d != INVALID)
+    if analysis is not None:  # its rows are the db's device's (step_trace_time.csv's Device_id)
+        _analysis(analysis, out, out.devices[0] if len(out.devices) == 1 else default_device)
     if db.has("META_DATA"):
         meta = db.select("META_DATA", {"name": ("name",), "value": ("value",)})
         out.info["db_meta_data"] = {str(k): str(v) for k, v in zip(meta.get("name", []), meta.get("value", []))}
     if db.has("NPU_INFO"):
         npu = db.select("NPU_INFO", {"id": ("id", "deviceId"), "name": ("name", "chip")})
         out.info["db_npu_info"] = [{"id": i, "name": n} for i, n in zip(npu.get("id", []), npu.get("name", []))]
-    if tasks is not None:
-        out.devices = sorted({int(d) for d in tasks["device"] if d != INVALID})
-    out.timeline = _timeline(db, tasks, apis, fwk, default_device)
+    out.timeline = _timeline(db, strings, tasks, info, apis, fwk, comm, comm_tasks, default_device)
     return out
 
 
-def _tasks(db: _Db, strings: dict[int, str], out: DbData) -> dict[str, np.ndarray]:
+def _string_ids(db: _Db) -> _Strings:
+    """STRING_IDS in one pass (ids and texts of the same rows); rows without an integer id or a text are left out."""
+    got = db.select("STRING_IDS", {"id": ("id",), "value": ("value",)})
+    pairs = [(k, str(v)) for k, v in zip(got["id"], got["value"]) if isinstance(k, int) and v is not None]
+    ids = np.fromiter((k for k, _ in pairs), dtype=np.int64, count=len(pairs)) if pairs else np.zeros(0, np.int64)
+    keep = (ids > INLINE) & (ids != NULL)
+    return _Strings(ids[keep], [v for (_, v), ok in zip(pairs, keep.tolist()) if ok])
+
+
+def _tasks(db: _Db, strings: _Strings) -> dict[str, np.ndarray]:
     db.require("TASK", REQUIRED["TASK"])
-    got = db.select(
+    keys = ("start", "end", "gid", "device", "conn", "stream", "task", "model", "context", "batch")
+    names = ("startNs", "endNs", "globalTaskId", "deviceId", "connectionId", "streamId", "taskId", "modelId")
+    got = db.ints(
         "TASK",
         {
-            "start": ("startNs",),
-            "end": ("endNs",),
-            "gid": ("globalTaskId",),
-            "device": ("deviceId",),
-            "conn": ("connectionId",),
-            "stream": ("streamId",),
-            "task": ("taskId",),
-            "model": ("modelId",),
+            **{k: (n,) for k, n in zip(keys, names)},
             "context": ("contextId",),
             "batch": ("batchId",),
             "type": ("taskType",),
         },
+        strings,
+        texts=("type",),
     )
     n = len(got["start"])
-    tasks = {}
-    for key in ("start", "end", "gid", "device", "conn", "stream", "task", "model", "context", "batch"):
-        tasks[key] = _ints(got[key], "TASK", db, key) if key in got else np.full(n, INVALID, dtype=np.int64)
-    tasks["type"] = np.asarray(_texts(got.get("type", [None] * n), strings), dtype=object)
+    tasks = {k: _invalid(got[k]) if k in got else np.full(n, INVALID, dtype=np.int64) for k in keys}
+    tasks["type"] = strings.rows(got["type"]) if "type" in got else np.full(n, -1, dtype=np.int64)
     bad = tasks["end"] < tasks["start"]
     if bad.any():
         raise ProfilingDataError(f"{db.path}: table TASK: row {int(np.flatnonzero(bad)[0]) + 1}: endNs before startNs")
     return tasks
 
 
-def _cann_api(db: _Db, strings: dict[int, str]) -> dict[str, np.ndarray]:
+def _cann_api(db: _Db, strings: _Strings) -> dict[str, Any]:
     db.require("CANN_API", ("startNs", "endNs", "name"))
-    got = db.select(
-        "CANN_API",
-        {
-            "start": ("startNs",),
-            "end": ("endNs",),
-            "type": ("type",),
-            "tid": ("globalTid",),
-            "conn": ("connectionId",),
-            "name": ("name",),
-        },
-    )
+    spec = {"start": ("startNs",), "end": ("endNs",), "type": ("type",), "tid": ("globalTid",)}
+    got = db.ints("CANN_API", {**spec, "conn": ("connectionId",), "name": ("name",)}, strings, texts=("name",))
     n = len(got["start"])
-    api = {
-        k: _ints(got[k], "CANN_API", db, k) if k in got else np.full(n, INVALID, dtype=np.int64)
-        for k in ("start", "end", "type", "tid", "conn")
+    api: dict[str, Any] = {
+        k: _invalid(got[k]) if k in got else np.full(n, INVALID, dtype=np.int64) for k in (*spec, "conn")
     }
-    api["name"] = np.asarray(_texts(got["name"], strings), dtype=object)
-    api["level"] = np.asarray([LEVELS.get(int(t), str(t)) for t in api["type"]], dtype=object)
+    api["name"] = strings.rows(got["name"])
+    types, inverse = np.unique(api["type"], return_inverse=True)
+    labels = [LEVELS.get(int(t), str(int(t))) for t in types.tolist()]
+    api["level_codes"], api["level_texts"] = inverse.reshape(-1), labels
     return api
 
 
-def _pytorch_api(db: _Db, strings: dict[int, str]) -> dict[str, np.ndarray]:
+def _pytorch_api(db: _Db, strings: _Strings) -> dict[str, np.ndarray]:
     db.require("PYTORCH_API", ("startNs", "endNs", "name"))
-    got = db.select(
-        "PYTORCH_API",
-        {
-            "start": ("startNs",),
-            "end": ("endNs",),
-            "tid": ("globalTid",),
-            "conn": ("connectionId",),
-            "name": ("name",),
-            "type": ("type",),
-        },
-    )
+    spec = {"start": ("startNs",), "end": ("endNs",), "tid": ("globalTid",), "conn": ("connectionId",)}
+    got = db.ints("PYTORCH_API", {**spec, "type": ("type",), "name": ("name",)}, strings, texts=("name",))
     n = len(got["start"])
-    api = {
-        k: _ints(got[k], "PYTORCH_API", db, k) if k in got else np.full(n, INVALID, dtype=np.int64)
-        for k in ("start", "end", "tid", "conn", "type")
-    }
-    api["name"] = np.asarray(_texts(got["name"], strings), dtype=object)
-    links: dict[int, int] = {}
+    api = {k: _invalid(got[k]) if k in got else np.full(n, INVALID, dtype=np.int64) for k in (*spec, "type")}
+    api["name"] = strings.rows(got["name"])
+    links = {}
     if db.has("CONNECTION_IDS"):
-        c = db.select("CONNECTION_IDS", {"id": ("id",), "conn": ("connectionId",)})
-        links = {
-            int(i): int(v)
-            for i, v in zip(c.get("id", []), c.get("conn", []))
-            if isinstance(i, int) and isinstance(v, int)
-        }
-    api["link"] = np.asarray([links.get(int(c), -1) for c in api["conn"]], dtype=np.int64)
+        links = db.ints("CONNECTION_IDS", {"id": ("id",), "conn": ("connectionId",)})
+    if set(links) == {"id", "conn"}:
+        ok = (links["id"] != NULL) & (links["conn"] != NULL)
+        api["link"] = _last_lookup(links["id"][ok], links["conn"][ok], api["conn"], -1)
+    else:
+        api["link"] = np.full(n, -1, dtype=np.int64)
+    types, inverse = np.unique(api["type"], return_inverse=True)
+    api["kind"] = np.array([FWK.get(int(t), "op") for t in types.tolist()], dtype=object)[inverse.reshape(-1)]
     return api
 
 
 def _steps(db: _Db) -> dict[str, np.ndarray] | None:
-    got = db.select("STEP_TIME", {"id": ("id",), "start": ("startNs",), "end": ("endNs",)})
+    got = db.ints("STEP_TIME", {"id": ("id",), "start": ("startNs",), "end": ("endNs",)})
     if set(got) != {"id", "start", "end"}:
         return None
-    return {k: _ints(v, "STEP_TIME", db, k) for k, v in got.items()}
+    return {k: _invalid(v) for k, v in got.items()}
 
 
-def _ops(db: _Db, strings, tasks, fwk, steps, out: DbData) -> pd.DataFrame:
+def _compute_info(db: _Db, strings: _Strings, tasks, out: DbData) -> dict[str, np.ndarray]:
+    """COMPUTE_TASK_INFO rows matched to their TASK row (``row``), in the info table's order."""
+    text_keys = ("name", "task_type", "type", "op_state", "hf32", *(k for k, _ in TENSORS))
     cols = {
         "gid": ("globalTaskId",),
         "name": ("name", "opName"),
@@ -326,77 +614,185 @@ def _ops(db: _Db, strings, tasks, fwk, steps, out: DbData) -> pd.DataFrame:
         **{k: (c,) for k, c in TENSORS},
     }
     db.require("COMPUTE_TASK_INFO", ("globalTaskId", "name"))
-    info = db.select("COMPUTE_TASK_INFO", cols)
-    gid = _ints(info["gid"], "COMPUTE_TASK_INFO", db, "globalTaskId")
+    info = db.ints("COMPUTE_TASK_INFO", cols, strings, texts=text_keys)
+    gid = _invalid(info["gid"])
     order = np.argsort(tasks["gid"], kind="stable")
-    pos = np.searchsorted(tasks["gid"][order], gid)
-    pos = np.clip(pos, 0, max(len(order) - 1, 0))
-    found = (len(order) > 0) & (tasks["gid"][order][pos] == gid) if len(order) else np.zeros(len(gid), dtype=bool)
+    sorted_gid = tasks["gid"][order]
+    pos = np.clip(np.searchsorted(sorted_gid, gid), 0, max(len(order) - 1, 0))
+    found = (sorted_gid[pos] == gid) if len(order) else np.zeros(len(gid), dtype=bool)
     if (~found).any():
         out.warnings.append(
             f"{db.path}: table COMPUTE_TASK_INFO: {int((~found).sum())} rows name a globalTaskId "
             "that TASK does not hold; left out"
         )
-    row = order[pos[found]]
     keep = np.flatnonzero(found)
-    # in task order (the Text export lists the tasks by start)
-    by_start = np.lexsort((row, tasks["start"][row]))
-    row, keep = row[by_start], keep[by_start]
-    n = len(row)
+    res = {k: (strings.rows(v[keep]) if k in text_keys else _invalid(v[keep])) for k, v in info.items() if k != "gid"}
+    res["row"] = order[pos[keep]]
+    res["present"] = set(info)  # type: ignore[assignment]
+    return res
 
-    def text(key: str) -> pd.Categorical:
-        values = info.get(key)
-        return _cat(_texts([values[i] for i in keep], strings) if values is not None else [None] * n)
+
+def _comm_ops(db: _Db, strings: _Strings, tasks, default_device: int) -> dict[str, np.ndarray] | None:
+    """COMMUNICATION_OP: one communication operator per row (device and model of its TASK rows)."""
+    db.require("COMMUNICATION_OP", ("opName", "startNs", "endNs"))
+    spec = {
+        "name": ("opName",),
+        "start": ("startNs",),
+        "end": ("endNs",),
+        "conn": ("connectionId",),
+        "group": ("groupName",),
+        "op_id": ("opId",),
+        "data_type": ("dataType",),
+        "alg_type": ("algType",),
+        "count": ("count",),
+        "type": ("opType",),
+        "device": ("deviceId",),
+    }
+    got = db.ints("COMMUNICATION_OP", spec, strings, texts=("name", "group", "alg_type", "type"))
+    n = len(got["start"])
+    op = {k: _invalid(got[k]) if k in got else np.full(n, INVALID, dtype=np.int64) for k in spec}
+    for k in ("name", "group", "alg_type", "type"):
+        op[k] = strings.rows(got[k]) if k in got else np.full(n, -1, dtype=np.int64)
+    if (op["end"] < op["start"]).any():
+        row = int(np.flatnonzero(op["end"] < op["start"])[0]) + 1
+        raise ProfilingDataError(f"{db.path}: table COMMUNICATION_OP: row {row}: endNs before startNs")
+    model = np.full(n, INVALID, dtype=np.int64)
+    if tasks is not None and len(tasks["conn"]):
+        conns, first = _first_by_start(tasks["conn"], tasks["start"])
+        at = _last_lookup(conns, first, op["conn"], -1)
+        hit = at >= 0
+        model[hit] = tasks["model"][at[hit]]
+        if "device" not in got:
+            op["device"][hit] = tasks["device"][at[hit]]
+    op["model"] = model
+    op["device"] = (
+        np.where(op["device"] == INVALID, default_device, op["device"]) if "device" not in got else op["device"]
+    )
+    return op
+
+
+def _comm_tasks(db: _Db, strings: _Strings, tasks) -> dict[str, np.ndarray] | None:
+    """COMMUNICATION_TASK_INFO matched to TASK (its times, stream, device)."""
+    db.require("COMMUNICATION_TASK_INFO", ("globalTaskId",))
+    spec = {
+        "gid": ("globalTaskId",),
+        "name": ("name",),
+        "type": ("taskType",),
+        "plane": ("planeId",),
+        "group": ("groupName",),
+        "notify": ("notifyId",),
+        "src": ("srcRank",),
+        "dst": ("dstRank",),
+        "transport": ("transportType",),
+        "size": ("size",),
+        "data_type": ("dataType",),
+        "link": ("linkType",),
+    }
+    got = db.ints("COMMUNICATION_TASK_INFO", spec, strings, texts=("name", "type", "group"))
+    gid = _invalid(got["gid"])
+    row = _last_lookup(tasks["gid"], np.arange(len(tasks["gid"])), gid, -1)
+    keep = np.flatnonzero(row >= 0)
+    n = len(keep)
+    res = {k: (_invalid(got[k][keep]) if k in got else np.full(n, INVALID, dtype=np.int64)) for k in spec}
+    for k in ("name", "type", "group"):
+        res[k] = strings.rows(got[k][keep]) if k in got else np.full(n, -1, dtype=np.int64)
+    res["row"] = row[keep]
+    return res
+
+
+def _ops(db: _Db, strings: _Strings, tasks, info, comm, fwk, steps) -> pd.DataFrame:
+    """kernel_details / op_summary rows: the compute tasks and the communication operators, by start."""
+    parts: list[dict[str, np.ndarray]] = []
+    text_keys = ("name", "type", "op_state", "task_type", "hf32", *(k for k, _ in TENSORS))
+    if info is not None:
+        row = info["row"]
+        n = len(row)
+        part = {
+            k: tasks[k][row] for k in ("device", "model", "task", "stream", "start", "end", "conn", "gid", "context")
+        }
+        for k in text_keys:
+            part[k] = info[k] if k in info else np.full(n, -1, dtype=np.int64)
+        for k in ("block", "mix"):
+            part[k] = info[k] if k in info else np.full(n, INVALID, dtype=np.int64)
+        part["task_row"] = row
+        parts.append(part)
+    if comm is not None:
+        n = len(comm["start"])
+        none = np.full(n, -1, dtype=np.int64)
+        inv = np.full(n, INVALID, dtype=np.int64)
+        part = {"device": comm["device"], "model": comm["model"], "task": inv, "stream": inv}
+        part.update(
+            {"start": comm["start"], "end": comm["end"], "conn": comm["conn"], "gid": np.full(n, NULL), "context": inv}
+        )
+        part.update({k: none for k in text_keys})
+        part.update({"name": comm["name"], "type": comm["type"]})
+        part["task_type"] = np.full(n, strings.intern(COMM_TASK_TYPE), dtype=np.int64)
+        part["block"], part["mix"] = np.zeros(n, dtype=np.int64), inv
+        part["task_row"] = np.full(n, len(tasks["start"]) if tasks is not None else 0, dtype=np.int64)
+        parts.append(part)
+    cols = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    # in task order (the Text export lists the tasks by start)
+    order = np.lexsort((np.arange(len(cols["start"])), cols["task_row"], cols["start"]))
+    cols = {k: v[order] for k, v in cols.items()}
+    n = len(order)
 
     def ints(values: np.ndarray, invalid_missing: bool = True) -> pd.arrays.IntegerArray:
         return _nullable(values, values == INVALID if invalid_missing else np.zeros(len(values), dtype=bool))
 
+    present = info["present"] if info is not None else set()
     frame: dict[str, object] = {}
-    frame["device"] = ints(tasks["device"][row])
-    frame["step"] = _step_of(tasks, row, fwk, steps)
-    frame["model_id"] = ints(tasks["model"][row], invalid_missing=False)
-    frame["task_id"] = ints(tasks["task"][row])
-    frame["stream_id"] = ints(tasks["stream"][row])
-    frame["name"] = text("name")
-    frame["type"] = text("type")
-    frame["op_state"] = text("op_state")
-    frame["task_type"] = text("task_type")
-    frame["start_ns"] = pd.array(tasks["start"][row], dtype="Int64")
-    frame["duration_us"] = (tasks["end"][row] - tasks["start"][row]).astype(np.float64) / 1000.0
+    frame["device"] = ints(cols["device"])
+    frame["step"] = _step_of(cols["conn"], cols["start"], fwk, steps)
+    frame["model_id"] = ints(cols["model"], invalid_missing=False)
+    frame["task_id"] = ints(cols["task"])
+    frame["stream_id"] = ints(cols["stream"])
+    for k in ("name", "type", "op_state", "task_type"):
+        frame[k] = strings.categorical(cols[k])
+    frame["start_ns"] = pd.array(cols["start"], dtype="Int64")
+    frame["duration_us"] = (cols["end"] - cols["start"]).astype(np.float64) / 1000.0
     for key, src in (("block_dim", "block"), ("mix_block_dim", "mix")):
-        if src in info:
-            frame[key] = ints(_ints([info[src][i] for i in keep], "COMPUTE_TASK_INFO", db, src))
-    frame["hf32"] = text("hf32")
+        if src in present or (comm is not None and src == "block"):
+            frame[key] = ints(cols[src])
+    frame["hf32"] = strings.categorical(cols["hf32"])
     for key, _ in TENSORS:
-        frame[key] = text(key)
-    ctx = tasks["context"][row]
-    frame["context_id"] = _cat([None if c == INVALID else str(int(c)) for c in ctx])
+        frame[key] = strings.categorical(cols[key])
+    frame["context_id"] = _context_ids(cols["context"])
     frame = {
         k: v
         for k, v in frame.items()
-        if not (isinstance(v, pd.Categorical) and k in ("op_state", "hf32") and v.isna().all() and k not in info)
+        if not (isinstance(v, pd.Categorical) and k in ("op_state", "hf32") and v.isna().all() and k not in present)
     }
     if steps is None:
         frame.pop("step")
-    if db.has("TASK_PMU_INFO"):
-        frame.update(_pmu(db, strings, tasks["gid"][row]))
+    if db.has("TASK_PMU_INFO") and info is not None:
+        frame.update(_pmu(db, strings, cols["gid"]))
     return pd.DataFrame(frame, index=pd.RangeIndex(n))
 
 
-def _step_of(tasks, row, fwk, steps) -> pd.arrays.IntegerArray:
-    """The step of each task: the STEP_TIME range holding the framework op that launched it (else its start)."""
-    n = len(row)
+def _context_ids(ctx: np.ndarray) -> pd.Categorical:
+    """Context ids as the CSV reader reads the Context ID column: text, missing where invalid."""
+    valid = ctx != INVALID
+    uniq = np.unique(ctx[valid])
+    labels = [str(int(u)) for u in uniq.tolist()]
+    order = sorted(range(len(labels)), key=labels.__getitem__)
+    rank = np.empty(len(labels), dtype=np.int64)
+    rank[order] = np.arange(len(labels))
+    codes = np.full(len(ctx), -1, dtype=np.int64)
+    if len(uniq):
+        codes[valid] = rank[np.searchsorted(uniq, ctx[valid])]
+    return pd.Categorical.from_codes(codes, categories=pd.Index(sorted(labels), dtype=object), validate=False)
+
+
+def _step_of(conn: np.ndarray, start: np.ndarray, fwk, steps) -> pd.arrays.IntegerArray:
+    """The step of each row: the STEP_TIME range holding the framework op that launched it (else its start)."""
+    n = len(conn)
     if steps is None or not len(steps["id"]):
         return _nullable(np.zeros(n, dtype=np.int64), np.ones(n, dtype=bool))
-    when = tasks["start"][row].copy()
+    when = start.copy()
     if fwk is not None:
-        linked = {
-            int(c): int(s)
-            for c, s, t in zip(fwk["link"], fwk["start"], fwk["type"])
-            if c >= 0 and FWK.get(int(t)) == "op"
-        }
-        conn = tasks["conn"][row]
-        when = np.asarray([linked.get(int(c), int(w)) for c, w in zip(conn, when)], dtype=np.int64)
+        ops = (fwk["link"] >= 0) & (fwk["kind"] == "op")
+        launched = _last_lookup(fwk["link"][ops], fwk["start"][ops], conn, NULL)
+        when = np.where(launched != NULL, launched, when)
     order = np.argsort(steps["start"], kind="stable")
     s, e, ids = steps["start"][order], steps["end"][order], steps["id"][order]
     at = np.searchsorted(s, when, side="right") - 1
@@ -404,70 +800,110 @@ def _step_of(tasks, row, fwk, steps) -> pd.arrays.IntegerArray:
     return _nullable(np.where(ok, ids[np.clip(at, 0, None)], 0), ~ok)
 
 
-def _pmu(db: _Db, strings, gids: np.ndarray) -> dict[str, object]:
-    got = db.select("TASK_PMU_INFO", {"gid": ("globalTaskId",), "name": ("name",), "value": ("value",)})
-    if set(got) != {"gid", "name", "value"}:
+def _pmu(db: _Db, strings: _Strings, gids: np.ndarray) -> dict[str, object]:
+    got = db.reals("TASK_PMU_INFO", {"gid": ("globalTaskId",), "name": ("name",), "value": ("value",)})
+    if set(got) != {"gid", "name", "value"} or not len(gids):
         return {}
-    at = {int(g): i for i, g in enumerate(gids)}
-    names: dict[str, list] = {}
-    for g, name, value in zip(got["gid"], got["name"], got["value"]):
-        i = at.get(g) if isinstance(g, int) else None
-        label = strings.get(name) if isinstance(name, int) else None
-        if i is None or label is None:
-            continue
-        names.setdefault(label, [None] * len(gids))[i] = value
+    g, nm, value = got["gid"], got["name"], got["value"]
+    ok = np.isfinite(g) & np.isfinite(nm) & (g == np.round(g)) & (nm == np.round(nm)) & (np.abs(g) < 2**53)
+    ok &= np.abs(nm) < 2**53
+    g, nm, value = g[ok].astype(np.int64), nm[ok].astype(np.int64), value[ok]
+    at = _last_lookup(gids, np.arange(len(gids)), g, -1)
+    label_row = strings.rows(nm)
+    ok = (at >= 0) & (label_row >= 0)
+    at, label_row, value = at[ok], label_row[ok], value[ok]
+    uniq_rows, first, inverse = np.unique(label_row, return_index=True, return_inverse=True)
+    by_first = np.argsort(first, kind="stable")  # columns in the order the table first names them
+    table = np.full((len(uniq_rows), len(gids)), np.nan)
+    table[inverse.reshape(-1), at] = value
     out: dict[str, object] = {}
-    for label, values in names.items():
-        nums = [v if isinstance(v, (int, float)) and not isinstance(v, bool) else None for v in values]
-        if INTEGER_HEADER.search(label) and all(v is None or float(v).is_integer() for v in nums):
-            missing = np.asarray([v is None for v in nums])
-            out[label] = _nullable(np.asarray([int(v) if v is not None else 0 for v in nums], dtype=np.int64), missing)
+    for k in by_first.tolist():
+        label = strings.raw_text(int(uniq_rows[k]))
+        if label is None:
+            continue
+        col = table[k]
+        present = ~np.isnan(col)
+        if INTEGER_HEADER.search(label) and bool(np.all(col[present] == np.round(col[present]))):
+            out[label] = _nullable(np.where(present, col, 0).astype(np.int64), ~present)
         else:
-            out[label] = np.asarray([float(v) if v is not None else np.nan for v in nums], dtype=np.float64)
+            out[label] = col
     return out
 
 
-def _r3(x: float) -> float:
-    return round(x, 3)
+def _r3(x: np.ndarray) -> np.ndarray:
+    """Python's round (correctly rounded, as the tools' 3 decimals), per value (one per group)."""
+    return np.array([round(float(v), 3) for v in x.tolist()], dtype=np.float64)
 
 
-def _api_statistic(api) -> pd.DataFrame:
+def _api_statistic(api, strings: _Strings) -> pd.DataFrame:
     """By (level, name), sorted by total time then key, in µs (3 decimals) like api_statistic.csv."""
-    groups: dict[tuple, list] = {}
-    for level, name, s, e in zip(api["level"], api["name"], api["start"], api["end"]):
-        d = int(e - s)
-        g = groups.get((level, name))
-        if g is None:
-            groups[(level, name)] = [1, d, d, d, (d / 1000) ** 2]
-        else:
-            g[0] += 1
-            g[1] += d
-            g[2] = min(g[2], d)
-            g[3] = max(g[3], d)
-            g[4] += (d / 1000) ** 2
-    rows = sorted(groups.items(), key=lambda kv: (-kv[1][1], tuple("" if k is None else k for k in kv[0])))
-    count = np.asarray([g[0] for _, g in rows], dtype=np.int64)
-    avg = [g[1] / g[0] / 1000 for _, g in rows]
+    names = strings.clean_texts(np.unique(api["name"]))
+    name_rows = np.unique(api["name"])
+    name_code = np.searchsorted(name_rows, api["name"])
+    key = api["level_codes"].astype(np.int64) * (len(name_rows) + 1) + name_code
+    keys, group = np.unique(key, return_inverse=True)
+    group = group.reshape(-1)
+    d = api["end"] - api["start"]
+    count = np.bincount(group, minlength=len(keys)).astype(np.int64)
+    total = np.zeros(len(keys), dtype=np.int64)
+    np.add.at(total, group, d)
+    lo = np.full(len(keys), np.iinfo(np.int64).max, dtype=np.int64)
+    hi = np.full(len(keys), np.iinfo(np.int64).min, dtype=np.int64)
+    np.minimum.at(lo, group, d)
+    np.maximum.at(hi, group, d)
+    sq = np.bincount(group, weights=(d / 1000) ** 2, minlength=len(keys))  # in row order, as the tools add
+    level_of = [api["level_texts"][int(k // (len(name_rows) + 1))] for k in keys.tolist()]
+    name_of = [names[int(k % (len(name_rows) + 1))] for k in keys.tolist()]
+    rows = sorted(
+        range(len(keys)), key=lambda i: (-int(total[i]), "" if level_of[i] is None else level_of[i], name_of[i] or "")
+    )
+    idx = np.array(rows, dtype=np.int64)
+    avg = total[idx] / count[idx] / 1000
     return pd.DataFrame(
         {
-            "level": _cat([k[0] for k, _ in rows]),
-            "name": _cat([k[1] for k, _ in rows]),
-            "total_us": np.asarray([g[1] / 1000 for _, g in rows]),
-            "count": pd.array(count, dtype="Int64"),
-            "avg_us": np.asarray([_r3(a) for a in avg]),
-            "min_us": np.asarray([g[2] / 1000 for _, g in rows]),
-            "max_us": np.asarray([g[3] / 1000 for _, g in rows]),
-            "variance": np.asarray([_r3(max(0.0, g[4] / g[0] - a * a)) for (_, g), a in zip(rows, avg)]),
+            "level": _text_categorical([level_of[i] for i in rows]),
+            "name": _text_categorical([name_of[i] for i in rows]),
+            "total_us": total[idx] / 1000,
+            "count": pd.array(count[idx], dtype="Int64"),
+            "avg_us": _r3(avg),
+            "min_us": lo[idx] / 1000,
+            "max_us": hi[idx] / 1000,
+            "variance": _r3(np.maximum(0.0, sq[idx] / count[idx] - avg * avg)),
         }
     )
 
 
-MB = float(1 << 20)
+# ---- memory ------------------------------------------------------------------------------------------
 
 
-def _memory(db: _Db, strings, out: DbData) -> None:
+def _ns(a: np.ndarray) -> pd.arrays.IntegerArray:
+    """A time column in ns (NULL missing) as the CSV reader's ``(ns)`` columns."""
+    return _nullable(a, a == NULL)
+
+
+def _per(a: np.ndarray, unit: float) -> np.ndarray:
+    """Bytes (or ns) per ``unit`` as float, NaN where NULL: torch_npu's ``bytes / 2**20`` MB, exact."""
+    return np.where(a == NULL, np.nan, a / unit)
+
+
+def _devices(dev: np.ndarray) -> pd.Categorical:
+    """Device ids as the tools' ``NPU:{id}`` text."""
+    ok = dev != NULL
+    uniq = np.unique(dev[ok])
+    labels = [f"NPU:{int(d)}" for d in uniq.tolist()]
+    order = sorted(range(len(labels)), key=labels.__getitem__)
+    rank = np.empty(len(labels), dtype=np.int64)
+    rank[order] = np.arange(len(labels))
+    codes = np.full(len(dev), -1, dtype=np.int64)
+    if len(uniq):
+        codes[ok] = rank[np.searchsorted(uniq, dev[ok])]
+    return pd.Categorical.from_codes(codes, categories=pd.Index(sorted(labels), dtype=object), validate=False)
+
+
+def _memory(db: _Db, strings: _Strings, out: DbData, msprof: bool) -> None:
+    """memory_record / operator_memory / npu_module_mem with the columns the CSV reader gives those files."""
     if db.has("MEMORY_RECORD"):
-        got = db.select(
+        got = db.ints(
             "MEMORY_RECORD",
             {
                 "component": ("component",),
@@ -478,30 +914,94 @@ def _memory(db: _Db, strings, out: DbData) -> None:
                 "ptr": ("streamPtr",),
                 "dev": ("deviceId",),
             },
+            strings,
+            texts=("component",),
         )
         if {"component", "ts", "alloc"} <= set(got):
             n = len(got["ts"])
-            mb = {
-                k: np.asarray(
-                    [_r3(int(v) / MB) if isinstance(v, (int, float)) else np.nan for v in got.get(k, [None] * n)]
-                )
-                for k in ("alloc", "res", "active")
-            }
+            null = np.full(n, NULL, dtype=np.int64)
             out.tables["memory_record"] = pd.DataFrame(
                 {
-                    "Component": _cat(_texts(got["component"], strings)),
-                    "Timestamp(ns)": pd.array(_ints(got["ts"], "MEMORY_RECORD", db, "timestamp"), dtype="Int64"),
-                    "Total Allocated(MB)": mb["alloc"],
-                    "Total Reserved(MB)": mb["res"],
-                    "Total Active(MB)": mb["active"],
-                    "Stream Ptr": pd.array(
-                        _ints(got.get("ptr", [None] * n), "MEMORY_RECORD", db, "streamPtr"), dtype="Int64"
-                    ),
-                    "Device Type": _cat(
-                        [f"NPU:{d}" if isinstance(d, int) else None for d in got.get("dev", [None] * n)]
-                    ),
+                    "Component": strings.categorical(strings.rows(got["component"])),
+                    "Timestamp(ns)": _ns(got["ts"]),
+                    "Total Allocated(MB)": _per(got["alloc"], MB),
+                    "Total Reserved(MB)": _per(got.get("res", null), MB),
+                    "Total Active(MB)": _per(got.get("active", null), MB),
+                    "Stream Ptr": _ns(got.get("ptr", null)),
+                    "Device Type": _devices(got.get("dev", null)),
                 }
             )
+    if db.has("OP_MEMORY"):
+        keys = {
+            "name": ("name",),
+            "size": ("size",),
+            "alloc_t": ("allocationTime",),
+            "release_t": ("releaseTime",),
+            "active_t": ("activeReleaseTime",),
+            "dur": ("duration",),
+            "active_dur": ("activeDuration",),
+            "a_alloc": ("allocationTotalAllocated",),
+            "a_res": ("allocationTotalReserved",),
+            "a_active": ("allocationTotalActive",),
+            "r_alloc": ("releaseTotalAllocated",),
+            "r_res": ("releaseTotalReserved",),
+            "r_active": ("releaseTotalActive",),
+            "ptr": ("streamPtr",),
+            "dev": ("deviceId",),
+        }
+        got = db.ints("OP_MEMORY", keys, strings, texts=("name",))
+        if {"name", "size", "alloc_t"} <= set(got):
+            null = np.full(len(got["name"]), NULL, dtype=np.int64)
+            g = {k: got.get(k, null) for k in keys}
+            out.tables["operator_memory"] = pd.DataFrame(
+                {
+                    "Name": strings.categorical(strings.rows(g["name"])),
+                    "Size(KB)": _per(g["size"], 1024.0),
+                    "Allocation Time(ns)": _ns(g["alloc_t"]),
+                    "Release Time(ns)": _ns(g["release_t"]),
+                    "Active Release Time(ns)": _ns(g["active_t"]),
+                    "Duration(us)": _per(g["dur"], 1000.0),
+                    "Active Duration(us)": _per(g["active_dur"], 1000.0),
+                    "Allocation Total Allocated(MB)": _per(g["a_alloc"], MB),
+                    "Allocation Total Reserved(MB)": _per(g["a_res"], MB),
+                    "Allocation Total Active(MB)": _per(g["a_active"], MB),
+                    "Release Total Allocated(MB)": _per(g["r_alloc"], MB),
+                    "Release Total Reserved(MB)": _per(g["r_res"], MB),
+                    "Release Total Active(MB)": _per(g["r_active"], MB),
+                    "Stream Ptr": _ns(g["ptr"]),
+                    "Device Type": _devices(g["dev"]),
+                }
+            )
+    if db.has("NPU_MODULE_MEM"):
+        got = db.ints(
+            "NPU_MODULE_MEM",
+            {"module": ("moduleId",), "ts": ("timestampNs",), "res": ("totalReserved",), "dev": ("deviceId",)},
+        )
+        if {"module", "ts", "res"} <= set(got):
+            modules = _enum(db, "ENUM_MODULE")
+            null = np.full(len(got["ts"]), NULL, dtype=np.int64)
+            names = [modules.get(int(m), str(int(m))) if m != NULL else None for m in got["module"].tolist()]
+            dev = got.get("dev", null)
+            frame: dict[str, object] = {}
+            if msprof:  # msprof's npu_module_mem_*.csv: Device_id first, KB
+                frame["Device_id"] = _nullable(dev, dev == NULL)
+            frame["Component"] = _text_categorical(names)
+            frame["Timestamp(ns)"] = _ns(got["ts"])
+            if msprof:
+                frame["Total Reserved(KB)"] = _per(got["res"], 1024.0)
+            else:  # torch_npu's npu_module_mem.csv (NpuModuleMemoryBean): MB
+                frame["Total Reserved(MB)"] = _per(got["res"], MB)
+            frame["Device"] = _devices(dev)
+            out.tables["npu_module_mem"] = pd.DataFrame(frame)
+
+
+def _enum(db: _Db, table: str) -> dict[int, str]:
+    if not db.has(table):
+        return {}
+    got = db.select(table, {"id": ("id",), "name": ("name",)})
+    return {
+        int(i): str(n) for i, n in zip(got.get("id", []), got.get("name", [])) if isinstance(i, int) and n is not None
+    }
 
 
 def _analysis(path: Path, out: DbData, device: int) -> None:
@@ -526,7 +1026,11 @@ def _analysis(path: Path, out: DbData, device: int) -> None:
             "Communication(Not Overlapped and Exclude Receive)": ("communication_not_overlapped_and_exclude_receive",),
             "Preparing": ("preparing",),
         }
-        got = db.select("StepTraceTime", keys)
+        try:
+            got = db.select("StepTraceTime", keys)
+        except ProfilingDataError as exc:
+            out.warnings.append(f"{exc}; no step trace shown")
+            return
         if "Step" not in got:
             out.warnings.append(f"{path}: table StepTraceTime: no column step; no step trace shown")
             return
@@ -534,7 +1038,7 @@ def _analysis(path: Path, out: DbData, device: int) -> None:
         frame: dict[str, object] = {"Device_id": pd.array([device] * n, dtype="Int64")}
         steps = [int(s) if str(s).strip().isdigit() else None for s in got["Step"]]
         frame["Step"] = _nullable(
-            np.asarray([s or 0 for s in steps], dtype=np.int64), np.asarray([s is None for s in steps])
+            np.asarray([s or 0 for s in steps], dtype=np.int64), np.asarray([s is None for s in steps], dtype=bool)
         )
         for k in keys:
             if k != "Step" and k in got:
@@ -546,193 +1050,360 @@ def _analysis(path: Path, out: DbData, device: int) -> None:
         db.close()
 
 
-# ---- timeline ---------------------------------------------------------------------------------------
+# ---- timeline: a Part filled from arrays -------------------------------------------------------------
 
 
-def _us(ns: int) -> msgspec.Raw:
-    ns = int(ns)
-    sign = "-" if ns < 0 else ""
-    ns = abs(ns)
-    return msgspec.Raw(f"{sign}{ns // 1000}.{ns % 1000:03d}".encode())
+class _PartBuilder:
+    """Columns of one :class:`Part` as the trace loader's chunk intake fills them (no JSON in between)."""
+
+    def __init__(self) -> None:
+        self.part = Part()
+
+    def meta(self, name: str, pid: int, tid: int, args: dict) -> None:
+        self.part.meta.append((str(pid), str(tid), name, msgspec.json.encode(args)))
+
+    def process(self, pid: int, name: str, label: str, sort: int, device: int | None = None) -> None:
+        self.meta("process_name", pid, 0, {"name": name})
+        self.meta("process_labels", pid, 0, {"labels": label})
+        self.meta("process_sort_index", pid, 0, {"sort_index": sort})
+        if device is not None:
+            self.meta("device_id", pid, 0, {"device_id": device})
+
+    def thread(self, pid: int, tid: int, name: str) -> None:
+        self.meta("thread_name", pid, tid, {"name": name})
+        self.meta("thread_sort_index", pid, tid, {"sort_index": tid})
+
+    def lanes(self, pid: np.ndarray, tid: np.ndarray) -> np.ndarray:
+        """Part-local lane of each (pid, tid)."""
+        if not len(pid):
+            return np.zeros(0, dtype=np.int32)
+        pid, tid = np.asarray(pid, dtype=np.int64), np.asarray(tid, dtype=np.int64)
+        if pid.min() >= 0 and pid.max() < 2**31 and tid.min() >= 0 and tid.max() < 2**32:
+            keys, inverse = np.unique((pid << 32) | tid, return_inverse=True)
+            pairs = [(k >> 32, k & 0xFFFFFFFF) for k in keys.tolist()]
+        else:
+            both, inverse = np.unique(np.stack([pid, tid], axis=1), axis=0, return_inverse=True)
+            pairs = [(p, t) for p, t in both.tolist()]
+        ids = np.array([self.part.lanes.setdefault((str(p), str(t)), len(self.part.lanes)) for p, t in pairs], np.int32)
+        return ids[inverse.reshape(-1)]
+
+    def names(self, texts: list[str]) -> np.ndarray:
+        table = self.part.names
+        return np.array([table.setdefault(t, len(table)) for t in texts], dtype=np.int32)
+
+    def names_of(self, keys: np.ndarray, text_of) -> np.ndarray:
+        """Name codes of per-row ``keys`` (int64), ``text_of(distinct keys) -> texts`` called once."""
+        uniq, inverse = np.unique(keys, return_inverse=True)
+        return self.names(text_of(uniq))[inverse.reshape(-1)]
+
+    def cat(self, text: str) -> int:
+        return self.part.cats.setdefault(text, len(self.part.cats))
+
+    def slices(
+        self, lane: np.ndarray, start: np.ndarray, dur: np.ndarray, name: np.ndarray, cat: int, args: pa.Array | None
+    ) -> None:
+        """``name``: codes from :meth:`names`; ``args``: one JSON text per slice (None: no args)."""
+        n = len(lane)
+        if not n:
+            return
+        p = self.part
+        p.x_lane.append(lane.astype(np.int32))
+        p.x_ts.append(start.astype(np.int64))
+        p.x_dur.append(dur.astype(np.int64))
+        p.x_name.append(name.astype(np.int32))
+        p.x_cat.append(np.full(n, cat, dtype=np.int32))
+        if args is None:
+            p.x_alen.append(np.zeros(n, dtype=np.int64))
+            p.x_aoff.append(np.full(n, p.store.size, dtype=np.int64))
+        else:
+            arr = args.cast(pa.large_string())
+            bufs = arr.buffers()
+            offs = np.frombuffer(bufs[1], dtype=np.int64)[arr.offset : arr.offset + n + 1]
+            blob = bytes(memoryview(bufs[2])[int(offs[0]) : int(offs[-1])]) if bufs[2] is not None else b""
+            base = p.store.append(blob)
+            p.x_alen.append(np.diff(offs).astype(np.int64))
+            p.x_aoff.append(offs[:-1] - offs[0] + base)
+        p.events += n
+
+    def flows(
+        self, name: str, cat: int, kind: int, lane: np.ndarray, ts: np.ndarray, ident: np.ndarray, enclosing: bool
+    ) -> None:
+        """Flow points of one kind (0 start, 2 end) with numeric ids."""
+        n = len(lane)
+        if not n:
+            return
+        p = self.part
+        p.f_kind.append(np.full(n, kind, dtype=np.uint8))
+        p.f_lane.append(lane.astype(np.int32))
+        p.f_ts.append(ts.astype(np.int64))
+        p.f_enc.append(np.full(n, enclosing, dtype=bool))
+        p.f_cat.append(np.full(n, cat, dtype=np.int32))
+        p.f_idnum.append(ident.astype(np.int64))
+        p.f_idcode.append(np.full(n, -1, dtype=np.int32))
+        if kind == 0:
+            p.f_sname.extend([name] * n)
+        p.events += n
 
 
-def _meta(name: str, pid: int, tid: int, args: dict) -> dict:
-    return {"ph": "M", "name": name, "pid": pid, "tid": tid, "args": args}
+def _json_texts(texts: Sequence[str | None]) -> pa.Array:
+    """Each text as a JSON value (``null`` for None)."""
+    return pa.array([msgspec.json.encode(t).decode() for t in texts], type=pa.string())
 
 
-def _events(tasks, apis, fwk) -> Iterator[dict]:
-    py_pid, cann_pid, hw_pid = 1, 2, 3
-    if fwk is not None and len(fwk["start"]):
-        yield _meta("process_name", py_pid, 0, {"name": "Python"})
-        yield _meta("process_labels", py_pid, 0, {"labels": "CPU"})
-        yield _meta("process_sort_index", py_pid, 0, {"sort_index": 0})
-        for tid in sorted({int(t) & 0xFFFFFFFF for t in fwk["tid"]}):
-            yield _meta("thread_name", py_pid, tid, {"name": f"Thread {tid}"})
-            yield _meta("thread_sort_index", py_pid, tid, {"sort_index": tid})
-    if apis is not None and len(apis["start"]):
-        yield _meta("process_name", cann_pid, 0, {"name": "CANN"})
-        yield _meta("process_labels", cann_pid, 0, {"labels": "CPU"})
-        yield _meta("process_sort_index", cann_pid, 0, {"sort_index": 2})
-        for tid in sorted({int(t) & 0xFFFFFFFF for t in apis["tid"]}):
-            yield _meta("thread_name", cann_pid, tid, {"name": f"Thread {tid}"})
-            yield _meta("thread_sort_index", cann_pid, tid, {"sort_index": tid})
-    devices = sorted({int(d) for d in tasks["device"]}) if tasks is not None else []
-    for dev in devices:
-        pid = hw_pid + 10 * (dev + 1)
-        yield _meta("process_name", pid, 0, {"name": "Ascend Hardware"})
-        yield _meta("process_labels", pid, 0, {"labels": "NPU"})
-        yield _meta("process_sort_index", pid, 0, {"sort_index": 8})
-        yield _meta("device_id", pid, 0, {"device_id": dev})
-        for s in sorted({int(x) for x, d in zip(tasks["stream"], tasks["device"]) if d == dev}):
-            yield _meta("thread_name", pid, s, {"name": f"Stream {s}"})
-            yield _meta("thread_sort_index", pid, s, {"sort_index": s})
-    task_by_conn: dict[int, int] = {}
-    if fwk is not None:
-        for i in range(len(fwk["start"])):
-            kind = FWK.get(int(fwk["type"][i]), "op")
-            name = fwk["name"][i] or ""
-            cat = name.lower() if kind == "queue" else "cpu_op"
-            tid = int(fwk["tid"][i]) & 0xFFFFFFFF
-            s, e = int(fwk["start"][i]), int(fwk["end"][i])
-            yield {"ph": "X", "name": name, "pid": py_pid, "tid": tid, "ts": _us(s), "dur": _us(e - s), "cat": cat}
-            if kind == "queue" and fwk["link"][i] >= 0:
-                ph = "s" if cat == "enqueue" else "f"
-                yield {
-                    "ph": ph,
-                    "bp": "e",
-                    "name": "enqueue_to_dequeue",
-                    "id": int(fwk["link"][i]),
-                    "pid": py_pid,
-                    "tid": tid,
-                    "ts": _us(s),
-                    "cat": "async_task_queue",
-                }
-    if apis is not None:
-        for i in range(len(apis["start"])):
-            level, name = apis["level"][i], apis["name"][i] or ""
-            label = f"{PREFIX.get(level, level)}@{name}"
-            s, e = int(apis["start"][i]), int(apis["end"][i])
-            tid = int(apis["tid"][i]) & 0xFFFFFFFF
-            args = {"level": level, "connection_id": int(apis["conn"][i])}
-            yield {"ph": "X", "name": label, "pid": cann_pid, "tid": tid, "ts": _us(s), "dur": _us(e - s), "args": args}
-            if level == "node" and apis["conn"][i] != INVALID:
-                task_by_conn.setdefault(int(apis["conn"][i]), -1)
-                yield {
-                    "ph": "s",
-                    "name": "HostToDevice",
-                    "cat": "HostToDevice",
-                    "id": f"h2d_{int(apis['conn'][i])}",
-                    "pid": cann_pid,
-                    "tid": tid,
-                    "ts": _us(s),
-                }
-    if tasks is None:
-        return
-    names = tasks.get("names")
-    for i in range(len(tasks["start"])):
-        dev, stream = int(tasks["device"][i]), int(tasks["stream"][i])
-        pid = hw_pid + 10 * (dev + 1)
-        s, e = int(tasks["start"][i]), int(tasks["end"][i])
-        name = (names[i] if names is not None else None) or tasks["type"][i] or "task"
-        args = {
-            "Model Id": int(tasks["model"][i]),
-            "Task Type": tasks["task_type"][i] if "task_type" in tasks else tasks["type"][i],
-            "Stream Id": stream,
-            "Task Id": int(tasks["task"][i]),
-            "connection_id": int(tasks["conn"][i]),
-        }
-        if tasks.get("op_type") is not None and tasks["op_type"][i] is not None:
-            args["OP Type"] = tasks["op_type"][i]
-        yield {"ph": "X", "name": name, "pid": pid, "tid": stream, "ts": _us(s), "dur": _us(e - s), "args": args}
-        conn = int(tasks["conn"][i])
-        if conn in task_by_conn:
-            yield {
-                "ph": "f",
-                "bp": "e",
-                "name": "HostToDevice",
-                "cat": "HostToDevice",
-                "id": f"h2d_{conn}",
-                "pid": pid,
-                "tid": stream,
-                "ts": _us(s),
-            }
-    if fwk is not None:
-        first_task: dict[int, int] = {}
-        for i in range(len(tasks["start"])):
-            first_task.setdefault(int(tasks["conn"][i]), i)
-        for i in range(len(fwk["start"])):
-            if FWK.get(int(fwk["type"][i]), "op") != "op" or fwk["link"][i] < 0:
-                continue
-            t = first_task.get(int(fwk["link"][i]))
-            if t is None:
-                continue
-            fid = int(tasks["start"][t])
-            tid = int(fwk["tid"][i]) & 0xFFFFFFFF
-            pid = hw_pid + 10 * (int(tasks["device"][t]) + 1)
-            yield {
-                "ph": "s",
-                "bp": "e",
-                "name": "torch_to_npu",
-                "id": fid,
-                "pid": py_pid,
-                "tid": tid,
-                "ts": _us(int(fwk["start"][i])),
-                "cat": "async_npu",
-            }
-            yield {
-                "ph": "f",
-                "bp": "e",
-                "name": "torch_to_npu",
-                "id": fid,
-                "pid": pid,
-                "tid": int(tasks["stream"][t]),
-                "ts": _us(fid),
-                "cat": "async_npu",
-            }
+def _args(*pieces) -> pa.Array:
+    """Row-wise concatenation of literal strings and string arrays (one JSON object per row)."""
+    return pc.binary_join_element_wise(*pieces, "")
 
 
-def _timeline(db: _Db, tasks, apis, fwk, default_device: int) -> Timeline | None:
-    if tasks is not None and db.has("COMPUTE_TASK_INFO"):
-        strings = {}
-        got = db.select("STRING_IDS", {"id": ("id",), "value": ("value",)})
-        strings = {int(i): str(v) for i, v in zip(got["id"], got["value"]) if isinstance(i, int) and v is not None}
-        info = db.select(
-            "COMPUTE_TASK_INFO",
-            {"gid": ("globalTaskId",), "name": ("name", "opName"), "type": ("taskType",), "op": ("opType",)},
-        )
-        at = {int(g): i for i, g in enumerate(tasks["gid"])}
-        names: list = [None] * len(tasks["gid"])
-        types: list = list(tasks["type"])
-        for g, nm, ty in zip(
-            info.get("gid", []), info.get("name", []), info.get("type", [None] * len(info.get("gid", [])))
-        ):
-            i = at.get(g) if isinstance(g, int) else None
-            if i is not None:
-                names[i] = strings.get(nm) if isinstance(nm, int) else None
-                if isinstance(ty, int) and ty in strings:
-                    types[i] = strings[ty]
-        tasks = {**tasks, "names": names, "task_type": types}
+def _num(a: np.ndarray) -> pa.Array:
+    return pa.array(a, type=pa.int64()).cast(pa.string())
+
+
+def _take_json(strings: _Strings, rows: np.ndarray, clean: bool) -> pa.Array:
+    """JSON texts of the strings at ``rows`` (one encode per distinct string)."""
+    uniq, inverse = np.unique(rows, return_inverse=True)
+    texts = strings.clean_texts(uniq) if clean else [strings.raw_text(int(r)) for r in uniq.tolist()]
+    return pc.take(_json_texts(texts), pa.array(inverse.reshape(-1).astype(np.int64)))
+
+
+def _timeline(
+    db: _Db, strings: _Strings, tasks, info, apis, fwk, comm, comm_tasks, default_device: int
+) -> Timeline | None:
     if tasks is None and apis is None and fwk is None:
         return None
-    enc = msgspec.json.Encoder()
-    buf = io.BytesIO()
-    buf.write(b"[")
-    first = True
-    for event in _events(tasks, apis, fwk):
-        if not first:
-            buf.write(b",\n")
-        buf.write(enc.encode(event))
-        first = False
-    buf.write(b"]")
-    size = buf.tell()
-    buf.seek(0)
-    part = Part()
+    b = _PartBuilder()
+    py_tids = (fwk["tid"] & 0xFFFFFFFF) if fwk is not None else np.zeros(0, dtype=np.int64)
+    if fwk is not None and len(fwk["start"]):
+        b.process(PY_PID, "Python", "CPU", 0)
+        for tid in np.unique(py_tids).tolist():
+            b.thread(PY_PID, tid, f"Thread {tid}")
+    if apis is not None and len(apis["start"]):
+        b.process(CANN_PID, "CANN", "CPU", 2)
+        for tid in np.unique(apis["tid"] & 0xFFFFFFFF).tolist():
+            b.thread(CANN_PID, tid, f"Thread {tid}")
+    hw_pid = (tasks["device"] + 1) * 10 + 3 if tasks is not None else np.zeros(0, dtype=np.int64)
+    if tasks is not None:
+        for dev in np.unique(tasks["device"]).tolist():
+            pid = 3 + 10 * (dev + 1)
+            b.process(pid, "Ascend Hardware", "NPU", 8, dev)
+            for s in np.unique(tasks["stream"][tasks["device"] == dev]).tolist():
+                b.thread(pid, s, f"Stream {s}")
+    if fwk is not None and len(fwk["start"]):
+        _python_slices(b, strings, fwk, py_tids)
+    if apis is not None and len(apis["start"]):
+        _cann_slices(b, strings, apis)
+    if tasks is not None and len(tasks["start"]):
+        _task_slices(b, strings, tasks, info, comm_tasks, hw_pid)
+        _task_flows(b, tasks, apis, fwk, py_tids, hw_pid)
+    if (comm is not None and len(comm["start"])) or (comm_tasks is not None and len(comm_tasks["row"])):
+        _comm_slices(db, b, strings, tasks, comm, comm_tasks, default_device)
+    part = b.part
+    part.store.finish()
     try:
-        start = locate_events(buf, size)
-        scan_events(buf, start, size, part.add_chunk, block=1 << 20)
-        part.store.finish()
         built = merge_parts([(str(db.path.parent), part)], default_device=default_device)
     except (ScanError, ValueError) as exc:
         raise ProfilingDataError(f"{db.path}: table TASK: the times do not form a timeline ({exc})") from None
     warnings = built.pop("warnings")
     return Timeline(source=[str(db.path)], warnings=warnings, **built)
+
+
+def _python_slices(b: _PartBuilder, strings: _Strings, fwk, py_tids: np.ndarray) -> None:
+    queue = fwk["kind"] == "queue"
+    uniq, inverse = np.unique(fwk["name"], return_inverse=True)
+    inverse = inverse.reshape(-1)
+    texts = [t or "" for t in strings.clean_texts(uniq)]
+    codes = b.names(texts)[inverse]
+    # a queue event's category is its name in lower case (enqueue / dequeue), every other one cpu_op
+    cat_of_name = np.array([b.cat(t.lower()) for t in texts], dtype=np.int64)
+    cpu_op, enqueue = b.cat("cpu_op"), b.cat("enqueue")
+    cats = np.where(queue, cat_of_name[inverse] if len(texts) else cpu_op, cpu_op)
+    lane = b.lanes(np.full(len(py_tids), PY_PID), py_tids)
+    dur = fwk["end"] - fwk["start"]
+    for cat in np.unique(cats).tolist():
+        sel = np.flatnonzero(cats == cat)
+        b.slices(lane[sel], fwk["start"][sel], dur[sel], codes[sel], int(cat), None)
+    linked = queue & (fwk["link"] >= 0)
+    qcat = b.cat("async_task_queue")
+    for kind, is_enq in ((0, True), (2, False)):
+        sel = np.flatnonzero(linked & ((cats == enqueue) == is_enq))
+        b.flows("enqueue_to_dequeue", qcat, kind, lane[sel], fwk["start"][sel], fwk["link"][sel], True)
+
+
+def _cann_slices(b: _PartBuilder, strings: _Strings, apis) -> None:
+    levels = apis["level_texts"]
+    lc = apis["level_codes"].astype(np.int64)
+    width = len(strings.raw) + 2
+
+    def labels(keys: np.ndarray) -> list[str]:
+        names = strings.clean_texts(keys % width - 1)
+        return [f"{PREFIX.get(levels[c], levels[c])}@{n or ''}" for c, n in zip((keys // width).tolist(), names)]
+
+    codes = b.names_of(lc * width + apis["name"] + 1, labels)
+    tids = apis["tid"] & 0xFFFFFFFF
+    lane = b.lanes(np.full(len(tids), CANN_PID), tids)
+    level_json = pc.take(_json_texts(list(levels)), pa.array(lc))
+    args = _args('{"level":', level_json, ',"connection_id":', _num(apis["conn"]), "}")
+    b.slices(lane, apis["start"], apis["end"] - apis["start"], codes, b.cat(""), args)
+    node = np.flatnonzero(
+        (lc == levels.index("node") if "node" in levels else np.zeros(len(lc), bool)) & (apis["conn"] != INVALID)
+    )
+    b.flows("HostToDevice", b.cat("HostToDevice"), 0, lane[node], apis["start"][node], apis["conn"][node], False)
+
+
+def _task_slices(b: _PartBuilder, strings: _Strings, tasks, info, comm_tasks, hw_pid: np.ndarray) -> None:
+    n = len(tasks["start"])
+    name_rows = np.full(n, -1, dtype=np.int64)
+    type_rows = tasks["type"].copy()
+    if comm_tasks is not None and len(comm_tasks["row"]):
+        name_rows[comm_tasks["row"]] = comm_tasks["name"]
+    if info is not None and len(info["row"]):
+        name_rows[info["row"]] = info["name"]
+        if "task_type" in info:
+            known = info["task_type"] >= 0
+            type_rows[info["row"][known]] = info["task_type"][known]
+            # a compute task whose info names no known task type keeps TASK's (cleaned) type
+    # names: the op's name as written; else the (cleaned) task type; else "task"
+    width = len(strings.raw) + 2
+
+    def texts(keys: np.ndarray) -> list[str]:
+        raw = [strings.raw_text(int(r)) for r in (keys // width - 1).tolist()]
+        typed = strings.clean_texts(keys % width - 1)
+        return [r or t or "task" for r, t in zip(raw, typed)]
+
+    codes = b.names_of((name_rows + 1) * width + tasks["type"] + 1, texts)
+    lane = b.lanes(hw_pid, tasks["stream"])
+    # Task Type: COMPUTE_TASK_INFO's (as written) for compute tasks, TASK's (cleaned) otherwise
+    is_info = np.zeros(n, dtype=bool)
+    if info is not None and "task_type" in info:
+        is_info[info["row"][info["task_type"] >= 0]] = True
+    raw_json = _take_json(strings, type_rows, clean=False)
+    clean_json = _take_json(strings, tasks["type"], clean=True)
+    type_json = pc.if_else(pa.array(is_info), raw_json, clean_json)
+    args = _args(
+        '{"Model Id":',
+        _num(tasks["model"]),
+        ',"Task Type":',
+        type_json,
+        ',"Stream Id":',
+        _num(tasks["stream"]),
+        ',"Task Id":',
+        _num(tasks["task"]),
+        ',"connection_id":',
+        _num(tasks["conn"]),
+        "}",
+    )
+    b.slices(lane, tasks["start"], tasks["end"] - tasks["start"], codes, b.cat(""), args)
+
+
+def _task_flows(b: _PartBuilder, tasks, apis, fwk, py_tids: np.ndarray, hw_pid: np.ndarray) -> None:
+    """HostToDevice ends and torch_to_npu flows, at the first task (by start) of each connection id."""
+    conns, first = _first_by_start(tasks["conn"], tasks["start"])
+    lane_of = b.lanes(hw_pid[first], tasks["stream"][first])
+    if apis is not None and len(apis["start"]):
+        levels = apis["level_texts"]
+        node = (apis["level_codes"] == levels.index("node")) if "node" in levels else np.zeros(len(apis["start"]), bool)
+        launched = np.unique(apis["conn"][node & (apis["conn"] != INVALID)])
+        sel = np.flatnonzero(np.isin(conns, launched))
+        b.flows("HostToDevice", b.cat("HostToDevice"), 2, lane_of[sel], tasks["start"][first[sel]], conns[sel], True)
+    if fwk is not None and len(fwk["start"]):
+        ops = np.flatnonzero((fwk["kind"] == "op") & (fwk["link"] >= 0))
+        at = _last_lookup(conns, np.arange(len(conns)), fwk["link"][ops], -1)
+        hit = at >= 0
+        ops, at = ops[hit], at[hit]
+        fid = tasks["start"][first[at]]
+        cat = b.cat("async_npu")
+        py_lane = b.lanes(np.full(len(ops), PY_PID), py_tids[ops])
+        b.flows("torch_to_npu", cat, 0, py_lane, fwk["start"][ops], fid, True)
+        b.flows("torch_to_npu", cat, 2, lane_of[at], fid, fid, True)
+
+
+def _comm_slices(db: _Db, b: _PartBuilder, strings: _Strings, tasks, comm, comm_tasks, default_device: int) -> None:
+    """The Communication process of each device: operators on ``Group {group} Communication``, their
+    small tasks on ``Plane {id}`` (a group at tid t, its plane p at t + p + 1, groups sorted by name)."""
+    data_types = _enum(db, "ENUM_HCCL_DATA_TYPE")
+    transports = _enum(db, "ENUM_HCCL_TRANSPORT_TYPE")
+    link_types = _enum(db, "ENUM_HCCL_LINK_TYPE")
+    op_dev = comm["device"] if comm is not None else np.zeros(0, dtype=np.int64)
+    op_dev = np.where(op_dev == INVALID, default_device, op_dev)
+    shown = np.zeros(0, dtype=np.int64)
+    t_dev = np.zeros(0, dtype=np.int64)
+    if comm_tasks is not None:
+        plane = comm_tasks["plane"]
+        shown = np.flatnonzero((plane != INVALID) & (plane >= 0) & (plane < 1 << 20))  # L0: no small tasks shown
+        t_dev = tasks["device"][comm_tasks["row"]]
+        t_dev = np.where(t_dev == INVALID, default_device, t_dev)
+    for dev in sorted(set(op_dev.tolist()) | set(t_dev[shown].tolist())):
+        pid = 5 + 10 * (dev + 1)
+        ops = np.flatnonzero(op_dev == dev)
+        tks = shown[t_dev[shown] == dev]
+        groups: dict[str, set[int]] = {}
+        op_group = [strings.raw_text(int(r)) or "" for r in (comm["group"][ops].tolist() if comm is not None else [])]
+        for g in op_group:
+            groups.setdefault(g, set())
+        tk_group = [strings.raw_text(int(r)) or "" for r in comm_tasks["group"][tks].tolist()] if len(tks) else []
+        for g, p in zip(tk_group, comm_tasks["plane"][tks].tolist() if len(tks) else []):
+            groups.setdefault(g, set()).add(int(p))
+        b.process(pid, "Communication", "NPU", 9, dev)
+        tid_of: dict[str, int] = {}
+        plane_tid: dict[tuple[str, int], int] = {}
+        at = 0
+        for g in sorted(groups):
+            planes = sorted(groups[g]) or [0]
+            tid_of[g] = at
+            b.thread(pid, at, f"Group {g} Communication")
+            for p in planes:
+                plane_tid[(g, p)] = at + p + 1
+                b.thread(pid, at + p + 1, f"Plane {p}")
+            at += planes[-1] + 2
+        if len(ops):
+            lane = b.lanes(np.full(len(ops), pid), np.array([tid_of[g] for g in op_group], dtype=np.int64))
+            names = [strings.raw_text(int(r)) or "" for r in comm["name"][ops].tolist()]
+            dtypes = [data_types.get(int(d), str(int(d))) for d in comm["data_type"][ops].tolist()]
+            args = _args(
+                '{"connection_id":',
+                _num(comm["conn"][ops]),
+                ',"model id":',
+                _num(comm["model"][ops]),
+                ',"data_type":',
+                _json_texts(dtypes),
+                ',"alg_type":',
+                _take_json(strings, comm["alg_type"][ops], clean=False),
+                ',"count":',
+                _num(comm["count"][ops]),
+                "}",
+            )
+            start, end = comm["start"][ops], comm["end"][ops]
+            b.slices(lane, start, end - start, b.names(names), b.cat(""), args)
+        if len(tks):
+            row = comm_tasks["row"][tks]
+            lane = b.lanes(
+                np.full(len(tks), pid),
+                np.array([plane_tid[(g, int(p))] for g, p in zip(tk_group, comm_tasks["plane"][tks].tolist())]),
+            )
+            kinds = strings.clean_texts(comm_tasks["type"][tks])
+            ct = {k: comm_tasks[k][tks] for k in ("notify", "src", "dst", "size", "transport", "data_type", "link")}
+            args = _args(
+                '{"notify_id":',
+                _num(ct["notify"]),
+                ',"stream id":',
+                _num(tasks["stream"][row]),
+                ',"task id":',
+                _num(tasks["task"][row]),
+                ',"task type":',
+                _json_texts(kinds),
+                ',"src rank":',
+                _num(ct["src"]),
+                ',"dst rank":',
+                _num(ct["dst"]),
+                ',"transport type":',
+                _json_texts([transports.get(int(v), str(int(v))) for v in ct["transport"].tolist()]),
+                ',"size(Byte)":',
+                _num(ct["size"]),
+                ',"data type":',
+                _json_texts([data_types.get(int(v), str(int(v))) for v in ct["data_type"].tolist()]),
+                ',"link type":',
+                _json_texts([link_types.get(int(v), str(int(v))) for v in ct["link"].tolist()]),
+                "}",
+            )
+            start, end = tasks["start"][row], tasks["end"][row]
+            b.slices(lane, start, end - start, b.names([k or "" for k in kinds]), b.cat(""), args)

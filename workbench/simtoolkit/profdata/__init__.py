@@ -13,7 +13,7 @@ Describe the work
     run with aclmdlExecute or ``"ops"`` for single-op launches). Ready-made:
     :func:`resnet50_workload`, :func:`transformer_workload`; from a model:
     :func:`workload_from_onnx`; from plain data (e.g. what an .om stores):
-    :meth:`Workload.from_dicts`.
+    :meth:`Workload.from_dicts`; :func:`data_parallel` appends gradient AllReduce (HCCL) operators.
 
 Write a report
     ``write_msprof_prof(out_dir, workload, cann_version="8.0.RC1", soc="Ascend910B2", devices=[0],
@@ -27,7 +27,9 @@ Write a report
     seed=0, cann_version="6.0.1") -> Path`` of a MindSpore-style CANN 5/6 PROF folder with only
     per-iteration timelines and step traces (:mod:`.mindspore`; ground truth: ``simulate_mindspore``).
     Database exports (docs/cann-formats.md §11): ``write_torch_npu(..., export_type="Db"|"Text+Db",
-    framework="mindspore")``, ``write_msprof_prof(..., export_type="db"|"text+db")`` (:mod:`.dbexport`).
+    framework="mindspore")``, ``write_msprof_prof(..., export_type="db"|"text+db")`` (:mod:`.dbexport`);
+    ``write_torch_npu(..., rank=r, world_size=n)`` of a workload with HCCL ops writes their
+    Communication lanes and COMMUNICATION_OP / COMMUNICATION_TASK_INFO (:mod:`.hccl`).
     ``write_big_timeline(path, "msprof"|"torch_npu", n_events)`` streams a huge timeline for
     benchmarks. ``simulate(...)`` returns the in-memory :class:`Run` the writers format, for tests
     that want expected values.
@@ -55,7 +57,15 @@ from .msprof import write_msprof_prof
 from .schedule import DEFAULT_START_NS, Run, simulate
 from .timeline import format_pid
 from .torchnpu import write_torch_npu
-from .workload import Op, Tensor, Workload, resnet50_workload, transformer_workload, workload_from_onnx
+from .workload import (
+    Op,
+    Tensor,
+    Workload,
+    data_parallel,
+    resnet50_workload,
+    transformer_workload,
+    workload_from_onnx,
+)
 
 SOCS = tuple(CHIPS)
 
@@ -68,6 +78,7 @@ __all__ = [
     "Run",
     "Tensor",
     "Workload",
+    "data_parallel",
     "format_pid",
     "resnet50_workload",
     "simulate",

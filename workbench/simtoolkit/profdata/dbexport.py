@@ -16,8 +16,9 @@ import csv
 import sqlite3
 from pathlib import Path
 
-from . import tables
+from . import hccl, tables
 from .fmt import NA, csv_line
+from .hccl import CommOp, CommTask
 from .schedule import MODEL_ID_NONE, Run
 
 INVALID = 4294967295
@@ -60,13 +61,29 @@ def _create(con: sqlite3.Connection, name: str, columns: list[tuple[str, str]], 
     con.executemany(f"INSERT INTO {name} VALUES ({marks})", rows)
 
 
-def _device_tables(con, run: Run, dev: int, pmu_cols: list[str], sid: _Strings, schema: str) -> None:
+def _device_tables(
+    con, run: Run, dev: int, pmu_cols: list[str], sid: _Strings, schema: str, comm: list[CommOp] | None = None
+) -> None:
     tasks = run.tasks[dev]
     header = tables.kernel_details_header("2025", run.chip, None)
     task_rows, compute_rows, pmu_rows = [], [], []
-    for gid, t in enumerate(tasks):
+    comm_of = {id(op.task): op for op in comm or []}
+    comm_task_rows = []
+    gid = -1
+    for t in tasks:
+        op = comm_of.get(id(t))
+        if op is not None:  # a communication operator: its small tasks are the TASK rows
+            for c in op.tasks:
+                gid += 1
+                task_rows.append(
+                    (c.start_ns, c.end_ns, dev, t.connection_id, gid, run.pid, sid(c.hw_type), INVALID)
+                    + (c.stream_id, c.task_id, run.model_id)
+                )
+                comm_task_rows.append(_comm_task_row(op, c, gid, sid, schema))
+            continue
+        gid += 1
         cells = _cells(tables.kernel_details_row(run, t, "2025", pmu_cols))
-        c = dict(zip(header + pmu_cols, cells))
+        cell = dict(zip(header + pmu_cols, cells))
         ctx = INVALID if t.context_id == NA else int(t.context_id)
         task_rows.append(
             (
@@ -87,19 +104,19 @@ def _device_tables(con, run: Run, dev: int, pmu_cols: list[str], sid: _Strings, 
             (
                 sid(t.op.name),
                 gid,
-                _int(c["Block Dim"]),
-                _int(c["Mix Block Dim"]),
+                _int(cell["Block Dim"]),
+                _int(cell["Mix Block Dim"]),
                 sid(t.task_type),
                 sid(t.op.type),
-                *(sid(c[h].strip('"')) for h in tables.TENSOR_COLS),  # shapes without the CSV quotes
+                *(sid(cell[h].strip('"')) for h in tables.TENSOR_COLS),  # shapes without the CSV quotes
                 sid(""),
-                sid(c["OP State"]),
-                sid(c["HF32 Eligible"]),
+                sid(cell["OP State"]),
+                sid(cell["HF32 Eligible"]),
             )
         )
-        for name, cell in zip(pmu_cols, cells[len(header) :]):
-            if cell not in ("", NA):
-                value = int(cell) if cell.lstrip("-").isdigit() else float(cell)
+        for name, text in zip(pmu_cols, cells[len(header) :]):
+            if text not in ("", NA):
+                value = int(text) if text.lstrip("-").isdigit() else float(text)
                 pmu_rows.append((gid, sid(name), value))
     _create(
         con,
@@ -171,6 +188,70 @@ def _device_tables(con, run: Run, dev: int, pmu_cols: list[str], sid: _Strings, 
         sorted(((v, k) for k, v in {**API_TYPES, **FWK_TYPES}.items()), reverse=True),
     )
     _create(con, "NPU_INFO", [("id", "INTEGER"), ("name", "TEXT")], [(dev, run.chip.soc)])
+    if comm:
+        _comm_tables(con, comm, comm_task_rows, dev, sid, schema)
+
+
+COMM_OP_COLUMNS = [
+    ("opName", "INTEGER"),
+    ("startNs", "INTEGER"),
+    ("endNs", "INTEGER"),
+    ("connectionId", "INTEGER"),
+    ("groupName", "INTEGER"),
+    ("opId", "INTEGER"),
+    ("relay", "INTEGER"),
+    ("retry", "INTEGER"),
+    ("dataType", "INTEGER"),
+    ("algType", "INTEGER"),
+    ("count", "INTEGER"),
+    ("opType", "INTEGER"),
+    ("deviceId", "INTEGER"),  # newer msprof; schema="old" leaves it out
+]
+COMM_TASK_COLUMNS = [
+    ("name", "INTEGER"),
+    ("globalTaskId", "INTEGER"),
+    ("taskType", "INTEGER"),
+    ("planeId", "INTEGER"),
+    ("groupName", "INTEGER"),
+    ("notifyId", "INTEGER"),
+    ("rdmaType", "INTEGER"),
+    ("srcRank", "INTEGER"),
+    ("dstRank", "INTEGER"),
+    ("transportType", "INTEGER"),
+    ("size", "INTEGER"),
+    ("dataType", "INTEGER"),
+    ("linkType", "INTEGER"),
+    ("opId", "INTEGER"),
+    ("isMaster", "INTEGER"),  # newer msprof; schema="old" leaves it out
+]
+
+
+def _comm_task_row(op: CommOp, c: CommTask, gid: int, sid: _Strings, schema: str) -> tuple:
+    row: tuple = (sid(op.task.op.name), gid, sid(c.kind), c.plane, sid(op.group), c.notify_id, INVALID)
+    row += (c.src_rank, c.dst_rank, hccl.TRANSPORT_TYPES["SDMA"], c.size, hccl.DATA_TYPES[op.data_type])
+    row += (hccl.LINK_TYPES["HCCS"], op.op_id)
+    return row if schema == "old" else (*row, 1 if c.plane == 0 else 0)
+
+
+def _comm_tables(con, comm: list[CommOp], task_rows: list[tuple], dev: int, sid: _Strings, schema: str) -> None:
+    """COMMUNICATION_OP / COMMUNICATION_TASK_INFO and the ENUM_HCCL_* tables they refer to."""
+    op_cols = COMM_OP_COLUMNS[:-1] if schema == "old" else COMM_OP_COLUMNS
+    task_cols = COMM_TASK_COLUMNS[:-1] if schema == "old" else COMM_TASK_COLUMNS
+    rows = []
+    for op in comm:
+        t = op.task
+        row: tuple = (sid(t.op.name), t.start_ns, t.end_ns, t.connection_id, sid(op.group), op.op_id, 0, 0)
+        row += (hccl.DATA_TYPES[op.data_type], sid(op.alg_type), op.count, sid(t.op.type))
+        rows.append(row if schema == "old" else (*row, dev))
+    _create(con, "COMMUNICATION_OP", op_cols, rows)
+    _create(con, "COMMUNICATION_TASK_INFO", task_cols, task_rows)
+    for table, enum in (
+        ("ENUM_HCCL_DATA_TYPE", hccl.DATA_TYPES),
+        ("ENUM_HCCL_TRANSPORT_TYPE", hccl.TRANSPORT_TYPES),
+        ("ENUM_HCCL_LINK_TYPE", hccl.LINK_TYPES),
+        ("ENUM_HCCL_RDMA_TYPE", hccl.RDMA_TYPES),
+    ):
+        _create(con, table, [("id", "INTEGER"), ("name", "TEXT")], sorted((v, k) for k, v in enum.items()))
 
 
 def _pytorch_tables(con, run: Run, dev: int, sid: _Strings) -> None:
@@ -223,15 +304,14 @@ def _pytorch_tables(con, run: Run, dev: int, sid: _Strings) -> None:
     _create(con, "STEP_TIME", [("id", "INTEGER"), ("startNs", "INTEGER"), ("endNs", "INTEGER")], steps)
 
 
-MB = 1 << 20
+# ENUM_MODULE ids of the modules the simulator reports (hiascend "Description of .db Data Exported by msprof")
+MODULE_IDS = {"SLOG": 0, "HCCL": 3, "RUNTIME": 7, "APP": 33}
+PTR = 187651245490688
 
 
-def _bytes(mb_text: str) -> int:
-    return round(float(mb_text) * MB)
-
-
-def _memory_tables(con, memory_rows: list[list[str]], op_memory_rows: list[list[str]], dev: int, sid: _Strings) -> None:
-    """MEMORY_RECORD / OP_MEMORY from the cells of memory_record.csv / operator_memory.csv (bytes, ns)."""
+def _memory_tables(con, memory: list[tuple], module_memory: list[tuple], dev: int, sid: _Strings) -> None:
+    """MEMORY_RECORD / OP_MEMORY / NPU_MODULE_MEM from the same records as memory_record.csv /
+    operator_memory.csv / npu_module_mem.csv (bytes, ns; torch_npu ``*_for_db`` values)."""
     _create(
         con,
         "MEMORY_RECORD",
@@ -244,7 +324,7 @@ def _memory_tables(con, memory_rows: list[list[str]], op_memory_rows: list[list[
             ("streamPtr", "INTEGER"),
             ("deviceId", "INTEGER"),
         ],
-        ((sid(r[0]), us_text_ns(r[1]), _bytes(r[2]), _bytes(r[3]), _bytes(r[4]), int(r[5]), dev) for r in memory_rows),
+        ((sid(comp), ts, alloc, res, alloc, PTR, dev) for comp, ts, alloc, res, *_ in memory),
     )
     _create(
         con,
@@ -267,21 +347,19 @@ def _memory_tables(con, memory_rows: list[list[str]], op_memory_rows: list[list[
             ("deviceId", "INTEGER"),
         ],
         (
-            (
-                sid(r[0]),
-                round(float(r[1]) * 1024),
-                us_text_ns(r[2]),
-                us_text_ns(r[3]),
-                us_text_ns(r[4]),
-                us_text_ns(r[3]) - us_text_ns(r[2]),
-                us_text_ns(r[4]) - us_text_ns(r[2]),
-                *(_bytes(x) for x in r[7:13]),
-                int(r[13]),
-                dev,
-            )
-            for r in op_memory_rows
+            (sid(name), size, ts, rel, rel, rel - ts, rel - ts, alloc, res, alloc, alloc - size, res, alloc - size)
+            + (PTR, dev)
+            for _c, ts, alloc, res, name, size, rel in memory
+            if name
         ),
     )
+    _create(
+        con,
+        "NPU_MODULE_MEM",
+        [("moduleId", "INTEGER"), ("timestampNs", "INTEGER"), ("totalReserved", "INTEGER"), ("deviceId", "INTEGER")],
+        ((MODULE_IDS[module], ts, res, dev) for module, ts, res in module_memory),
+    )
+    _create(con, "ENUM_MODULE", [("id", "INTEGER"), ("name", "TEXT")], sorted((v, k) for k, v in MODULE_IDS.items()))
 
 
 def _finish(con, sid: _Strings, run: Run, meta: dict[str, str]) -> None:
@@ -304,20 +382,24 @@ def write_framework_db(
     pmu_cols: list[str],
     *,
     rank: int | None = None,
-    memory_rows: list[list[str]] = (),  # type: ignore[assignment]
-    op_memory_rows: list[list[str]] = (),  # type: ignore[assignment]
+    memory: list[tuple] | None = None,
+    module_memory: list[tuple] | None = None,
     meta: dict[str, str] | None = None,
     schema: str = "new",
+    comm: list[CommOp] | None = None,
 ) -> None:
-    """``ascend_pytorch_profiler[_{rank}].db`` / ``ascend_mindspore_profiler[_{rank}].db`` of one device."""
+    """``ascend_pytorch_profiler[_{rank}].db`` / ``ascend_mindspore_profiler[_{rank}].db`` of one device.
+
+    ``memory`` / ``module_memory``: the records of memory_record.csv + operator_memory.csv and of
+    npu_module_mem.csv (in bytes); ``comm``: the communication operators (:mod:`.hccl`)."""
     dev = run.devices[0]
     sid = _Strings()
     con = _open(path)
     try:
         with con:
-            _device_tables(con, run, dev, pmu_cols, sid, schema)
+            _device_tables(con, run, dev, pmu_cols, sid, schema, comm)
             _pytorch_tables(con, run, dev, sid)
-            _memory_tables(con, list(memory_rows), list(op_memory_rows), dev, sid)
+            _memory_tables(con, list(memory or ()), list(module_memory or ()), dev, sid)
             if rank is not None:
                 _create(con, "RANK_DEVICE_MAP", [("rankId", "INTEGER"), ("deviceId", "INTEGER")], [(rank, dev)])
             _create(con, "HOST_INFO", [("hostUid", "TEXT"), ("hostName", "TEXT")], [("0", "localhost")])

@@ -131,6 +131,8 @@ def op_duration_ns(op: Op, chip: Chip) -> int:
 
 
 def _blocks(op: Op, chip: Chip, task_type: str) -> tuple[int, int]:
+    if task_type == "HCCL":  # communication ops have no block dim: 0 (samples/torch_npu-kernel_details-arith)
+        return 0, 0
     if task_type == "MIX_AIC":
         return min(chip.aic_num, 20), 2 * min(chip.aic_num, 20)
     elements = sum(t.elements for t in op.outputs) or 1

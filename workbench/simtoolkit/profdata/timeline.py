@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from .fmt import dur_us, ts_us
+from .hccl import CommOp, CommTask, thread_layout
 from .schedule import MODEL_ID_NONE, HostEvent, PyEvent, Run, Task
 
 SORT = {
@@ -306,6 +307,7 @@ def torch_pids(run: Run) -> dict[str, int]:
         "CANN": run.pid * 100 + 2,
         "Ascend Hardware": 800,
         "Overlap Analysis": run.pid * 10000 + 1100,
+        "Communication": 832,  # UNVERIFIED (the msprof pid packing of sort index 26, device 0)
     }
 
 
@@ -330,8 +332,74 @@ def _py_meta(name: str, pid: int, tid: int, args: dict) -> dict:
     return {"ph": "M", "name": name, "pid": pid, "tid": tid, "args": args}
 
 
-def torch_events(run: Run, dev: int, op_types: bool = False) -> Iterator[dict]:
-    """Events of one rank's ``trace_view.json``, in the section order of the real sample."""
+def comm_op_event(op: CommOp, pid: int, tid: int) -> dict:
+    """A communication operator on its ``Group ... Communication`` thread (msprof's HcclOpTraceEvent args)."""
+    t = op.task
+    args = {"connection_id": t.connection_id, "model id": op.model_id, "data_type": op.data_type}
+    args.update({"alg_type": op.alg_type, "count": op.count})
+    return {
+        "name": t.op.name,
+        "pid": pid,
+        "tid": tid,
+        "ts": ts_us(t.start_ns),
+        "dur": dur_us(t.dur_ns),
+        "args": args,
+        "ph": "X",
+    }
+
+
+def comm_task_event(op: CommOp, c: CommTask, pid: int, tid: int) -> dict:
+    """A small communication task on its ``Plane N`` thread (a subset of msprof's HcclTaskTraceEvent args)."""
+    args = {
+        "notify_id": c.notify_id,
+        "stream id": c.stream_id,
+        "task id": c.task_id,
+        "task type": c.kind,
+        "src rank": c.src_rank,
+        "dst rank": c.dst_rank,
+        "transport type": "SDMA",
+        "size(Byte)": c.size,
+        "data type": op.data_type,
+        "link type": "HCCS",
+    }
+    return {
+        "name": c.kind,
+        "pid": pid,
+        "tid": tid,
+        "ts": ts_us(c.start_ns),
+        "dur": dur_us(c.dur_ns),
+        "args": args,
+        "ph": "X",
+    }
+
+
+def comm_hw_event(op: CommOp, c: CommTask, pid: int) -> dict:
+    """A small communication task on the Ascend Hardware stream it ran on, named by its operator."""
+    return {
+        "name": op.task.op.name,
+        "pid": pid,
+        "tid": c.stream_id,
+        "ts": ts_us(c.start_ns),
+        "dur": dur_us(c.dur_ns),
+        "args": {
+            "Model Id": op.model_id,
+            "Task Type": c.hw_type,
+            "Stream Id": c.stream_id,
+            "Task Id": c.task_id,
+            "Batch Id": 0,
+            "Subtask Id": SUBTASK_NONE,
+            "connection_id": op.task.connection_id,
+        },
+        "ph": "X",
+    }
+
+
+def torch_events(run: Run, dev: int, op_types: bool = False, comm: list[CommOp] | None = None) -> Iterator[dict]:
+    """Events of one rank's ``trace_view.json``, in the section order of the real sample. ``comm``:
+    the rank's communication operators (:mod:`.hccl`), shown as their small tasks on the hardware
+    streams and on a ``Communication`` process (instead of one slice per operator)."""
+    comm = comm or []
+    by_task = {id(op.task): op for op in comm}
     pids = torch_pids(run)
     py, cann, hw, ov = pids["Python"], pids["CANN"], pids["Ascend Hardware"], pids["Overlap Analysis"]
     pyev = run.python[dev]
@@ -356,7 +424,9 @@ def torch_events(run: Run, dev: int, op_types: bool = False) -> Iterator[dict]:
         yield _py_meta("thread_name", py, tid, {"name": f"Thread {tid}"})
         yield _py_meta("thread_sort_index", py, tid, {"sort_index": tid})
     tasks = run.tasks[dev]
-    streams = sorted({t.stream_id for t in tasks})
+    streams = sorted(
+        {t.stream_id for t in tasks if id(t) not in by_task} | {c.stream_id for op in comm for c in op.tasks}
+    )
     meta = [_meta("process_name", hw, 0, {"name": "Ascend Hardware"})]
     for s in streams:
         meta += thread_meta(hw, s, f"Stream {s}", s)
@@ -373,6 +443,14 @@ def torch_events(run: Run, dev: int, op_types: bool = False) -> Iterator[dict]:
     for tid, name in enumerate(("Computing", "Communication", "Communication(Not Overlapped)", "Free")):
         meta.append(_meta("thread_name", ov, tid, {"name": name}))
     meta += [_meta("process_labels", ov, 0, {"labels": "NPU"}), _meta("process_sort_index", ov, 0, {"sort_index": 11})]
+    layout = thread_layout(comm)
+    if comm:
+        cp = pids["Communication"]
+        meta += process_meta(cp, "Communication", "NPU", 9)  # sort index UNVERIFIED
+        for group, (gtid, plane_tids) in layout.items():
+            meta += thread_meta(cp, gtid, f"Group {group} Communication", gtid)
+            for plane, ptid in plane_tids.items():
+                meta += thread_meta(cp, ptid, f"Plane {plane}", ptid)
     yield from meta
     timed, seq = [], 0
     for e in run.host[dev]:
@@ -382,15 +460,26 @@ def torch_events(run: Run, dev: int, op_types: bool = False) -> Iterator[dict]:
     for t in tasks:
         s, f = h2d_flow(t, cann, hw)
         timed.append((t.launch_ns, seq, s))
-        timed.append((t.start_ns, seq + 1, device_event(t, hw, MODEL_ID_NONE, op_types)))
+        op = by_task.get(id(t))
+        if op is None:
+            timed.append((t.start_ns, seq + 1, device_event(t, hw, MODEL_ID_NONE, op_types)))
+        else:
+            cp = pids["Communication"]
+            gtid, plane_tids = layout[op.group]
+            timed.append((t.start_ns, seq + 1, comm_op_event(op, cp, gtid)))
+            for c in op.tasks:
+                timed.append((c.start_ns, seq + 1, comm_hw_event(op, c, hw)))
+                timed.append((c.start_ns, seq + 1, comm_task_event(op, c, cp, plane_tids[c.plane])))
         timed.append((t.start_ns, seq + 2, f))
-        timed.append(
-            (
-                t.start_ns,
-                seq + 3,
-                {"name": "Computing", "pid": ov, "tid": 0, "ts": ts_us(t.start_ns), "dur": dur_us(t.dur_ns), "ph": "X"},
+        lanes = (("Communication", 1), ("Communication(Not Overlapped)", 2)) if op is not None else (("Computing", 0),)
+        for name, tid in lanes:
+            timed.append(
+                (
+                    t.start_ns,
+                    seq + 3,
+                    {"name": name, "pid": ov, "tid": tid, "ts": ts_us(t.start_ns), "dur": dur_us(t.dur_ns), "ph": "X"},
+                )
             )
-        )
         if prev_end is not None and t.start_ns > prev_end:
             timed.append(
                 (

@@ -19,11 +19,12 @@ grouped by those ``N/A`` values, and a trace_view whose Ascend Hardware slices c
 
 from __future__ import annotations
 
+import bisect
 import json
 import struct
 from pathlib import Path
 
-from . import dbexport, tables
+from . import dbexport, hccl, tables
 from .chips import cann, chip, pmu_columns
 from .fmt import NA, StagedDir, csv_text, dur_text, r3, ts_us, write_json_array, write_text
 from .msprof import prof_name, stamp, write_raw
@@ -58,6 +59,7 @@ def write_torch_npu(
     export_type: str = "Text",
     framework: str = "torch_npu",
     db_schema: str = "new",
+    world_size: int = 1,
 ) -> Path:
     """Write one ``*_ascend_pt`` folder under ``out_dir`` (eager torch_npu run of ``workload`` for
     ``steps`` profiler steps on one device) and return its path. ``profiler_level="Level0"``
@@ -65,7 +67,9 @@ def write_torch_npu(
     ``export_type``: ``"Text"`` (CSV + trace_view.json), ``"Db"`` (only ``ascend_pytorch_profiler[_{rank}].db``
     and ``analysis.db``) or ``"Text+Db"`` (both, same values). ``framework="mindspore"`` names the folder
     ``*_ascend_ms`` and the database ``ascend_mindspore_profiler[_{rank}].db``. ``db_schema="old"``:
-    COMPUTE_TASK_INFO with ``blockDim/mixBlockDim`` (see :mod:`.dbexport`)."""
+    COMPUTE_TASK_INFO with ``blockDim/mixBlockDim`` (see :mod:`.dbexport`). The workload's HCCL ops
+    (:func:`.workload.data_parallel`) are communication operators of a ``world_size``-rank job: their
+    small tasks, ``Communication`` lanes and COMMUNICATION_OP / COMMUNICATION_TASK_INFO rows (:mod:`.hccl`)."""
     if export_type not in EXPORT_TYPES:
         raise ValueError(f"export_type: {export_type!r} is not one of {', '.join(EXPORT_TYPES)}")
     if framework not in FRAMEWORKS:
@@ -74,6 +78,8 @@ def write_torch_npu(
         raise ValueError(f"style: {style!r} is not one of {', '.join(STYLES)}")
     if profiler_level not in LEVELS:
         raise ValueError(f"profiler_level: {profiler_level!r} is not one of {', '.join(LEVELS)}")
+    if world_size < 1:
+        raise ValueError(f"world_size: {world_size!r} must be >= 1")
     level0 = profiler_level == "Level0"
     if level0:
         aic_metrics = None
@@ -90,6 +96,7 @@ def write_torch_npu(
         pid=pid,
         connection_base=connection_base,
     )
+    comm = hccl.comm_ops(run, device, rank or 0, max(world_size, (rank or 0) + 1))
     suffix = "ascend_ms" if framework == "mindspore" else "ascend_pt"
     target = Path(out_dir) / f"{hostname}_{pid}_{stamp(start_ns, millis=True)}_{suffix}"
     with StagedDir(target) as root:
@@ -118,7 +125,7 @@ def write_torch_npu(
         )
         out = root / "ASCEND_PROFILER_OUTPUT"
         if "Text" in export_type:
-            write_json_array(out / "trace_view.json", torch_events(run, device, op_types=level0))
+            write_json_array(out / "trace_view.json", torch_events(run, device, op_types=level0, comm=comm))
             _write_tables(out, run, style, aic_metrics, pmu_cols, level0)
         if "Db" in export_type:
             out.mkdir(exist_ok=True)
@@ -129,10 +136,11 @@ def write_torch_npu(
                 run,
                 pmu_cols,
                 rank=rank,
-                memory_rows=[_memory_record_row(m, device) for m in mem],
-                op_memory_rows=[_operator_memory_row(m, device) for m in mem if m[4]],
+                memory=mem,
+                module_memory=_module_memory(mem),
                 meta={"ENV_VARIABLES": json.dumps({"ASCEND_RT_VISIBLE_DEVICES": str(device)})},
                 schema=db_schema,
+                comm=comm,
             )
             dbexport.write_analysis_db(out / "analysis.db", list(_step_rows(run, device, "2025")))
         fw = root / "FRAMEWORK"
@@ -239,11 +247,8 @@ def _write_tables(
     write_text(
         out / "npu_module_mem.csv",
         csv_text(
-            ["Device_id", "Component", "Timestamp(us)", "Total Reserved(MB)", "Device"],
-            (
-                [str(dev), comp, ts_us(ts), r3(res), f"NPU:{dev}"]
-                for comp, ts, _a, res, *_ in mem[:: max(1, len(mem) // 6)]
-            ),
+            ["Component", "Timestamp(us)", "Total Reserved(MB)", "Device"],  # torch_npu NpuModuleMemoryBean
+            ([module, ts_us(ts), _mb(res), f"NPU:{dev}"] for module, ts, res in _module_memory(mem)),
         ),
     )
 
@@ -253,18 +258,23 @@ def _shape_text(op) -> str:
 
 
 def _operator_rows(run: Run, dev: int):
+    # the Enqueue inside each op (the first in event order: threads ascending, then by start), by bisection
+    enqueues: dict[int, tuple[list[int], list[int]]] = {}
+    for x in run.python[dev]:
+        if x.cat == "enqueue":
+            starts, durs = enqueues.setdefault(x.tid, ([], []))
+            starts.append(x.start_ns)
+            durs.append(x.dur_ns)
     for e in run.python[dev]:
         if e.task is None:
             continue
         t = e.task
-        enq = next(
-            (
-                x.dur_ns
-                for x in run.python[dev]
-                if x.cat == "enqueue" and e.start_ns <= x.start_ns < e.start_ns + e.dur_ns
-            ),
-            0,
-        )
+        enq = 0
+        for starts, durs in (enqueues[tid] for tid in sorted(enqueues)):
+            i = bisect.bisect_left(starts, e.start_ns)
+            if i < len(starts) and starts[i] < e.start_ns + e.dur_ns:
+                enq = durs[i]
+                break
         aicore = t.dur_ns if t.task_type in ("AI_CORE", "MIX_AIC") else 0
         yield [
             e.name,
@@ -295,48 +305,72 @@ def _step_header(style: str) -> list[str]:
 
 
 def _step_rows(run: Run, dev: int, style: str):
+    """Per step (µs): computing = compute tasks, communication = HCCL operators (none overlapped)."""
+    by_step: dict[int, list] = {}
+    for t in run.tasks[dev]:
+        by_step.setdefault(t.step, []).append(t)
     for e in run.python[dev]:
         if not e.name.startswith("ProfilerStep#"):
             continue
         step = int(e.name.split("#")[1])
-        ts = [t for t in run.tasks[dev] if t.step == step]
-        computing = sum(t.dur_ns for t in ts)
+        ts = by_step[step]
+        computing = sum(t.dur_ns for t in ts if t.op.core != "HCCL")
+        comm = sum(t.dur_ns for t in ts if t.op.core == "HCCL")
         span = ts[-1].end_ns - ts[0].start_ns
-        row = [str(step), r3(computing / 1000), "0", "0", "0", r3((span - computing) / 1000), "0", "0", "0"]
+        c = r3(comm / 1000)
+        row = [str(step), r3(computing / 1000), c, "0", c, r3((span - computing - comm) / 1000), "0", "0", c]
         yield [str(dev), *row, r3((ts[0].start_ns - e.start_ns) / 1000)] if style == "2025" else row
 
 
+MB = 1 << 20
+PTR = 187651245490688  # an aarch64 heap address (15 digits)
+MODULES = (("APP", 0), ("HCCL", 200 * MB), ("RUNTIME", 16 * MB), ("SLOG", 0))  # APP: the reserved pool
+
+
+def _mb(nbytes: int) -> str:
+    """Bytes as torch_npu writes MB: ``str(bytes / 2**20)`` (exact binary fraction, e.g. ``954.3701171875``)."""
+    return str(nbytes / MB)
+
+
 def _memory(run: Run, dev: int):
-    """(component, ts, allocated MB, reserved MB, op name, size KB, release ts) per kernel output."""
-    base = 512.0
-    reserved = 1024.0
+    """(component, ts, allocated B, reserved B, op name, size B, release ts) per kernel output."""
+    base = 512 * MB
+    reserved = 1024 * MB
     for t in run.tasks[dev]:
-        kb = sum(x.nbytes for x in t.op.outputs) / 1024
-        alloc = base + kb / 1024
-        yield ("PTA", t.launch_ns, alloc, reserved, t.op.torch_op, kb, t.end_ns + 50_000)
+        size = sum(x.nbytes for x in t.op.outputs)
+        yield ("PTA", t.launch_ns, base + size, reserved, t.op.torch_op, size, t.end_ns + 50_000)
+
+
+def _module_memory(mem: list) -> list[tuple[str, int, int]]:
+    """npu_module_mem rows (module, ts, reserved B): every module at a few sample times, as the tool does."""
+    return [
+        (module, ts, res if module == "APP" else fixed)
+        for _c, ts, _a, res, *_ in mem[:: max(1, len(mem) // 6)]
+        for module, fixed in MODULES
+    ]
 
 
 def _memory_record_row(m, dev: int) -> list[str]:
     comp, ts, alloc, res, *_ = m
-    return [comp, ts_us(ts), r3(alloc), r3(res), r3(alloc), "187651245490688", f"NPU:{dev}"]
+    return [comp, ts_us(ts), _mb(alloc), _mb(res), _mb(alloc), str(PTR), f"NPU:{dev}"]
 
 
 def _operator_memory_row(m, dev: int) -> list[str]:
-    _, ts, alloc, res, name, kb, rel = m
+    _, ts, alloc, res, name, size, rel = m
     return [
         name,
-        r3(kb),
+        str(size / 1024),
         ts_us(ts),
         ts_us(rel),
         ts_us(rel),
         dur_text(rel - ts),
         dur_text(rel - ts),
-        r3(alloc),
-        r3(res),
-        r3(alloc),
-        r3(alloc - kb / 1024),
-        r3(res),
-        r3(alloc - kb / 1024),
-        "187651245490688",
+        _mb(alloc),
+        _mb(res),
+        _mb(alloc),
+        _mb(alloc - size),
+        _mb(res),
+        _mb(alloc - size),
+        str(PTR),
         f"NPU:{dev}",
     ]

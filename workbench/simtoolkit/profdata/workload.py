@@ -416,6 +416,28 @@ def transformer_workload(
     return Workload("transformer", tuple(ops), "ops", model_name="transformer")
 
 
+def data_parallel(workload: Workload, buckets: int = 2, bucket_elements: int = 4 << 20) -> Workload:
+    """``workload`` followed by ``buckets`` gradient AllReduce operators (core ``HCCL``), as a
+    data-parallel training step runs them: ``hcom_allReduce__586_{i}_1`` of type ``hcom_allReduce_``
+    (the names of samples/torch_npu-910B-rank0-comm-mem). Written with a rank and ``world_size``,
+    the torch_npu writer adds their communication lanes and tables (:mod:`.hccl`)."""
+    dtype = workload.ops[0].outputs[0].dtype if workload.ops and workload.ops[0].outputs else "FLOAT16"
+    grads = tuple(
+        Op(
+            f"hcom_allReduce__586_{i}_1",
+            "hcom_allReduce_",
+            (Tensor((bucket_elements,), dtype, "ND"),),
+            (Tensor((bucket_elements,), dtype, "ND"),),
+            "HCCL",
+            duration_us=60.0 + 15.0 * i,
+            torch_op="c10d::allreduce_",
+            acl_api="HcclAllReduce",
+        )
+        for i in range(buckets)
+    )
+    return Workload(f"{workload.name}_dp", workload.ops + grads, workload.kind, workload.model_name, workload.inputs)
+
+
 # ---- ONNX ------------------------------------------------------------------------------------------
 
 ONNX_TYPES = {
