@@ -86,6 +86,19 @@ def torch_folder(member: str) -> Callable[[bytes, Path], None]:
     return go
 
 
+def torch_json(member: str, reader: Callable[[Path], object]) -> Callable[[bytes, Path], None]:
+    """communication(_matrix).json inside a torch_npu report folder (with the simulator's kernel_details)."""
+
+    def go(data: bytes, work: Path) -> None:
+        out = work / "r_ascend_pt" / "ASCEND_PROFILER_OUTPUT"
+        write(out / member, data)
+        shutil.copy(SIM_TORCH / "ASCEND_PROFILER_OUTPUT" / "kernel_details.csv", out / "kernel_details.csv")
+        _table(f"json-{Path(member).stem}", reader)(out / member, work)
+        open_any("torch-folder", out.parent)
+
+    return go
+
+
 def _real_samples() -> list[tuple[str, Callable[[bytes, Path], None]]]:
     s = SAMPLES
     return [
@@ -101,6 +114,10 @@ def _real_samples() -> list[tuple[str, Callable[[bytes, Path], None]]]:
         ("npu-smi/npu-smi-info_310P3_25.3.rc1.txt", _text(lambda t: parse_smi("npu-smi", t))),
         ("npu-smi/npu-smi-info_310_23.0.0.txt", _text(lambda t: parse_smi("npu-smi", t))),
         ("npu-smi/npu-smi-info_910_8card_24.1.0.txt", _text(lambda t: parse_smi("npu-smi", t))),
+        ("torch_npu-910B-rank0-comm-mem/communication.json",
+         torch_json("communication.json", tables.read_communication)),
+        ("torch_npu-910B-rank0-comm-mem/communication_matrix.json",
+         torch_json("communication_matrix.json", tables.read_communication_matrix)),
         ("torch_npu-910B-rank0-comm-mem/memory_record.csv", torch_folder("memory_record.csv")),
         ("torch_npu-910B-rank0-comm-mem/npu_module_mem.csv", torch_folder("npu_module_mem.csv")),
         ("torch_npu-910B-rank0-comm-mem/operator_memory.csv", torch_folder("operator_memory.csv")),
@@ -111,8 +128,7 @@ def _real_samples() -> list[tuple[str, Callable[[bytes, Path], None]]]:
     ]  # fmt: skip
 
 
-# communication.json / communication_matrix.json of the torch_npu sample: no reader of the workbench opens them
-NOT_READ = {"SOURCES.md", "communication.json", "communication_matrix.json"}
+NOT_READ = {"SOURCES.md"}
 
 
 def read_op_statistic(path: Path) -> object:

@@ -19,8 +19,11 @@ from hypothesis import example, given
 
 from workbench.core.profiling import tables
 from workbench.core.profiling.build import open_report
+from workbench.core.profiling.comm import communication_view
 from workbench.core.profiling.detect import detect
 from workbench.core.profiling.errors import ProfilingDataError
+from workbench.core.profiling.memory import KINDS, downsample, memory_view
+from workbench.core.profiling.steps import step_breakdown
 from workbench.core.profiling.storage import cache
 from workbench.core.profiling.storage.saved import META_MEMBER, load_saved, save_report
 
@@ -37,13 +40,31 @@ def _scratch(tmp_path: Path) -> Path:
 
 
 def _touch_report(report) -> None:
-    """What the views read first: tables, span and the args of a few slices."""
+    """What the views read first: tables, span and the args of a few slices; the models of the Memory,
+    Communication and Steps views (issue #19)."""
     dict(report.tables)  # a cached report decodes each table on first use: damage shows here
     tl = report.timeline
     if tl is not None:
         for i in range(min(tl.event_count, 16)):
             tl.args(i)
             tl.name(i)
+    memory = memory_view(report)
+    if memory is not None:
+        for component in memory.components:
+            for kind in KINDS:
+                ts, values = memory.curve(component, kind)
+                downsample(ts, values, 8)
+        for peak in memory.peaks[:4]:
+            memory.alive_at(peak.ts_ns)
+        for module in memory.modules[:4]:
+            memory.module_curve(module)
+    comm = communication_view(report)
+    if comm is not None:
+        comm.transports()
+        comm.matrix_grid()
+        for group_op in comm.group_ops()[:3]:
+            comm.matrix_grid(group_op=group_op)
+    step_breakdown(report)
 
 
 def open_any(fmt: str, path: Path) -> None:
@@ -235,6 +256,126 @@ def test_csv_table(tmp_path: Path, name: str, data: bytes) -> None:
 def test_ops_csv_report(tmp_path: Path, data: bytes) -> None:
     """A lone kernel_details.csv opened as a report (stats, span, views' first reads)."""
     open_any("csv-ops-report", write(_scratch(tmp_path) / "kernel_details.csv", data))
+
+
+# ----- communication.json / communication_matrix.json (torch_npu per step, msprof per op)
+
+COMM_NUMBERS = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.integers(-(2**70), 2**70),
+    st.sampled_from(HUGE_INTS),
+    st.sampled_from(["1.5", "abc", "", "1736408883732241.567", "1e400", "-0", "１２"]),
+    st.none(),
+    st.booleans(),
+)
+TIME_KEYS = [
+    "Start Timestamp(us)",
+    "Elapse Time(ms)",
+    "Transit Time(ms)",
+    "Wait Time(ms)",
+    "Synchronization Time(ms)",
+    "Idle Time(ms)",
+    "Wait Time Ratio",
+    "Synchronization Time Ratio",
+    "start timestamp(us)",
+]
+LINK_KEYS = ["Transit Size(MB)", "Transit Time(ms)", "Bandwidth(GB/s)", "Large Packet Ratio", "Bandwidth(Utilization)"]
+OP_NAMES = [
+    "hcom_allReduce__586_0_1@1752",
+    "hcom_send__1_0_1@9",
+    "hcom_receive__2@9",
+    "Total Op Info",
+    "total",
+    "",
+    "x",
+]
+SIZES = st.dictionaries(
+    st.sampled_from(["2.064384", "0", "x", "1e400", "", "-1"]),
+    st.one_of(st.lists(COMM_NUMBERS, max_size=3), COMM_NUMBERS),
+    max_size=3,
+)
+TRANSPORT = st.dictionaries(
+    st.sampled_from([*LINK_KEYS, "Size Distribution"]), st.one_of(COMM_NUMBERS, SIZES), max_size=6
+)
+OP = st.fixed_dictionaries(
+    {},
+    optional={
+        "Communication Time Info": st.one_of(
+            st.dictionaries(st.sampled_from(TIME_KEYS), COMM_NUMBERS, max_size=8), json_values(3)
+        ),  # noqa: E501
+        "Communication Bandwidth Info": st.one_of(
+            st.dictionaries(
+                st.sampled_from(["HCCS", "RDMA", "SDMA", "UB", ""]), st.one_of(TRANSPORT, json_values(3)), max_size=3
+            ),  # noqa: E501
+            json_values(3),
+        ),
+    },
+)
+LINK = st.dictionaries(
+    st.sampled_from([*LINK_KEYS, "Transport Type", "Op Name"]),
+    st.one_of(COMM_NUMBERS, st.sampled_from(["HCCS", "LOCAL", "NEWLINK"]), json_values(2)),
+    max_size=6,
+)
+MATRIX_ENTRY = st.dictionaries(
+    st.sampled_from(["0-1", "1-0", "0-0", "7-99999999999999999999", "a-b", ""]),
+    st.one_of(LINK, json_values(2)),
+    max_size=3,
+)  # noqa: E501
+MATRIX_NAMES = ["allreduce-top1@1752", "allreduce-total@1752", "send-middle@9", "Total Op Info", *OP_NAMES]
+
+
+def _comm_docs(entry: st.SearchStrategy, names: list[str]) -> st.SearchStrategy[bytes]:
+    """Either layout (steps of p2p / collective, or entries by name at the top), or any JSON at all."""
+    kinds = st.dictionaries(
+        st.sampled_from(["p2p", "collective", "Collective", "other"]),
+        st.one_of(
+            st.dictionaries(st.sampled_from(names), st.one_of(entry, json_values(3)), max_size=3), json_values(3)
+        ),
+        max_size=2,
+    )  # noqa: E501
+    top = st.dictionaries(
+        st.sampled_from(["step50", "step", "step99999999999999999999999", "stepx", *names]),
+        st.one_of(kinds, entry, json_values(3)),
+        max_size=3,
+    )
+    return st.one_of(top, json_values(6)).map(lambda doc: json.dumps(doc, allow_nan=True).encode())
+
+
+COMM_FILES = {
+    "communication.json": ("json-communication", tables.read_communication, _comm_docs(OP, OP_NAMES)),
+    "communication_matrix.json": (
+        "json-communication_matrix",
+        tables.read_communication_matrix,
+        _comm_docs(MATRIX_ENTRY, MATRIX_NAMES),
+    ),
+}
+
+
+def _comm_case(tmp_path: Path, name: str, blob: bytes) -> None:
+    """One file read alone, then inside a torch_npu output (the report and the Communication view)."""
+    fmt, reader, _docs = COMM_FILES[name]
+    folder = _scratch(tmp_path) / "r_ascend_pt"
+    out = folder / "ASCEND_PROFILER_OUTPUT"
+    path = write(out / name, blob)
+    feed(fmt, path, lambda: reader(path), (ProfilingDataError,))
+    shutil.copy(SIM_TORCH / "ASCEND_PROFILER_OUTPUT" / "kernel_details.csv", out / "kernel_details.csv")
+    open_any("comm-report", folder)
+
+
+@pytest.mark.parametrize("name", sorted(COMM_FILES))
+@given(data=st.data())
+def test_communication_json(tmp_path: Path, name: str, data: st.DataObject) -> None:
+    docs = COMM_FILES[name][2]
+    _comm_case(tmp_path, name, data.draw(st.one_of(docs, docs.flatmap(encodings_of))))
+
+
+@pytest.mark.parametrize("name", sorted(COMM_FILES))
+def test_communication_json_nested_deep(tmp_path: Path, name: str) -> None:
+    _comm_case(tmp_path, name, deep_json(30000))
+
+
+def encodings_of(blob: bytes) -> st.SearchStrategy[bytes]:
+    return encodings(blob.decode("utf-8"))
 
 
 # ----- the saved report (.wbreport) and the cache

@@ -188,3 +188,113 @@ def test_cluster_sample(capsys, samples):
     assert code == 0, err
     assert info["kind"] == "cluster" and info["devices"] == ranks
     assert info["op_count"] == 0 and info["tables"]["cluster_step_trace_time"] == len(raw)
+
+
+# ---- report steps | memory | communication (issue #19) -------------------------------------------------------
+
+COMM_MEM = "torch_npu-910B-rank0-comm-mem"
+
+
+def _us_to_ns(text) -> int:
+    from decimal import ROUND_HALF_UP, Decimal
+
+    return int((Decimal(str(text).strip()) * 1000).to_integral_value(rounding=ROUND_HALF_UP))
+
+
+def test_report_steps_json(capsys, samples):
+    path = samples / COMM_MEM
+    _, raw = read_rows(path / "step_trace_time.csv")
+    code, out, err = run(capsys, "steps", str(path), "--json")
+    assert code == 0, err
+    assert out["source"] == "step_trace_time" and out["warnings"] == []
+    assert [s["step"] for s in out["steps"]] == [int(r["Step"]) for r in raw]
+    headers = {
+        "computing_us": "Computing",
+        "communication_not_overlapped_us": "Communication(Not Overlapped)",
+        "overlapped_us": "Overlapped",
+        "communication_us": "Communication",
+        "free_us": "Free",
+        "stage_us": "Stage",
+        "bubble_us": "Bubble",
+        "communication_not_overlapped_exclude_receive_us": "Communication(Not Overlapped and Exclude Receive)",
+        "preparing_us": "Preparing",
+    }
+    for got, want in zip(out["steps"], raw):
+        assert {k: got[k] for k in headers} == {k: float(want[h]) for k, h in headers.items()}
+    code, _, err = run(capsys, "steps", str(path))
+    assert code == 0 and err == ""
+
+
+def test_report_memory_json(capsys, samples):
+    path = samples / COMM_MEM
+    _, raw = read_rows(path / "memory_record.csv")
+    code, out, err = run(capsys, "memory", str(path), "--json")
+    assert code == 0, err
+    assert [c["component"] for c in out["components"]] == list(dict.fromkeys(r["Component"] for r in raw))
+    for comp in out["components"]:
+        for kind, header in (("allocated", "Total Allocated(MB)"), ("reserved", "Total Reserved(MB)")):
+            points = [
+                (float(r[header]), _us_to_ns(r["Timestamp(us)"]))
+                for r in raw
+                if r["Component"] == comp["component"] and r[header]
+            ]  # noqa: E501
+            if not points:
+                assert comp[f"peak_{kind}_mb"] is None and comp[f"peak_{kind}_ns"] is None
+                continue
+            top = max(v for v, _ in points)
+            assert comp[f"peak_{kind}_mb"] == top
+            assert comp[f"peak_{kind}_ns"] == min(t for v, t in points if v == top)
+    pta = next(c for c in out["components"] if c["component"] == "PTA")
+    assert pta["peak_allocated_mb"] == 1187.9814453125 and pta["peak_allocated_ns"] == 1736408883743242970
+    _, ops = read_rows(path / "operator_memory.csv")
+    assert out["operators"] == len(ops) and len(out["modules"]) == 77
+
+
+def test_report_communication_json(capsys, samples):
+    path = samples / COMM_MEM
+    doc = json.loads((path / "communication.json").read_text(), parse_float=__import__("decimal").Decimal)
+    ops = doc["step50"]["collective"]
+    code, out, err = run(capsys, "communication", str(path), "--json")
+    assert code == 0, err
+    assert [o["op"] for o in out["ops"]] == [k for k in ops if k != "Total Op Info"]
+    keys = {
+        "elapse_ms": "Elapse Time(ms)",
+        "transit_ms": "Transit Time(ms)",
+        "wait_ms": "Wait Time(ms)",
+        "sync_ms": "Synchronization Time(ms)",
+        "idle_ms": "Idle Time(ms)",
+    }
+    for got in out["ops"] + out["totals"]:
+        info = ops[got["op"]]["Communication Time Info"]
+        assert {k: got[k] for k in keys} == {k: float(info[h]) for k, h in keys.items()}
+        assert got["start_ns"] == (_us_to_ns(info["Start Timestamp(us)"]) if "Start Timestamp(us)" in info else None)
+    assert [t["op"] for t in out["totals"]] == ["Total Op Info"]
+    for t in out["transports"]:
+        size = sum(
+            v["Communication Bandwidth Info"][t["transport"]]["Transit Size(MB)"]
+            for k, v in ops.items()
+            if k != "Total Op Info"
+        )  # noqa: E501
+        time = sum(
+            v["Communication Bandwidth Info"][t["transport"]]["Transit Time(ms)"]
+            for k, v in ops.items()
+            if k != "Total Op Info"
+        )  # noqa: E501
+        assert math.isclose(t["bandwidth_gbs"], float(size / time) if time else 0.0, rel_tol=1e-12)
+    assert {t["transport"] for t in out["transports"]} == {"RDMA", "HCCS", "PCIE", "SDMA", "SIO"}
+    assert out["matrix"]["ranks"] == list(range(8)) and len(out["matrix"]["links"]) == 8
+
+
+@pytest.mark.parametrize(
+    "action,missing",
+    [
+        ("steps", "no step data"),
+        ("memory", "no memory data"),
+        ("communication", "no communication data"),
+    ],
+)
+def test_report_views_without_the_data_exit_2(capsys, samples, action, missing):
+    path = kd_path(samples, "pipe")
+    code, out, err = run(capsys, action, str(path), "--json")
+    assert code == 2 and out is None
+    assert err.startswith(f"error: {path}: {missing}") and err.count("\n") == 1 and "Traceback" not in err

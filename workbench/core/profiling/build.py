@@ -64,6 +64,7 @@ class _Builder:
         timelines: list[Timeline] = []
         for unit in self.layout.units:
             device = unit.device if unit.device is not None else unit.rank
+            self._communication(unit, table_parts)
             if unit.dbs and not (unit.timelines or unit.ops):
                 self._database(unit, device, ops_parts, table_parts, timelines)
                 continue
@@ -96,6 +97,22 @@ class _Builder:
         self.report.timeline = combine_timelines(timelines, self.report.warnings)
         self.progress.fraction(1.0)
         return self.report.finish()
+
+    def _communication(self, unit: Unit, table_parts: dict) -> None:
+        """communication.json / communication_matrix.json (:mod:`workbench.core.profiling.tables.commread`):
+        their tables, each row tagged with the rank of the unit (a framework output's profiler_info_{rank};
+        <NA> where the layout names none). Not "device": a rank's files do not say which device it ran on."""
+        rank = unit.rank
+        readers = {"communication": tables.read_communication, "communication_matrix": tables.read_communication_matrix}
+        for name, paths in unit.communication.items():
+            for path in paths:
+                self._step(path)
+                got = readers[name](path)
+                self.report.warnings += got.warnings
+                for table, frame in got.tables.items():
+                    values = np.full(len(frame), 0 if rank is None else rank, dtype=np.int64)
+                    frame.insert(0, "rank", pd.arrays.IntegerArray(values, np.full(len(frame), rank is None)))
+                    table_parts.setdefault(table, []).append(frame)
 
     def _database(self, unit: Unit, device: int | None, ops_parts: list, table_parts: dict, timelines: list) -> None:
         """A unit read from its profiler database (+ analysis.db): :mod:`workbench.core.profiling.dbread`."""

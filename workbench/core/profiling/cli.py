@@ -1,4 +1,4 @@
-"""The ``report`` verb: ``ascend-workbench report info|ops|api|export|save|merge|query``.
+"""The ``report`` verb: ``ascend-workbench report info|ops|api|steps|memory|communication|export|save|merge|query``.
 
 JSON on stdout with stable keys; exit 0 ok, 2 bad input (message on stderr), 1 unexpected error
 (a one-line message, never a traceback). Each sub-command runs the same work functions the GUI
@@ -25,7 +25,10 @@ if TYPE_CHECKING:  # pandas (and stats, which uses it) are imported by the handl
 # The OPs columns stats.op_statistics reads (a test checks the statistics of these alone are the same).
 OP_STATISTICS_READS = ("name", "type", "task_type", "duration_us")
 
-HELP = "read msprof / torch_npu profiling output: summary, OP and API statistics, export, save, merge, SQL"
+HELP = (
+    "read msprof / torch_npu profiling output: summary, OP and API statistics, steps, memory, communication, "
+    "export, save, merge, SQL"
+)
 
 
 def _add_path(p: argparse.ArgumentParser) -> None:
@@ -53,6 +56,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--by", choices=("type", "name"), default="type", help="group by OP type (default) or op name")
     p.add_argument("--top", type=int, default=None, metavar="N", help="only the N most expensive rows")
     p = sub.add_parser("api", help="API statistics by level (acl, runtime, node, model, communication, osrt)")
+    _add_path(p)
+    p.add_argument("--json", action="store_true")
+    p = sub.add_parser("steps", help="per step: computing, communication (overlapped or not), free, stage, bubble (µs)")
+    _add_path(p)
+    p.add_argument("--json", action="store_true")
+    p = sub.add_parser("memory", help="per memory component: peak allocated / reserved / active MB and when")
+    _add_path(p)
+    p.add_argument("--json", action="store_true")
+    p = sub.add_parser(
+        "communication", help="per communication op: elapse, transit, wait, sync, idle (ms); bandwidth per transport"
+    )
     _add_path(p)
     p.add_argument("--json", action="store_true")
     p = sub.add_parser("export", help="write the tables to .xlsx (one sheet per table), .csv (--table) or .json")
@@ -260,6 +274,8 @@ def _run(args: argparse.Namespace) -> int:
         facts = cache.facts(args.path, use_cache) if use_cache is not False else None
         _emit(info_dict(facts if facts is not None else _open(args)), args.json)
         return 0
+    if action in ("steps", "memory", "communication"):
+        return _views(args)
     from workbench.core.profiling import stats
 
     report = _open(args)
@@ -284,6 +300,123 @@ def _run(args: argparse.Namespace) -> int:
 
         out = run_inline(save_report, report, args.out)
         _emit({"out": str(out), "tables": report.table_rows}, True)
+    return 0
+
+
+NO_STEPS = "{0}: no step data (no step_trace_time and no Overlap Analysis lanes in a timeline)"
+NO_MEMORY = "{0}: no memory data (no memory_record, operator_memory or npu_module_mem)"
+NO_COMMUNICATION = "{0}: no communication data (no communication.json or communication_matrix.json with ops)"
+
+
+def _rows(frame: pd.DataFrame, columns: list[str] | tuple[str, ...]) -> list[dict[str, Any]]:
+    return _records(frame, [c for c in columns if c in frame.columns])
+
+
+def steps_dict(report) -> dict[str, Any] | None:
+    """``report steps``: per step (and device) the breakdown columns in µs, where it was read."""
+    from workbench.core.profiling.steps import BREAKDOWN_COLUMNS, step_breakdown
+
+    frame = step_breakdown(report)
+    if frame is None or not len(frame):
+        return None
+    return {
+        "source": str(frame["source"].iloc[0]),
+        "steps": _rows(frame, ("device", *BREAKDOWN_COLUMNS)),
+        "warnings": list(frame.attrs.get("warnings", [])),
+    }
+
+
+def memory_dict(report) -> dict[str, Any] | None:
+    """``report memory``: per component the peak of each kind (MB) and when (epoch ns), the
+    operators and modules counted."""
+    from workbench.core.profiling.memory import KINDS, memory_view
+
+    view = memory_view(report)
+    if view is None:
+        return None
+    components = []
+    for component in view.components:
+        row: dict[str, Any] = {"component": component}
+        for kind in KINDS:
+            peak = view.peak(component, kind)
+            row[f"peak_{kind}_mb"] = None if peak is None else peak.value_mb
+            row[f"peak_{kind}_ns"] = None if peak is None else peak.ts_ns
+        components.append(row)
+    modules = []
+    for module in view.modules:
+        _ts, mb = view.module_curve(module)
+        finite = [float(v) for v in mb if v == v]
+        modules.append({"module": module, "peak_reserved_mb": max(finite) if finite else None})
+    return {
+        "components": components,
+        "operators": len(view.operators),
+        "modules": modules,
+        "warnings": list(view.warnings),
+        "notes": list(view.notes),
+    }
+
+
+def communication_dict(report) -> dict[str, Any] | None:
+    """``report communication``: per op its times (ms) and ratios, the Total Op Info rows, per transport
+    the transit size, time and bandwidth (GB/s) over the ops, the aggregated rank matrix."""
+    from workbench.core.profiling.comm import OP_COLUMNS, communication_view
+
+    view = communication_view(report)
+    if view is None or not (len(view.ops) or len(view.totals) or len(view.matrix)):
+        return None
+    ranks, bandwidth, transports = view.matrix_grid()
+    links = [
+        {"src": s, "dst": d, "transport": transports[i, j], "bandwidth_gbs": float(bandwidth[i, j])}
+        for i, s in enumerate(ranks)
+        for j, d in enumerate(ranks)
+        if bandwidth[i, j] == bandwidth[i, j]
+    ]
+    columns = ("rank", *OP_COLUMNS)
+    return {
+        "ops": _rows(view.ops, columns),
+        "totals": _rows(view.totals, columns),
+        "transports": _rows(view.transports(), ("transport", "size_mb", "time_ms", "bandwidth_gbs")),
+        "matrix": {"ranks": ranks, "links": links},
+        "warnings": list(view.warnings),
+    }
+
+
+def _text_lines(obj: dict[str, Any]) -> str:
+    out = []
+    for key, value in obj.items():
+        if isinstance(value, list) and value and isinstance(value[0], dict):
+            out.append(f"{key}:")
+            out += ["  " + "  ".join(f"{k}={_short(v)}" for k, v in row.items()) for row in value]
+        elif isinstance(value, dict):
+            out.append(f"{key}: " + "  ".join(f"{k}={_short(v)}" for k, v in value.items()))
+        else:
+            out.append(f"{key}: {value}")
+    return "\n".join(out) + "\n"
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    if isinstance(value, list) and len(value) > 8:
+        return f"[{len(value)} items]"
+    return str(value)
+
+
+def _views(args: argparse.Namespace) -> int:
+    """``report steps|memory|communication PATH``: the models the views show, as JSON or text."""
+    report = _open(args)
+    make, missing = {
+        "steps": (steps_dict, NO_STEPS),
+        "memory": (memory_dict, NO_MEMORY),
+        "communication": (communication_dict, NO_COMMUNICATION),
+    }[args.action]
+    obj = make(report)
+    if obj is None:
+        raise ProfilingDataError(missing.format(args.path))
+    if args.json:
+        _emit(obj, True)
+    else:
+        sys.stdout.write(_text_lines(obj))
     return 0
 
 

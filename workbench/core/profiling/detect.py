@@ -6,6 +6,10 @@ Layouts (docs/cann-formats.md §1.3, §4):
   host data in ``PROF_*/host/summary``                                                 -> msprof-legacy
   (MindSpore: only ``device_N/timeline/msprof_{dev}_{model}_{iter}.json``, one per iteration)
 - torch_npu / MindSpore ``*_ascend_pt|ms/ASCEND_PROFILER_OUTPUT/``                       -> torch_npu
+  (also a folder holding only its memory / step / communication files by their torch_npu names)
+- the communication analysis (docs/cann-formats.md §4.2): ``communication.json`` and
+  ``communication_matrix.json`` in ``ASCEND_PROFILER_OUTPUT`` (torch_npu, MindSpore: per step) or in
+  ``PROF_*/analyze/`` (``msprof --analyze=on``; "analyse" in CANN 8.0.RC1 docs: flat, by op)
 - msprof-analyze ``cluster_analysis_output`` (cluster_step_trace_time.csv, ...)         -> cluster
 - a single timeline JSON (-> timeline), a single op_summary / kernel_details CSV, a saved report
 - the database exports (docs/cann-formats.md §11): ``PROF_*/msprof_{timestamp}.db`` (msprof 8.x),
@@ -42,11 +46,26 @@ SUBSET_TIMELINES = ("step_trace", "msprof_tx")
 # API statistics files without a Level column, and the level their rows have.
 LEGACY_API = {"acl_statistic": "acl", "runtime_api": "runtime", "os_runtime_statistic": "osrt"}
 LEGACY_API_CALLS = {"acl": "acl"}
+# The communication analysis JSONs (read by tables.commread), by base name.
+COMMUNICATION_NAMES = ("communication", "communication_matrix")
+# Files torch_npu writes into ASCEND_PROFILER_OUTPUT under these exact names: a folder holding any of them
+# (the output's content copied elsewhere) is read as a torch_npu output even without kernels or a trace.
+FRAMEWORK_FILES = (
+    "communication.json",
+    "communication_matrix.json",
+    "memory_record.csv",
+    "operator_memory.csv",
+    "npu_module_mem.csv",
+    "step_trace_time.csv",
+)
+ANALYZE_DIRS = ("analyze", "analyse")
 CLUSTER_FILES = ("cluster_step_trace_time.csv", "cluster_communication.json", "cluster_communication_matrix.json")
 LOOKED_FOR = (
     "PROF_*/mindstudio_profiler_output/ (CANN 7/8 msprof)",
     "PROF_*/device_N/summary/ and timeline/ (CANN 5/6 msprof)",
     "*_ascend_pt or *_ascend_ms with ASCEND_PROFILER_OUTPUT/ (torch_npu / MindSpore)",
+    "a folder of torch_npu's memory_record.csv, operator_memory.csv, npu_module_mem.csv, step_trace_time.csv, "
+    "communication.json, communication_matrix.json",
     "cluster_analysis_output/ (msprof-analyze cluster)",
     "a timeline JSON (msprof_*.json, trace_view.json)",
     "an op_summary_*.csv or kernel_details.csv",
@@ -72,6 +91,7 @@ class Unit:
     summaries: dict[str, list[Path]] = field(default_factory=dict)  # other CSVs by base name
     infos: list[Path] = field(default_factory=list)  # profiler_info*.json, info.json*
     dbs: list[Path] = field(default_factory=list)  # the profiler database (+ analysis.db), when no Text export
+    communication: dict[str, list[Path]] = field(default_factory=dict)  # communication(_matrix).json by base name
 
 
 @dataclass
@@ -89,6 +109,7 @@ class Layout:
             out += [p for p, _ in u.api_legacy + u.api_calls]
             out += [p for ps in u.summaries.values() for p in ps]
             out += u.dbs
+            out += [p for ps in u.communication.values() for p in ps]
         return out
 
 
@@ -132,6 +153,8 @@ def _scan_output(unit: Unit, folder: Path) -> None:
             _add_csv(unit, path, name)
         elif name in TIMELINE_NAMES:
             unit.timelines.append(path)
+        elif name in COMMUNICATION_NAMES and path.name == f"{name}.json":
+            unit.communication.setdefault(name, []).append(path)
         elif name.startswith("profiler_info") or name == "profiler_metadata":
             unit.infos.append(path)
 
@@ -168,16 +191,27 @@ def _db_unit(root: Path, folder: Path, kind: str) -> Unit | None:
     return unit
 
 
+def _prof_analyze(unit: Unit, prof: Path) -> None:
+    """The communication analysis of ``msprof --analyze=on`` (``PROF_*/analyze/``) into ``unit``."""
+    for folder in ANALYZE_DIRS:
+        for name in COMMUNICATION_NAMES:
+            path = prof / folder / f"{name}.json"
+            if path.is_file() and not unit.communication.get(name):
+                unit.communication[name] = [path]
+
+
 def _prof_units(prof: Path) -> list[Unit]:
     output = prof / "mindstudio_profiler_output"
     if output.is_dir():
         unit = Unit(prof, "msprof", infos=_prof_infos(prof))
         _scan_output(unit, output)
+        _prof_analyze(unit, prof)
         if unit.timelines or unit.ops or unit.summaries or unit.api_statistic:
             return [unit]
     db = _db_unit(prof, prof, "msprof")
     if db is not None:
         db.infos = _prof_infos(prof)
+        _prof_analyze(db, prof)
         return [db]
     if output.is_dir():
         return []
@@ -239,7 +273,15 @@ def _framework_unit(folder: Path) -> list[Unit]:
     units: list[Unit] = []
     for prof in sorted(top.glob("PROF_*")):
         units += _prof_units(prof)
+    if not units and _has_framework_files(unit):  # memory, step or communication files only
+        return [unit]
     return units
+
+
+def _has_framework_files(unit: Unit) -> bool:
+    names = {p.name for ps in unit.summaries.values() for p in ps}
+    names |= {p.name for ps in unit.communication.values() for p in ps}
+    return bool(names & set(FRAMEWORK_FILES))
 
 
 def _cluster_unit(folder: Path) -> list[Unit]:
@@ -286,6 +328,9 @@ def _units_of_dir(folder: Path, depth: int) -> list[Unit]:
             if db is not None:
                 db.kind = _db_kind(db.dbs[0])
                 units.append(db)
+            elif _has_framework_files(loose):  # ASCEND_PROFILER_OUTPUT's files copied into a folder
+                loose.kind = "torch_npu"
+                units.append(loose)
     return units
 
 

@@ -8,6 +8,7 @@ and future columns are never dropped. ``LABELS`` gives each canonical key its di
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -152,6 +153,25 @@ def _epoch_us(sample: list[list[str]], index: int) -> bool:
     )
 
 
+# Time points of the memory files (torch_npu operator_memory / memory_record / npu_module_mem, msprof's
+# memory_record): epoch µs whenever a cell is set. Read as exact ns even when the sampled rows leave them
+# empty (the first allocations of a run, never released, have no Release Time; issue #19), not as float64.
+EPOCH_HEADERS = frozenset({"timestamp(us)", "allocationtime(us)", "releasetime(us)", "activereleasetime(us)"})
+
+
+def _epoch_header(header: str, sample: list[list[str]], index: int) -> bool:
+    """A known time-point header whose sampled cells are all empty or decimal (any magnitude)."""
+    if re.sub(r"\s+", "", header).lower() not in EPOCH_HEADERS:
+        return False
+    present = [r[index] for r in sample if index < len(r) and r[index] not in csvread.MISSING]
+    return all(csvread.is_decimal(v) for v in present)
+
+
+# Headers that never hold a time point, whatever the magnitude of their values: a 15-digit
+# ``Stream Ptr`` (an aarch64 address) is not epoch µs.
+_NOT_A_TIME = re.compile(r"(ptr|pointer|addr|address|\bid\b|_id$|cycles?|count|size)", re.IGNORECASE)
+
+
 # How a schema column is read by the CSV parser (see csvread.READ_KINDS).
 _READ_KIND = {"str": "text", "device": "text", "ns": "ns", "int": "int", "float": "float"}
 
@@ -177,7 +197,13 @@ def read_table(
                 col = next(c for c in schema if c.key == key)
                 wanted = " or ".join(repr(a) for a, _ in col.aliases)
                 raise ProfilingDataError(f"{path}: line 1: no column {wanted} in the header")
-        epoch.update(i for i in range(len(header)) if i not in plan and _epoch_us(sample, i))
+        epoch.update(
+            i
+            for i in range(len(header))
+            if i not in plan
+            and not _NOT_A_TIME.search(header[i])
+            and (_epoch_us(sample, i) or _epoch_header(header[i], sample, i))
+        )
         kinds = {i: _READ_KIND[col.kind] for i, (col, _) in plan.items()}
         kinds.update({i: "ns_us" for i in epoch})
         kinds.update({i: csvread.auto_read_kind(h) for i, h in enumerate(header) if i not in kinds})
