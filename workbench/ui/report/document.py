@@ -1,5 +1,7 @@
 """A report opened as a document tab: Timeline (with its data pane: Event View, Statistics, AI
-Core Metrics, Selection, Slice List), Analysis Summary and Baseline Comparison sub-views. Loading
+Core Metrics, Selection, Slice List), Analysis Summary, Steps / Memory / Communication (where the
+report has their data: each built off the GUI thread when first shown, a click there selects the
+step, allocation or op on the timeline), Baseline Comparison and Query sub-views. Loading
 is a task (progress, cancel); a failed load leaves the other tabs alone and shows the engine's
 message. Core's English texts (status lines, the AI Core description) are translated here."""
 
@@ -13,12 +15,18 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, QPoint,
 from PySide6.QtWidgets import QComboBox, QLabel, QMenu, QMessageBox, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
 from workbench.core.profiling import timeline_ops, views
+from workbench.core.profiling.errors import ProfilingDataError
 from workbench.ui.labels import tr_report_warning, tr_status
 from workbench.ui.report.slice_list import SliceListPane
 from workbench.ui.report.summary import SummaryView
 from workbench.ui.report.table import FrameTable
 
-VIEWS = ("timeline", "events", "statistics", "aicore", "summary", "baseline")
+VIEWS = ("timeline", "events", "statistics", "aicore", "summary", "steps", "memory", "communication", "baseline")
+# the tables whose presence makes a tab appear (a cheap test: a cached report's tables stay undecoded)
+MEMORY_TABLES = ("memory_record", "operator_memory", "npu_module_mem")
+COMM_TABLES = ("communication", "communication_matrix")
+OVERLAP_PROCESS = "Overlap Analysis"  # torch_npu's timeline lanes the steps can be computed from
+MATCH_TOLERANCE_NS = 1000  # a file's time and the timeline's slice may differ by rounding (µs in the files)
 _NOT_COLLECTED = re.compile(r"^(.*): not collected\. Collect it with (.*)\.$")
 
 
@@ -83,6 +91,87 @@ def tr_note(note: str) -> str:
             QCoreApplication.translate("ReportDocument", m.group(1)), m.group(2)
         )
     return note
+
+
+def _model_task(build, report, progress=None, cancel=None):
+    """Work function: a view model of ``report`` (``build(report, progress, cancel)``)."""
+    return build(report, progress=progress, cancel=cancel)
+
+
+class LazyTab(QWidget):
+    """A sub-view whose model is computed off the GUI thread (on the context's task bridge, or
+    right here without one) the first time the tab shows; ``build(model)`` makes its widget, then
+    ``built`` fires. A model that cannot be built leaves the engine's one-line message in the tab."""
+
+    built = Signal(object)  # the widget
+
+    def __init__(self, prepare, report, build, title: str, context=None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.prepare, self.report, self.build, self.title, self.context = prepare, report, build, title, context
+        self.widget: QWidget | None = None
+        self.task = None
+        self.label = QLabel(self.tr("Preparing…"), self)
+        self.label.setObjectName("lazyTabMessage")
+        self.label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.label.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.label)
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().showEvent(event)
+        self.load()
+
+    def load(self) -> None:
+        if self.task is not None or self.widget is not None:
+            return
+        if self.context is None:
+            self.task = True
+            try:
+                model = _model_task(self.prepare, self.report)
+            except ProfilingDataError as exc:
+                self._failed(str(exc), exc)
+                return
+            self._ready(model)
+            return
+        self.task = self.context.bridge.start(_model_task, self.prepare, self.report, title=self.title, kind="view")
+        self.task.succeeded.connect(self._ready)
+        self.task.failed.connect(self._failed)
+
+    def _ready(self, model) -> None:
+        self.widget = self.build(model)
+        self.layout().removeWidget(self.label)
+        self.label.deleteLater()
+        self.layout().addWidget(self.widget)
+        self.built.emit(self.widget)
+
+    def _failed(self, message: str, _exc) -> None:
+        self.label.setText(message)
+        self.label.setStyleSheet("color:#933;")
+
+
+def slice_named_at(tl, name: str, t_ns: int, name_ids: dict[str, list[int]]) -> int | None:
+    """The timeline slice called ``name`` running at epoch ``t_ns`` (a communication op's start, an
+    allocation inside an operator), the one starting closest to it; None when the timeline has none.
+    ``name_ids``: the timeline's name ids by name."""
+    ids = name_ids.get(name)
+    if not ids:
+        return None
+    t = int(t_ns) - int(tl.origin_ns)
+    best: tuple[int, int] | None = None
+    for name_id in ids:
+        hits = np.asarray(views.name_slices(tl, name_id), dtype=np.int64)
+        if not len(hits):
+            continue
+        start = np.asarray(tl.start_ns, dtype=np.int64)[hits]
+        end = start + np.asarray(tl.dur_ns, dtype=np.int64)[hits]
+        inside = (start - MATCH_TOLERANCE_NS <= t) & (t <= end + MATCH_TOLERANCE_NS)
+        if not inside.any():
+            continue
+        k = int(np.argmin(np.where(inside, np.abs(start - t), np.iinfo(np.int64).max)))
+        if best is None or abs(int(start[k]) - t) < best[0]:
+            best = (abs(int(start[k]) - t), int(hits[k]))
+    return None if best is None else best[1]
 
 
 class ReportDocument(QWidget):
@@ -177,6 +266,7 @@ class ReportDocument(QWidget):
         self.tabs.currentChanged.connect(
             lambda i: self.summary if self.tabs.widget(i) is self._summary_holder else None
         )
+        self._add_analysis_tabs(report, context)
         from workbench.ui.compare.baseline import BaselinePane
 
         if context is not None:
@@ -245,7 +335,13 @@ class ReportDocument(QWidget):
         if name not in VIEWS:
             raise ValueError(f"unknown view {name!r}; expected one of {', '.join(VIEWS)}")
         if name == "baseline":
-            self.tabs.setCurrentIndex(2)
+            if getattr(self, "baseline", None) is not None:
+                self.tabs.setCurrentWidget(self.baseline)
+            return
+        if name in ("steps", "memory", "communication"):
+            tab = {"steps": self.steps_tab, "memory": self.memory_tab, "communication": self.comm_tab}[name]
+            if tab is not None:
+                self.tabs.setCurrentWidget(tab)
             return
         if name == "summary":
             self.tabs.setCurrentIndex(1)
@@ -384,6 +480,113 @@ class ReportDocument(QWidget):
         """Select slice ``index`` in the timeline and bring it into view."""
         if self.timeline_view is not None:
             self.timeline_view.select_slice(index, center=True)
+
+    # --- Steps, Memory, Communication ------------------------------------------------------------------
+    def _add_analysis_tabs(self, report, context) -> None:
+        """The Steps, Memory and Communication tabs, where the report has their data."""
+        self.steps_tab: LazyTab | None = None
+        self.memory_tab: LazyTab | None = None
+        self.comm_tab: LazyTab | None = None
+        self._name_ids: dict[str, list[int]] | None = None
+        tables = report.tables
+        tl = report.timeline
+        overlap = tl is not None and any(ln.process_name == OVERLAP_PROCESS for ln in tl.lanes)
+        if "step_trace_time" in tables or overlap:
+            from workbench.ui.report.steps.pane import prepare_steps
+
+            self.steps_tab = LazyTab(
+                prepare_steps, report, self._build_steps, self.tr("Prepare the Steps view"), context, self
+            )
+            self.tabs.addTab(self.steps_tab, self.tr("Steps"))
+        if any(name in tables for name in MEMORY_TABLES):
+            from workbench.ui.report.memory.pane import prepare_memory
+
+            self.memory_tab = LazyTab(
+                prepare_memory, report, self._build_memory, self.tr("Prepare the Memory view"), context, self
+            )
+            self.tabs.addTab(self.memory_tab, self.tr("Memory"))
+        if any(name in tables for name in COMM_TABLES):
+            from workbench.ui.report.comm.pane import prepare_comm
+
+            self.comm_tab = LazyTab(
+                prepare_comm, report, self._build_comm, self.tr("Prepare the Communication view"), context, self
+            )
+            self.tabs.addTab(self.comm_tab, self.tr("Communication"))
+
+    def _build_steps(self, model) -> QWidget:
+        from workbench.ui.report.steps.pane import StepsPane
+
+        pane = StepsPane(model, self)
+        pane.step_activated.connect(lambda step: self._step_activated(pane, step))
+        return pane
+
+    def _build_memory(self, model) -> QWidget:
+        from workbench.ui.report.memory.pane import MemoryPane
+
+        pane = MemoryPane(model, self)
+        pane.op_activated.connect(lambda name, t: self._op_activated(pane, name, t))
+        pane.show_slice.connect(self._show_slice)
+        pane.cursor_moved.connect(self._cursor_moved)
+        return pane
+
+    def _build_comm(self, model) -> QWidget:
+        from workbench.ui.report.comm.pane import CommPane
+
+        pane = CommPane(model, self)
+        pane.op_activated.connect(lambda name, t: self._op_activated(pane, name, t))
+        pane.show_slice.connect(self._show_slice)
+        return pane
+
+    def _step_activated(self, pane, step: int) -> None:
+        """A step clicked in the Steps tab: its span selected (and shown) on the timeline."""
+        tv = self.timeline_view
+        span = next(((s, e) for i, s, e in tv.step_spans if i == step), None) if tv is not None else None
+        if tv is None or span is None:
+            pane.set_status(
+                self.tr(
+                    "The report does not record when step {0} ran: there is no span to select on the timeline."
+                ).format(step)
+            )
+            return
+        pane.set_status(self.tr("Step {0} selected on the timeline.").format(step))
+        self.tabs.setCurrentIndex(0)
+        tv.zoom_to_step(step)
+        lanes = [lane for lane in range(len(self.report.timeline.lanes)) if lane not in tv.hidden_lanes]
+        tv.select_range(span[0], span[1], lanes)
+
+    def find_slice(self, name: str, t_ns: int) -> int | None:
+        """The timeline slice named ``name`` running at epoch ``t_ns``, or None."""
+        tl = self.report.timeline
+        if self.timeline_view is None or tl is None:
+            return None
+        if self._name_ids is None:
+            self._name_ids = {}
+            for i, n in enumerate(tl.names):
+                self._name_ids.setdefault(str(n), []).append(i)
+        return slice_named_at(tl, name, t_ns, self._name_ids)
+
+    def _op_activated(self, pane, name: str, t_ns: int) -> None:
+        """An allocation (Memory) or a communication op clicked: the op selected on the timeline."""
+        if self.timeline_view is None:
+            pane.set_linked(None, self.tr("the report has no timeline"))
+            return
+        index = self.find_slice(name, t_ns)
+        if index is None:
+            pane.set_linked(None, self.tr("{0} is not on the timeline").format(name))
+            return
+        self.timeline_view.select_slice(index, center=True)
+        pane.set_linked(index, self.tr("selected on the timeline"))
+
+    def _show_slice(self, index: int) -> None:
+        self.tabs.setCurrentIndex(0)
+        self.jump_to_slice(index)
+
+    def _cursor_moved(self, x: float) -> None:
+        """The Memory tab's cursor (ns from the report start) shown on the timeline too."""
+        tv = self.timeline_view
+        if tv is not None:
+            tv.cursor_line.setValue(x)
+            tv.cursor_line.show()
 
     def closing(self) -> None:
         """The tab is being closed (MainWindow.close_document): a running SQL query is cancelled."""

@@ -1,0 +1,1 @@
+"""The Communication tab of a report document: per-op times, bandwidth per transport, the rank matrix."""
