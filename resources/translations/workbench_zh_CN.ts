@@ -1,4 +1,5 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>AICoreMetrics</name>
@@ -105,7 +106,7 @@
 <context>
     <name>AccuracyAnalyzer</name>
     <message>
-        <source>Check the input preprocessing: mean/scale, channel order (RGB/BGR), layout (NCHW/NHWC) and AIPP settings must match the framework's.</source>
+        <source>Check the input preprocessing: mean/scale, channel order (RGB/BGR), layout (NCHW/NHWC) and AIPP settings must match the framework&apos;s.</source>
         <translation>检查输入预处理：mean/scale、通道顺序（RGB/BGR）、数据排布（NCHW/NHWC）和 AIPP 设置必须与框架中的一致。</translation>
     </message>
     <message>
@@ -205,7 +206,7 @@
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <source>msaccucmp's result CSV layout</source>
+        <source>msaccucmp&apos;s result CSV layout</source>
         <translation>msaccucmp 结果 CSV 的格式</translation>
     </message>
     <message>
@@ -340,7 +341,7 @@
         <translation>移除</translation>
     </message>
     <message>
-        <source>node:index;node:index (default: the model's outputs)</source>
+        <source>node:index;node:index (default: the model&apos;s outputs)</source>
         <translation>node:index;node:index（默认：模型的输出）</translation>
     </message>
     <message>
@@ -348,7 +349,7 @@
         <translation>选择…</translation>
     </message>
     <message>
-        <source>Choose output nodes from the model's graph</source>
+        <source>Choose output nodes from the model&apos;s graph</source>
         <translation>从模型的图中选择输出节点</translation>
     </message>
     <message>
@@ -368,7 +369,7 @@
         <translation>1 — 开启（通道数较少的输入，例如使用 AIPP 的图像）</translation>
     </message>
     <message>
-        <source>default: &lt;project's remote folder&gt;/atc or ~/ascend-workbench/atc/…</source>
+        <source>default: &lt;project&apos;s remote folder&gt;/atc or ~/ascend-workbench/atc/…</source>
         <translation>默认：&lt;工程的远端目录&gt;/atc 或 ~/ascend-workbench/atc/…</translation>
     </message>
     <message>
@@ -416,7 +417,7 @@ op_debug_level=1</translation>
         <translation>其他参数：</translation>
     </message>
     <message>
-        <source>Other flags, line {0}: expected name=value, got '{1}'</source>
+        <source>Other flags, line {0}: expected name=value, got &apos;{1}&apos;</source>
         <translation>其他参数，第 {0} 行：应为 name=value，实际为“{1}”</translation>
     </message>
     <message>
@@ -563,7 +564,7 @@ op_debug_level=1</translation>
         <translation>YUV420SP → RGB</translation>
     </message>
     <message>
-        <source>Fill the matrix and input biases for JPEG-decoded YUV420SP (BT.601 full range) to RGB, as in Huawei's samples</source>
+        <source>Fill the matrix and input biases for JPEG-decoded YUV420SP (BT.601 full range) to RGB, as in Huawei&apos;s samples</source>
         <translation>按华为样例，填入从 JPEG 解码的 YUV420SP（BT.601 全范围）转换到 RGB 的矩阵和输入偏置</translation>
     </message>
     <message>
@@ -821,7 +822,7 @@ op_debug_level=1</translation>
         <translation>浏览…</translation>
     </message>
     <message>
-        <source>another host's name, or user@host:port</source>
+        <source>another host&apos;s name, or user@host:port</source>
         <translation>另一台主机的名称，或 user@host:port</translation>
     </message>
     <message>
@@ -959,7 +960,7 @@ Tools: {3}</source>
         <translation>无法确定：可能为 {0} 之一</translation>
     </message>
     <message>
-        <source>npu-smi info does not tell this chip's exact --soc_version and the board query (npu-smi info -t board) did not answer: choose it in the Model Converter.</source>
+        <source>npu-smi info does not tell this chip&apos;s exact --soc_version and the board query (npu-smi info -t board) did not answer: choose it in the Model Converter.</source>
         <translation>npu-smi info 无法给出该芯片确切的 --soc_version，且单板查询（npu-smi info -t board）没有答复：请在模型转换中选择。</translation>
     </message>
 </context>
@@ -991,7 +992,7 @@ Tools: {3}</source>
     </message>
     <message>
         <source>CANN {0} · working folder on the host: {1}
-Output: {2}/RUN_ID (RUN_ID: the run's date and time, chosen when it starts)</source>
+Output: {2}/RUN_ID (RUN_ID: the run&apos;s date and time, chosen when it starts)</source>
         <translation>CANN {0} · 主机上的工作目录：{1}
 输出：{2}/RUN_ID（RUN_ID：本次运行的日期和时间，在启动时确定）</translation>
     </message>
@@ -1594,6 +1595,133 @@ Click: sort by this column · Ctrl+click: select it</source>
     </message>
 </context>
 <context>
+    <name>CommPane</name>
+    <message>
+        <source>Show the ops (and the matrix) of one step</source>
+        <translation>只显示一个迭代的算子（和矩阵）</translation>
+    </message>
+    <message>
+        <source>All steps</source>
+        <translation>全部迭代</translation>
+    </message>
+    <message>
+        <source>Collective or point-to-point ops</source>
+        <translation>集合通信或点对点通信算子</translation>
+    </message>
+    <message>
+        <source>All kinds</source>
+        <translation>全部类型</translation>
+    </message>
+    <message>
+        <source>Step:</source>
+        <translation>迭代：</translation>
+    </message>
+    <message>
+        <source>Kind:</source>
+        <translation>类型：</translation>
+    </message>
+    <message>
+        <source>Communication</source>
+        <translation>通信</translation>
+    </message>
+    <message>
+        <source>Bandwidth</source>
+        <translation>带宽</translation>
+    </message>
+    <message>
+        <source>Packet sizes (count)</source>
+        <translation>包大小分布（个数）</translation>
+    </message>
+    <message>
+        <source>One communication op of the matrix, or all of them aggregated</source>
+        <translation>矩阵中的一个通信算子，或全部算子汇总</translation>
+    </message>
+    <message>
+        <source>Show on Timeline</source>
+        <translation>在时间线上显示</translation>
+    </message>
+    <message>
+        <source>Go to the Timeline with the clicked op selected</source>
+        <translation>转到时间线并选中所单击的算子</translation>
+    </message>
+    <message>
+        <source>Matrix:</source>
+        <translation>矩阵：</translation>
+    </message>
+    <message>
+        <source>This report has no communication data.</source>
+        <translation>此报告没有通信数据。</translation>
+    </message>
+    <message>
+        <source>Click an op to see its bandwidth per transport.</source>
+        <translation>单击一个算子，查看其各传输链路的带宽。</translation>
+    </message>
+    <message>
+        <source>{0} ops; the highlighted rows are the totals of a step (Total Op Info).</source>
+        <translation>{0} 个算子；高亮的行是一个迭代的汇总（Total Op Info）。</translation>
+    </message>
+    <message>
+        <source>{0} (step {1}): bandwidth per transport</source>
+        <translation>{0}（迭代 {1}）：各传输链路的带宽</translation>
+    </message>
+    <message>
+        <source>{0} {1} MB</source>
+        <translation>{0} {1} MB</translation>
+    </message>
+    <message>
+        <source>packets</source>
+        <translation>个包</translation>
+    </message>
+    <message>
+        <source>Packet sizes of {0} (count)</source>
+        <translation>{0} 的包大小分布（个数）</translation>
+    </message>
+    <message>
+        <source>No packet-size distribution for {0}</source>
+        <translation>{0} 没有包大小分布</translation>
+    </message>
+    <message>
+        <source>All ops (aggregated)</source>
+        <translation>全部算子（汇总）</translation>
+    </message>
+    <message>
+        <source>No communication matrix in this report.</source>
+        <translation>此报告没有通信矩阵。</translation>
+    </message>
+    <message>
+        <source>Bandwidth (GB/s) from source rank to destination rank: {0} ranks, {1} links.</source>
+        <translation>源 Rank 到目的 Rank 的带宽（GB/s）：{0} 个 Rank，{1} 条链路。</translation>
+    </message>
+    <message>
+        <source>Rank {0} → rank {1}</source>
+        <translation>Rank {0} → Rank {1}</translation>
+    </message>
+    <message>
+        <source>{0}: no link</source>
+        <translation>{0}：无链路</translation>
+    </message>
+    <message>
+        <source>Transport: {0}</source>
+        <translation>传输类型：{0}</translation>
+    </message>
+    <message>
+        <source>Bandwidth: {0} GB/s</source>
+        <translation>带宽：{0} GB/s</translation>
+    </message>
+    <message>
+        <source>{0}: {1} MB in {2} ms ({3})</source>
+        <translation>{0}：{1} MB，用时 {2} ms（{3}）</translation>
+    </message>
+    <message>
+        <source>Size, time</source>
+        <translation>大小、时间</translation>
+    </message>
+    <message>
+        <source>… and {0} more entries</source>
+        <translation>……另有 {0} 条</translation>
+    </message>
+</context>
+<context>
     <name>CommandBox</name>
     <message>
         <source>Copy</source>
@@ -1602,6 +1730,93 @@ Click: sort by this column · Ctrl+click: select it</source>
     <message>
         <source>Copy the msprof command line</source>
         <translation>复制 msprof 命令行</translation>
+    </message>
+</context>
+<context>
+    <name>CommunicationView</name>
+    <message>
+        <source>Rank</source>
+        <translation>Rank</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>迭代</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Operator</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>Group</source>
+        <translation>通信域</translation>
+    </message>
+    <message>
+        <source>Start (ms)</source>
+        <translation>开始 (ms)</translation>
+    </message>
+    <message>
+        <source>Elapse (ms)</source>
+        <translation>总耗时 (ms)</translation>
+    </message>
+    <message>
+        <source>Transit (ms)</source>
+        <translation>传输 (ms)</translation>
+    </message>
+    <message>
+        <source>Wait (ms)</source>
+        <translation>等待 (ms)</translation>
+    </message>
+    <message>
+        <source>Synchronization (ms)</source>
+        <translation>同步 (ms)</translation>
+    </message>
+    <message>
+        <source>Idle (ms)</source>
+        <translation>空闲 (ms)</translation>
+    </message>
+    <message>
+        <source>Wait Ratio</source>
+        <translation>等待占比</translation>
+    </message>
+    <message>
+        <source>Synchronization Ratio</source>
+        <translation>同步占比</translation>
+    </message>
+    <message>
+        <source>Transport</source>
+        <translation>传输类型</translation>
+    </message>
+    <message>
+        <source>Transit Size (MB)</source>
+        <translation>传输大小 (MB)</translation>
+    </message>
+    <message>
+        <source>Transit Time (ms)</source>
+        <translation>传输时间 (ms)</translation>
+    </message>
+    <message>
+        <source>Bandwidth (GB/s)</source>
+        <translation>带宽 (GB/s)</translation>
+    </message>
+    <message>
+        <source>Large Packet Ratio</source>
+        <translation>大包占比</translation>
+    </message>
+    <message>
+        <source>collective</source>
+        <translation>集合通信</translation>
+    </message>
+    <message>
+        <source>p2p</source>
+        <translation>点对点</translation>
+    </message>
+    <message>
+        <source>Total Op Info</source>
+        <translation>汇总 (Total Op Info)</translation>
     </message>
 </context>
 <context>
@@ -1747,6 +1962,70 @@ Click: sort by this column · Ctrl+click: select it</source>
         <translation>当前耗时(us)</translation>
     </message>
     <message>
+        <source>Component</source>
+        <translation>组件</translation>
+    </message>
+    <message>
+        <source>Diff Ratio</source>
+        <translation>差异比</translation>
+    </message>
+    <message>
+        <source>Base Peak Time(ns)</source>
+        <translation>基线峰值时间(ns)</translation>
+    </message>
+    <message>
+        <source>Current Peak Time(ns)</source>
+        <translation>当前峰值时间(ns)</translation>
+    </message>
+    <message>
+        <source>Operator Name</source>
+        <translation>算子名称</translation>
+    </message>
+    <message>
+        <source>Base Size(KB)</source>
+        <translation>基线大小(KB)</translation>
+    </message>
+    <message>
+        <source>Current Size(KB)</source>
+        <translation>当前大小(KB)</translation>
+    </message>
+    <message>
+        <source>Diff Size(KB)</source>
+        <translation>大小差值(KB)</translation>
+    </message>
+    <message>
+        <source>Base Avg Size(KB)</source>
+        <translation>基线平均大小(KB)</translation>
+    </message>
+    <message>
+        <source>Current Avg Size(KB)</source>
+        <translation>当前平均大小(KB)</translation>
+    </message>
+    <message>
+        <source>Base Per Step(KB)</source>
+        <translation>基线每步(KB)</translation>
+    </message>
+    <message>
+        <source>Current Per Step(KB)</source>
+        <translation>当前每步(KB)</translation>
+    </message>
+    <message>
+        <source>Diff Duration(us)</source>
+        <translation>耗时差值(us)</translation>
+    </message>
+    <message>
+        <source>Communication OP Name</source>
+        <translation>通信算子名称</translation>
+    </message>
+    <message>
+        <source>Base Calls</source>
+        <translation>基线调用次数</translation>
+    </message>
+    <message>
+        <source>Current Calls</source>
+        <translation>当前调用次数</translation>
+    </message>
+    <message>
         <source>slower</source>
         <translation>变慢</translation>
     </message>
@@ -1855,6 +2134,18 @@ Click: sort by this column · Ctrl+click: select it</source>
     <message>
         <source>us</source>
         <translation>us</translation>
+    </message>
+    <message>
+        <source>Peak allocated</source>
+        <translation>已分配峰值</translation>
+    </message>
+    <message>
+        <source>Peak reserved</source>
+        <translation>已预留峰值</translation>
+    </message>
+    <message>
+        <source>MB</source>
+        <translation>MB</translation>
     </message>
 </context>
 <context>
@@ -1968,8 +2259,44 @@ Click: sort by this column · Ctrl+click: select it</source>
         <translation>劣化 / 优化最多的项 (µs)</translation>
     </message>
     <message>
+        <source>Memory Peaks</source>
+        <translation>内存峰值</translation>
+    </message>
+    <message>
+        <source>Memory per Operator</source>
+        <translation>各算子内存</translation>
+    </message>
+    <message>
+        <source>Peak memory per component (memory_record)</source>
+        <translation>各组件内存峰值（memory_record）</translation>
+    </message>
+    <message>
+        <source>Allocations per operator (operator_memory)</source>
+        <translation>各算子内存分配（operator_memory）</translation>
+    </message>
+    <message>
+        <source>Communication</source>
+        <translation>通信</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
         <source>No AI Core metrics on both sides to compare.</source>
         <translation>两份报告中没有共同的 AI Core 指标可供比较。</translation>
+    </message>
+    <message>
+        <source>No memory peaks to compare: memory_record is not in both reports.</source>
+        <translation>没有可比较的内存峰值：两份报告并非都有 memory_record。</translation>
+    </message>
+    <message>
+        <source>No operator memory to compare: operator_memory is not in both reports.</source>
+        <translation>没有可比较的算子内存：两份报告并非都有 operator_memory。</translation>
+    </message>
+    <message>
+        <source>No communication to compare: communication.json is not in both reports.</source>
+        <translation>没有可比较的通信：两份报告并非都有 communication.json。</translation>
     </message>
     <message>
         <source>No operator appears in both reports: nothing to pair. Both summaries are shown above.</source>
@@ -2103,6 +2430,30 @@ Click: sort by this column · Ctrl+click: select it</source>
         <translation>没有算子名称同时出现在两个报告中：每一行都是新增或移除</translation>
     </message>
     <message>
+        <source>base has no memory_record (memory per component): memory peaks are not compared</source>
+        <translation>基线报告没有 memory_record（各组件内存）：不对比内存峰值</translation>
+    </message>
+    <message>
+        <source>current has no memory_record (memory per component): memory peaks are not compared</source>
+        <translation>当前报告没有 memory_record（各组件内存）：不对比内存峰值</translation>
+    </message>
+    <message>
+        <source>base has no operator_memory (memory per operator): operator memory is not compared</source>
+        <translation>基线报告没有 operator_memory（各算子内存）：不对比算子内存</translation>
+    </message>
+    <message>
+        <source>current has no operator_memory (memory per operator): operator memory is not compared</source>
+        <translation>当前报告没有 operator_memory（各算子内存）：不对比算子内存</translation>
+    </message>
+    <message>
+        <source>base has no communication.json (communication operators): communication is not compared</source>
+        <translation>基线报告没有 communication.json（通信算子）：不对比通信</translation>
+    </message>
+    <message>
+        <source>current has no communication.json (communication operators): communication is not compared</source>
+        <translation>当前报告没有 communication.json（通信算子）：不对比通信</translation>
+    </message>
+    <message>
         <source>, </source>
         <translation>，</translation>
     </message>
@@ -2160,7 +2511,7 @@ Click: sort by this column · Ctrl+click: select it</source>
         <translation>打开模型结构</translation>
     </message>
     <message>
-        <source>Could not remember the converter's values: {0}</source>
+        <source>Could not remember the converter&apos;s values: {0}</source>
         <translation>无法记住模型转换的参数值：{0}</translation>
     </message>
     <message>
@@ -2295,7 +2646,7 @@ Click: sort by this column · Ctrl+click: select it</source>
         <translation>已同步到 {0}。发送文件：{1} 个（{2} 字节）；新建文件夹：{3} 个；在主机上删除：{4} 个；保留（仅在主机上）：{5} 个。</translation>
     </message>
     <message>
-        <source>Conflicts not sent (the host's copy was kept): {0}.</source>
+        <source>Conflicts not sent (the host&apos;s copy was kept): {0}.</source>
         <translation>未发送的冲突（保留了主机上的副本）：{0}。</translation>
     </message>
     <message>
@@ -2327,7 +2678,7 @@ Click: sort by this column · Ctrl+click: select it</source>
         <translation>符号链接 — 不发送</translation>
     </message>
     <message>
-        <source>conflict: edited here and on the host — overwrite the host's copy?</source>
+        <source>conflict: edited here and on the host — overwrite the host&apos;s copy?</source>
         <translation>冲突：本地和主机上都已修改 — 覆盖主机上的副本？</translation>
     </message>
     <message>
@@ -2469,7 +2820,7 @@ Click: sort by this column · Ctrl+click: select it</source>
         <translation>{0}（开启 Dump 时写入）</translation>
     </message>
     <message>
-        <source>Read by the runtime on the machine the application runs on: a relative path is relative to the application's working folder (the deployed project folder on a CANN machine); the folder must exist there.</source>
+        <source>Read by the runtime on the machine the application runs on: a relative path is relative to the application&apos;s working folder (the deployed project folder on a CANN machine); the folder must exist there.</source>
         <translation>由应用程序所在机器上的运行时读取：相对路径相对于应用程序的工作目录（在 CANN 机器上即部署后的工程目录）；该目录必须在那里已存在。</translation>
     </message>
     <message>
@@ -2485,7 +2836,7 @@ Click: sort by this column · Ctrl+click: select it</source>
         <translation>Dump 单算子调用（dump_op_switch）</translation>
     </message>
     <message>
-        <source>(not set: the runtime's default)</source>
+        <source>(not set: the runtime&apos;s default)</source>
         <translation>（未设置：使用运行时的默认值）</translation>
     </message>
     <message>
@@ -2621,7 +2972,7 @@ Click: sort by this column · Ctrl+click: select it</source>
         <translation>文件中列出的算子：{0}</translation>
     </message>
     <message>
-        <source>Load the offline model: model_name is its om JSON's top-level name.</source>
+        <source>Load the offline model: model_name is its om JSON&apos;s top-level name.</source>
         <translation>请加载离线模型：model_name 为其 om JSON 的顶层名称。</translation>
     </message>
     <message>
@@ -3098,6 +3449,21 @@ Replace it with the configuration shown? The current file will be kept as {3}.co
     </message>
 </context>
 <context>
+    <name>Heatmap</name>
+    <message>
+        <source>Destination rank</source>
+        <translation>目的 Rank</translation>
+    </message>
+    <message>
+        <source>Source rank</source>
+        <translation>源 Rank</translation>
+    </message>
+    <message>
+        <source>Bandwidth (GB/s)</source>
+        <translation>带宽 (GB/s)</translation>
+    </message>
+</context>
+<context>
     <name>HostCombo</name>
     <message>
         <source>Demo host (simulated CANN)</source>
@@ -3194,7 +3560,7 @@ Replace it with the configuration shown? The current file will be kept as {3}.co
         <translation>本地文件夹</translation>
     </message>
     <message>
-        <source>Only what the views need is copied (mindstudio_profiler_output, or summary and timeline, plus the info files); data never exported is exported on the host first. The import is listed with the project's profiling runs.</source>
+        <source>Only what the views need is copied (mindstudio_profiler_output, or summary and timeline, plus the info files); data never exported is exported on the host first. The import is listed with the project&apos;s profiling runs.</source>
         <translation>仅复制视图所需的内容（mindstudio_profiler_output，或 summary 和 timeline，以及 info 文件）；从未导出过的数据会先在主机上导出。导入的结果会与工程的性能分析运行记录列在一起。</translation>
     </message>
     <message>
@@ -3241,7 +3607,7 @@ Replace it with the configuration shown? The current file will be kept as {3}.co
         <translation>输入</translation>
     </message>
     <message>
-        <source>The model's inputs and the shapes ATC compiles for. Use -1 for a dynamic axis.</source>
+        <source>The model&apos;s inputs and the shapes ATC compiles for. Use -1 for a dynamic axis.</source>
         <translation>模型的输入，以及 ATC 编译所用的 shape。动态轴请使用 -1。</translation>
     </message>
     <message>
@@ -3281,8 +3647,8 @@ Replace it with the configuration shown? The current file will be kept as {3}.co
         <translation>（未设置）</translation>
     </message>
     <message>
-        <source>input names separated by ';' (fed as float16)</source>
-        <translation>输入名称，以 ';' 分隔（以 float16 输入）</translation>
+        <source>input names separated by &apos;;&apos; (fed as float16)</source>
+        <translation>输入名称，以 &apos;;&apos; 分隔（以 float16 输入）</translation>
     </message>
     <message>
         <source>Input format:</source>
@@ -3317,8 +3683,8 @@ Replace it with the configuration shown? The current file will be kept as {3}.co
         <translation>动态维度</translation>
     </message>
     <message>
-        <source>one value per -1 axis, gears separated by ';' e.g. 1,224;2,448 (needs input format ND)</source>
-        <translation>每个 -1 轴一个值，各档位以 ';' 分隔，例如 1,224;2,448（需要输入格式为 ND）</translation>
+        <source>one value per -1 axis, gears separated by &apos;;&apos; e.g. 1,224;2,448 (needs input format ND)</source>
+        <translation>每个 -1 轴一个值，各档位以 &apos;;&apos; 分隔，例如 1,224;2,448（需要输入格式为 ND）</translation>
     </message>
     <message>
         <source>The model is not read locally: enter its inputs by hand.</source>
@@ -3331,6 +3697,13 @@ Replace it with the configuration shown? The current file will be kept as {3}.co
     <message>
         <source>Input(s) {0} keep -1 axes: ATC compiles them as dynamic shapes. Give numbers for a static model, or choose gears below.</source>
         <translation>输入 {0} 保留了 -1 轴：ATC 会将其编译为动态 shape。如需静态模型请填写具体数值，或在下方选择档位。</translation>
+    </message>
+</context>
+<context>
+    <name>LazyTab</name>
+    <message>
+        <source>Preparing…</source>
+        <translation>正在准备……</translation>
     </message>
 </context>
 <context>
@@ -3711,6 +4084,176 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
     </message>
 </context>
 <context>
+    <name>MemoryPane</name>
+    <message>
+        <source>The memory_record component to draw</source>
+        <translation>要绘制的 memory_record 组件</translation>
+    </message>
+    <message>
+        <source>All components</source>
+        <translation>全部组件</translation>
+    </message>
+    <message>
+        <source>Go to Peak</source>
+        <translation>转到峰值</translation>
+    </message>
+    <message>
+        <source>Put the cursor on the highest curve&apos;s peak and list what is alive there</source>
+        <translation>把游标放到最高曲线的峰值处，并列出此时仍占用内存的算子</translation>
+    </message>
+    <message>
+        <source>Component:</source>
+        <translation>组件：</translation>
+    </message>
+    <message>
+        <source>Memory (MB)</source>
+        <translation>内存 (MB)</translation>
+    </message>
+    <message>
+        <source>Drag the cursor: the operators alive at that time are listed</source>
+        <translation>拖动游标：列出该时刻仍占用内存的算子</translation>
+    </message>
+    <message>
+        <source>The npu_module_mem module to draw</source>
+        <translation>要绘制的 npu_module_mem 模块</translation>
+    </message>
+    <message>
+        <source>Modules in use ({0})</source>
+        <translation>占用内存的模块（{0}）</translation>
+    </message>
+    <message>
+        <source>MB</source>
+        <translation>MB</translation>
+    </message>
+    <message>
+        <source>NPU module memory:</source>
+        <translation>NPU 模块内存：</translation>
+    </message>
+    <message>
+        <source>Operator Memory</source>
+        <translation>算子内存</translation>
+    </message>
+    <message>
+        <source>Filter by operator name</source>
+        <translation>按算子名称筛选</translation>
+    </message>
+    <message>
+        <source>Alive</source>
+        <translation>占用中</translation>
+    </message>
+    <message>
+        <source>Show on Timeline</source>
+        <translation>在时间线上显示</translation>
+    </message>
+    <message>
+        <source>Go to the Timeline with the clicked allocation&apos;s operator selected</source>
+        <translation>转到时间线并选中所单击分配的算子</translation>
+    </message>
+    <message>
+        <source>This report has no memory data.</source>
+        <translation>此报告没有内存数据。</translation>
+    </message>
+    <message>
+        <source>operator_memory: {0} allocations. Click one to mark it on the curve.</source>
+        <translation>operator_memory：{0} 次分配。单击一行可在曲线上标出该分配。</translation>
+    </message>
+    <message>
+        <source>Curves of more than {0} points are drawn from {1} points each; every peak is kept.</source>
+        <translation>超过 {0} 个点的曲线按每条 {1} 个点绘制；所有峰值均保留。</translation>
+    </message>
+    <message>
+        <source>Peak {0}: {1} MB ({2})</source>
+        <translation>{0}峰值：{1} MB（{2}）</translation>
+    </message>
+    <message>
+        <source>At the peak of {0} {1} ({2} MB at {3})</source>
+        <translation>在 {0} {1}的峰值处（{2} MB，{3}）</translation>
+    </message>
+    <message>
+        <source>{0} ms</source>
+        <translation>{0} ms</translation>
+    </message>
+    <message>
+        <source>At the cursor ({0})</source>
+        <translation>在游标处（{0}）</translation>
+    </message>
+    <message>
+        <source>{0} · alive: {1} · {2} MB</source>
+        <translation>{0} · 占用中：{1} · {2} MB</translation>
+    </message>
+    <message>
+        <source>Cursor {0}</source>
+        <translation>游标 {0}</translation>
+    </message>
+    <message>
+        <source>never (in this profile)</source>
+        <translation>未释放（本次采集内）</translation>
+    </message>
+    <message>
+        <source>{0}: {1} KB allocated at {2}, released at {3}</source>
+        <translation>{0}：{1} KB，分配于 {2}，释放于 {3}</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryView</name>
+    <message>
+        <source>Allocated</source>
+        <translation>已分配</translation>
+    </message>
+    <message>
+        <source>Reserved</source>
+        <translation>已预留</translation>
+    </message>
+    <message>
+        <source>Active</source>
+        <translation>活跃</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Size (KB)</source>
+        <translation>大小 (KB)</translation>
+    </message>
+    <message>
+        <source>Allocated at (ms)</source>
+        <translation>分配时间 (ms)</translation>
+    </message>
+    <message>
+        <source>Released at (ms)</source>
+        <translation>释放时间 (ms)</translation>
+    </message>
+    <message>
+        <source>Duration (µs)</source>
+        <translation>持续时间 (µs)</translation>
+    </message>
+    <message>
+        <source>Active Duration (µs)</source>
+        <translation>活跃持续时间 (µs)</translation>
+    </message>
+    <message>
+        <source>Allocated at Allocation (MB)</source>
+        <translation>分配时已分配 (MB)</translation>
+    </message>
+    <message>
+        <source>Reserved at Allocation (MB)</source>
+        <translation>分配时已预留 (MB)</translation>
+    </message>
+    <message>
+        <source>Allocated at Release (MB)</source>
+        <translation>释放时已分配 (MB)</translation>
+    </message>
+    <message>
+        <source>Stream</source>
+        <translation>流</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+</context>
+<context>
     <name>MergeReportsDialog</name>
     <message>
         <source>Merge Reports</source>
@@ -3884,7 +4427,7 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
         <translation>无法从文件名检测</translation>
     </message>
     <message>
-        <source>the model's file name</source>
+        <source>the model&apos;s file name</source>
         <translation>模型的文件名</translation>
     </message>
     <message>
@@ -4092,7 +4635,7 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
         <translation>{0}/{1} 个算子</translation>
     </message>
     <message>
-        <source>Choose Dump Option "Several" to pick ops</source>
+        <source>Choose Dump Option &quot;Several&quot; to pick ops</source>
         <translation>将 Dump 选项设为“部分”即可选择算子</translation>
     </message>
 </context>
@@ -4103,7 +4646,7 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
         <translation>性能分析选项</translation>
     </message>
     <message>
-        <source>What msprof collects. The defaults are msprof's; the command line below follows every change.</source>
+        <source>What msprof collects. The defaults are msprof&apos;s; the command line below follows every change.</source>
         <translation>msprof 采集的内容。默认值与 msprof 一致；下方的命令行会随每次修改同步更新。</translation>
     </message>
     <message>
@@ -4225,7 +4768,7 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
         <translation>保存…</translation>
     </message>
     <message>
-        <source>Save this job's output to a file</source>
+        <source>Save this job&apos;s output to a file</source>
         <translation>将此任务的输出保存到文件</translation>
     </message>
     <message>
@@ -4526,7 +5069,7 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
         <translation>请先选择一条运行记录。</translation>
     </message>
     <message>
-        <source>{0}: the run's data is gone (deleted outside the workbench?)</source>
+        <source>{0}: the run&apos;s data is gone (deleted outside the workbench?)</source>
         <translation>{0}：该运行的数据已不存在（是否在工作台之外被删除？）</translation>
     </message>
     <message>
@@ -4580,12 +5123,12 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
         <translation>工程属性</translation>
     </message>
     <message>
-        <source>Name the profiling project and choose where its results are kept. Every run gets its own folder there and appears in the project's Profiling runs.</source>
+        <source>Name the profiling project and choose where its results are kept. Every run gets its own folder there and appears in the project&apos;s Profiling runs.</source>
         <translation>为性能分析工程命名，并选择结果的保存位置。每次运行都会在其中拥有单独的文件夹，并显示在工程的性能分析运行记录中。</translation>
     </message>
     <message>
-        <source>letters, digits, '.', '_' or '-'</source>
-        <translation>字母、数字、'.'、'_' 或 '-'</translation>
+        <source>letters, digits, &apos;.&apos;, &apos;_&apos; or &apos;-&apos;</source>
+        <translation>字母、数字、&apos;.&apos;、&apos;_&apos; 或 &apos;-&apos;</translation>
     </message>
     <message>
         <source>Browse…</source>
@@ -4634,12 +5177,12 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
 <context>
     <name>QtPrompter</name>
     <message>
-        <source>The authenticity of host {0} ({1}) can't be established.
+        <source>The authenticity of host {0} ({1}) can&apos;t be established.
 
 {2} key fingerprint:
 {3}
 
-Trust this key and connect? It will be remembered in Ascend Workbench's known_hosts file.</source>
+Trust this key and connect? It will be remembered in Ascend Workbench&apos;s known_hosts file.</source>
         <translation>无法确认主机 {0}（{1}）的真实性。
 
 {2} 密钥指纹：
@@ -4699,7 +5242,7 @@ Trust this key and connect? It will be remembered in Ascend Workbench's known_ho
         <translation>查询为空：请编写一条 SELECT 语句</translation>
     </message>
     <message>
-        <source>one statement at a time: remove what follows the first ';'</source>
+        <source>one statement at a time: remove what follows the first &apos;;&apos;</source>
         <translation>一次只能执行一条语句：请删除第一个“;”之后的内容</translation>
     </message>
     <message>
@@ -4924,6 +5467,50 @@ Trust this key and connect? It will be remembered in Ascend Workbench's known_ho
     <message>
         <source>Every occurrence of {0} in the report</source>
         <translation>报告中 {0} 的所有出现</translation>
+    </message>
+    <message>
+        <source>Prepare the Steps view</source>
+        <translation>准备迭代视图</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>迭代</translation>
+    </message>
+    <message>
+        <source>Prepare the Memory view</source>
+        <translation>准备内存视图</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>Prepare the Communication view</source>
+        <translation>准备通信视图</translation>
+    </message>
+    <message>
+        <source>Communication</source>
+        <translation>通信</translation>
+    </message>
+    <message>
+        <source>The report does not record when step {0} ran: there is no span to select on the timeline.</source>
+        <translation>报告没有记录迭代 {0} 的运行时间：时间线上没有可选中的时间段。</translation>
+    </message>
+    <message>
+        <source>Step {0} selected on the timeline.</source>
+        <translation>已在时间线上选中迭代 {0}。</translation>
+    </message>
+    <message>
+        <source>the report has no timeline</source>
+        <translation>报告没有时间线</translation>
+    </message>
+    <message>
+        <source>{0} is not on the timeline</source>
+        <translation>时间线上没有 {0}</translation>
+    </message>
+    <message>
+        <source>selected on the timeline</source>
+        <translation>已在时间线上选中</translation>
     </message>
     <message>
         <source>List All Occurrences of {0}</source>
@@ -5248,8 +5835,8 @@ Trust this key and connect? It will be remembered in Ascend Workbench's known_ho
         <translation>{0}  （{1}）</translation>
     </message>
     <message>
-        <source>field 'args': {0}</source>
-        <translation>字段 'args'：{0}</translation>
+        <source>field &apos;args&apos;: {0}</source>
+        <translation>字段 &apos;args&apos;：{0}</translation>
     </message>
     <message>
         <source>Environment</source>
@@ -5323,6 +5910,107 @@ Trust this key and connect? It will be remembered in Ascend Workbench's known_ho
     <message>
         <source>{0} slices</source>
         <translation>{0} 个切片</translation>
+    </message>
+</context>
+<context>
+    <name>StepChart</name>
+    <message>
+        <source>Time ({0})</source>
+        <translation>时间 ({0})</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>迭代</translation>
+    </message>
+    <message>
+        <source>Step {0}</source>
+        <translation>迭代 {0}</translation>
+    </message>
+    <message>
+        <source>Total: {0} {1}</source>
+        <translation>合计：{0} {1}</translation>
+    </message>
+</context>
+<context>
+    <name>StepsPane</name>
+    <message>
+        <source>Steps</source>
+        <translation>迭代</translation>
+    </message>
+    <message>
+        <source>This report has no per-step breakdown.</source>
+        <translation>此报告没有按迭代的时间分解。</translation>
+    </message>
+    <message>
+        <source>Steps: {0} ({1}). Computing + Communication (Not Overlapped) + Free = the step&apos;s time. Click a bar to select the step on the timeline.</source>
+        <translation>迭代：{0}（{1}）。计算 + 通信（未被掩盖）+ 空闲 = 迭代时间。单击柱形可在时间线上选中该迭代。</translation>
+    </message>
+</context>
+<context>
+    <name>StepsView</name>
+    <message>
+        <source>Computing</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>Communication (Not Overlapped)</source>
+        <translation>通信（未被掩盖）</translation>
+    </message>
+    <message>
+        <source>Free</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>迭代</translation>
+    </message>
+    <message>
+        <source>Computing (µs)</source>
+        <translation>计算 (µs)</translation>
+    </message>
+    <message>
+        <source>Communication (Not Overlapped) (µs)</source>
+        <translation>通信（未被掩盖）(µs)</translation>
+    </message>
+    <message>
+        <source>Overlapped (µs)</source>
+        <translation>被掩盖 (µs)</translation>
+    </message>
+    <message>
+        <source>Communication (µs)</source>
+        <translation>通信 (µs)</translation>
+    </message>
+    <message>
+        <source>Free (µs)</source>
+        <translation>空闲 (µs)</translation>
+    </message>
+    <message>
+        <source>Stage (µs)</source>
+        <translation>阶段 (µs)</translation>
+    </message>
+    <message>
+        <source>Bubble (µs)</source>
+        <translation>气泡 (µs)</translation>
+    </message>
+    <message>
+        <source>Communication (Not Overlapped, Exclude Receive) (µs)</source>
+        <translation>通信（未被掩盖，不含接收）(µs)</translation>
+    </message>
+    <message>
+        <source>Preparing (µs)</source>
+        <translation>准备 (µs)</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>read from step_trace_time.csv</source>
+        <translation>读自 step_trace_time.csv</translation>
+    </message>
+    <message>
+        <source>computed from the timeline&apos;s Overlap Analysis lanes</source>
+        <translation>由时间线的 Overlap Analysis 泳道计算</translation>
     </message>
 </context>
 <context>

@@ -34,7 +34,16 @@ def test_xlsx_reads_back_with_the_same_numbers(pipe_csv, slower, tmp_path):
     out = run_inline(write_xlsx, c, tmp_path / "out" / "cmp.xlsx")
     assert [p.name for p in out.parent.iterdir()] == ["cmp.xlsx"]  # atomic: no temp file left
     book = openpyxl.load_workbook(out)
-    assert book.sheetnames == ["Overall", "OpType", "OpName", "AICoreMetrics", "Warnings"]
+    assert book.sheetnames == [
+        "Overall",
+        "OpType",
+        "OpName",
+        "AICoreMetrics",
+        "MemoryPeaks",
+        "MemoryCompareStatistic",
+        "CommunicationCompare",
+        "Warnings",
+    ]
     assert all(book[s].freeze_panes == "A2" for s in book.sheetnames)
     for title, by in (("OpType", "type"), ("OpName", "name")):
         header, rows = sheet_rows(book, title)

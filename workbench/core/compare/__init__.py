@@ -5,16 +5,23 @@
     comparison.base / .current          Side summaries (kind, devices, chip, CANN, model, PMU group, totals)
     comparison.rows / .op_rows("name")  OP rows (added / removed / slower / faster / same), regressions first
     comparison.metrics                  AI Core metric rows per OP type; comparison.overall: overall rows
-    comparison.warnings                 every mismatch (devices, kind, chip, CANN, model, PMU, missing tables)
+    comparison.memory_peaks / .memory_ops   peak allocated / reserved per component; allocations per operator
+    comparison.communication            per communication op type (msprof-analyze's grouping)
+    comparison.warnings                 every mismatch (devices, kind, chip, CANN, model, PMU, missing tables,
+                                        memory / communication data on one side only)
     comparison.instances(key)           occurrences of one key paired in order of appearance
-    write_xlsx(comparison, "out.xlsx")  Overall, OpType, OpName, AICoreMetrics, Warnings sheets
+    write_xlsx(comparison, "out.xlsx")  Overall, OpType, OpName, AICoreMetrics, MemoryPeaks,
+                                        MemoryCompareStatistic, CommunicationCompare, Warnings sheets
 
 CLI: ``ascend-workbench compare BASE CURRENT --json [--by type|name] [--out F.xlsx]
-[--fail-on-regression PCT] [--tolerance PCT]`` (exit 3 on a regression beyond PCT).
+[--fail-on-regression PCT] [--tolerance PCT]`` (exit 3 on a regression beyond PCT: the total, an OP
+row, a communication op type, a memory peak).
 
-Inside: ``rows`` (statuses, columns, percentages) < ``opdiff`` (OP rows, instances) < ``model``
-(Comparison, Side) < ``facts``, ``overall`` < ``engine``; ``xlsx`` and ``cli`` on top. May use the
-profiling engine (reports), ``tasks``, ``fsutil`` and ``verbs``.
+Inside: ``rows`` (statuses, columns, percentages, ratios) < ``opdiff`` (OP rows, instances) <
+``memdiff`` (memory rows, over ``profiling.memory``), ``commdiff`` (communication rows, over
+``profiling.comm``; built with ``opdiff``) < ``model`` (Comparison, Side) < ``facts``, ``overall`` <
+``engine``; ``xlsx`` and ``cli`` on top. May use the profiling engine (reports), ``tasks``,
+``fsutil`` and ``verbs``.
 """
 
 from __future__ import annotations

@@ -1,9 +1,11 @@
 """The ``compare`` verb: ``ascend-workbench compare BASE CURRENT [--json] [--by type|name]
 [--out FILE.xlsx] [--fail-on-regression PCT] [--tolerance PCT] [--pair B:C ...]``.
 
-Made for CI: exit 0 ok, 3 when ``--fail-on-regression PCT`` is given and the total device time or
-any OP row present on both sides got slower by more than PCT percent, 2 bad input (message on
-stderr, naming the side), 1 unexpected error (one line, never a traceback).
+Made for CI: exit 0 ok, 3 when ``--fail-on-regression PCT`` is given and the total device time, any
+OP row or any communication op type present on both sides got slower by more than PCT percent, or a
+memory peak (allocated / reserved per component) grew by more than PCT percent; 2 bad input (message
+on stderr, naming the side), 1 unexpected error (one line, never a traceback). The JSON has the OP
+rows, the AI Core metrics, ``memory`` (``peaks``, ``operators``) and ``communication``.
 """
 
 from __future__ import annotations
@@ -17,7 +19,10 @@ from workbench.core import fsutil
 from workbench.core.profiling.errors import ProfilingDataError
 from workbench.core.verbs import register_verb, run_guarded
 
-HELP = "compare a profiling report with a baseline: OP, AI Core metric and overall diffs, xlsx, CI regression gate"
+HELP = (
+    "compare a profiling report with a baseline: OP, AI Core metric, memory, communication and overall diffs, "
+    "xlsx, CI regression gate"
+)
 EXIT_REGRESSION = 3
 # ``compare.model.DEFAULT_TOLERANCE_PCT`` for --help: the model imports pandas, which `compare --help`
 # must not wait for (tests/core/shell/test_cli_verbs.py keeps the two equal).
@@ -51,7 +56,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         type=float,
         metavar="PCT",
         default=None,
-        help="exit 3 when the total or an OP row on both sides is slower by more than PCT percent",
+        help="exit 3 when the total, an OP row or a communication op type on both sides is slower by more than "
+        "PCT percent, or a memory peak (allocated / reserved per component) grew by more than PCT percent",
     )
     p.add_argument(
         "--tolerance",
@@ -79,7 +85,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def result_dict(comparison, args: argparse.Namespace, regressions: list[str] | None, out: str | None) -> dict[str, Any]:
     """The JSON document (stable keys)."""
     from workbench.core.compare.model import records
-    from workbench.core.compare.rows import METRIC_COLUMNS, OP_COLUMNS, OVERALL_COLUMNS
+    from workbench.core.compare.rows import (
+        COMM_COLUMNS,
+        MEMORY_OP_COLUMNS,
+        MEMORY_PEAK_COLUMNS,
+        METRIC_COLUMNS,
+        OP_COLUMNS,
+        OVERALL_COLUMNS,
+    )
 
     rows = comparison.rows if args.top is None else comparison.rows.head(args.top)
     return {
@@ -97,6 +110,11 @@ def result_dict(comparison, args: argparse.Namespace, regressions: list[str] | N
         "status_counts": comparison.status_counts(),
         "rows": records(rows, OP_COLUMNS),
         "ai_core_metrics": records(comparison.metrics, METRIC_COLUMNS),
+        "memory": {
+            "peaks": records(comparison.memory_peaks, MEMORY_PEAK_COLUMNS),
+            "operators": records(comparison.memory_ops, MEMORY_OP_COLUMNS),
+        },
+        "communication": records(comparison.communication, COMM_COLUMNS),
         "fail_on_regression": args.fail_on_regression,
         "regressions": regressions,
         "out": out,
@@ -105,6 +123,10 @@ def result_dict(comparison, args: argparse.Namespace, regressions: list[str] | N
 
 def _pct(value: Any) -> str:
     return "n/a" if value is None else f"{value:+.2f}%"
+
+
+def _num(value: Any) -> str:
+    return "n/a" if value is None else f"{value:.3f}"
 
 
 def _text(doc: dict[str, Any]) -> str:
@@ -131,6 +153,19 @@ def _text(doc: dict[str, Any]) -> str:
         f"{r['status']:<8} {_pct(r[pct]):>9} {r['diff_us']:>12.3f} {_pct(r['diff_pct']):>9}  {r['key']}"
         for r in doc["rows"]
     ]
+    if doc["communication"]:
+        lines.append(f"{'status':<8} {head:>9} {'total(us)':>12} {'total(%)':>9}  communication op type")
+        lines += [
+            f"{r['status']:<8} {_pct(r[pct]):>9} {_num(r['diff_us']):>12} {_pct(r['diff_pct']):>9}  {r['comm_op']}"
+            for r in doc["communication"]
+        ]
+    if doc["memory"]["peaks"]:
+        lines.append(f"{'status':<8} {'peak(%)':>9} {'diff(MB)':>12} {'base(MB)':>12}  memory peak")
+        lines += [
+            f"{r['status']:<8} {_pct(r['diff_pct']):>9} {_num(r['diff']):>12} {_num(r['base']):>12}  "
+            f"{r['component']} {r['metric'].lower()}"
+            for r in doc["memory"]["peaks"]
+        ]
     lines += [f"regression: {r}" for r in doc["regressions"] or []]
     return "\n".join(lines) + "\n"
 

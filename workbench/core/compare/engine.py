@@ -8,12 +8,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from workbench.core.compare import facts
+from workbench.core.compare import commdiff, facts, memdiff
 from workbench.core.compare.model import BY, DEFAULT_TOLERANCE_PCT, CompareError, Comparison, Side
 from workbench.core.compare.opdiff import OP_KEEP, duration_ns
 from workbench.core.compare.overall import metric_rows, overall_rows
 from workbench.core.profiling.build import open_report
+from workbench.core.profiling.comm import communication_view
 from workbench.core.profiling.errors import ProfilingDataError
+from workbench.core.profiling.memory import memory_view
 from workbench.core.profiling.report import Report
 from workbench.core.profiling.steps import report_steps
 from workbench.core.tasks import CancelToken, NullProgress, Progress, ScaledProgress
@@ -79,9 +81,77 @@ def compare_reports(
         current_report=current,
         _ops=ops,
     )
+    steps = (sides[0].steps, sides[1].steps)
+    _compare_memory(comparison, (base, current), devices, steps, warnings)
+    _compare_communication(comparison, (base, current), devices, steps, warnings)
     if len(ops[0]) and len(ops[1]) and comparison.common_rows() == 0:
         warnings.append(f"no OP {by} is present in both reports: every row is added or removed")
     return comparison
+
+
+ROLES = ("base", "current")
+
+
+def on_devices(frame: pd.DataFrame, devices: list[int]) -> pd.DataFrame:
+    """The rows of ``frame`` on ``devices`` when it records several devices (a report of one device
+    or rank, whatever its number, is that device: communication files name the rank, not the device)."""
+    if "device" not in frame.columns or not len(frame):
+        return frame
+    ids = pd.to_numeric(frame["device"].astype(object), errors="coerce")
+    if ids.dropna().nunique() <= 1:
+        return frame
+    return frame[ids.isin(devices).to_numpy()].reset_index(drop=True)
+
+
+def _one_sided(has: tuple[bool, bool], what: str, effect: str, warnings: list[str]) -> bool:
+    """True when both sides have ``what``; when only one has it, a warning names the other."""
+    if has[0] != has[1]:
+        warnings.append(f"{ROLES[0] if has[1] else ROLES[1]} has no {what}: {effect}")
+    return all(has)
+
+
+def _compare_memory(
+    comparison: Comparison,
+    reports: tuple[Report, Report],
+    devices: tuple[list[int], list[int]],
+    steps: tuple[int | None, int | None],
+    warnings: list[str],
+) -> None:
+    """Memory peaks and per-operator allocations; a side without memory data is a warning, never a
+    failure (the views are built from the tables the report read when it opened)."""
+    b, c = (memdiff.memory_side(memory_view(report), devs) for report, devs in zip(reports, devices))
+    if _one_sided(
+        (b.has_peaks, c.has_peaks), "memory_record (memory per component)", "memory peaks are not compared", warnings
+    ):
+        comparison.memory_peaks = memdiff.peak_rows(b.peaks, c.peaks, comparison.tolerance_pct)
+    if _one_sided(
+        (b.has_operators, c.has_operators),
+        "operator_memory (memory per operator)",
+        "operator memory is not compared",
+        warnings,
+    ):
+        comparison.memory_ops = memdiff.memory_op_rows(b.operators, c.operators, comparison.tolerance_pct, steps)
+
+
+def _compare_communication(
+    comparison: Comparison,
+    reports: tuple[Report, Report],
+    devices: tuple[list[int], list[int]],
+    steps: tuple[int | None, int | None],
+    warnings: list[str],
+) -> None:
+    """Communication op types; a side without communication data is a warning."""
+    frames = []
+    for report, devs in zip(reports, devices):
+        view = communication_view(report)
+        frames.append(commdiff.comm_ops(on_devices(view.ops, devs) if view is not None else None))
+    if _one_sided(
+        (bool(len(frames[0])), bool(len(frames[1]))),
+        "communication.json (communication operators)",
+        "communication is not compared",
+        warnings,
+    ):
+        comparison.communication = commdiff.communication_rows(frames[0], frames[1], comparison.tolerance_pct, steps)
 
 
 def _kept(ops: pd.DataFrame) -> pd.DataFrame:

@@ -20,6 +20,9 @@ from workbench.core.compare.opdiff import basis_of, instances, op_rows
 # The row vocabulary lives in rows.py (opdiff builds on it too); re-exported here for the views.
 from workbench.core.compare.rows import (
     BETTER,
+    COMM_COLUMNS,
+    MEMORY_OP_COLUMNS,
+    MEMORY_PEAK_COLUMNS,
     METRIC_STATUSES,  # noqa: F401
     STATUSES,
     WORSE,
@@ -70,6 +73,23 @@ LABELS = {
     "current_start_ns": "Current Start(ns)",
     "base_duration_us": "Base Duration(us)",
     "current_duration_us": "Current Duration(us)",
+    # memory and communication tables (memdiff, commdiff)
+    "component": "Component",
+    "diff_ratio": "Diff Ratio",
+    "base_peak_ns": "Base Peak Time(ns)",
+    "current_peak_ns": "Current Peak Time(ns)",
+    "name": "Operator Name",
+    "base_size_kb": "Base Size(KB)",
+    "current_size_kb": "Current Size(KB)",
+    "diff_size_kb": "Diff Size(KB)",
+    "base_avg_kb": "Base Avg Size(KB)",
+    "current_avg_kb": "Current Avg Size(KB)",
+    "base_per_step_kb": "Base Per Step(KB)",
+    "current_per_step_kb": "Current Per Step(KB)",
+    "diff_duration_us": "Diff Duration(us)",
+    "comm_op": "Communication OP Name",
+    "base_calls": "Base Calls",
+    "current_calls": "Current Calls",
 }
 
 
@@ -123,7 +143,10 @@ class Comparison:
     """A baseline report compared with a current one.
 
     ``rows`` are the OP rows of the chosen grouping (``by``); :meth:`op_rows` gives either grouping
-    (the other is computed on first use). All tables come sorted regressions first."""
+    (the other is computed on first use). ``memory_peaks`` / ``memory_ops`` / ``communication``:
+    the memory and communication rows (:mod:`~workbench.core.compare.memdiff`,
+    :mod:`~workbench.core.compare.commdiff`; empty when a side has no such data, which
+    ``warnings`` then says). All tables come sorted regressions first."""
 
     base: Side
     current: Side
@@ -135,6 +158,9 @@ class Comparison:
     warnings: list[str]
     base_report: Report | None = field(default=None, repr=False)
     current_report: Report | None = field(default=None, repr=False)
+    memory_peaks: pd.DataFrame = field(default_factory=lambda: _empty(MEMORY_PEAK_COLUMNS), repr=False)
+    memory_ops: pd.DataFrame = field(default_factory=lambda: _empty(MEMORY_OP_COLUMNS), repr=False)
+    communication: pd.DataFrame = field(default_factory=lambda: _empty(COMM_COLUMNS), repr=False)
     _rows: dict[str, pd.DataFrame] = field(default_factory=dict, repr=False)
     _ops: tuple[pd.DataFrame, pd.DataFrame] | None = field(default=None, repr=False)
 
@@ -226,7 +252,9 @@ class Comparison:
         """What exceeds a CI gate, by the same rule as the statuses (:attr:`basis`): per step, the
         device time per step or a row's time per step; per call, a row's average time per call;
         slower by more than ``threshold_pct`` % (a zero base time that grew counts as exceeding).
-        Only rows present on both sides count."""
+        The same for each communication op type, and a memory peak (allocated / reserved per
+        component) that grew by more than ``threshold_pct`` %. Only rows present on both sides
+        count."""
         hits = []
         rows = self.op_rows(by or self.by)
         both = rows[(rows["base_count"] > 0) & (rows["current_count"] > 0)]
@@ -245,10 +273,26 @@ class Comparison:
         for key, pct, b, c in zip(both["key"], both[pct_col], both[b_col], both[c_col]):
             if _exceeds(clean(pct), c - b, threshold_pct):
                 hits.append(f"{key}: {b:.3f} -> {c:.3f} us {unit} ({_pct_text(clean(pct))})")
+        comm = self.communication
+        comm = comm[(comm["base_calls"] > 0) & (comm["current_calls"] > 0)]
+        for key, pct, b, c in zip(comm["comm_op"], comm[pct_col], comm[b_col], comm[c_col]):
+            if _exceeds(clean(pct), c - b, threshold_pct):
+                hits.append(f"communication {key}: {b:.3f} -> {c:.3f} us {unit} ({_pct_text(clean(pct))})")
+        peaks = self.memory_peaks
+        peaks = peaks[peaks["base"].notna() & peaks["current"].notna()]
+        for component, metric, pct, b, c in zip(
+            peaks["component"], peaks["metric"], peaks["diff_pct"], peaks["base"], peaks["current"]
+        ):
+            if _exceeds(clean(pct), c - b, threshold_pct):
+                hits.append(f"memory {metric.lower()} {component}: {b:.3f} -> {c:.3f} MB ({_pct_text(clean(pct))})")
         return hits
 
     def records(self, frame: pd.DataFrame, columns: Iterable[str] | None = None) -> list[dict[str, Any]]:
         return records(frame, columns)
+
+
+def _empty(columns: list[str]) -> pd.DataFrame:
+    return pd.DataFrame({c: [] for c in columns}, columns=columns)
 
 
 def _exceeds(pct: float | None, diff: float | None, threshold: float) -> bool:

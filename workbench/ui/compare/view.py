@@ -1,6 +1,7 @@
 """The Baseline Comparison view: both summaries side by side, the overall diffs, the OP table
 (regressions first, worse in red, better in green, filter by status, by type or name), the top
-regressions / improvements chart, AI Core metric diffs, warnings, xlsx export; a click on a row
+regressions / improvements chart, AI Core metric diffs, memory (peaks per component, allocations
+per operator) and communication (per op type) diffs, warnings, xlsx export; a click on a row
 opens both reports' timelines at that operator's first occurrence.
 
 Core writes English: the warnings, the Overall metric names and the AI Core metric names are
@@ -111,6 +112,27 @@ WARNINGS = (
     QT_TRANSLATE_NOOP("CompareWarning", "AI Core metrics only in current (not compared): {0}"),
     QT_TRANSLATE_NOOP("CompareWarning", "no OP type is present in both reports: every row is added or removed"),
     QT_TRANSLATE_NOOP("CompareWarning", "no OP name is present in both reports: every row is added or removed"),
+    # memory and communication (engine.py)
+    QT_TRANSLATE_NOOP(
+        "CompareWarning", "base has no memory_record (memory per component): memory peaks are not compared"
+    ),
+    QT_TRANSLATE_NOOP(
+        "CompareWarning", "current has no memory_record (memory per component): memory peaks are not compared"
+    ),
+    QT_TRANSLATE_NOOP(
+        "CompareWarning", "base has no operator_memory (memory per operator): operator memory is not compared"
+    ),
+    QT_TRANSLATE_NOOP(
+        "CompareWarning", "current has no operator_memory (memory per operator): operator memory is not compared"
+    ),
+    QT_TRANSLATE_NOOP(
+        "CompareWarning",
+        "base has no communication.json (communication operators): communication is not compared",
+    ),
+    QT_TRANSLATE_NOOP(
+        "CompareWarning",
+        "current has no communication.json (communication operators): communication is not compared",
+    ),
 )
 # The Overall table's metric names and units (core/compare/overall.py).
 OVERALL_METRICS = (
@@ -125,6 +147,10 @@ OVERALL_METRICS = (
     QT_TRANSLATE_NOOP("CompareMetric", "Step trace: {0}"),
     QT_TRANSLATE_NOOP("CompareMetric", "count"),
     QT_TRANSLATE_NOOP("CompareMetric", "us"),
+    # memory peaks (core/compare/memdiff.py)
+    QT_TRANSLATE_NOOP("CompareMetric", "Peak allocated"),
+    QT_TRANSLATE_NOOP("CompareMetric", "Peak reserved"),
+    QT_TRANSLATE_NOOP("CompareMetric", "MB"),
 )
 
 
@@ -206,6 +232,47 @@ OP_SHOWN = [
     "base_max_us",
     "current_max_us",
 ]
+# The memory and communication tables' columns as shown (the xlsx and the JSON have them all).
+MEMORY_PEAK_SHOWN = ["component", "metric", "unit", "status", "base", "current", "diff", "diff_pct"]
+MEMORY_OP_SHOWN = [
+    "name",
+    "status",
+    "base_count",
+    "current_count",
+    "base_size_kb",
+    "current_size_kb",
+    "diff_size_kb",
+    "diff_pct",
+    "base_duration_us",
+    "current_duration_us",
+    "diff_duration_us",
+]
+COMM_SHOWN = [
+    "comm_op",
+    "status",
+    "base_calls",
+    "current_calls",
+    "base_total_us",
+    "current_total_us",
+    "diff_us",
+    "diff_pct",
+    "base_avg_us",
+    "current_avg_us",
+    "avg_diff_pct",
+    "base_max_us",
+    "current_max_us",
+    "base_min_us",
+    "current_min_us",
+]
+
+
+def _shown_frame(table: FrameTable, frame, columns: list[str], empty_note: str) -> None:
+    """``frame``'s ``columns`` in ``table``, statuses coloured; ``empty_note`` when it has no rows."""
+    if not len(frame):
+        table.set_frame(frame[columns], empty_note, headers=[header(c) for c in columns])
+        return
+    shown, headers = _display(frame, columns)
+    table.set_frame(shown, row_colors=_colors(frame["status"]), headers=headers)
 
 
 class CompareView(QWidget):
@@ -311,10 +378,25 @@ class CompareView(QWidget):
         self.overall = FrameTable(self.tr("Overall"), self)
         self.metrics = FrameTable(self.tr("AI Core Metrics"), self)
         self.chart = BarChart(self.tr("Top regressions / improvements (µs)"), self)
+        self.memory_peaks = FrameTable(self.tr("Memory Peaks"), self)
+        self.memory_ops = FrameTable(self.tr("Memory per Operator"), self)
+        self.memory = QSplitter(Qt.Orientation.Vertical, self)
+        self.memory.setObjectName("CompareMemory")
+        for title, table in (
+            (self.tr("Peak memory per component (memory_record)"), self.memory_peaks),
+            (self.tr("Allocations per operator (operator_memory)"), self.memory_ops),
+        ):
+            group = QGroupBox(title, self.memory)
+            QVBoxLayout(group).addWidget(table)
+            self.memory.addWidget(group)
+        self.memory.setSizes([240, 400])
+        self.communication = FrameTable(self.tr("Communication"), self)
         tabs = QTabWidget(self)
         tabs.addTab(self.ops, self.tr("Operators"))
         tabs.addTab(self.overall, self.tr("Overall"))
         tabs.addTab(self.metrics, self.tr("AI Core Metrics"))
+        tabs.addTab(self.memory, self.tr("Memory"))
+        tabs.addTab(self.communication, self.tr("Communication"))
         self.tabs = tabs
         split = QSplitter(Qt.Orientation.Horizontal, self)
         split.addWidget(tabs)
@@ -334,6 +416,24 @@ class CompareView(QWidget):
             self.metrics.set_frame(mt, row_colors=_colors(comparison.metrics["status"]), headers=mt_headers)
         else:
             self.metrics.set_frame(comparison.metrics, self.tr("No AI Core metrics on both sides to compare."))
+        _shown_frame(
+            self.memory_peaks,
+            comparison.memory_peaks,
+            MEMORY_PEAK_SHOWN,
+            self.tr("No memory peaks to compare: memory_record is not in both reports."),
+        )
+        _shown_frame(
+            self.memory_ops,
+            comparison.memory_ops,
+            MEMORY_OP_SHOWN,
+            self.tr("No operator memory to compare: operator_memory is not in both reports."),
+        )
+        _shown_frame(
+            self.communication,
+            comparison.communication,
+            COMM_SHOWN,
+            self.tr("No communication to compare: communication.json is not in both reports."),
+        )
         self._refresh()
 
     # --- OP table ------------------------------------------------------------------------------------
