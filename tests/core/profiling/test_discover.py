@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -150,3 +151,16 @@ def test_the_search_is_cancellable(tmp_path):
 def test_a_missing_folder_is_an_error(tmp_path):
     with pytest.raises(ProfilingDataError, match="no such folder"):
         find_reports(tmp_path / "gone")
+
+
+def test_a_folder_of_torch_npu_memory_and_communication_files_is_found_as_one_report(tmp_path):
+    # the files of ASCEND_PROFILER_OUTPUT copied into a plain folder (the real 910B sample's shape):
+    # detect reads it, so the folder picker must offer it rather than "no profiling report"
+    sample = Path(__file__).resolve().parents[3].parent / "shared" / "samples" / "torch_npu-910B-rank0-comm-mem"
+    plain = tmp_path / "from_the_cluster"
+    plain.mkdir()
+    for f in sample.iterdir():
+        (plain / f.name).write_bytes(f.read_bytes())
+    found = find_reports(tmp_path)
+    assert [r.path for r in found.reports] == [plain]
+    assert [r.path for r in find_reports(plain).reports] == [plain]

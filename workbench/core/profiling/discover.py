@@ -24,6 +24,7 @@ from pathlib import Path
 from workbench.core.artefacts import SAVED_REPORT_SUFFIX
 from workbench.core.profiling.detect import (
     CLUSTER_FILES,
+    FRAMEWORK_FILES,
     LOOKED_FOR,
     OPS_NAMES,
     TIMELINE_NAMES,
@@ -85,14 +86,17 @@ def report_root(path: Path) -> bool:
     """Is the folder ``path`` itself the root of one report (by its name and marker entries only):
     a PROF_* folder or one holding mindstudio_profiler_output/, a torch_npu / MindSpore output
     (``*_ascend_pt``, ``*_ascend_ms``, ``ASCEND_PROFILER_OUTPUT``), msprof-analyze's
-    ``cluster_analysis_output`` (or a folder holding its cluster_*.json/csv files)."""
+    ``cluster_analysis_output`` (or a folder holding its cluster_*.json/csv files), a folder holding
+    torch_npu's memory / step / communication files by their names (:data:`FRAMEWORK_FILES`)."""
     name = path.name
     if name.startswith("PROF_") or name == "ASCEND_PROFILER_OUTPUT":
         return True
     if name.lower().endswith(("_ascend_pt", "_ascend_ms")) or name == "cluster_analysis_output":
         return True
     try:
-        return (path / "mindstudio_profiler_output").is_dir() or any((path / n).is_file() for n in CLUSTER_FILES)
+        if (path / "mindstudio_profiler_output").is_dir() or any((path / n).is_file() for n in CLUSTER_FILES):
+            return True
+        return any((path / n).is_file() for n in FRAMEWORK_FILES)  # torch_npu's output files copied elsewhere
     except OSError:  # a folder that may not be looked into (permissions): not a report we can read
         return False
 
