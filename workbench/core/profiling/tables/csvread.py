@@ -31,6 +31,7 @@ import contextlib
 import csv
 import ctypes
 import re
+from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -47,8 +48,8 @@ from workbench.core.profiling.errors import ProfilingDataError
 MISSING = frozenset({"", "N/A", "NA", "n/a", "nan", "NaN", "None", "null"})
 _DECIMAL = re.compile(r"^[+-]?\d+(\.\d*)?$")
 CHUNK = 8 << 20  # bytes per read of the line-number pass
-PIECE = 16 << 20  # a bigger file is parsed in pieces of about this size
-BLOCK = 8 << 20  # Arrow's parse block (the unit of its parallelism)
+PIECE = 8 << 20  # a bigger file is parsed in pieces of about this size, one parse block each
+AHEAD = 2  # pieces parsed at once (one thread each) while the one before is converted
 SAMPLE_ROWS = 64
 INT64_MAX = 2**63 - 1
 csv.field_size_limit(1 << 30)
@@ -63,7 +64,7 @@ _ARROW_TYPE = {
     "ns": pa.string(),
     "ns_us": pa.string(),
 }
-_CONVERSION = re.compile(r"In CSV column #(\d+): CSV conversion error to (\w+)")
+_CONVERSION = re.compile(r"In CSV column #(\d+): (?:Row #\d+: )?CSV conversion error to (\w+)")
 
 
 def clean(value: str) -> str:
@@ -189,6 +190,13 @@ def _blank_bytes(b: np.ndarray, ends: np.ndarray, carried: int) -> np.ndarray:
 SCAN = 4 << 20  # bytes per read of the piece split (read, not mapped: mapped pages count as memory)
 
 
+def _quotes(chunk: bytes, start: int, stop: int) -> int:
+    """The quote characters in ``chunk[start:stop]`` (vectorised: bytes.count is a byte loop)."""
+    if stop - start < 65536:
+        return chunk.count(b'"', start, stop)
+    return int(np.count_nonzero(np.frombuffer(chunk, dtype=np.uint8, count=stop - start, offset=start) == 34))
+
+
 def split_pieces(path: Path, piece: int | None = None) -> list[tuple[int, int]]:
     """Byte ranges of the data records (after the header), each about ``piece`` bytes, split
     where a newline is outside quotes (quote parity counted from the file start)."""
@@ -209,7 +217,7 @@ def split_pieces(path: Path, piece: int | None = None) -> list[tuple[int, int]]:
             while at < end:
                 if at < target:  # count quotes up to the target (or the chunk end)
                     stop = min(target, end)
-                    parity ^= chunk.count(b'"', at - base, stop - base) & 1
+                    parity ^= _quotes(chunk, at - base, stop - base) & 1
                     at = stop
                     continue
                 nl = chunk.find(b"\n", at - base)
@@ -395,8 +403,10 @@ def _read_pieces(
     width = len(kinds)
     names = [f"c{i}" for i in range(width)]
     pool = pa.system_memory_pool()  # the default pool (mimalloc) keeps what a piece freed
-    read_options = pacsv.ReadOptions(column_names=names, block_size=BLOCK, use_threads=True)
-    parse_options = pacsv.ParseOptions(newlines_in_values=True)
+    # Each piece is ONE parse block (so Arrow's own block splitting, which would need the slow
+    # quote-aware chunker, never runs: the pieces already end at record ends) and AHEAD pieces are
+    # parsed at once, one per thread; the parser itself keeps quoted newlines inside their value.
+    parse_options = pacsv.ParseOptions(newlines_in_values=False)
     convert_options = pacsv.ConvertOptions(
         column_types={names[i]: _ARROW_TYPE[k] for i, k in kinds.items()},
         null_values=sorted(MISSING),
@@ -406,7 +416,7 @@ def _read_pieces(
         false_values=[],
         timestamp_parsers=[],
     )
-    seen: dict[int, dict[str, int]] = {i: {} for i, k in kinds.items() if k == "text"}
+    seen = {i: _Words() for i, k in kinds.items() if k == "text"}
     uniques: dict[int, list[str]] = {i: [] for i in seen}
     out = {i: _Growing(kinds[i]) for i in range(width)}
     offset = 0
@@ -415,6 +425,7 @@ def _read_pieces(
 
     def parse(start: int, end: int) -> pa.Table:
         data = source.read_at(end - start, start)
+        read_options = pacsv.ReadOptions(column_names=names, block_size=end - start + 1, use_threads=False)
         try:
             return pacsv.read_csv(
                 pa.BufferReader(data),
@@ -432,22 +443,23 @@ def _read_pieces(
                 raise _Looser(int(conversion.group(1))) from None
             raise _Unparsable(message) from None
 
-    # the next piece is parsed (Arrow, without the GIL) while this one is converted
+    # the next pieces are parsed (Arrow, without the GIL) while this one is converted
     with (
         _default_pool(pool),
         pa.OSFile(str(path), memory_pool=pool) as source,
-        ThreadPoolExecutor(1, thread_name_prefix="csv-piece") as ahead,
+        ThreadPoolExecutor(AHEAD, thread_name_prefix="csv-piece") as ahead,
     ):
-        upcoming = ahead.submit(parse, *pieces[0]) if pieces else None
+        upcoming = deque(ahead.submit(parse, *p) for p in pieces[:AHEAD])
         for k, (start, end) in enumerate(pieces):
             if cancel_check is not None:
                 cancel_check()
-            assert upcoming is not None
-            table = upcoming.result()
-            upcoming = ahead.submit(parse, *pieces[k + 1]) if k + 1 < len(pieces) else None
+            table = upcoming.popleft().result()
+            if k + AHEAD < len(pieces):
+                upcoming.append(ahead.submit(parse, *pieces[k + AHEAD]))
             done += end - start
             # rows to expect in all: this piece's rows per byte, over the whole data, plus a margin
-            expect = int(offset + table.num_rows + table.num_rows * (total - done) / max(1, end - start) * 1.02) + 64
+            # (a quarter more: the pages of the buffers never written are never taken from the system)
+            expect = int(offset + table.num_rows + table.num_rows * (total - done) / max(1, end - start) * 1.25) + 64
             for i in range(width):
                 chunked = table.column(i)
                 kind = kinds[i]
@@ -456,14 +468,19 @@ def _read_pieces(
                 elif kind in ("ns", "ns_us"):
                     out[i].add(_ns_piece(chunked, "us" if kind == "ns_us" else "auto", offset), expect)
                 elif kind == "int":
-                    values = pc.fill_null(chunked, 0).to_numpy()
-                    out[i].add(Column(kind, values, chunked.is_null().to_numpy()), expect)
+                    if chunked.null_count:
+                        values, missing = pc.fill_null(chunked, 0).to_numpy(), chunked.is_null().to_numpy()
+                    else:
+                        values, missing = chunked.to_numpy(), np.zeros(len(chunked), dtype=bool)
+                    out[i].add(Column(kind, values, missing), expect)
                 else:
                     out[i].add(Column(kind, chunked.to_numpy()), expect)  # float: nulls become NaN
             offset += table.num_rows
             del table
             chunked = None  # the piece's last column: freed with the table
-            _trim()
+            if k % 4 == 3:
+                _trim()
+    _trim()
     columns = {i: grow.column(uniques.get(i, [])) for i, grow in out.items()}
     return columns, offset
 
@@ -531,13 +548,9 @@ class _Growing:
         if self.values is None:
             empty = {"float": np.float64, "text": np.int32}.get(self.kind, np.int64)
             return Column(self.kind, np.zeros(0, dtype=empty), np.zeros(0, dtype=bool), uniques)
-        values, missing = self.values, self.missing
-        if len(values) - self.rows > max(64, len(values) // 50):  # the estimate was far off: trim
-            values = values[: self.rows].copy()
-            missing = None if missing is None else missing[: self.rows].copy()
-        else:
-            values = values[: self.rows]
-            missing = None if missing is None else missing[: self.rows]
+        # views, never copies: the part of a buffer never written costs no memory
+        values = self.values[: self.rows]
+        missing = None if self.missing is None else self.missing[: self.rows]
         return Column(self.kind, values, missing, uniques, self.error)
 
 
@@ -551,26 +564,52 @@ def _looser_ok(kinds: dict[int, str]) -> set[int]:
     return {i for i, k in kinds.items() if k in _LOOSER}
 
 
-def _text_piece(chunked: pa.ChunkedArray, seen: dict[str, int], uniques: list[str]) -> Column:
+def _text_piece(chunked: pa.ChunkedArray, known: _Words, uniques: list[str]) -> Column:
     """Dictionary-encoded text as codes into the file's cleaned uniques (missing = -1)."""
     if not chunked.num_chunks:
         return Column("text", np.zeros(0, dtype=np.int32))
-    chunked = chunked.unify_dictionaries()  # one dictionary for the piece: each word looked up once
-    words = chunked.chunk(0).dictionary.to_pylist()
-    lut = np.empty(len(words) + 1, dtype=np.int32)
-    for n, word in enumerate(words):
-        code = seen.get(word)  # ``seen`` maps raw and cleaned words: each is cleaned once per file
-        if code is None:
-            value = clean(word)
-            code = -1 if value in MISSING else seen.get(value)
-            if code is None:
-                code = seen[value] = len(uniques)
-                uniques.append(value)
-            seen[word] = code
-        lut[n] = code
+    if chunked.num_chunks > 1:
+        chunked = chunked.unify_dictionaries()  # one dictionary for the piece: each word looked up once
+    dictionary = chunked.chunk(0).dictionary
+    lut = np.empty(len(dictionary) + 1, dtype=np.int32)
+    lut[:-1] = known.codes(dictionary, uniques)
     lut[-1] = -1
-    codes = [lut[pc.fill_null(chunk.indices, len(words)).to_numpy()] for chunk in chunked.chunks]
+    codes = [lut[pc.fill_null(chunk.indices, len(dictionary)).to_numpy()] for chunk in chunked.chunks]
     return Column("text", np.concatenate(codes) if len(codes) > 1 else codes[0])
+
+
+class _Words:
+    """The raw words of a text column seen so far and their codes (``-1`` = a missing value): a
+    piece's dictionary is looked up by Arrow's hash kernel, only new words in Python."""
+
+    def __init__(self) -> None:
+        self.seen: dict[str, int] = {}  # raw and cleaned words -> code; each is cleaned once per file
+        self.raw: pa.Array = pa.array([], type=pa.string())
+        self.raw_codes = np.zeros(0, dtype=np.int32)
+
+    def codes(self, dictionary: pa.Array, uniques: list[str]) -> np.ndarray:
+        at = pc.index_in(dictionary, value_set=self.raw).to_numpy(zero_copy_only=False)
+        new = np.flatnonzero(np.isnan(at)) if at.dtype.kind == "f" else np.zeros(0, dtype=np.int64)
+        out = np.empty(len(dictionary), dtype=np.int32)
+        hit = ~np.isnan(at) if at.dtype.kind == "f" else np.ones(len(at), dtype=bool)
+        out[hit] = self.raw_codes[at[hit].astype(np.int64)]
+        if len(new):
+            words = dictionary.take(pa.array(new)).to_pylist()
+            added = np.empty(len(words), dtype=np.int32)
+            for n, word in enumerate(words):
+                code = self.seen.get(word)
+                if code is None:
+                    value = clean(word)
+                    code = -1 if value in MISSING else self.seen.get(value)
+                    if code is None:
+                        code = self.seen[value] = len(uniques)
+                        uniques.append(value)
+                    self.seen[word] = code
+                added[n] = code
+            out[new] = added
+            self.raw = pa.concat_arrays([self.raw, pa.array(words, type=pa.string())])
+            self.raw_codes = np.concatenate([self.raw_codes, added])
+        return out
 
 
 _NUMBER = r"^(?P<sign>[+-]?)(?P<whole>\d*)(?P<dot>\.?)(?P<frac>\d*)$"
