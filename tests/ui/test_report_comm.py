@@ -9,16 +9,18 @@ from __future__ import annotations
 import copy
 import json
 import re
-import shutil
 from decimal import Decimal
 from pathlib import Path
 
 import numpy as np
 import pytest
 from PySide6.QtCore import QCoreApplication, QPoint, Qt
-from PySide6.QtWidgets import QFileDialog
-
-from workbench.ui.report.document import ReportDocument
+from reportkit import (  # tests/ui is on sys.path
+    click_row,
+    open_tab,
+    sample_run,
+    table,
+)
 
 SAMPLE = "torch_npu-910B-rank0-comm-mem"
 TOTAL = "Total Op Info"
@@ -35,9 +37,7 @@ TIME_FIELDS = {
 
 @pytest.fixture
 def run(tmp_path, samples) -> Path:
-    root = tmp_path / "rank0_ascend_pt"
-    shutil.copytree(samples / SAMPLE, root / "ASCEND_PROFILER_OUTPUT")
-    return root
+    return sample_run(tmp_path, samples)
 
 
 def comm_json(run: Path) -> dict:
@@ -48,42 +48,8 @@ def matrix_json(run: Path) -> dict:
     return json.loads((run / "ASCEND_PROFILER_OUTPUT" / "communication_matrix.json").read_text())
 
 
-def open_report(qtbot, user, window, path: Path) -> ReportDocument:
-    """File ▸ Open Report…, the path typed into Qt's own file dialog, Enter; the document once ready."""
-    label = QCoreApplication.translate("MainWindow", "Open Report…")  # the window's language
-    entry = next(p for p in window.menu_entries() if p.count("/") == 1 and p.endswith("/" + label))  # File ▸
-    with user.answering(QFileDialog, user.typing_path(path)):
-        user.trigger(window, entry)
-    qtbot.waitUntil(
-        lambda: isinstance(window.documents.currentWidget(), ReportDocument) and window.documents.currentWidget().ready,
-        timeout=30000,
-    )
-    return window.documents.currentWidget()
-
-
-def tab_titles(doc) -> list[str]:
-    return [doc.tabs.tabText(i) for i in range(doc.tabs.count())]
-
-
 def open_comm(qtbot, user, window, path: Path, title: str = "Communication"):
-    doc = open_report(qtbot, user, window, path)
-    bar = doc.tabs.tabBar()
-    index = tab_titles(doc).index(title)
-    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(index).center())
-    qtbot.waitUntil(lambda: doc.comm_tab.widget is not None and doc.comm_tab.widget.isVisible(), timeout=20000)
-    return doc, doc.comm_tab.widget
-
-
-def table(frame_table) -> list[dict[str, str]]:
-    model = frame_table.model
-    headers = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
-    return [{h: model.index(r, c).data() for c, h in enumerate(headers)} for r in range(model.rowCount())]
-
-
-def click_row(qtbot, view, row: int) -> None:
-    index = view.model().index(row, 0)
-    view.scrollTo(index)
-    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=view.visualRect(index).center())
+    return open_tab(qtbot, user, window, path, title, "comm_tab")
 
 
 def fmt(value) -> str:

@@ -14,10 +14,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QCoreApplication, QPoint, QPointF, Qt
-from PySide6.QtWidgets import QFileDialog
-
-from workbench.ui.report.document import ReportDocument
+from PySide6.QtCore import QPoint, QPointF, Qt
+from reportkit import (  # tests/ui is on sys.path
+    click_row,
+    click_tab,
+    open_report,
+    open_tab,
+    sample_run,
+    tab_titles,
+    table,
+)
 
 SAMPLE = "torch_npu-910B-rank0-comm-mem"
 KIND_COLUMNS = {"allocated": "Total Allocated(MB)", "reserved": "Total Reserved(MB)", "active": "Total Active(MB)"}
@@ -35,58 +41,15 @@ def rows(path: Path) -> list[dict[str, str]]:
 
 @pytest.fixture
 def run(tmp_path, samples) -> Path:
-    """The sample as torch_npu wrote it: ``rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/`` (copied: samples are read-only)."""
-    root = tmp_path / "rank0_ascend_pt"
-    shutil.copytree(samples / SAMPLE, root / "ASCEND_PROFILER_OUTPUT")
-    return root
+    return sample_run(tmp_path, samples)
 
 
 def files(run: Path) -> Path:
     return run / "ASCEND_PROFILER_OUTPUT"
 
 
-def open_report(qtbot, user, window, path: Path) -> ReportDocument:
-    """File ▸ Open Report…, the path typed into Qt's own file dialog, Enter; the document once ready."""
-    label = QCoreApplication.translate("MainWindow", "Open Report…")  # the window's language
-    entry = next(p for p in window.menu_entries() if p.count("/") == 1 and p.endswith("/" + label))  # File ▸
-    with user.answering(QFileDialog, user.typing_path(path)):
-        user.trigger(window, entry)
-    qtbot.waitUntil(
-        lambda: isinstance(window.documents.currentWidget(), ReportDocument) and window.documents.currentWidget().ready,
-        timeout=30000,
-    )
-    return window.documents.currentWidget()
-
-
-def tab_titles(doc) -> list[str]:
-    return [doc.tabs.tabText(i) for i in range(doc.tabs.count())]
-
-
-def click_tab(qtbot, doc, title: str):
-    bar = doc.tabs.tabBar()
-    index = tab_titles(doc).index(title)
-    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(index).center())
-    qtbot.waitUntil(lambda: doc.tabs.currentIndex() == index, timeout=5000)
-
-
 def open_memory(qtbot, user, window, path: Path, title: str = "Memory"):
-    doc = open_report(qtbot, user, window, path)
-    click_tab(qtbot, doc, title)
-    qtbot.waitUntil(lambda: doc.memory_tab.widget is not None and doc.memory_tab.widget.isVisible(), timeout=20000)
-    return doc, doc.memory_tab.widget
-
-
-def click_row(qtbot, view, row: int) -> None:
-    index = view.model().index(row, 0)
-    view.scrollTo(index)
-    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=view.visualRect(index).center())
-
-
-def table(frame_table) -> list[dict[str, str]]:
-    """What a FrameTable shows: header -> cell text, per visible row."""
-    model = frame_table.model
-    headers = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
-    return [{h: model.index(r, c).data() for c, h in enumerate(headers)} for r in range(model.rowCount())]
+    return open_tab(qtbot, user, window, path, title, "memory_tab")
 
 
 def origin_of(out: Path) -> int:

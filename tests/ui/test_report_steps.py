@@ -14,9 +14,12 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QCoreApplication, QPoint, QPointF, Qt
-from PySide6.QtWidgets import QFileDialog
-
-from workbench.ui.report.document import ReportDocument
+from reportkit import (  # tests/ui is on sys.path
+    open_tab,
+    sample_run,
+    tab_titles,
+    table,
+)
 
 SAMPLE = "torch_npu-910B-rank0-comm-mem"
 # step_trace_time.csv header -> the table's header
@@ -37,41 +40,11 @@ SEGMENTS = ("Computing", "Communication(Not Overlapped)", "Free")
 
 @pytest.fixture
 def run(tmp_path, samples) -> Path:
-    root = tmp_path / "rank0_ascend_pt"
-    shutil.copytree(samples / SAMPLE, root / "ASCEND_PROFILER_OUTPUT")
-    return root
-
-
-def open_report(qtbot, user, window, path: Path) -> ReportDocument:
-    """File ▸ Open Report…, the path typed into Qt's own file dialog, Enter; the document once ready."""
-    label = QCoreApplication.translate("MainWindow", "Open Report…")  # the window's language
-    entry = next(p for p in window.menu_entries() if p.count("/") == 1 and p.endswith("/" + label))  # File ▸
-    with user.answering(QFileDialog, user.typing_path(path)):
-        user.trigger(window, entry)
-    qtbot.waitUntil(
-        lambda: isinstance(window.documents.currentWidget(), ReportDocument) and window.documents.currentWidget().ready,
-        timeout=30000,
-    )
-    return window.documents.currentWidget()
-
-
-def tab_titles(doc) -> list[str]:
-    return [doc.tabs.tabText(i) for i in range(doc.tabs.count())]
+    return sample_run(tmp_path, samples)
 
 
 def open_steps(qtbot, user, window, path: Path, title: str = "Steps"):
-    doc = open_report(qtbot, user, window, path)
-    bar = doc.tabs.tabBar()
-    index = tab_titles(doc).index(title)
-    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(index).center())
-    qtbot.waitUntil(lambda: doc.steps_tab.widget is not None and doc.steps_tab.widget.isVisible(), timeout=20000)
-    return doc, doc.steps_tab.widget
-
-
-def table(frame_table) -> list[dict[str, str]]:
-    model = frame_table.model
-    headers = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
-    return [{h: model.index(r, c).data() for c, h in enumerate(headers)} for r in range(model.rowCount())]
+    return open_tab(qtbot, user, window, path, title, "steps_tab")
 
 
 def fmt(value: float) -> str:
