@@ -22,7 +22,6 @@ from reportkit import (  # tests/ui is on sys.path
     table,
 )
 
-SAMPLE = "torch_npu-910B-rank0-comm-mem"
 TOTAL = "Total Op Info"
 TIME_FIELDS = {
     "Elapse (ms)": "Elapse Time(ms)",

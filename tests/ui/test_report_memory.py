@@ -25,7 +25,6 @@ from reportkit import (  # tests/ui is on sys.path
     table,
 )
 
-SAMPLE = "torch_npu-910B-rank0-comm-mem"
 KIND_COLUMNS = {"allocated": "Total Allocated(MB)", "reserved": "Total Reserved(MB)", "active": "Total Active(MB)"}
 
 

@@ -21,7 +21,6 @@ from reportkit import (  # tests/ui is on sys.path
     table,
 )
 
-SAMPLE = "torch_npu-910B-rank0-comm-mem"
 # step_trace_time.csv header -> the table's header
 HEADERS = {
     "Step": "Step",
