@@ -185,11 +185,26 @@ def test_a_data_parallel_rank_writes_its_communication_tables_as_its_trace_shows
         if threads[e["tid"]].startswith("Plane")
     )
     assert sorted((s, p, k, d, dst) for k, s, d, p, _src, dst, _ in tasks) == plane_tasks
-    assert {(src, dst) for *_, src, dst, _ in tasks} == {(2, 3), (2, 1)} and {r[-1] for r in tasks} == {"SDMA"}
+    # the ring neighbours, and the local copy into the CCL buffer (src = dst, link ON_CHIP)
+    assert {(src, dst) for *_, src, dst, _ in tasks} == {(2, 3), (2, 1), (2, 2)} and {r[-1] for r in tasks} == {"SDMA"}
+    local = con.execute(
+        "SELECT DISTINCT l.name FROM COMMUNICATION_TASK_INFO c JOIN ENUM_HCCL_LINK_TYPE l ON l.id = c.linkType "
+        "WHERE c.srcRank = c.dstRank"
+    ).fetchall()
+    assert local == [("ON_CHIP",)]
     # the communication operators are no compute tasks; their small tasks are TASK rows named by the operator
     assert con.execute(
         "SELECT count(*) FROM COMPUTE_TASK_INFO c JOIN STRING_IDS n ON n.id = c.name WHERE n.value LIKE 'hcom%'"
     ).fetchone() == (0,)
+
+
+def _ns(cell: str) -> int | None:
+    """A time cell of the memory CSVs (``"1717407000000246.739\t"``; empty: none) -> int ns."""
+    return None if cell == "" else ts_ns(cell.rstrip("\t"))
+
+
+def _bytes(cell: str) -> int | None:
+    return None if cell == "" else round(float(cell) * 2**20)
 
 
 def test_memory_tables_hold_the_bytes_and_ns_of_the_memory_csvs(tmp_path):
@@ -199,32 +214,47 @@ def test_memory_tables_hold_the_bytes_and_ns_of_the_memory_csvs(tmp_path):
     _, op_mem = read_csv(out / "operator_memory.csv")
     rows = con.execute(
         "SELECT n.value, m.size, m.allocationTime, m.releaseTime, m.duration, m.allocationTotalAllocated, "
-        "m.releaseTotalReserved, m.deviceId FROM OP_MEMORY m JOIN STRING_IDS n ON n.id = m.name"
+        "m.releaseTotalReserved, m.streamPtr, m.deviceId FROM OP_MEMORY m JOIN STRING_IDS n ON n.id = m.name"
     ).fetchall()
     assert len(rows) == len(op_mem) > 0
-    for (name, size, alloc_t, rel_t, dur, alloc, rel_res, dev), r in zip(rows, op_mem):
+    # both allocators (PTA's aten ops, GE's cann:: kernels) and unreleased allocations (NULL = empty cells)
+    assert any(r[0].startswith("cann::") for r in rows) and any(r[3] is None for r in rows)
+    for (name, size, alloc_t, rel_t, dur, alloc, rel_res, ptr, dev), r in zip(rows, op_mem):
         assert (name, size / 1024, alloc_t, rel_t) == (
             r["Name"],
             float(r["Size(KB)"]),
-            ts_ns(r["Allocation Time(us)"]),
-            ts_ns(r["Release Time(us)"]),
+            _ns(r["Allocation Time(us)"]),
+            _ns(r["Release Time(us)"]),
         )
-        assert dur / 1000 == float(r["Duration(us)"]) and dev == 0 and r["Device Type"] == "NPU:0"
-        assert alloc / 2**20 == float(r["Allocation Total Allocated(MB)"]) and rel_res / 2**20 == float(
-            r["Release Total Reserved(MB)"]
+        text = r["Duration(us)"].rstrip("\t")
+        assert (None if dur is None else dur / 1000) == (float(text) if text else None)
+        assert dev == 0 and r["Device Type"] == "NPU:0"
+        assert (alloc, rel_res) == (
+            _bytes(r["Allocation Total Allocated(MB)"]),
+            _bytes(r["Release Total Reserved(MB)"]),
         )
+        assert ptr == (int(r["Stream Ptr"]) if r["Stream Ptr"] else None)
     header, module_mem = read_csv(out / "npu_module_mem.csv")
     assert header == ["Component", "Timestamp(us)", "Total Reserved(MB)", "Device"]  # torch_npu's own header
     got = con.execute(
         "SELECT e.name, m.timestampNs, m.totalReserved FROM NPU_MODULE_MEM m JOIN ENUM_MODULE e ON e.id = m.moduleId"
     ).fetchall()
-    assert got == [
-        (r["Component"], ts_ns(r["Timestamp(us)"]), round(float(r["Total Reserved(MB)"]) * 2**20)) for r in module_mem
-    ]
+    assert got == [(r["Component"], _ns(r["Timestamp(us)"]), _bytes(r["Total Reserved(MB)"])) for r in module_mem]
     _, records = read_csv(out / "memory_record.csv")
-    mem = con.execute("SELECT timestamp, totalAllocated, streamPtr FROM MEMORY_RECORD").fetchall()
+    mem = con.execute(
+        "SELECT s.value, r.timestamp, r.totalAllocated, r.totalReserved, r.totalActive, r.streamPtr "
+        "FROM MEMORY_RECORD r JOIN STRING_IDS s ON s.id = r.component"
+    ).fetchall()
+    assert {m[0] for m in mem} == {"APP", "PTA", "GE", "PTA+GE"}
     assert mem == [
-        (ts_ns(r["Timestamp(us)"]), round(float(r["Total Allocated(MB)"]) * 2**20), int(r["Stream Ptr"]))
+        (
+            r["Component"],
+            _ns(r["Timestamp(us)"]),
+            _bytes(r["Total Allocated(MB)"]),
+            _bytes(r["Total Reserved(MB)"]),
+            _bytes(r["Total Active(MB)"]),
+            int(r["Stream Ptr"]) if r["Stream Ptr"] else None,
+        )
         for r in records
     ]
 

@@ -13,7 +13,8 @@ Describe the work
     run with aclmdlExecute or ``"ops"`` for single-op launches). Ready-made:
     :func:`resnet50_workload`, :func:`transformer_workload`; from a model:
     :func:`workload_from_onnx`; from plain data (e.g. what an .om stores):
-    :meth:`Workload.from_dicts`; :func:`data_parallel` appends gradient AllReduce (HCCL) operators.
+    :meth:`Workload.from_dicts`; :func:`data_parallel` adds gradient AllReduce (HCCL) operators,
+    :func:`mixed_parallel` one of every other HCCL operator too.
 
 Write a report
     ``write_msprof_prof(out_dir, workload, cann_version="8.0.RC1", soc="Ascend910B2", devices=[0],
@@ -28,8 +29,12 @@ Write a report
     per-iteration timelines and step traces (:mod:`.mindspore`; ground truth: ``simulate_mindspore``).
     Database exports (docs/cann-formats.md §11): ``write_torch_npu(..., export_type="Db"|"Text+Db",
     framework="mindspore")``, ``write_msprof_prof(..., export_type="db"|"text+db")`` (:mod:`.dbexport`);
-    ``write_torch_npu(..., rank=r, world_size=n)`` of a workload with HCCL ops writes their
-    Communication lanes and COMMUNICATION_OP / COMMUNICATION_TASK_INFO (:mod:`.hccl`).
+    ``write_torch_npu(..., rank=r, world_size=n)`` of a workload with HCCL ops (:func:`data_parallel`,
+    :func:`mixed_parallel`: allReduce, allGather, reduceScatter, broadcast, send / receive) writes their
+    Communication lanes, COMMUNICATION_OP / COMMUNICATION_TASK_INFO (:mod:`.hccl`), communication.json and
+    communication_matrix.json (:mod:`.commfiles`); ``write_torch_npu_job(out_dir, workload, n)`` every
+    rank's folder. Every run has the memory files (:mod:`.memory`) and a step_trace_time computed from its
+    own Overlap Analysis lanes (:mod:`.overlap`).
     ``write_big_timeline(path, "msprof"|"torch_npu", n_events)`` streams a huge timeline for
     benchmarks. ``simulate(...)`` returns the in-memory :class:`Run` the writers format, for tests
     that want expected values.
@@ -45,7 +50,11 @@ Guarantees
 
 Known gaps (UNVERIFIED in the reference, so chosen, not copied): counter argument names of AI
 Core Freq / NPU MEM / HBM, sort indices 19+, pids of the CANN 5/6 timeline, raw host/device data
-content, the db exports' unverified details (:mod:`.dbexport`), sample-based ai_core_utilization (not written).
+content, the db exports' unverified details (:mod:`.dbexport`), sample-based ai_core_utilization (not written),
+the memory model (:mod:`.memory`: sizes, when PTA frees, GE's pool, the APP samples; no ``WORKSPACE``
+component, which the sample's torch_npu does not write), the small-task timing of HCCL operators and
+their links (:mod:`.hccl`: HCCS only, no RDMA between servers), msprof's ``PROF_*/analyze`` files (not
+written: torch_npu's split of them is).
 """
 
 from __future__ import annotations
@@ -56,12 +65,13 @@ from .mindspore import simulate_mindspore, write_mindspore_prof
 from .msprof import write_msprof_prof
 from .schedule import DEFAULT_START_NS, Run, simulate
 from .timeline import format_pid
-from .torchnpu import write_torch_npu
+from .torchnpu import write_torch_npu, write_torch_npu_job
 from .workload import (
     Op,
     Tensor,
     Workload,
     data_parallel,
+    mixed_parallel,
     resnet50_workload,
     transformer_workload,
     workload_from_onnx,
@@ -80,6 +90,7 @@ __all__ = [
     "Workload",
     "data_parallel",
     "format_pid",
+    "mixed_parallel",
     "resnet50_workload",
     "simulate",
     "simulate_mindspore",
@@ -89,4 +100,5 @@ __all__ = [
     "write_mindspore_prof",
     "write_msprof_prof",
     "write_torch_npu",
+    "write_torch_npu_job",
 ]

@@ -3,6 +3,7 @@
 samples OUT_DIR                       the shipped sample report (resources/samples)
 msprof OUT_DIR [--cann V] [--soc S] [--iterations N] [--devices 0,1] [--metrics G] [--workload W]
 torch OUT_DIR [--soc S] [--steps N] [--metrics G] [--style 2025|2023] [--workload W]
+              [--world-size N [--rank R] [--parallel dp|mixed]]   (every rank's folder unless --rank)
 big OUT_FILE --form msprof|torch_npu --events N
 """
 
@@ -11,7 +12,16 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import resnet50_workload, transformer_workload, write_big_timeline, write_msprof_prof, write_torch_npu
+from . import (
+    data_parallel,
+    mixed_parallel,
+    resnet50_workload,
+    transformer_workload,
+    write_big_timeline,
+    write_msprof_prof,
+    write_torch_npu,
+    write_torch_npu_job,
+)
 from .samples import write_samples
 
 WORKLOADS = {"resnet50": lambda kind: resnet50_workload(kind=kind), "transformer": lambda kind: transformer_workload()}
@@ -39,6 +49,9 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("--style", default="2025")
     t.add_argument("--workload", choices=sorted(WORKLOADS), default="transformer")
     t.add_argument("--seed", type=int, default=0)
+    t.add_argument("--world-size", type=int, default=1)
+    t.add_argument("--rank", type=int, default=None)
+    t.add_argument("--parallel", choices=("dp", "mixed"), default="dp")
     b = sub.add_parser("big")
     b.add_argument("out")
     b.add_argument("--form", required=True)
@@ -62,11 +75,22 @@ def main(argv: list[str] | None = None) -> int:
                 )
             ]
         elif a.cmd == "torch":
-            paths = [
-                write_torch_npu(
-                    a.out, WORKLOADS[a.workload]("ops"), a.soc, a.steps, a.metrics or None, a.seed, style=a.style
+            workload = WORKLOADS[a.workload]("ops")
+            if a.world_size > 1:
+                workload = (mixed_parallel if a.parallel == "mixed" else data_parallel)(workload)
+                paths = write_torch_npu_job(
+                    a.out,
+                    workload,
+                    a.world_size,
+                    a.soc,
+                    a.steps,
+                    a.metrics or None,
+                    a.seed,
+                    ranks=None if a.rank is None else [a.rank],
+                    style=a.style,
                 )
-            ]
+            else:
+                paths = [write_torch_npu(a.out, workload, a.soc, a.steps, a.metrics or None, a.seed, style=a.style)]
         else:
             print(write_big_timeline(a.out, a.form, a.events))
             return 0

@@ -16,9 +16,11 @@ import csv
 import sqlite3
 from pathlib import Path
 
-from . import hccl, tables
+from . import commfiles, hccl, tables
 from .fmt import NA, csv_line
 from .hccl import CommOp, CommTask
+from .memory import MODULE_IDS, Memory
+from .overlap import StepRow
 from .schedule import MODEL_ID_NONE, Run
 
 INVALID = 4294967295
@@ -228,8 +230,8 @@ COMM_TASK_COLUMNS = [
 
 def _comm_task_row(op: CommOp, c: CommTask, gid: int, sid: _Strings, schema: str) -> tuple:
     row: tuple = (sid(op.task.op.name), gid, sid(c.kind), c.plane, sid(op.group), c.notify_id, INVALID)
-    row += (c.src_rank, c.dst_rank, hccl.TRANSPORT_TYPES["SDMA"], c.size, hccl.DATA_TYPES[op.data_type])
-    row += (hccl.LINK_TYPES["HCCS"], op.op_id)
+    row += (c.src_rank, c.dst_rank, hccl.TRANSPORT_TYPES[c.transport], c.size, hccl.DATA_TYPES[op.data_type])
+    row += (hccl.LINK_TYPES[c.link], op.op_id)
     return row if schema == "old" else (*row, 1 if c.plane == 0 else 0)
 
 
@@ -304,14 +306,9 @@ def _pytorch_tables(con, run: Run, dev: int, sid: _Strings) -> None:
     _create(con, "STEP_TIME", [("id", "INTEGER"), ("startNs", "INTEGER"), ("endNs", "INTEGER")], steps)
 
 
-# ENUM_MODULE ids of the modules the simulator reports (hiascend "Description of .db Data Exported by msprof")
-MODULE_IDS = {"SLOG": 0, "HCCL": 3, "RUNTIME": 7, "APP": 33}
-PTR = 187651245490688
-
-
-def _memory_tables(con, memory: list[tuple], module_memory: list[tuple], dev: int, sid: _Strings) -> None:
-    """MEMORY_RECORD / OP_MEMORY / NPU_MODULE_MEM from the same records as memory_record.csv /
-    operator_memory.csv / npu_module_mem.csv (bytes, ns; torch_npu ``*_for_db`` values)."""
+def _memory_tables(con, memory: Memory, dev: int, sid: _Strings) -> None:
+    """MEMORY_RECORD / OP_MEMORY / NPU_MODULE_MEM from the model memory_record.csv / operator_memory.csv /
+    npu_module_mem.csv are written from (bytes, ns; NULL where the CSV cell is empty; torch_npu ``*_for_db``)."""
     _create(
         con,
         "MEMORY_RECORD",
@@ -324,7 +321,7 @@ def _memory_tables(con, memory: list[tuple], module_memory: list[tuple], dev: in
             ("streamPtr", "INTEGER"),
             ("deviceId", "INTEGER"),
         ],
-        ((sid(comp), ts, alloc, res, alloc, PTR, dev) for comp, ts, alloc, res, *_ in memory),
+        ((sid(r.component), r.ts_ns, r.allocated, r.reserved, r.active, r.stream_ptr, dev) for r in memory.records),
     )
     _create(
         con,
@@ -347,17 +344,19 @@ def _memory_tables(con, memory: list[tuple], module_memory: list[tuple], dev: in
             ("deviceId", "INTEGER"),
         ],
         (
-            (sid(name), size, ts, rel, rel, rel - ts, rel - ts, alloc, res, alloc, alloc - size, res, alloc - size)
-            + (PTR, dev)
-            for _c, ts, alloc, res, name, size, rel in memory
-            if name
+            (sid(a.name), a.size, a.alloc_ns, a.release_ns, a.active_release_ns)
+            + (None if a.release_ns is None else a.release_ns - a.alloc_ns,)
+            + (None if a.active_release_ns is None else a.active_release_ns - a.alloc_ns,)
+            + (a.alloc_allocated, a.alloc_reserved, a.alloc_active)
+            + (a.release_allocated, a.release_reserved, a.release_active, a.stream_ptr, dev)
+            for a in memory.allocations
         ),
     )
     _create(
         con,
         "NPU_MODULE_MEM",
         [("moduleId", "INTEGER"), ("timestampNs", "INTEGER"), ("totalReserved", "INTEGER"), ("deviceId", "INTEGER")],
-        ((MODULE_IDS[module], ts, res, dev) for module, ts, res in module_memory),
+        ((MODULE_IDS[module], ts, res, dev) for module, ts, res in memory.modules),
     )
     _create(con, "ENUM_MODULE", [("id", "INTEGER"), ("name", "TEXT")], sorted((v, k) for k, v in MODULE_IDS.items()))
 
@@ -382,16 +381,15 @@ def write_framework_db(
     pmu_cols: list[str],
     *,
     rank: int | None = None,
-    memory: list[tuple] | None = None,
-    module_memory: list[tuple] | None = None,
+    memory: Memory | None = None,
     meta: dict[str, str] | None = None,
     schema: str = "new",
     comm: list[CommOp] | None = None,
 ) -> None:
     """``ascend_pytorch_profiler[_{rank}].db`` / ``ascend_mindspore_profiler[_{rank}].db`` of one device.
 
-    ``memory`` / ``module_memory``: the records of memory_record.csv + operator_memory.csv and of
-    npu_module_mem.csv (in bytes); ``comm``: the communication operators (:mod:`.hccl`)."""
+    ``memory``: what memory_record.csv, operator_memory.csv and npu_module_mem.csv hold (:mod:`.memory`);
+    ``comm``: the communication operators (:mod:`.hccl`)."""
     dev = run.devices[0]
     sid = _Strings()
     con = _open(path)
@@ -399,7 +397,7 @@ def write_framework_db(
         with con:
             _device_tables(con, run, dev, pmu_cols, sid, schema, comm)
             _pytorch_tables(con, run, dev, sid)
-            _memory_tables(con, list(memory or ()), list(module_memory or ()), dev, sid)
+            _memory_tables(con, memory or Memory(), dev, sid)
             if rank is not None:
                 _create(con, "RANK_DEVICE_MAP", [("rankId", "INTEGER"), ("deviceId", "INTEGER")], [(rank, dev)])
             _create(con, "HOST_INFO", [("hostUid", "TEXT"), ("hostName", "TEXT")], [("0", "localhost")])
@@ -422,8 +420,10 @@ STEP_TRACE_COLUMNS = (
 )
 
 
-def write_analysis_db(path: Path, step_rows: list[list[str]]) -> None:
-    """``analysis.db``: StepTraceTime from the cells of step_trace_time.csv (2025 style, µs; UNVERIFIED unit)."""
+def write_analysis_db(path: Path, step_rows: list[StepRow], comm: dict[str, list[tuple]] | None = None) -> None:
+    """``analysis.db``: StepTraceTime with step_trace_time.csv's numbers (µs; UNVERIFIED unit) and, for a
+    run with communication, CommAnalyzerTime / CommAnalyzerBandwidth / CommAnalyzerMatrix with the
+    numbers of communication.json / communication_matrix.json (:func:`.commfiles.analysis_rows`)."""
     con = _open(path)
     try:
         with con:
@@ -431,10 +431,21 @@ def write_analysis_db(path: Path, step_rows: list[list[str]]) -> None:
                 con,
                 "StepTraceTime",
                 [(c, "TEXT" if c == "step" else "NUMERIC") for c in STEP_TRACE_COLUMNS],
-                ((r[1], *(float(x) for x in r[2:])) for r in step_rows),
+                (("" if r.step is None else str(r.step), *(v / 1000 for v in r.values())) for r in step_rows),
             )
+            for table, columns in (
+                ("CommAnalyzerTime", commfiles.TIME_COLUMNS),
+                ("CommAnalyzerBandwidth", commfiles.BANDWIDTH_COLUMNS),
+                ("CommAnalyzerMatrix", commfiles.MATRIX_COLUMNS),
+            ):
+                if comm is not None:
+                    types = [(c, "TEXT" if c in _TEXT_COLUMNS else "NUMERIC") for c in columns]
+                    _create(con, table, types, comm[table])
     finally:
         con.close()
+
+
+_TEXT_COLUMNS = {"hccl_op_name", "group_name", "transport_type", "step", "type", "op_name"}
 
 
 def write_msprof_db(path: Path, run: Run, pmu_cols: list[str], schema: str = "new") -> None:

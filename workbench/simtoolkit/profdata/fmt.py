@@ -9,6 +9,8 @@ nanoseconds in a double).
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
 import shutil
@@ -58,6 +60,16 @@ def csv_line(fields: Iterable[str]) -> str:
 
 def csv_text(header: list[str], rows: Iterable[list[str]]) -> str:
     return "".join([csv_line(header), *(csv_line(r) for r in rows)])
+
+
+def pycsv_text(header: list[str], rows: Iterable[list[str]], end: str = "\r\n") -> str:
+    """A CSV as torch_npu's own files are written, with Python's csv module: a TAB is not quoted, lines end
+    ``\\r\\n`` (memory_record, operator_memory, step_trace_time) or ``\\n`` (npu_module_mem; the sample's)."""
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator=end)
+    writer.writerow(header)
+    writer.writerows(rows)
+    return buf.getvalue()
 
 
 def quoted_shapes(shapes: str) -> str:

@@ -2,7 +2,11 @@
 
 Two folders of a ResNet-like workload: a CANN 8.x ``PROF_*`` (offline ResNet-50, 2 iterations,
 Ascend910B2, PipeUtilization) and a torch_npu ``*_ascend_pt`` (eager ResNet-like with fewer blocks,
-one step, so that each stays a few hundred KB).
+one step, so that each stays a few hundred KB). The torch_npu one is rank 0 of a 2-rank hybrid-parallel
+job (:func:`.workload.mixed_parallel`: gradient allReduce buckets, allGather, reduceScatter, broadcast,
+send / receive), so that it has every file the Memory, Communication and Steps views show
+(communication.json, communication_matrix.json, memory_record.csv, operator_memory.csv,
+npu_module_mem.csv, step_trace_time.csv) besides the timeline.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ from pathlib import Path
 
 from .msprof import write_msprof_prof
 from .torchnpu import write_torch_npu
-from .workload import resnet50_workload
+from .workload import mixed_parallel, resnet50_workload
 
 MSPROF_DIR = "resnet50_msprof_cann8"
 TORCH_DIR = "resnet_torch_npu"
@@ -36,10 +40,12 @@ def write_samples(out_dir) -> list[Path]:
     )
     pt = write_torch_npu(
         out / TORCH_DIR,
-        resnet50_workload(kind="ops", blocks=(1, 1, 1, 1)),
+        mixed_parallel(resnet50_workload(kind="ops", blocks=(1, 1, 1, 1)), bucket_elements=1 << 20),
         soc="Ascend910B2",
         steps=1,
         aic_metrics="PipeUtilization",
         seed=0,
+        rank=0,
+        world_size=2,
     )
     return [prof, pt]

@@ -119,10 +119,20 @@ class Run:
         return [t for d in self.devices for t in self.tasks[d]]
 
 
+HCCS_BYTES_PER_S = 20e9  # the link rate a communication operator's duration is derived from (chosen)
+COMM_STREAM_OFFSET = 4  # communication operators run on their own stream: the compute stream + 4 (chosen)
+# a communication operator starts on a multiple of 500 ns: its µs start is a float whose shortest text (what
+# json writes) is exact (a .25 / .75 µs float prints as .2 / .8, as in the real communication.json)
+FLOAT_EXACT_NS = 500
+
+
 def op_duration_ns(op: Op, chip: Chip) -> int:
-    """Kernel time from the op's rough duration, or from its work and the chip's peak rates."""
+    """Kernel time from the op's rough duration, or from its work and the chip's peak rates (a
+    communication operator: twice its bytes over an HCCS link plus a fixed latency)."""
     if op.duration_us is not None:
         return max(1000, int(op.duration_us * 1000))
+    if op.core == "HCCL":
+        return 30_000 + int(2 * sum(t.nbytes for t in op.outputs) / HCCS_BYTES_PER_S * 1e9)
     if op.core == "AI_CPU":
         return 40_000 + op.nbytes // 200
     compute = op.flops / (chip.cube_flops * 0.3 if op.is_cube else chip.vec_flops * 0.4)
@@ -170,14 +180,19 @@ def simulate(
     base = [op_duration_ns(op, chip) for op in workload.ops]
     conn = connection_base
     for dev in run.devices:
-        tasks, host, py = [], [], []
+        tasks: list[Task] = []
+        host: list[HostEvent] = []
+        py: list[PyEvent] = []
         run.tasks[dev], run.host[dev], run.python[dev] = tasks, host, py
         main, queue = run.main_tid(dev), run.queue_tid(dev)
         stream = {"model": 5, "ops": 2, "torch": 3}[style] + (dev % 2)
+        comm_stream = stream + COMM_STREAM_OFFSET
         task_id = rng.randrange(2, 300)
         h = start_ns + 180_000 + dev * 3_100 + rng.randrange(0, 2_000)  # host clock
         dev_free = h
+        comm_free = h
         queue_free = h
+        last_end: dict[int, int] = {}  # stream -> end of its last task (Wait Time)
         for step in range(1, iterations + 1):
             step_start = h
             if style == "model":
@@ -197,6 +212,7 @@ def simulate(
                 h += rng.randrange(8_000, 15_000)
             for index, op in enumerate(workload.ops):
                 task_type = chip.task_type(op.core)
+                comm = op.core == "HCCL"
                 if style == "model":
                     launch_tid, launch = main, h
                 elif style == "ops":
@@ -235,7 +251,12 @@ def simulate(
                 jitter = 0.97 + 0.06 * rng.random()
                 dur = max(1_000, int(base[index] * jitter))
                 gap = rng.randrange(500, 1_800)
-                start = max(dev_free + gap, launch + latency)
+                if comm:  # its own stream: it overlaps the compute launched after it
+                    start = max(comm_free + gap, launch + latency)
+                    start = -(-start // FLOAT_EXACT_NS) * FLOAT_EXACT_NS
+                else:
+                    start = max(dev_free + gap, launch + latency)
+                task_stream = comm_stream if comm else stream
                 blocks, mix = _blocks(op, chip, task_type)
                 launch_conn = conn
                 conn += 1
@@ -245,11 +266,11 @@ def simulate(
                     index,
                     op,
                     task_type,
-                    stream,
+                    task_stream,
                     task_id,
                     start,
                     dur,
-                    0 if not tasks else start - tasks[-1].end_ns,
+                    start - last_end[task_stream] if task_stream in last_end else 0,
                     blocks,
                     mix,
                     "0" if task_type.startswith("MIX") else "N/A",
@@ -260,7 +281,11 @@ def simulate(
                 )
                 tasks.append(task)
                 task_id = task_id + 1 if task_id < 65535 else 0
-                dev_free = task.end_ns
+                last_end[task_stream] = task.end_ns
+                if comm:
+                    comm_free = task.end_ns
+                else:
+                    dev_free = task.end_ns
                 if style == "ops":
                     api_start = launch - rng.randrange(800, 1_400)
                     host.append(
@@ -306,8 +331,8 @@ def simulate(
                 kl = node_dur - rng.randrange(2_000, 3_500)
                 host.append(HostEvent(dev, launch_tid, "runtime", "KernelLaunch", "ACL_OP", launch + 1_000, kl, conn))
                 conn += 1
-            # end of the iteration: the host waits for the device
-            done = dev_free + rng.randrange(4_000, 9_000)
+            # end of the iteration: the host waits for the device (compute and communication)
+            done = max(dev_free, comm_free) + rng.randrange(4_000, 9_000)
             if style == "model":
                 exec_event.dur_ns = max(h, done) - exec_event.start_ns
                 h = exec_event.start_ns + exec_event.dur_ns + rng.randrange(2_000, 5_000)
@@ -342,7 +367,9 @@ def simulate(
                     h += 2_000
             h += rng.randrange(40_000, 90_000)
             dev_free = max(dev_free, h - 20_000)
+            comm_free = max(comm_free, h - 20_000)
         host.sort(key=lambda e: (e.start_ns, -e.dur_ns))
         py.sort(key=lambda e: (e.tid, e.start_ns, -e.dur_ns))
-        run.end_ns = max(run.end_ns, h, tasks[-1].end_ns)
+        tasks.sort(key=lambda t: (t.start_ns, t.stream_id))  # communication overlaps compute: by start
+        run.end_ns = max(run.end_ns, h, max(t.end_ns for t in tasks))
     return run

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 
 from .fmt import dur_us, ts_us
 from .hccl import CommOp, CommTask, thread_layout
+from .overlap import LANES, lane_slices
 from .schedule import MODEL_ID_NONE, HostEvent, PyEvent, Run, Task
 
 SORT = {
@@ -175,7 +176,7 @@ def msprof_events(run: Run) -> Iterator[dict]:
 def counter_series(run: Run, dev: int) -> dict[str, list[tuple[int, dict]]]:
     """Counter tracks (AI Core Freq in MHz, NPU MEM in KB, HBM in MB/s on HBM chips); arg names UNVERIFIED."""
     tasks = run.tasks[dev]
-    first, last = tasks[0].start_ns - 50_000, tasks[-1].end_ns + 50_000
+    first, last = tasks[0].start_ns - 50_000, max(t.end_ns for t in tasks) + 50_000
     freq = [(first, {"MHz": run.chip.freq_mhz}), (last, {"MHz": run.chip.freq_mhz})]
     weights = sum(op.nbytes for op in run.workload.ops) // 1024
     mem, hbm = [], []
@@ -231,7 +232,7 @@ def iteration_bounds(run: Run, dev: int) -> list[tuple[int, int, int, int, int |
     out, prev = [], None
     for step in range(1, run.iterations + 1):
         ts = [t for t in run.tasks[dev] if t.step == step]
-        fp, end = ts[0].start_ns, ts[-1].end_ns
+        fp, end = ts[0].start_ns, max(t.end_ns for t in ts)
         out.append((step, fp, end, end, prev))
         prev = end
     return out
@@ -357,10 +358,10 @@ def comm_task_event(op: CommOp, c: CommTask, pid: int, tid: int) -> dict:
         "task type": c.kind,
         "src rank": c.src_rank,
         "dst rank": c.dst_rank,
-        "transport type": "SDMA",
+        "transport type": c.transport,
         "size(Byte)": c.size,
         "data type": op.data_type,
-        "link type": "HCCS",
+        "link type": c.link,
     }
     return {
         "name": c.kind,
@@ -440,7 +441,7 @@ def torch_events(run: Run, dev: int, op_types: bool = False, comm: list[CommOp] 
         _meta("process_sort_index", cann, 0, {"sort_index": 2}),
     ]
     meta.append(_meta("process_name", ov, 0, {"name": "Overlap Analysis"}))
-    for tid, name in enumerate(("Computing", "Communication", "Communication(Not Overlapped)", "Free")):
+    for tid, name in enumerate(LANES):
         meta.append(_meta("thread_name", ov, tid, {"name": name}))
     meta += [_meta("process_labels", ov, 0, {"labels": "NPU"}), _meta("process_sort_index", ov, 0, {"sort_index": 11})]
     layout = thread_layout(comm)
@@ -456,7 +457,6 @@ def torch_events(run: Run, dev: int, op_types: bool = False, comm: list[CommOp] 
     for e in run.host[dev]:
         timed.append((e.start_ns, seq, host_event(e, cann)))
         seq += 1
-    prev_end = None
     for t in tasks:
         s, f = h2d_flow(t, cann, hw)
         timed.append((t.launch_ns, seq, s))
@@ -471,32 +471,11 @@ def torch_events(run: Run, dev: int, op_types: bool = False, comm: list[CommOp] 
                 timed.append((c.start_ns, seq + 1, comm_hw_event(op, c, hw)))
                 timed.append((c.start_ns, seq + 1, comm_task_event(op, c, cp, plane_tids[c.plane])))
         timed.append((t.start_ns, seq + 2, f))
-        lanes = (("Communication", 1), ("Communication(Not Overlapped)", 2)) if op is not None else (("Computing", 0),)
-        for name, tid in lanes:
-            timed.append(
-                (
-                    t.start_ns,
-                    seq + 3,
-                    {"name": name, "pid": ov, "tid": tid, "ts": ts_us(t.start_ns), "dur": dur_us(t.dur_ns), "ph": "X"},
-                )
-            )
-        if prev_end is not None and t.start_ns > prev_end:
-            timed.append(
-                (
-                    prev_end,
-                    seq + 4,
-                    {
-                        "name": "Free",
-                        "pid": ov,
-                        "tid": 3,
-                        "ts": ts_us(prev_end),
-                        "dur": dur_us(t.start_ns - prev_end),
-                        "ph": "X",
-                    },
-                )
-            )
-        prev_end = t.end_ns
-        seq += 5
+        seq += 3
+    for x in lane_slices(tasks, {id(op.task) for op in comm}):  # Overlap Analysis (reference §3)
+        event = {"name": x.name, "pid": ov, "tid": x.tid, "ts": ts_us(x.start_ns), "dur": dur_us(x.dur_ns), "ph": "X"}
+        timed.append((x.start_ns, seq, event))
+        seq += 1
     yield from _sorted(timed)
     for e in pyev:  # torch_to_npu: framework op -> NPU kernel; id = device start in ns
         if e.task is not None:

@@ -4,8 +4,15 @@
       profiler_info.json (profiler_info_{rank}.json with a rank), profiler_metadata.json
       ASCEND_PROFILER_OUTPUT/ trace_view.json, kernel_details.csv, operator_details.csv, op_statistic.csv,
                               step_trace_time.csv, api_statistic.csv, memory_record.csv,
-                              operator_memory.csv, npu_module_mem.csv
+                              operator_memory.csv, npu_module_mem.csv,
+                              communication.json, communication_matrix.json (a run with HCCL ops, Level1/2)
       FRAMEWORK/  logs/  PROF_*/ (raw CANN data: host/, device_N/)
+
+The memory files follow the model of :mod:`.memory`, step_trace_time is what torch_npu computes from the
+trace's Overlap Analysis lanes (:mod:`.overlap`), the communication files what msprof's analysis and
+torch_npu make of the rank's small HCCL tasks (:mod:`.hccl`, :mod:`.commfiles`); all in the layout, line
+ends and cell quirks of samples/torch_npu-910B-rank0-comm-mem (a TAB after every time point, empty cells,
+MB = bytes / 2**20). :func:`write_torch_npu_job` writes every rank of a multi-rank job.
 
 ``style="2025"`` follows samples/torch_npu-kernel_details-pipe (OP State, HF32 Eligible, start time
 quoted with a trailing TAB); ``style="2023"`` follows samples/torch_npu-kernel_details-arith (no
@@ -24,9 +31,10 @@ import json
 import struct
 from pathlib import Path
 
-from . import dbexport, hccl, tables
+from . import commfiles, dbexport, hccl, overlap, tables
 from .chips import cann, chip, pmu_columns
-from .fmt import NA, StagedDir, csv_text, dur_text, r3, ts_us, write_json_array, write_text
+from .fmt import NA, StagedDir, csv_text, dur_text, pycsv_text, ts_us, write_json_array, write_text
+from .memory import Allocation, Memory, simulate_memory
 from .msprof import prof_name, stamp, write_raw
 from .schedule import DEFAULT_PID, DEFAULT_START_NS, Run, simulate
 from .stats import aggregate, api_statistic, op_statistic
@@ -69,7 +77,8 @@ def write_torch_npu(
     ``*_ascend_ms`` and the database ``ascend_mindspore_profiler[_{rank}].db``. ``db_schema="old"``:
     COMPUTE_TASK_INFO with ``blockDim/mixBlockDim`` (see :mod:`.dbexport`). The workload's HCCL ops
     (:func:`.workload.data_parallel`) are communication operators of a ``world_size``-rank job: their
-    small tasks, ``Communication`` lanes and COMMUNICATION_OP / COMMUNICATION_TASK_INFO rows (:mod:`.hccl`)."""
+    small tasks, ``Communication`` lanes and COMMUNICATION_OP / COMMUNICATION_TASK_INFO rows (:mod:`.hccl`),
+    communication.json / communication_matrix.json and analysis.db's CommAnalyzer* (:mod:`.commfiles`)."""
     if export_type not in EXPORT_TYPES:
         raise ValueError(f"export_type: {export_type!r} is not one of {', '.join(EXPORT_TYPES)}")
     if framework not in FRAMEWORKS:
@@ -96,7 +105,16 @@ def write_torch_npu(
         pid=pid,
         connection_base=connection_base,
     )
-    comm = hccl.comm_ops(run, device, rank or 0, max(world_size, (rank or 0) + 1))
+    world = max(world_size, (rank or 0) + 1)
+    comm = hccl.comm_ops(run, device, rank or 0, world)
+    windows = overlap.step_windows(run, device)
+    steps_rows = overlap.step_rows(
+        overlap.lane_slices(run.tasks[device], {id(op.task) for op in comm}), _receives(comm), windows
+    )
+    mem = simulate_memory(run, device, world)
+    comm_doc = matrix_doc = None
+    if comm and not level0:  # communication.json / communication_matrix.json: Level1 and Level2 only
+        comm_doc, matrix_doc = commfiles.communication(comm, windows), commfiles.matrix(comm, windows)
     suffix = "ascend_ms" if framework == "mindspore" else "ascend_pt"
     target = Path(out_dir) / f"{hostname}_{pid}_{stamp(start_ns, millis=True)}_{suffix}"
     with StagedDir(target) as root:
@@ -127,9 +145,13 @@ def write_torch_npu(
         if "Text" in export_type:
             write_json_array(out / "trace_view.json", torch_events(run, device, op_types=level0, comm=comm))
             _write_tables(out, run, style, aic_metrics, pmu_cols, level0)
+            write_text(out / "step_trace_time.csv", pycsv_text(_step_header(style), _step_cells(steps_rows, style)))
+            _write_memory(out, mem, device)
+            if comm_doc is not None and matrix_doc is not None:
+                write_text(out / "communication.json", commfiles.dumps(comm_doc))
+                write_text(out / "communication_matrix.json", commfiles.dumps(matrix_doc))
         if "Db" in export_type:
             out.mkdir(exist_ok=True)
-            mem = list(_memory(run, device))
             prefix = "ascend_mindspore_profiler" if framework == "mindspore" else "ascend_pytorch_profiler"
             dbexport.write_framework_db(
                 out / (f"{prefix}.db" if rank is None else f"{prefix}_{rank}.db"),
@@ -137,12 +159,15 @@ def write_torch_npu(
                 pmu_cols,
                 rank=rank,
                 memory=mem,
-                module_memory=_module_memory(mem),
                 meta={"ENV_VARIABLES": json.dumps({"ASCEND_RT_VISIBLE_DEVICES": str(device)})},
                 schema=db_schema,
                 comm=comm,
             )
-            dbexport.write_analysis_db(out / "analysis.db", list(_step_rows(run, device, "2025")))
+            dbexport.write_analysis_db(
+                out / "analysis.db",
+                steps_rows,
+                commfiles.analysis_rows(comm_doc, matrix_doc) if comm_doc is not None and matrix_doc else None,
+            )
         fw = root / "FRAMEWORK"
         fw.mkdir()
         (fw / "torch.op_range").write_bytes(
@@ -155,6 +180,47 @@ def write_torch_npu(
         prof.mkdir()
         write_raw(prof, run, cv)
     return target
+
+
+def write_torch_npu_job(
+    out_dir,
+    workload: Workload,
+    world_size: int,
+    soc: str = "Ascend910B2",
+    steps: int = 2,
+    aic_metrics: str | None = "PipeUtilization",
+    seed: int = 0,
+    *,
+    ranks: list[int] | None = None,
+    pid: int = DEFAULT_PID,
+    **kwargs,
+) -> list[Path]:
+    """Every rank of a ``world_size``-rank job (or the ``ranks`` given): one ``*_ascend_pt`` folder each
+    under ``out_dir``, as a real multi-rank run leaves them. Rank ``r`` runs on device ``r % 8`` with its
+    own process id (``pid + 13 r``) and timings (seed ``seed + 7919 r``: rank 0 is
+    ``write_torch_npu(..., seed=seed, rank=0)``); other keywords go to :func:`write_torch_npu`."""
+    if world_size < 1:
+        raise ValueError(f"world_size: {world_size!r} must be >= 1")
+    chosen = list(range(world_size)) if ranks is None else list(ranks)
+    bad = [r for r in chosen if not 0 <= r < world_size]
+    if bad:
+        raise ValueError(f"ranks: {bad!r} are not ranks of a {world_size}-rank job")
+    return [
+        write_torch_npu(
+            out_dir,
+            workload,
+            soc,
+            steps,
+            aic_metrics,
+            seed + 7919 * r,
+            rank=r,
+            world_size=world_size,
+            device=r % 8,
+            pid=pid + 13 * r,
+            **kwargs,
+        )
+        for r in chosen
+    ]
 
 
 def level0_known(t) -> bool:
@@ -204,53 +270,6 @@ def _write_tables(
             _operator_rows(run, dev),
         ),
     )
-    write_text(out / "step_trace_time.csv", csv_text(_step_header(style), _step_rows(run, dev, style)))
-    mem = list(_memory(run, dev))
-    write_text(
-        out / "memory_record.csv",
-        csv_text(
-            [
-                "Component",
-                "Timestamp(us)",
-                "Total Allocated(MB)",
-                "Total Reserved(MB)",
-                "Total Active(MB)",
-                "Stream Ptr",
-                "Device Type",
-            ],
-            (_memory_record_row(m, dev) for m in mem),
-        ),
-    )
-    write_text(
-        out / "operator_memory.csv",
-        csv_text(
-            [
-                "Name",
-                "Size(KB)",
-                "Allocation Time(us)",
-                "Release Time(us)",
-                "Active Release Time(us)",
-                "Duration(us)",
-                "Active Duration(us)",
-                "Allocation Total Allocated(MB)",
-                "Allocation Total Reserved(MB)",
-                "Allocation Total Active(MB)",
-                "Release Total Allocated(MB)",
-                "Release Total Reserved(MB)",
-                "Release Total Active(MB)",
-                "Stream Ptr",
-                "Device Type",
-            ],
-            (_operator_memory_row(m, dev) for m in mem if m[4]),
-        ),
-    )
-    write_text(
-        out / "npu_module_mem.csv",
-        csv_text(
-            ["Component", "Timestamp(us)", "Total Reserved(MB)", "Device"],  # torch_npu NpuModuleMemoryBean
-            ([module, ts_us(ts), _mb(res), f"NPU:{dev}"] for module, ts, res in _module_memory(mem)),
-        ),
-    )
 
 
 def _shape_text(op) -> str:
@@ -290,6 +309,8 @@ def _operator_rows(run: Run, dev: int):
 
 
 def _step_header(style: str) -> list[str]:
+    """step_trace_time's header: ``"2025"`` that of samples/torch_npu-910B-rank0-comm-mem (no Device_id,
+    with Preparing; newer torch_npu adds Device_id first), ``"2023"`` the older one without Preparing."""
     cols = [
         "Step",
         "Computing",
@@ -301,76 +322,114 @@ def _step_header(style: str) -> list[str]:
         "Bubble",
         "Communication(Not Overlapped and Exclude Receive)",
     ]
-    return ["Device_id", *cols, "Preparing"] if style == "2025" else cols
+    return [*cols, "Preparing"] if style == "2025" else cols
 
 
-def _step_rows(run: Run, dev: int, style: str):
-    """Per step (µs): computing = compute tasks, communication = HCCL operators (none overlapped)."""
-    by_step: dict[int, list] = {}
-    for t in run.tasks[dev]:
-        by_step.setdefault(t.step, []).append(t)
-    for e in run.python[dev]:
-        if not e.name.startswith("ProfilerStep#"):
-            continue
-        step = int(e.name.split("#")[1])
-        ts = by_step[step]
-        computing = sum(t.dur_ns for t in ts if t.op.core != "HCCL")
-        comm = sum(t.dur_ns for t in ts if t.op.core == "HCCL")
-        span = ts[-1].end_ns - ts[0].start_ns
-        c = r3(comm / 1000)
-        row = [str(step), r3(computing / 1000), c, "0", c, r3((span - computing - comm) / 1000), "0", "0", c]
-        yield [str(dev), *row, r3((ts[0].start_ns - e.start_ns) / 1000)] if style == "2025" else row
+def _us(ns: int) -> str:
+    """A sum of µs as torch_npu writes it (``136581.0``; zero ``0``)."""
+    return "0" if ns == 0 else repr(ns / 1000)
+
+
+def _step_cells(rows: list[overlap.StepRow], style: str) -> list[list[str]]:
+    out = []
+    for r in rows:
+        values = r.values() if style == "2025" else r.values()[:-1]
+        out.append(["" if r.step is None else str(r.step), *(_us(v) for v in values)])
+    return out
+
+
+def _receives(comm: list[hccl.CommOp]) -> list[tuple[int, int]]:
+    """Spans of the slices named ``hcom_receive*`` on the device processes: the operator on its group lane
+    and its small tasks on the hardware streams (torch_npu counts each as bubble)."""
+    out = []
+    for op in comm:
+        if op.name.startswith(overlap.RECEIVE):
+            out.append((op.task.start_ns, op.task.end_ns))
+            out += [(c.start_ns, c.end_ns) for c in op.tasks]
+    return out
+
+
+def _mb(nbytes: int | None) -> str:
+    """Bytes as torch_npu writes MB: ``str(bytes / 2**20)`` (exact binary fraction, e.g. ``954.3701171875``)."""
+    return "" if nbytes is None else str(nbytes / MB)
+
+
+def _tab(ns: int | None) -> str:
+    """A time point as torch_npu writes it: µs with 3 decimals and a TAB (empty when there is none)."""
+    return "" if ns is None else ts_us(ns) + "\t"
+
+
+MEMORY_RECORD_COLS = [
+    "Component",
+    "Timestamp(us)",
+    "Total Allocated(MB)",
+    "Total Reserved(MB)",
+    "Total Active(MB)",
+    "Stream Ptr",
+    "Device Type",
+]
+OPERATOR_MEMORY_COLS = [
+    "Name",
+    "Size(KB)",
+    "Allocation Time(us)",
+    "Release Time(us)",
+    "Active Release Time(us)",
+    "Duration(us)",
+    "Active Duration(us)",
+    "Allocation Total Allocated(MB)",
+    "Allocation Total Reserved(MB)",
+    "Allocation Total Active(MB)",
+    "Release Total Allocated(MB)",
+    "Release Total Reserved(MB)",
+    "Release Total Active(MB)",
+    "Stream Ptr",
+    "Device Type",
+]
+NPU_MODULE_MEM_COLS = ["Component", "Timestamp(us)", "Total Reserved(MB)", "Device"]  # torch_npu's bean
+
+
+def _operator_memory_row(a: Allocation, dev: int) -> list[str]:
+    released = a.release_ns is not None
+    if a.ge:  # CANN's GE records: no active, no stream, the duration a plain number (samples)
+        dur = "" if a.release_ns is None else repr(round((a.release_ns - a.alloc_ns) / 1000, 2))
+        active_dur = ""
+    else:
+        dur = _tab(a.release_ns - a.alloc_ns) if a.release_ns is not None else ""
+        active_dur = _tab(a.active_release_ns - a.alloc_ns) if a.active_release_ns is not None else ""
+    return [
+        a.name,
+        str(a.size / 1024),
+        _tab(a.alloc_ns),
+        _tab(a.release_ns),
+        _tab(a.active_release_ns),
+        dur,
+        active_dur,
+        _mb(a.alloc_allocated),
+        _mb(a.alloc_reserved),
+        _mb(a.alloc_active),
+        _mb(a.release_allocated) if released else "",
+        _mb(a.release_reserved) if released else "",
+        _mb(a.release_active) if released else "",
+        "" if a.stream_ptr is None else str(a.stream_ptr),
+        f"NPU:{dev}",
+    ]
+
+
+def _write_memory(out: Path, mem: Memory, dev: int) -> None:
+    records = (
+        [r.component, _tab(r.ts_ns), _mb(r.allocated), _mb(r.reserved), _mb(r.active)]
+        + ["" if r.stream_ptr is None else str(r.stream_ptr), f"NPU:{dev}"]
+        for r in mem.records
+    )
+    write_text(out / "memory_record.csv", pycsv_text(MEMORY_RECORD_COLS, records))
+    write_text(
+        out / "operator_memory.csv",
+        pycsv_text(OPERATOR_MEMORY_COLS, (_operator_memory_row(a, dev) for a in mem.allocations)),
+    )
+    write_text(
+        out / "npu_module_mem.csv",
+        pycsv_text(NPU_MODULE_MEM_COLS, ([m, _tab(ts), _mb(res), f"NPU:{dev}"] for m, ts, res in mem.modules), "\n"),
+    )
 
 
 MB = 1 << 20
-PTR = 187651245490688  # an aarch64 heap address (15 digits)
-MODULES = (("APP", 0), ("HCCL", 200 * MB), ("RUNTIME", 16 * MB), ("SLOG", 0))  # APP: the reserved pool
-
-
-def _mb(nbytes: int) -> str:
-    """Bytes as torch_npu writes MB: ``str(bytes / 2**20)`` (exact binary fraction, e.g. ``954.3701171875``)."""
-    return str(nbytes / MB)
-
-
-def _memory(run: Run, dev: int):
-    """(component, ts, allocated B, reserved B, op name, size B, release ts) per kernel output."""
-    base = 512 * MB
-    reserved = 1024 * MB
-    for t in run.tasks[dev]:
-        size = sum(x.nbytes for x in t.op.outputs)
-        yield ("PTA", t.launch_ns, base + size, reserved, t.op.torch_op, size, t.end_ns + 50_000)
-
-
-def _module_memory(mem: list) -> list[tuple[str, int, int]]:
-    """npu_module_mem rows (module, ts, reserved B): every module at a few sample times, as the tool does."""
-    return [
-        (module, ts, res if module == "APP" else fixed)
-        for _c, ts, _a, res, *_ in mem[:: max(1, len(mem) // 6)]
-        for module, fixed in MODULES
-    ]
-
-
-def _memory_record_row(m, dev: int) -> list[str]:
-    comp, ts, alloc, res, *_ = m
-    return [comp, ts_us(ts), _mb(alloc), _mb(res), _mb(alloc), str(PTR), f"NPU:{dev}"]
-
-
-def _operator_memory_row(m, dev: int) -> list[str]:
-    _, ts, alloc, res, name, size, rel = m
-    return [
-        name,
-        str(size / 1024),
-        ts_us(ts),
-        ts_us(rel),
-        ts_us(rel),
-        dur_text(rel - ts),
-        dur_text(rel - ts),
-        _mb(alloc),
-        _mb(res),
-        _mb(alloc),
-        _mb(alloc - size),
-        _mb(res),
-        _mb(alloc - size),
-        str(PTR),
-        f"NPU:{dev}",
-    ]

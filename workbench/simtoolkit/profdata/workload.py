@@ -416,26 +416,70 @@ def transformer_workload(
     return Workload("transformer", tuple(ops), "ops", model_name="transformer")
 
 
-def data_parallel(workload: Workload, buckets: int = 2, bucket_elements: int = 4 << 20) -> Workload:
-    """``workload`` followed by ``buckets`` gradient AllReduce operators (core ``HCCL``), as a
-    data-parallel training step runs them: ``hcom_allReduce__586_{i}_1`` of type ``hcom_allReduce_``
-    (the names of samples/torch_npu-910B-rank0-comm-mem). Written with a rank and ``world_size``,
-    the torch_npu writer adds their communication lanes and tables (:mod:`.hccl`)."""
-    dtype = workload.ops[0].outputs[0].dtype if workload.ops and workload.ops[0].outputs else "FLOAT16"
-    grads = tuple(
-        Op(
-            f"hcom_allReduce__586_{i}_1",
-            "hcom_allReduce_",
-            (Tensor((bucket_elements,), dtype, "ND"),),
-            (Tensor((bucket_elements,), dtype, "ND"),),
-            "HCCL",
-            duration_us=60.0 + 15.0 * i,
-            torch_op="c10d::allreduce_",
-            acl_api="HcclAllReduce",
-        )
-        for i in range(buckets)
+def _comm_op(kind: str, index: int, elements: int, dtype: str) -> Op:
+    """One communication operator named as HCCL names them (``hcom_allReduce__586_0_1``)."""
+    torch_op, api = _COMM_NAMES[kind]
+    return Op(
+        f"hcom_{kind}__586_{index}_1",
+        f"hcom_{kind}_",
+        (Tensor((elements,), dtype, "ND"),),
+        (Tensor((elements,), dtype, "ND"),),
+        "HCCL",
+        torch_op=torch_op,
+        acl_api=api,
     )
-    return Workload(f"{workload.name}_dp", workload.ops + grads, workload.kind, workload.model_name, workload.inputs)
+
+
+_COMM_NAMES = {
+    "allReduce": ("c10d::allreduce_", "HcclAllReduce"),
+    "allGather": ("c10d::allgather_", "HcclAllGather"),
+    "reduceScatter": ("c10d::reduce_scatter_", "HcclReduceScatter"),
+    "broadcast": ("c10d::broadcast_", "HcclBroadcast"),
+    "send": ("c10d::send", "HcclSend"),
+    "receive": ("c10d::recv_", "HcclRecv"),
+}
+
+
+def _insert(ops: tuple[Op, ...], at: dict[int, list[Op]]) -> tuple[Op, ...]:
+    """``ops`` with ``at[i]`` placed after op ``i - 1`` (``at[0]`` first, ``at[len(ops)]`` last)."""
+    out: list[Op] = list(at.get(0, []))
+    for i, op in enumerate(ops, start=1):
+        out.append(op)
+        out += at.get(i, [])
+    return tuple(out)
+
+
+def data_parallel(workload: Workload, buckets: int = 2, bucket_elements: int = 4 << 20) -> Workload:
+    """``workload`` with ``buckets`` gradient AllReduce operators (core ``HCCL``) as a data-parallel
+    training step runs them: bucket ``i`` of ``hcom_allReduce__586_{i}_1`` (type ``hcom_allReduce_``, the
+    names of samples/torch_npu-910B-rank0-comm-mem) launched once ``(i + 1) / buckets`` of the ops ran (the
+    last at the end), overlapping the compute after it. Written with a rank and ``world_size``, the
+    torch_npu writer adds their communication lanes and files (:mod:`.hccl`, :mod:`.commfiles`)."""
+    dtype = workload.ops[0].outputs[0].dtype if workload.ops and workload.ops[0].outputs else "FLOAT16"
+    n = len(workload.ops)
+    at: dict[int, list[Op]] = {}
+    for i in range(buckets):
+        at.setdefault(n * (i + 1) // buckets, []).append(_comm_op("allReduce", i, bucket_elements, dtype))
+    return Workload(
+        f"{workload.name}_dp", _insert(workload.ops, at), workload.kind, workload.model_name, workload.inputs
+    )
+
+
+def mixed_parallel(workload: Workload, buckets: int = 2, bucket_elements: int = 4 << 20) -> Workload:
+    """:func:`data_parallel` plus one of each other HCCL operator a hybrid-parallel step runs: a
+    ``broadcast`` first (small), an ``allGather`` of parameters after a quarter of the ops, a
+    ``reduceScatter`` of gradients after three quarters, and a ``send`` / ``receive`` pair of activations
+    (a pipeline boundary: p2p) before the end."""
+    dp = data_parallel(workload, buckets, bucket_elements)
+    dtype = dp.ops[0].outputs[0].dtype if dp.ops and dp.ops[0].outputs else "FLOAT16"
+    n = len(dp.ops)
+    at = {
+        0: [_comm_op("broadcast", 0, 1 << 16, dtype)],
+        n // 4: [_comm_op("allGather", 0, bucket_elements, dtype)],
+        3 * n // 4: [_comm_op("reduceScatter", 0, bucket_elements, dtype)],
+        n - 1: [_comm_op("send", 0, 1 << 18, dtype), _comm_op("receive", 0, 1 << 18, dtype)],
+    }
+    return Workload(f"{workload.name}_hp", _insert(dp.ops, at), dp.kind, dp.model_name, dp.inputs)
 
 
 # ---- ONNX ------------------------------------------------------------------------------------------
