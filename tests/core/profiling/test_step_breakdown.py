@@ -247,21 +247,10 @@ def test_no_step_data_is_none(samples):
     assert step_breakdown(open_report(samples / "torch_npu-kernel_details-pipe" / "kernel_details.csv")) is None
 
 
-SIM_AGREES = [c for c in BREAKDOWN_COLUMNS if c not in ("step", "stage_us")]
+SIM_AGREES = [c for c in BREAKDOWN_COLUMNS if c != "step"]
 
 
-@pytest.mark.parametrize(
-    "column",
-    [
-        *SIM_AGREES,
-        pytest.param(
-            "stage_us",
-            marks=pytest.mark.xfail(
-                strict=True, reason="the simulator writes Stage 0; torch_npu writes the step's span - bubble"
-            ),
-        ),
-    ],
-)
+@pytest.mark.parametrize("column", SIM_AGREES)
 def test_step_trace_time_and_the_timeline_agree_on_a_simulated_run(column):
     """The simulator's torch_npu run has both step_trace_time.csv and the Overlap Analysis lanes."""
     report = open_report(SIM_TORCH, use_cache=False)

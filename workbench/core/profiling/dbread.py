@@ -1035,7 +1035,7 @@ def _analysis(path: Path, out: DbData, device: int) -> None:
             out.warnings.append(f"{path}: table StepTraceTime: no column step; no step trace shown")
             return
         n = len(got["Step"])
-        frame: dict[str, object] = {"Device_id": pd.array([device] * n, dtype="Int64")}
+        frame: dict[str, object] = {}  # torch_npu's step_trace_time.csv has no Device_id (the 2025 layout)
         steps = [int(s) if str(s).strip().isdigit() else None for s in got["Step"]]
         frame["Step"] = _nullable(
             np.asarray([s or 0 for s in steps], dtype=np.int64), np.asarray([s is None for s in steps], dtype=bool)
