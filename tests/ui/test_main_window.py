@@ -167,6 +167,17 @@ def test_demo_project_opens_on_first_start(qtbot):
     qtbot.addWidget(win)
     assert win.project is not None and win.project.name == "Ascend Workbench Demo"
     assert (win.project.root / "reports").is_dir()
+    # the report shown is the torch_npu training run: a newcomer sees memory, communication and steps
+    from workbench.ui.report.document import ReportDocument
+
+    qtbot.waitUntil(
+        lambda: isinstance(win.documents.currentWidget(), ReportDocument) and win.documents.currentWidget().ready,
+        timeout=30000,
+    )
+    doc = win.documents.currentWidget()
+    assert doc.report.kind == "torch_npu" and doc.report.source.name.endswith("_ascend_pt")
+    titles = [doc.tabs.tabText(i) for i in range(doc.tabs.count())]
+    assert {"Steps", "Memory", "Communication"} <= set(titles), titles
     win._quitting = True
     win.close()
 

@@ -63,3 +63,12 @@ def ensure_demo_project() -> tuple[core_project.Project, list[Path]]:
             else:
                 shutil.copy2(entry, target)
     return project, _reports_in(reports_dir)
+
+
+def first_report(reports: list[Path]) -> Path | None:
+    """The report a first start shows: the torch_npu training run (rank 0 of a 2-rank job, with the
+    Memory, Communication and Steps views) when the samples hold one, else the first."""
+    for path in reports:
+        if path.name.endswith("_ascend_pt"):
+            return path
+    return reports[0] if reports else None

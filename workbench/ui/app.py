@@ -288,8 +288,9 @@ def open_demo(window) -> None:
         )
         return
     window.set_project(project)
-    if reports:
-        window.open_path(reports[0])
+    first = demo.first_report(reports)
+    if first is not None:
+        window.open_path(first)
 
 
 def wait_for_jobs(app, window, timeout: float = 60.0) -> None:
