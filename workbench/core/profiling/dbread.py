@@ -1034,7 +1034,6 @@ def _analysis(path: Path, out: DbData, device: int) -> None:
         if "Step" not in got:
             out.warnings.append(f"{path}: table StepTraceTime: no column step; no step trace shown")
             return
-        n = len(got["Step"])
         frame: dict[str, object] = {}  # torch_npu's step_trace_time.csv has no Device_id (the 2025 layout)
         steps = [int(s) if str(s).strip().isdigit() else None for s in got["Step"]]
         frame["Step"] = _nullable(
