@@ -275,3 +275,19 @@ def test_a_step_that_is_not_a_number_is_empty_and_said(tmp_path):
     assert frame["step"].tolist()[0] == 5 and pd.isna(frame["step"].iloc[1])
     assert frame["computing_us"].tolist() == [1.5, 3.0]
     assert "step_trace_time: 1 rows have a 'Step' that is not a step number; left empty" in frame.attrs["warnings"]
+
+
+def test_each_rank_of_a_job_keeps_its_own_steps(tmp_path):
+    # torch_npu's 2025 step_trace_time.csv names no device: opened as one job of 8 ranks, every rank's
+    # steps must stay apart (device = the rank's device), equal to that rank's own file
+    from workbench.simtoolkit.profdata import mixed_parallel, resnet50_workload, write_torch_npu_job
+
+    folders = write_torch_npu_job(tmp_path, mixed_parallel(resnet50_workload()), 8, steps=2)
+    frame = step_breakdown(open_report(tmp_path, use_cache=False))
+    assert sorted(zip(frame["device"].tolist(), frame["step"].tolist())) == [(d, s) for d in range(8) for s in (1, 2)]
+    for rank, folder in enumerate(folders):  # rank r runs on device r % 8
+        with open(folder / "ASCEND_PROFILER_OUTPUT" / "step_trace_time.csv", newline="") as fh:
+            written = list(csv.DictReader(fh))
+        device = rank % 8
+        mine = frame[frame["device"] == device].sort_values("step")
+        assert [float(Decimal(r["Computing"])) for r in written] == pytest.approx(mine["computing_us"].tolist(), abs=0)

@@ -82,6 +82,8 @@ class _Builder:
             if len(ops.columns):
                 ops_parts.append(_with_device(ops, device))
             for name, part in self._unit_tables(unit).items():
+                if name == "step_trace_time" and len(self.layout.units) > 1:
+                    part = _with_step_device(part, device)
                 table_parts.setdefault(name, []).append(part)
             self.report.info.update(self._infos(unit))
         if self.report.info.get("derived") and "op_statistic" in table_parts:
@@ -216,6 +218,16 @@ def _size(path: Path) -> int:
         return path.stat().st_size
     except OSError:
         return 0
+
+
+def _with_step_device(frame: pd.DataFrame, device: int | None) -> pd.DataFrame:
+    """torch_npu's step_trace_time.csv (2025 layout) names no device: in a job of several ranks each
+    rank's rows get its device (or rank), else the ranks' steps could not be told apart."""
+    if device is None or not len(frame) or any(c.lower() == "device_id" for c in frame.columns):
+        return frame
+    out = frame.copy()
+    out.insert(0, "Device_id", pd.array([device] * len(frame), dtype="Int64"))
+    return out
 
 
 def combine_timelines(timelines: list[Timeline], warnings: list[str]) -> Timeline | None:
