@@ -431,6 +431,7 @@ def test_wbreport_crafted_meta(tmp_path: Path, saved_bytes: bytes) -> None:
 
     @given(seed=st.integers(0, 2**32 - 1), value=json_values(8))
     @example(seed=0, value="tables")  # the whole description a string
+    @example(seed=821, value=[None])  # CI found it: a list where the per-table facts were (TypeError)
     @example(
         seed=1, value={"prefix": "tables/0", "rows": 3, "columns": [{"name": "x", "kind": "object", "categories": []}]}
     )

@@ -126,6 +126,9 @@ def report_from_store(
         info = meta.get("info", {})
         if not isinstance(info, dict):
             raise TypeError("field 'info': expected an object")
+        warnings = meta.get("warnings", [])
+        if not isinstance(warnings, list) or not all(isinstance(w, str) for w in warnings):
+            raise TypeError("field 'warnings': expected a list of texts")
         report = Report(
             source=Path(meta["source"]),
             kind=meta["kind"],
@@ -134,7 +137,7 @@ def report_from_store(
             tables=tables,
             table_sources=dict(meta.get("table_sources", {})),
             info=info,
-            warnings=list(meta.get("warnings", [])),
+            warnings=list(warnings),
             pmu_group=meta.get("pmu_group"),
             pmu_split=bool(meta.get("pmu_split")),
             start_ns=meta.get("start_ns"),
