@@ -1,5 +1,4 @@
-<?xml version="1.0" encoding="utf-8"?>
-<!DOCTYPE TS>
+<?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>AICoreMetrics</name>
@@ -106,7 +105,7 @@
 <context>
     <name>AccuracyAnalyzer</name>
     <message>
-        <source>Check the input preprocessing: mean/scale, channel order (RGB/BGR), layout (NCHW/NHWC) and AIPP settings must match the framework&apos;s.</source>
+        <source>Check the input preprocessing: mean/scale, channel order (RGB/BGR), layout (NCHW/NHWC) and AIPP settings must match the framework's.</source>
         <translation>检查输入预处理：mean/scale、通道顺序（RGB/BGR）、数据排布（NCHW/NHWC）和 AIPP 设置必须与框架中的一致。</translation>
     </message>
     <message>
@@ -206,7 +205,7 @@
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <source>msaccucmp&apos;s result CSV layout</source>
+        <source>msaccucmp's result CSV layout</source>
         <translation>msaccucmp 结果 CSV 的格式</translation>
     </message>
     <message>
@@ -341,7 +340,7 @@
         <translation>移除</translation>
     </message>
     <message>
-        <source>node:index;node:index (default: the model&apos;s outputs)</source>
+        <source>node:index;node:index (default: the model's outputs)</source>
         <translation>node:index;node:index（默认：模型的输出）</translation>
     </message>
     <message>
@@ -349,7 +348,7 @@
         <translation>选择…</translation>
     </message>
     <message>
-        <source>Choose output nodes from the model&apos;s graph</source>
+        <source>Choose output nodes from the model's graph</source>
         <translation>从模型的图中选择输出节点</translation>
     </message>
     <message>
@@ -369,7 +368,7 @@
         <translation>1 — 开启（通道数较少的输入，例如使用 AIPP 的图像）</translation>
     </message>
     <message>
-        <source>default: &lt;project&apos;s remote folder&gt;/atc or ~/ascend-workbench/atc/…</source>
+        <source>default: &lt;project's remote folder&gt;/atc or ~/ascend-workbench/atc/…</source>
         <translation>默认：&lt;工程的远端目录&gt;/atc 或 ~/ascend-workbench/atc/…</translation>
     </message>
     <message>
@@ -417,7 +416,7 @@ op_debug_level=1</translation>
         <translation>其他参数：</translation>
     </message>
     <message>
-        <source>Other flags, line {0}: expected name=value, got &apos;{1}&apos;</source>
+        <source>Other flags, line {0}: expected name=value, got '{1}'</source>
         <translation>其他参数，第 {0} 行：应为 name=value，实际为“{1}”</translation>
     </message>
     <message>
@@ -564,7 +563,7 @@ op_debug_level=1</translation>
         <translation>YUV420SP → RGB</translation>
     </message>
     <message>
-        <source>Fill the matrix and input biases for JPEG-decoded YUV420SP (BT.601 full range) to RGB, as in Huawei&apos;s samples</source>
+        <source>Fill the matrix and input biases for JPEG-decoded YUV420SP (BT.601 full range) to RGB, as in Huawei's samples</source>
         <translation>按华为样例，填入从 JPEG 解码的 YUV420SP（BT.601 全范围）转换到 RGB 的矩阵和输入偏置</translation>
     </message>
     <message>
@@ -822,7 +821,7 @@ op_debug_level=1</translation>
         <translation>浏览…</translation>
     </message>
     <message>
-        <source>another host&apos;s name, or user@host:port</source>
+        <source>another host's name, or user@host:port</source>
         <translation>另一台主机的名称，或 user@host:port</translation>
     </message>
     <message>
@@ -960,7 +959,7 @@ Tools: {3}</source>
         <translation>无法确定：可能为 {0} 之一</translation>
     </message>
     <message>
-        <source>npu-smi info does not tell this chip&apos;s exact --soc_version and the board query (npu-smi info -t board) did not answer: choose it in the Model Converter.</source>
+        <source>npu-smi info does not tell this chip's exact --soc_version and the board query (npu-smi info -t board) did not answer: choose it in the Model Converter.</source>
         <translation>npu-smi info 无法给出该芯片确切的 --soc_version，且单板查询（npu-smi info -t board）没有答复：请在模型转换中选择。</translation>
     </message>
 </context>
@@ -992,7 +991,7 @@ Tools: {3}</source>
     </message>
     <message>
         <source>CANN {0} · working folder on the host: {1}
-Output: {2}/RUN_ID (RUN_ID: the run&apos;s date and time, chosen when it starts)</source>
+Output: {2}/RUN_ID (RUN_ID: the run's date and time, chosen when it starts)</source>
         <translation>CANN {0} · 主机上的工作目录：{1}
 输出：{2}/RUN_ID（RUN_ID：本次运行的日期和时间，在启动时确定）</translation>
     </message>
@@ -1693,6 +1692,10 @@ Click: sort by this column · Ctrl+click: select it</source>
         <translation>源 Rank 到目的 Rank 的带宽（GB/s）：{0} 个 Rank，{1} 条链路。</translation>
     </message>
     <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
         <source>Rank {0} → rank {1}</source>
         <translation>Rank {0} → Rank {1}</translation>
     </message>
@@ -1709,16 +1712,16 @@ Click: sort by this column · Ctrl+click: select it</source>
         <translation>带宽：{0} GB/s</translation>
     </message>
     <message>
-        <source>{0}: {1} MB in {2} ms ({3})</source>
-        <translation>{0}：{1} MB，用时 {2} ms（{3}）</translation>
+        <source>Size: {0} MB</source>
+        <translation>大小：{0} MB</translation>
     </message>
     <message>
-        <source>Size, time</source>
-        <translation>大小、时间</translation>
+        <source>Time: {0} ms</source>
+        <translation>时间：{0} ms</translation>
     </message>
     <message>
-        <source>… and {0} more entries</source>
-        <translation>……另有 {0} 条</translation>
+        <source>Matrix entries summed: {0}</source>
+        <translation>汇总的矩阵条目：{0}</translation>
     </message>
 </context>
 <context>
@@ -2511,7 +2514,7 @@ Click: sort by this column · Ctrl+click: select it</source>
         <translation>打开模型结构</translation>
     </message>
     <message>
-        <source>Could not remember the converter&apos;s values: {0}</source>
+        <source>Could not remember the converter's values: {0}</source>
         <translation>无法记住模型转换的参数值：{0}</translation>
     </message>
     <message>
@@ -2646,7 +2649,7 @@ Click: sort by this column · Ctrl+click: select it</source>
         <translation>已同步到 {0}。发送文件：{1} 个（{2} 字节）；新建文件夹：{3} 个；在主机上删除：{4} 个；保留（仅在主机上）：{5} 个。</translation>
     </message>
     <message>
-        <source>Conflicts not sent (the host&apos;s copy was kept): {0}.</source>
+        <source>Conflicts not sent (the host's copy was kept): {0}.</source>
         <translation>未发送的冲突（保留了主机上的副本）：{0}。</translation>
     </message>
     <message>
@@ -2678,7 +2681,7 @@ Click: sort by this column · Ctrl+click: select it</source>
         <translation>符号链接 — 不发送</translation>
     </message>
     <message>
-        <source>conflict: edited here and on the host — overwrite the host&apos;s copy?</source>
+        <source>conflict: edited here and on the host — overwrite the host's copy?</source>
         <translation>冲突：本地和主机上都已修改 — 覆盖主机上的副本？</translation>
     </message>
     <message>
@@ -2820,7 +2823,7 @@ Click: sort by this column · Ctrl+click: select it</source>
         <translation>{0}（开启 Dump 时写入）</translation>
     </message>
     <message>
-        <source>Read by the runtime on the machine the application runs on: a relative path is relative to the application&apos;s working folder (the deployed project folder on a CANN machine); the folder must exist there.</source>
+        <source>Read by the runtime on the machine the application runs on: a relative path is relative to the application's working folder (the deployed project folder on a CANN machine); the folder must exist there.</source>
         <translation>由应用程序所在机器上的运行时读取：相对路径相对于应用程序的工作目录（在 CANN 机器上即部署后的工程目录）；该目录必须在那里已存在。</translation>
     </message>
     <message>
@@ -2836,7 +2839,7 @@ Click: sort by this column · Ctrl+click: select it</source>
         <translation>Dump 单算子调用（dump_op_switch）</translation>
     </message>
     <message>
-        <source>(not set: the runtime&apos;s default)</source>
+        <source>(not set: the runtime's default)</source>
         <translation>（未设置：使用运行时的默认值）</translation>
     </message>
     <message>
@@ -2972,7 +2975,7 @@ Click: sort by this column · Ctrl+click: select it</source>
         <translation>文件中列出的算子：{0}</translation>
     </message>
     <message>
-        <source>Load the offline model: model_name is its om JSON&apos;s top-level name.</source>
+        <source>Load the offline model: model_name is its om JSON's top-level name.</source>
         <translation>请加载离线模型：model_name 为其 om JSON 的顶层名称。</translation>
     </message>
     <message>
@@ -3560,7 +3563,7 @@ Replace it with the configuration shown? The current file will be kept as {3}.co
         <translation>本地文件夹</translation>
     </message>
     <message>
-        <source>Only what the views need is copied (mindstudio_profiler_output, or summary and timeline, plus the info files); data never exported is exported on the host first. The import is listed with the project&apos;s profiling runs.</source>
+        <source>Only what the views need is copied (mindstudio_profiler_output, or summary and timeline, plus the info files); data never exported is exported on the host first. The import is listed with the project's profiling runs.</source>
         <translation>仅复制视图所需的内容（mindstudio_profiler_output，或 summary 和 timeline，以及 info 文件）；从未导出过的数据会先在主机上导出。导入的结果会与工程的性能分析运行记录列在一起。</translation>
     </message>
     <message>
@@ -3607,7 +3610,7 @@ Replace it with the configuration shown? The current file will be kept as {3}.co
         <translation>输入</translation>
     </message>
     <message>
-        <source>The model&apos;s inputs and the shapes ATC compiles for. Use -1 for a dynamic axis.</source>
+        <source>The model's inputs and the shapes ATC compiles for. Use -1 for a dynamic axis.</source>
         <translation>模型的输入，以及 ATC 编译所用的 shape。动态轴请使用 -1。</translation>
     </message>
     <message>
@@ -3647,8 +3650,8 @@ Replace it with the configuration shown? The current file will be kept as {3}.co
         <translation>（未设置）</translation>
     </message>
     <message>
-        <source>input names separated by &apos;;&apos; (fed as float16)</source>
-        <translation>输入名称，以 &apos;;&apos; 分隔（以 float16 输入）</translation>
+        <source>input names separated by ';' (fed as float16)</source>
+        <translation>输入名称，以 ';' 分隔（以 float16 输入）</translation>
     </message>
     <message>
         <source>Input format:</source>
@@ -3683,8 +3686,8 @@ Replace it with the configuration shown? The current file will be kept as {3}.co
         <translation>动态维度</translation>
     </message>
     <message>
-        <source>one value per -1 axis, gears separated by &apos;;&apos; e.g. 1,224;2,448 (needs input format ND)</source>
-        <translation>每个 -1 轴一个值，各档位以 &apos;;&apos; 分隔，例如 1,224;2,448（需要输入格式为 ND）</translation>
+        <source>one value per -1 axis, gears separated by ';' e.g. 1,224;2,448 (needs input format ND)</source>
+        <translation>每个 -1 轴一个值，各档位以 ';' 分隔，例如 1,224;2,448（需要输入格式为 ND）</translation>
     </message>
     <message>
         <source>The model is not read locally: enter its inputs by hand.</source>
@@ -3704,6 +3707,10 @@ Replace it with the configuration shown? The current file will be kept as {3}.co
     <message>
         <source>Preparing…</source>
         <translation>正在准备……</translation>
+    </message>
+    <message>
+        <source>Preparing this view was cancelled.</source>
+        <translation>已取消准备此视图。</translation>
     </message>
 </context>
 <context>
@@ -4098,7 +4105,7 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
         <translation>转到峰值</translation>
     </message>
     <message>
-        <source>Put the cursor on the highest curve&apos;s peak and list what is alive there</source>
+        <source>Put the cursor on the highest curve's peak and list what is alive there</source>
         <translation>把游标放到最高曲线的峰值处，并列出此时仍占用内存的算子</translation>
     </message>
     <message>
@@ -4146,7 +4153,7 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
         <translation>在时间线上显示</translation>
     </message>
     <message>
-        <source>Go to the Timeline with the clicked allocation&apos;s operator selected</source>
+        <source>Go to the Timeline with the clicked allocation's operator selected</source>
         <translation>转到时间线并选中所单击分配的算子</translation>
     </message>
     <message>
@@ -4427,7 +4434,7 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
         <translation>无法从文件名检测</translation>
     </message>
     <message>
-        <source>the model&apos;s file name</source>
+        <source>the model's file name</source>
         <translation>模型的文件名</translation>
     </message>
     <message>
@@ -4635,7 +4642,7 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
         <translation>{0}/{1} 个算子</translation>
     </message>
     <message>
-        <source>Choose Dump Option &quot;Several&quot; to pick ops</source>
+        <source>Choose Dump Option "Several" to pick ops</source>
         <translation>将 Dump 选项设为“部分”即可选择算子</translation>
     </message>
 </context>
@@ -4646,7 +4653,7 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
         <translation>性能分析选项</translation>
     </message>
     <message>
-        <source>What msprof collects. The defaults are msprof&apos;s; the command line below follows every change.</source>
+        <source>What msprof collects. The defaults are msprof's; the command line below follows every change.</source>
         <translation>msprof 采集的内容。默认值与 msprof 一致；下方的命令行会随每次修改同步更新。</translation>
     </message>
     <message>
@@ -4768,7 +4775,7 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
         <translation>保存…</translation>
     </message>
     <message>
-        <source>Save this job&apos;s output to a file</source>
+        <source>Save this job's output to a file</source>
         <translation>将此任务的输出保存到文件</translation>
     </message>
     <message>
@@ -5069,7 +5076,7 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
         <translation>请先选择一条运行记录。</translation>
     </message>
     <message>
-        <source>{0}: the run&apos;s data is gone (deleted outside the workbench?)</source>
+        <source>{0}: the run's data is gone (deleted outside the workbench?)</source>
         <translation>{0}：该运行的数据已不存在（是否在工作台之外被删除？）</translation>
     </message>
     <message>
@@ -5123,12 +5130,12 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
         <translation>工程属性</translation>
     </message>
     <message>
-        <source>Name the profiling project and choose where its results are kept. Every run gets its own folder there and appears in the project&apos;s Profiling runs.</source>
+        <source>Name the profiling project and choose where its results are kept. Every run gets its own folder there and appears in the project's Profiling runs.</source>
         <translation>为性能分析工程命名，并选择结果的保存位置。每次运行都会在其中拥有单独的文件夹，并显示在工程的性能分析运行记录中。</translation>
     </message>
     <message>
-        <source>letters, digits, &apos;.&apos;, &apos;_&apos; or &apos;-&apos;</source>
-        <translation>字母、数字、&apos;.&apos;、&apos;_&apos; 或 &apos;-&apos;</translation>
+        <source>letters, digits, '.', '_' or '-'</source>
+        <translation>字母、数字、'.'、'_' 或 '-'</translation>
     </message>
     <message>
         <source>Browse…</source>
@@ -5177,12 +5184,12 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
 <context>
     <name>QtPrompter</name>
     <message>
-        <source>The authenticity of host {0} ({1}) can&apos;t be established.
+        <source>The authenticity of host {0} ({1}) can't be established.
 
 {2} key fingerprint:
 {3}
 
-Trust this key and connect? It will be remembered in Ascend Workbench&apos;s known_hosts file.</source>
+Trust this key and connect? It will be remembered in Ascend Workbench's known_hosts file.</source>
         <translation>无法确认主机 {0}（{1}）的真实性。
 
 {2} 密钥指纹：
@@ -5242,7 +5249,7 @@ Trust this key and connect? It will be remembered in Ascend Workbench&apos;s kno
         <translation>查询为空：请编写一条 SELECT 语句</translation>
     </message>
     <message>
-        <source>one statement at a time: remove what follows the first &apos;;&apos;</source>
+        <source>one statement at a time: remove what follows the first ';'</source>
         <translation>一次只能执行一条语句：请删除第一个“;”之后的内容</translation>
     </message>
     <message>
@@ -5835,8 +5842,8 @@ Trust this key and connect? It will be remembered in Ascend Workbench&apos;s kno
         <translation>{0}  （{1}）</translation>
     </message>
     <message>
-        <source>field &apos;args&apos;: {0}</source>
-        <translation>字段 &apos;args&apos;：{0}</translation>
+        <source>field 'args': {0}</source>
+        <translation>字段 'args'：{0}</translation>
     </message>
     <message>
         <source>Environment</source>
@@ -5942,7 +5949,7 @@ Trust this key and connect? It will be remembered in Ascend Workbench&apos;s kno
         <translation>此报告没有按迭代的时间分解。</translation>
     </message>
     <message>
-        <source>Steps: {0} ({1}). Computing + Communication (Not Overlapped) + Free = the step&apos;s time. Click a bar to select the step on the timeline.</source>
+        <source>Steps: {0} ({1}). Computing + Communication (Not Overlapped) + Free = the step's time. Click a bar to select the step on the timeline.</source>
         <translation>迭代：{0}（{1}）。计算 + 通信（未被掩盖）+ 空闲 = 迭代时间。单击柱形可在时间线上选中该迭代。</translation>
     </message>
 </context>
@@ -6009,7 +6016,7 @@ Trust this key and connect? It will be remembered in Ascend Workbench&apos;s kno
         <translation>读自 step_trace_time.csv</translation>
     </message>
     <message>
-        <source>computed from the timeline&apos;s Overlap Analysis lanes</source>
+        <source>computed from the timeline's Overlap Analysis lanes</source>
         <translation>由时间线的 Overlap Analysis 泳道计算</translation>
     </message>
 </context>

@@ -143,34 +143,51 @@ def test_the_rank_matrix_aggregated_and_per_op_with_tooltips(qtbot, user, window
     assert pane.matrix_title.text() == (
         f"Bandwidth (GB/s) from source rank to destination rank: {len(ranks)} ranks, {len(matrix[total])} links."
     )
+    # an aggregated cell's tooltip: the link's summed size and time (here its one "-total" entry), not
+    # the file's six entries of the link (top1 … total) to add up by hand
+    link = matrix[total]["0-1"]
+    lines = [
+        "Rank 0 → rank 1",
+        f"Transport: {link['Transport Type']}",
+        f"Bandwidth: {link['Bandwidth(GB/s)']:,.3f} GB/s",
+        f"Size: {link['Transit Size(MB)']:,.3f} MB",
+        f"Time: {link['Transit Time(ms)']:,.4f} ms",
+        "Matrix entries summed: 1",
+    ]
+    hover(qtbot, heat, ranks.index(0), ranks.index(1), "\n".join(lines), whole=True)
     # one op of the matrix
     top1 = next(g for g in matrix if g.startswith("allreduce-top1@"))
     assert [pane.group_op.itemText(i) for i in range(1, pane.group_op.count())] == list(matrix)
     user.choose(pane.group_op, top1)
     qtbot.waitUntil(lambda: np.array_equal(heat.bandwidth, expected(top1), equal_nan=True), timeout=5000)
     link = matrix[top1]["0-1"]
-    hover(qtbot, heat, ranks.index(0), ranks.index(1), "Rank 0 → rank 1\n")
     size, ms, kind = link["Transit Size(MB)"], link["Transit Time(ms)"], link["Transport Type"]
-    assert heat.view.toolTip().split("\n") == [
+    lines = [
         "Rank 0 → rank 1",
         f"Transport: {kind}",
         f"Bandwidth: {link['Bandwidth(GB/s)']:,.3f} GB/s",
-        f"Size, time: {size:,.3f} MB in {ms:,.4f} ms ({kind})",
+        f"Size: {size:,.3f} MB",
+        f"Time: {ms:,.4f} ms",
     ]
+    hover(qtbot, heat, ranks.index(0), ranks.index(1), "\n".join(lines), whole=True)
     # a rank pair with no link says so
     hover(qtbot, heat, ranks.index(1), ranks.index(0), "Rank 1 → rank 0: no link")
 
 
-def hover(qtbot, heat, i: int, j: int, starts: str) -> None:
+def hover(qtbot, heat, i: int, j: int, starts: str, whole: bool = False) -> None:
     """Move the mouse onto cell (src i, dst j) of the heatmap until its tooltip starts with ``starts``
-    (aimed again while the plot settles into its final size)."""
+    (is ``starts`` when ``whole``), aimed again while the plot settles into its final size."""
 
     jiggle = [0]
 
-    def there() -> bool:
+    def there() -> None:
         jiggle[0] ^= 1  # one pixel apart each time: a move to where the mouse already is sends nothing
         qtbot.mouseMove(heat.view.viewport(), heat.view.mapFromScene(heat.cell_center(i, j)) + QPoint(jiggle[0], 0))
-        return heat.view.toolTip().startswith(starts)
+        text = heat.view.toolTip()
+        if whole:
+            assert text.split("\n") == starts.split("\n")
+        else:
+            assert text.startswith(starts), text
 
     qtbot.waitUntil(there, timeout=5000)
 

@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QCoreApplication, QPoint, QPointF, Qt
 from reportkit import (  # tests/ui is on sys.path
+    click_tab,
+    open_report,
     open_tab,
     sample_run,
     tab_titles,
@@ -154,6 +156,22 @@ def test_steps_computed_from_the_overlap_analysis_lanes(qtbot, user, window, sam
     assert float(row["Communication (µs)"]) == pytest.approx(totals.get("Communication", 0.0), abs=0.05)
     assert pane.chart.ids == [int(row["Step"])]
     assert "Memory" not in tab_titles(doc) and "Communication" not in tab_titles(doc)
+
+
+def test_the_analysis_tabs_prepare_their_views_without_an_output_tab(qtbot, user, window, run):
+    """Opening the report and clicking Steps, Memory and Communication builds each view off the GUI
+    thread with its progress on the tab itself: no Output tab ("Prepare the … view", "Finished.") and
+    no Tasks row is added for it."""
+    doc = open_report(qtbot, user, window, run)
+    output = window.docks["OutputDock"].widget().tabs
+    tasks = window.docks["TasksDock"].widget().tree
+    before = [output.tabText(i) for i in range(output.count())]
+    rows = tasks.topLevelItemCount()
+    for title, tab in (("Steps", doc.steps_tab), ("Memory", doc.memory_tab), ("Communication", doc.comm_tab)):
+        click_tab(qtbot, doc, title)
+        qtbot.waitUntil(lambda tab=tab: tab.widget is not None and tab.widget.isVisible(), timeout=20000)
+    assert [output.tabText(i) for i in range(output.count())] == before
+    assert tasks.topLevelItemCount() == rows
 
 
 def test_zh_cn_steps_tab_and_headers_are_chinese(qtbot, user, zh_window, run):

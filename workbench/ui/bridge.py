@@ -3,7 +3,9 @@
 ``TaskBridge`` owns a core ``TaskRunner``. ``TaskBridge.start(fn, …)`` submits a work function
 and returns a ``QtTask`` whose signals fire on the GUI thread, in the order the work function
 reported. Every task also announces itself through ``task_started`` so the Tasks and Output
-docks can follow it without the caller wiring anything.
+docks can follow it without the caller wiring anything — except one started with
+``announce=False``: a step of a view that shows its own progress and errors (a report tab's model)
+has no job for the docks to list.
 
 Signals (QtTask):
     status_changed(str), progress_changed(object: float | None), partial_result(object),
@@ -80,8 +82,17 @@ class TaskBridge(QObject):
         self._tasks: dict[int, QtTask] = {}
 
     def start(
-        self, fn: Callable[..., Any], *args: Any, title: str, kind: str = "job", key: str | None = None, **kwargs: Any
+        self,
+        fn: Callable[..., Any],
+        *args: Any,
+        title: str,
+        kind: str = "job",
+        key: str | None = None,
+        announce: bool = True,
+        **kwargs: Any,
     ) -> QtTask:
+        """Run ``fn(*args, progress, cancel, **kwargs)`` on a worker. ``announce=False``: no
+        ``task_started`` (the docks neither list it nor give it an Output tab); the caller shows it."""
         holder: dict[str, QtTask] = {}
 
         def attach(handle: TaskHandle) -> None:
@@ -92,7 +103,8 @@ class TaskBridge(QObject):
         task = holder["task"]
         self._tasks[task.handle.task_id] = task
         task.finished.connect(lambda t=task: self._tasks.pop(t.handle.task_id, None))
-        self.task_started.emit(task)
+        if announce:
+            self.task_started.emit(task)
         return task
 
     def running(self) -> list[QtTask]:

@@ -4,6 +4,7 @@ json module (numbers as Decimal, never float64)."""
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import shutil
@@ -166,6 +167,20 @@ def test_sample_matrix_grid(sample, group_op):
             assert transports[i, j] == t
             assert bandwidth[i, j] == float(rate)  # one entry per link: the file's figure
     assert transports[0, 0] == "LOCAL" and transports[0, 1] == "HCCS"
+    # the link grid: the same ranks, bandwidth and transports, with the link's size and time
+    grid = view.link_grid(group_op=group_op)
+    assert grid.ranks == ranks and grid.transport.tolist() == transports.tolist()
+    np.testing.assert_array_equal(grid.bandwidth_gbs, bandwidth)
+    for i, s in enumerate(ranks):
+        for j, d in enumerate(ranks):
+            if (s, d) not in links:
+                assert np.isnan(grid.size_mb[i, j]) and np.isnan(grid.time_ms[i, j]) and grid.entries[i, j] == 0
+                continue
+            _t, size, time, _rate = links[(s, d)]
+            assert grid.entries[i, j] == 1  # the -total entry stands for the op type's others (nothing twice)
+            assert grid.size_mb[i, j] == float(size) and grid.time_ms[i, j] == float(time)
+            # the file's bandwidth is size / time rounded to 4 decimals
+            assert math.isclose(grid.bandwidth_gbs[i, j], float(size / time), rel_tol=0, abs_tol=5e-5)
     # the matrix table keeps every entry: 6 per op type (top1, middle, bottom1..3, total) x 8 links
     assert len(view.matrix) == sum(len(v) for k in doc.values() for g in k.values() for v in g.values()) == 48
     assert set(view.matrix["statistic"]) == {"top1", "middle", "bottom1", "bottom2", "bottom3", "total"}
@@ -215,6 +230,39 @@ def test_aggregating_several_entries_of_a_link_is_total_size_over_total_time(tmp
     assert ranks == [0, 1]
     assert bw[0, 1] == 20.0 and bw[1, 0] == 2.0 and np.isnan(bw[0, 0])
     assert transports[1, 0] == "NEWLINK", "an unknown transport is kept"
+    grid = view.link_grid()
+    assert grid.size_mb[0, 1] == 40.0 and grid.time_ms[0, 1] == 2.0 and grid.entries[0, 1] == 2
+    assert grid.size_mb[1, 0] == 4.0 and grid.time_ms[1, 0] == 2.0 and grid.entries[1, 0] == 1
+    assert np.isnan(grid.size_mb[0, 0]) and np.isnan(grid.time_ms[0, 0]) and grid.entries[0, 0] == 0
+
+
+def test_aggregated_link_size_and_time_sum_the_links_entries_over_steps(sample, tmp_path):
+    """The real sample's step50 and a second step (step51: the same entries, sizes doubled): the
+    aggregate over all steps sums each link's ``-total`` entries of both steps, its bandwidth is
+    that size / that time; one step alone is that step's entry."""
+    doc = raw(sample / "communication_matrix.json")
+    second = copy.deepcopy(doc["step50"])
+    for links in second["collective"].values():
+        for v in links.values():
+            v["Transit Size(MB)"] *= 2
+    folder = tmp_path / "run"
+    shutil.copytree(sample, folder)
+    with_two = {"step50": doc["step50"], "step51": second}
+    (folder / "communication_matrix.json").write_text(json.dumps(with_two, default=float))
+    view = communication_view(open_report(folder, use_cache=False))
+    steps = {key: expected_links({key: with_two[key]}, None) for key in with_two}
+    grid = view.link_grid()
+    assert grid.ranks == list(range(8))
+    for (s, d), (transport, size, time, _rate) in steps["step50"].items():
+        _t, size2, time2, _rate2 = steps["step51"][(s, d)]
+        assert grid.entries[s, d] == 2 and grid.transport[s, d] == transport
+        assert math.isclose(grid.size_mb[s, d], float(size + size2), rel_tol=1e-12)
+        assert math.isclose(grid.time_ms[s, d], float(time + time2), rel_tol=1e-12)
+        assert math.isclose(grid.bandwidth_gbs[s, d], float((size + size2) / (time + time2)), rel_tol=1e-12)
+    one = view.link_grid(step=51)
+    for (s, d), (_t, size, time, _rate) in steps["step51"].items():
+        assert one.entries[s, d] == 1
+        assert math.isclose(one.size_mb[s, d], float(size), rel_tol=1e-12) and one.time_ms[s, d] == float(time)
 
 
 def test_msprof_analyze_layout_p2p_and_collective_unknown_transport(sample, tmp_path):

@@ -150,3 +150,40 @@ def test_origins_of_real_generated_reports(tmp_path):
     assert len(set(keys)) == len(keys), "no two lanes of a merged report read the same"
     ckeys = [(o.counter_part[i], c.name) for i, c in enumerate(merged.counters)]
     assert len(set(ckeys)) == len(ckeys) and o.parts == 2
+
+
+def _named():
+    """Slices of "hcom_allReduce" under two name ids (a merged timeline repeats a name), one MatMul,
+    a name without slices; times from an epoch origin (exact int64 ns)."""
+    return SimpleNamespace(
+        origin_ns=1_736_408_883_732_241_500,
+        names=["hcom_allReduce", "MatMul", "Conv2D", "hcom_allReduce"],
+        name_id=np.array([0, 1, 0, 3, 0], dtype=np.int32),
+        start_ns=np.array([100, 120, 5000, 5030, 20000], dtype=np.int64),
+        dur_ns=np.array([50, 10, 100, 10, 0], dtype=np.int64),
+    )
+
+
+def test_slice_named_at_a_time_edges_several_and_none():
+    t = _named()
+    at = t.origin_ns
+    assert ops.slice_named_at(t, "hcom_allReduce", at + 120) == 0
+    assert ops.slice_named_at(t, "MatMul", at + 100) == 1, "only slices of that name"
+    # the slice's edges: start and end inclusive; the tolerance widens each by 1000 ns
+    assert ops.slice_named_at(t, "hcom_allReduce", at + 100, tolerance_ns=0) == 0
+    assert ops.slice_named_at(t, "hcom_allReduce", at + 150, tolerance_ns=0) == 0
+    assert ops.slice_named_at(t, "hcom_allReduce", at + 99, tolerance_ns=0) is None
+    assert ops.slice_named_at(t, "hcom_allReduce", at + 151, tolerance_ns=0) is None
+    assert ops.slice_named_at(t, "hcom_allReduce", at + 100 - 1000) == 0
+    assert ops.slice_named_at(t, "hcom_allReduce", at + 100 - 1001) is None
+    assert ops.slice_named_at(t, "hcom_allReduce", at + 150 + 1000) == 0
+    assert ops.slice_named_at(t, "hcom_allReduce", at + 150 + 1001) is None
+    assert ops.slice_named_at(t, "hcom_allReduce", at + 20000) == 4, "a slice of no duration"
+    # several slices of the name running then (under either name id): the one starting closest
+    assert ops.slice_named_at(t, "hcom_allReduce", at + 5035) == 3
+    assert ops.slice_named_at(t, "hcom_allReduce", at + 5010) == 2
+    assert ops.slice_named_at(t, "hcom_allReduce", at + 5015) == 2, "equally close: the earlier start"
+    # none
+    assert ops.slice_named_at(t, "Conv2D", at + 100) is None, "a name without slices"
+    assert ops.slice_named_at(t, "Softmax", at + 100) is None, "a name the timeline lacks"
+    assert ops.slice_named_at(t, "MatMul", at + 50_000) is None, "nothing of the name runs then"

@@ -132,12 +132,16 @@ class CommView:
         return list(dict.fromkeys(str(g) for g in frame["group_op"].dropna().astype(object))) if len(frame) else []
 
     def matrix_grid(self, step=None, group_op: str | None = None) -> tuple[list[int], np.ndarray, np.ndarray]:
-        """(ranks, bandwidth GB/s ``[src, dst]`` with NaN where no link, transport names ``[src, dst]``
-        as an object array) of one matrix entry, or aggregated over the entries of ``step`` (all steps
-        when None). Several entries of one link are aggregated as total size / total time; entries that
-        already sum others (torch_npu's ``-total``, ``Total Op Info``) stand for the ops they sum, so
-        nothing is counted twice. A link's transport is the one of its largest transfer (several: joined
-        by ``/``)."""
+        """(ranks, bandwidth GB/s, transport names) of :meth:`link_grid` (the heatmap's colours)."""
+        grid = self.link_grid(step, group_op)
+        return grid.ranks, grid.bandwidth_gbs, grid.transport
+
+    def link_grid(self, step=None, group_op: str | None = None) -> MatrixGrid:
+        """The rank-to-rank links of one matrix entry, or aggregated over the entries of ``step`` (all
+        steps when None), as a :class:`MatrixGrid`. Several entries of one link are aggregated: size
+        and time summed, bandwidth = total size / total time; entries that already sum others
+        (torch_npu's ``-total``, ``Total Op Info``) stand for the ops they sum, so nothing is counted
+        twice. A link's transport is the one of its largest transfer (several: joined by ``/``)."""
         frame = self.matrix
         if len(frame) and step is not None:
             frame = frame[_pick(frame, "step", step)]
@@ -147,43 +151,73 @@ class CommView:
             frame = _aggregable(frame)
         frame = frame[frame["src"].notna().to_numpy() & frame["dst"].notna().to_numpy()] if len(frame) else frame
         if not len(frame):
-            return [], np.full((0, 0), np.nan), np.empty((0, 0), dtype=object)
+            empty = np.full((0, 0), np.nan)
+            return MatrixGrid([], empty, np.empty((0, 0), dtype=object), empty, empty.copy(), np.zeros((0, 0), int))
         src = frame["src"].to_numpy(dtype=np.int64)
         dst = frame["dst"].to_numpy(dtype=np.int64)
-        ranks = sorted(set(src.tolist()) | set(dst.tolist()))
-        at = {r: i for i, r in enumerate(ranks)}
+        ranks = np.unique(np.concatenate((src, dst)))
         n = len(ranks)
-        size = np.zeros((n, n))
-        time = np.zeros((n, n))
-        seen = np.zeros((n, n), dtype=bool)
+        cell = np.searchsorted(ranks, src) * n + np.searchsorted(ranks, dst)  # the flat [src, dst] of each entry
         sizes = frame["size_mb"].to_numpy(dtype=np.float64)
         times = frame["time_ms"].to_numpy(dtype=np.float64)
         rates = frame["bandwidth_gbs"].to_numpy(dtype=np.float64)
-        transports = frame["transport"].astype(object).to_numpy()
-        names: dict[tuple[int, int], dict[str, float]] = {}
-        single: dict[tuple[int, int], float] = {}
-        counts = np.zeros((n, n), dtype=np.int64)
-        for s, d, mb, ms, rate, t in zip(src.tolist(), dst.tolist(), sizes, times, rates, transports):
-            i, j = at[s], at[d]
-            seen[i, j] = True
-            counts[i, j] += 1
-            size[i, j] += np.nan_to_num(mb)
-            time[i, j] += np.nan_to_num(ms)
-            single[(i, j)] = rate
-            if t is not None and t == t:
-                by = names.setdefault((i, j), {})
-                by[str(t)] = by.get(str(t), 0.0) + float(np.nan_to_num(mb))
+        entries = np.bincount(cell, minlength=n * n)
+        seen = entries > 0
+        size = np.bincount(cell, weights=np.nan_to_num(sizes), minlength=n * n)
+        time = np.bincount(cell, weights=np.nan_to_num(times), minlength=n * n)
         with np.errstate(divide="ignore", invalid="ignore"):
             bandwidth = np.where(time > 0, size / time, 0.0)
-        for (i, j), rate in single.items():  # one entry: the file's own figure (it rounds to 4 digits)
-            if counts[i, j] == 1 and np.isfinite(rate):
-                bandwidth[i, j] = rate
+        own = np.full(n * n, np.nan)
+        own[cell] = rates
+        single = (entries == 1) & np.isfinite(own)
+        bandwidth[single] = own[single]  # one entry: the file's own figure (it rounds to 4 digits)
         bandwidth[~seen] = np.nan
-        kinds = np.empty((n, n), dtype=object)
-        for (i, j), by in names.items():
-            top = max(by.values())
-            kinds[i, j] = "/".join(t for t, mb in by.items() if mb == top)
-        return ranks, bandwidth, kinds
+        # a size / time the link's entries do not give at all is unknown, not 0
+        size[~seen | (np.bincount(cell, weights=~np.isnan(sizes), minlength=n * n) == 0)] = np.nan
+        time[~seen | (np.bincount(cell, weights=~np.isnan(times), minlength=n * n) == 0)] = np.nan
+        square = (n, n)
+        return MatrixGrid(
+            [int(r) for r in ranks],
+            bandwidth.reshape(square),
+            _transports(cell, frame["transport"].astype(object).to_numpy(), sizes, n),
+            size.reshape(square),
+            time.reshape(square),
+            entries.reshape(square),
+        )
+
+
+@dataclass(frozen=True)
+class MatrixGrid:
+    """The rank matrix as the heatmap draws it: per ``[src, dst]`` over ``ranks`` (ascending) the
+    link's bandwidth (GB/s), transport (object array; None where unknown), transit size (MB) and time
+    (ms) summed over the entries aggregated, and how many entries those are (0: no link; bandwidth,
+    size and time are NaN there)."""
+
+    ranks: list[int]
+    bandwidth_gbs: np.ndarray
+    transport: np.ndarray
+    size_mb: np.ndarray
+    time_ms: np.ndarray
+    entries: np.ndarray
+
+
+def _transports(cell: np.ndarray, transport: np.ndarray, sizes: np.ndarray, n: int) -> np.ndarray:
+    """Per link (flat ``cell``): the transport carrying the most MB (ties joined by ``/`` in file order)."""
+    kinds = np.empty((n, n), dtype=object)
+    named = pd.notna(transport)
+    if not named.any():
+        return kinds
+    by = (
+        pd.DataFrame({"cell": cell[named], "transport": [str(t) for t in transport[named]], "mb": sizes[named]})
+        .fillna({"mb": 0.0})
+        .groupby(["cell", "transport"], sort=False)["mb"]
+        .sum()
+        .reset_index()
+    )
+    top = by[by["mb"].to_numpy() == by.groupby("cell")["mb"].transform("max").to_numpy()]
+    for c, names in top.groupby("cell", sort=False)["transport"]:
+        kinds.flat[int(c)] = "/".join(names)
+    return kinds
 
 
 def _aggregable(frame: pd.DataFrame) -> pd.DataFrame:

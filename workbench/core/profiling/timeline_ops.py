@@ -1,4 +1,5 @@
-"""Timeline operations the views need, kept Qt-free: area-selection aggregates, name search,
+"""Timeline operations the views need, kept Qt-free: area-selection aggregates, name search, the
+slice of a name running at a time (what a Memory / Communication row selects on the timeline),
 time formatting (the view's Start / End / Duration in one unit), where a lane comes from (device,
 part of a merged report), the MindStudio Timeline Color rule and which slices are step markers
 (msprof 5/6 / MindSpore step trace: steps, never OPs)."""
@@ -108,6 +109,34 @@ def search(tl, pattern: str, regex: bool = False) -> np.ndarray:
         return np.empty(0, dtype=np.int64)
     hits = np.flatnonzero(np.isin(np.asarray(tl.name_id), np.asarray(ids)))
     return hits[np.argsort(np.asarray(tl.start_ns)[hits], kind="stable")]
+
+
+# the time a file writes (µs, so rounded) and the timeline's slice may differ by this much
+MATCH_TOLERANCE_NS = 1000
+
+
+def slice_named_at(tl, name: str, t_ns: int, tolerance_ns: int = MATCH_TOLERANCE_NS) -> int | None:
+    """The slice called ``name`` running at epoch ``t_ns`` (a communication op's start, an allocation
+    inside an operator): of the slices of that name whose [start, end] holds ``t_ns`` (each edge
+    widened by ``tolerance_ns``), the one starting closest to it (equally close: the earlier start,
+    then the lower index). None when no slice of that name runs then. Every slice bearing the name
+    counts, whichever of the timeline's name ids it has (a merged timeline may repeat a name)."""
+    ids = [i for i, n in enumerate(tl.names) if n == name]
+    if not ids:
+        return None
+    name_id = np.asarray(tl.name_id)
+    hits = np.flatnonzero(name_id == ids[0]) if len(ids) == 1 else np.flatnonzero(np.isin(name_id, ids))
+    if not len(hits):
+        return None
+    t = int(t_ns) - int(tl.origin_ns)
+    start = np.asarray(tl.start_ns, dtype=np.int64)[hits]
+    end = start + np.asarray(tl.dur_ns, dtype=np.int64)[hits]
+    inside = (start - tolerance_ns <= t) & (t <= end + tolerance_ns)
+    if not inside.any():
+        return None
+    hits, start = hits[inside], start[inside]
+    best = np.lexsort((hits, start, np.abs(start - t)))[0]  # closest start, then earlier, then lower index
+    return int(hits[best])
 
 
 # --- time formatting ----------------------------------------------------------------------------

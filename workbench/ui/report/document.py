@@ -9,10 +9,21 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject, QPoint, Qt, QTimer, Signal
-from PySide6.QtWidgets import QComboBox, QLabel, QMenu, QMessageBox, QSplitter, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QComboBox,
+    QLabel,
+    QMenu,
+    QMessageBox,
+    QProgressBar,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from workbench.core.profiling import timeline_ops, views
 from workbench.core.profiling.errors import ProfilingDataError
@@ -26,7 +37,6 @@ VIEWS = ("timeline", "events", "statistics", "aicore", "summary", "steps", "memo
 MEMORY_TABLES = ("memory_record", "operator_memory", "npu_module_mem")
 COMM_TABLES = ("communication", "communication_matrix")
 OVERLAP_PROCESS = "Overlap Analysis"  # torch_npu's timeline lanes the steps can be computed from
-MATCH_TOLERANCE_NS = 1000  # a file's time and the timeline's slice may differ by rounding (µs in the files)
 _NOT_COLLECTED = re.compile(r"^(.*): not collected\. Collect it with (.*)\.$")
 
 
@@ -101,7 +111,9 @@ def _model_task(build, report, progress=None, cancel=None):
 class LazyTab(QWidget):
     """A sub-view whose model is computed off the GUI thread (on the context's task bridge, or
     right here without one) the first time the tab shows; ``build(model)`` makes its widget, then
-    ``built`` fires. A model that cannot be built leaves the engine's one-line message in the tab."""
+    ``built`` fires. While it runs the tab shows its status and progress; a model that cannot be
+    built leaves the engine's one-line message in the tab. It is a step of the view, not a job: no
+    Tasks row, no Output tab (``announce=False``)."""
 
     built = Signal(object)  # the widget
 
@@ -109,14 +121,25 @@ class LazyTab(QWidget):
         super().__init__(parent)
         self.prepare, self.report, self.build, self.title, self.context = prepare, report, build, title, context
         self.widget: QWidget | None = None
-        self.task = None
-        self.label = QLabel(self.tr("Preparing…"), self)
+        self.task: Any = None  # the QtTask (True while built right here)
+        self.placeholder = QWidget(self)
+        self.label = QLabel(self.tr("Preparing…"), self.placeholder)
         self.label.setObjectName("lazyTabMessage")
         self.label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.label.setWordWrap(True)
+        self.progress = QProgressBar(self.placeholder)
+        self.progress.setObjectName("lazyTabProgress")
+        self.progress.setRange(0, 0)  # busy until the work reports a fraction
+        self.progress.setTextVisible(False)
+        self.progress.setFixedWidth(240)
+        waiting = QVBoxLayout(self.placeholder)
+        waiting.addStretch(1)
+        waiting.addWidget(self.label)
+        waiting.addWidget(self.progress, 0, Qt.AlignmentFlag.AlignHCenter)
+        waiting.addStretch(1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.label)
+        layout.addWidget(self.placeholder)
 
     def showEvent(self, event) -> None:  # noqa: N802 - Qt API
         super().showEvent(event)
@@ -134,44 +157,37 @@ class LazyTab(QWidget):
                 return
             self._ready(model)
             return
-        self.task = self.context.bridge.start(_model_task, self.prepare, self.report, title=self.title, kind="view")
+        self.task = self.context.bridge.start(
+            _model_task, self.prepare, self.report, title=self.title, kind="view", announce=False
+        )
+        self.task.status_changed.connect(self.label.setText)
+        self.task.progress_changed.connect(self._fraction)
         self.task.succeeded.connect(self._ready)
         self.task.failed.connect(self._failed)
+        self.task.cancelled.connect(self._cancelled)
+
+    def _fraction(self, value) -> None:
+        if value is None:
+            self.progress.setRange(0, 0)
+        else:
+            self.progress.setRange(0, 1000)
+            self.progress.setValue(int(float(value) * 1000))
 
     def _ready(self, model) -> None:
         self.widget = self.build(model)
-        self.layout().removeWidget(self.label)
-        self.label.deleteLater()
+        self.layout().removeWidget(self.placeholder)
+        self.placeholder.deleteLater()
         self.layout().addWidget(self.widget)
         self.built.emit(self.widget)
 
     def _failed(self, message: str, _exc) -> None:
+        self.progress.hide()
         self.label.setText(message)
         self.label.setStyleSheet("color:#933;")
 
-
-def slice_named_at(tl, name: str, t_ns: int, name_ids: dict[str, list[int]]) -> int | None:
-    """The timeline slice called ``name`` running at epoch ``t_ns`` (a communication op's start, an
-    allocation inside an operator), the one starting closest to it; None when the timeline has none.
-    ``name_ids``: the timeline's name ids by name."""
-    ids = name_ids.get(name)
-    if not ids:
-        return None
-    t = int(t_ns) - int(tl.origin_ns)
-    best: tuple[int, int] | None = None
-    for name_id in ids:
-        hits = np.asarray(views.name_slices(tl, name_id), dtype=np.int64)
-        if not len(hits):
-            continue
-        start = np.asarray(tl.start_ns, dtype=np.int64)[hits]
-        end = start + np.asarray(tl.dur_ns, dtype=np.int64)[hits]
-        inside = (start - MATCH_TOLERANCE_NS <= t) & (t <= end + MATCH_TOLERANCE_NS)
-        if not inside.any():
-            continue
-        k = int(np.argmin(np.where(inside, np.abs(start - t), np.iinfo(np.int64).max)))
-        if best is None or abs(int(start[k]) - t) < best[0]:
-            best = (abs(int(start[k]) - t), int(hits[k]))
-    return None if best is None else best[1]
+    def _cancelled(self) -> None:
+        self.progress.hide()
+        self.label.setText(self.tr("Preparing this view was cancelled."))
 
 
 class ReportDocument(QWidget):
@@ -487,7 +503,6 @@ class ReportDocument(QWidget):
         self.steps_tab: LazyTab | None = None
         self.memory_tab: LazyTab | None = None
         self.comm_tab: LazyTab | None = None
-        self._name_ids: dict[str, list[int]] | None = None
         tables = report.tables
         tl = report.timeline
         overlap = tl is not None and any(ln.process_name == OVERLAP_PROCESS for ln in tl.lanes)
@@ -559,11 +574,7 @@ class ReportDocument(QWidget):
         tl = self.report.timeline
         if self.timeline_view is None or tl is None:
             return None
-        if self._name_ids is None:
-            self._name_ids = {}
-            for i, n in enumerate(tl.names):
-                self._name_ids.setdefault(str(n), []).append(i)
-        return slice_named_at(tl, name, t_ns, self._name_ids)
+        return timeline_ops.slice_named_at(tl, name, t_ns)
 
     def _op_activated(self, pane, name: str, t_ns: int) -> None:
         """An allocation (Memory) or a communication op clicked: the op selected on the timeline."""

@@ -50,7 +50,6 @@ KIND_LABELS = {
     "p2p": QT_TRANSLATE_NOOP("CommunicationView", "p2p"),
 }
 TEXTS = (QT_TRANSLATE_NOOP("CommunicationView", "Total Op Info"),)
-LINK_LINES = 8  # matrix entries a cell's tooltip lists
 
 
 def _tr(text: object) -> str:
@@ -319,41 +318,35 @@ class CommPane(QWidget):
             self.matrix_title.setText(self.tr("No communication matrix in this report."))
             self.heatmap.set_grid([], np.empty((0, 0)), lambda _i, _j: "")
             return
-        ranks, bandwidth, transports = self.view.matrix_grid(step=step, group_op=group_op)
-        links = int(np.isfinite(bandwidth).sum())
+        grid = self.view.link_grid(step=step, group_op=group_op)
+        ranks = grid.ranks
+        links = int((grid.entries > 0).sum())
         self.matrix_title.setText(
             self.tr("Bandwidth (GB/s) from source rank to destination rank: {0} ranks, {1} links.").format(
                 len(ranks), links
             )
         )
-        frame = self._matrix()
-        if group_op is not None:
-            frame = frame[(frame["group_op"].astype(object) == group_op).to_numpy(dtype=bool)]
+
+        def number(value: float, decimals: int) -> str:
+            return f"{float(value):,.{decimals}f}" if np.isfinite(value) else self.tr("unknown")
 
         def details(i: int, j: int) -> str:
             head = self.tr("Rank {0} → rank {1}").format(ranks[i], ranks[j])
-            if not np.isfinite(bandwidth[i, j]):
+            if not grid.entries[i, j]:
                 return self.tr("{0}: no link").format(head)
+            transport = grid.transport[i, j]
             lines = [
                 head,
-                self.tr("Transport: {0}").format(transports[i, j]),
-                self.tr("Bandwidth: {0} GB/s").format(f"{float(bandwidth[i, j]):,.3f}"),
+                self.tr("Transport: {0}").format(transport if transport is not None else self.tr("unknown")),
+                self.tr("Bandwidth: {0} GB/s").format(number(grid.bandwidth_gbs[i, j], 3)),
+                self.tr("Size: {0} MB").format(number(grid.size_mb[i, j], 3)),
+                self.tr("Time: {0} ms").format(number(grid.time_ms[i, j], 4)),
             ]
-            link = frame[((frame["src"] == ranks[i]) & (frame["dst"] == ranks[j])).to_numpy(dtype=bool)]
-            for _k, entry in link.head(LINK_LINES).iterrows():  # the file's entries of this link
-                lines.append(
-                    self.tr("{0}: {1} MB in {2} ms ({3})").format(
-                        entry["group_op"] if group_op is None else self.tr("Size, time"),
-                        f"{float(entry['size_mb']):,.3f}",
-                        f"{float(entry['time_ms']):,.4f}",
-                        entry["transport"],
-                    )
-                )
-            if len(link) > LINK_LINES:
-                lines.append(self.tr("… and {0} more entries").format(len(link) - LINK_LINES))
+            if group_op is None:  # what the aggregate sums (torch_npu: the -total entries, one per step)
+                lines.append(self.tr("Matrix entries summed: {0}").format(int(grid.entries[i, j])))
             return "\n".join(lines)
 
-        self.heatmap.set_grid(list(ranks), bandwidth, details)
+        self.heatmap.set_grid(list(ranks), grid.bandwidth_gbs, details)
 
     def set_status(self, text: str, error: bool = False) -> None:
         self.status.setText(text)
