@@ -328,7 +328,7 @@ def test_a_cache_of_the_previous_version_is_rebuilt_never_read(pmu, capsys):
     layout = detect(pmu)
     assert cache.load(layout) is None and not cache.present(layout) and cache.facts(path, True) is None
     assert _out(capsys, "info", path, "--json", "--cache", "on") == expected
-    assert json.loads(meta_path.read_text(encoding="utf-8"))["cache_version"] == cache.CACHE_VERSION == 5
+    assert json.loads(meta_path.read_text(encoding="utf-8"))["cache_version"] == cache.CACHE_VERSION == 6
 
 
 @pytest.mark.parametrize("members", [None, "x", {"../../etc/passwd": 1}, {"/etc/passwd": 1}])

@@ -1,5 +1,6 @@
 """Text == Db on the same simulated run (docs/cann-formats.md §11): the HCCL communication of a data-parallel
-rank (COMMUNICATION_OP / COMMUNICATION_TASK_INFO), the memory tables (MEMORY_RECORD / OP_MEMORY /
+rank (COMMUNICATION_OP / COMMUNICATION_TASK_INFO on the timeline and in the ops; analysis.db's CommAnalyzer*
+as communication.json / communication_matrix.json), the memory tables (MEMORY_RECORD / OP_MEMORY /
 NPU_MODULE_MEM) and a MindSpore run's database."""
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from workbench.core.profiling.build import open_report
 from workbench.simtoolkit.profdata import data_parallel, resnet50_workload, write_torch_npu
 
 MEMORY_TABLES = ("memory_record", "operator_memory", "npu_module_mem")
+COMM_TABLES = ("communication", "communication_bandwidth", "communication_sizes", "communication_matrix")
 
 
 @pytest.fixture(scope="module")
@@ -51,6 +53,20 @@ def test_hccl_operators_are_rows_of_the_ops_table_as_in_kernel_details(dp_runs):
     assert hccl["block_dim"].tolist() == [0] * 4 and hccl["stream_id"].isna().all()
     assert hccl["step"].tolist() == [1, 1, 2, 2]
     _equal(rb.table("step_trace_time"), rt.table("step_trace_time"))
+
+
+def test_communication_tables_are_the_text_exports_value_for_value(dp_runs):
+    rt, rb, text = dp_runs
+    out = text / "ASCEND_PROFILER_OUTPUT"
+    assert (out / "communication.json").is_file() and (out / "communication_matrix.json").is_file()
+    for name in COMM_TABLES:
+        t, b = rt.table(name), rb.table(name)
+        assert len(b), name
+        pd.testing.assert_frame_equal(b, t, check_exact=True)
+    ops = rb.table("communication")
+    assert ops["rank"].tolist() == [1] * len(ops)  # rank 1 of the job (RANK_DEVICE_MAP), as profiler_info_1.json
+    assert ops.loc[~ops["total"], "name"].tolist() == ["hcom_allReduce__586_0_1", "hcom_allReduce__586_1_1"] * 2
+    assert ops.loc[~ops["total"], "step"].tolist() == [1, 1, 2, 2]
 
 
 def test_memory_tables_are_the_text_exports_value_for_value(dp_runs):

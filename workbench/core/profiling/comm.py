@@ -252,7 +252,8 @@ def communication_view(report: Report) -> CommView | None:
     if ops is None and matrix is None:
         return None
     # what the readers said of these files (they are in the report's warnings too)
-    warnings = [w for w in report.warnings if "communication.json" in w or "communication_matrix.json" in w]
+    sources = ("communication.json", "communication_matrix.json", "CommAnalyzer")  # the JSONs, analysis.db
+    warnings = [w for w in report.warnings if any(k in w for k in sources)]
     total = _total_mask(ops)
     view_ops = _select(ops[~total] if ops is not None else None, OP_COLUMNS, ("rank",))
     totals = _select(ops[total] if ops is not None else None, OP_COLUMNS, ("rank",))

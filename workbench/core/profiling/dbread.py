@@ -17,6 +17,11 @@ What the db holds becomes what the Text export holds:
 - ``memory_record`` / ``operator_memory`` / ``npu_module_mem`` (MEMORY_RECORD / OP_MEMORY /
   NPU_MODULE_MEM: bytes -> MB or KB as torch_npu writes them, ns times under ``(ns)`` names as the CSV
   reader gives them), ``step_trace_time`` (analysis.db StepTraceTime);
+- ``communication`` / ``communication_bandwidth`` / ``communication_sizes`` / ``communication_matrix``
+  (analysis.db CommAnalyzerTime / CommAnalyzerBandwidth / CommAnalyzerMatrix, or msprof's
+  communication_analyzer.db): the columns :mod:`~workbench.core.profiling.tables.commread` gives
+  communication.json / communication_matrix.json, a ``rank`` column first, the ratios and torch_npu's
+  ``Total Op Info`` computed as the tools compute them for the JSON (the db holds neither);
 - the timeline: Python (PYTORCH_API), CANN (CANN_API), Ascend Hardware (every TASK), Communication
   (COMMUNICATION_OP on ``Group {group} Communication``, COMMUNICATION_TASK_INFO on ``Plane {id}``)
   slices and the HostToDevice, torch_to_npu, enqueue_to_dequeue flows, handed to the Chrome-trace
@@ -40,6 +45,7 @@ import urllib.parse
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +56,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from workbench.core.profiling.errors import ProfilingDataError
+from workbench.core.profiling.tables.commread import HCCL_TYPES, KINDS, MATRIX_TABLE, P2P_PREFIXES, STATISTICS, TOTAL_OP
 from workbench.core.profiling.timeline import Timeline
 from workbench.core.profiling.timeline.assemble import merge_parts
 from workbench.core.profiling.timeline.part import Part
@@ -474,18 +481,21 @@ def _first_by_start(conn: np.ndarray, start: np.ndarray) -> tuple[np.ndarray, np
 # ---- reading -----------------------------------------------------------------------------------------
 
 
-def read_db(path: Path, analysis: Path | None = None, default_device: int = 0) -> DbData:
-    """Read one profiler database (and the torch_npu ``analysis.db`` beside it) into a :class:`DbData`."""
+def read_db(path: Path, analysis: Path | None = None, default_device: int = 0, rank: int | None = None) -> DbData:
+    """Read one profiler database (and the torch_npu ``analysis.db`` beside it) into a :class:`DbData`.
+
+    ``rank``: the rank the layout names (``profiler_info_{rank}.json``) for the ``rank`` column of the
+    communication tables; None: the database's RANK_DEVICE_MAP, else the ``_{rank}`` of its name."""
     db = _Db(path)
     try:
-        return _read(db, analysis, default_device)
+        return _read(db, analysis, default_device, rank)
     except sqlite3.Error as exc:
         raise db.fail("?", exc) from None
     finally:
         db.close()
 
 
-def _read(db: _Db, analysis: Path | None, default_device: int) -> DbData:
+def _read(db: _Db, analysis: Path | None, default_device: int, rank: int | None = None) -> DbData:
     out = DbData()
     if not db.tables:
         raise ProfilingDataError(
@@ -512,8 +522,8 @@ def _read(db: _Db, analysis: Path | None, default_device: int) -> DbData:
     _memory(db, strings, out, msprof=db.path.name.lower().startswith("msprof_"))
     if tasks is not None:
         out.devices = sorted(int(d) for d in np.unique(tasks["device"]) if d != INVALID)
-    if analysis is not None:  # its rows are the db's device's (step_trace_time.csv's Device_id)
-        _analysis(analysis, out, out.devices[0] if len(out.devices) == 1 else default_device)
+    if analysis is not None:
+        _analysis(analysis, out, rank if rank is not None else _rank(db))
     if db.has("META_DATA"):
         meta = db.select("META_DATA", {"name": ("name",), "value": ("value",)})
         out.info["db_meta_data"] = {str(k): str(v) for k, v in zip(meta.get("name", []), meta.get("value", []))}
@@ -1004,49 +1014,560 @@ def _enum(db: _Db, table: str) -> dict[int, str]:
     }
 
 
-def _analysis(path: Path, out: DbData, device: int) -> None:
+def _rank(db: _Db) -> int | None:
+    """The rank of a framework database: RANK_DEVICE_MAP's rankId (torch_npu writes it with a rank),
+    else the ``_{rank}`` of its name (``ascend_pytorch_profiler_3.db``; msprof's number is a time)."""
+    if db.has("RANK_DEVICE_MAP"):
+        try:
+            got = db.select("RANK_DEVICE_MAP", {"rank": ("rankId",)})
+        except ProfilingDataError:  # only the rank column is at stake: the name says it, or nothing
+            got = {}
+        ranks = {v for v in got.get("rank", []) if isinstance(v, int) and 0 <= v <= _I64_MAX}
+        if len(ranks) == 1:
+            return ranks.pop()
+    m = re.search(r"_(\d+)\.db$", db.path.name)
+    if m and not db.path.name.lower().startswith("msprof_") and len(m.group(1)) < 10:
+        return int(m.group(1))
+    return None
+
+
+MSPROF_ANALYSIS = "communication_analyzer.db"  # msprof's PROF_*/analyze/ (MindSpore copies it to its output)
+
+
+def _analysis(path: Path, out: DbData, rank: int | None) -> None:
+    """torch_npu's analysis.db: StepTraceTime and the communication analysis (CommAnalyzer*); or msprof's
+    communication_analyzer.db (the CommAnalyzer* tables only)."""
     try:
         db = _Db(path)
     except ProfilingDataError as exc:
         out.warnings.append(f"{exc}; ignored")
         return
     try:
-        if not db.has("StepTraceTime"):
-            out.warnings.append(f"{path}: table StepTraceTime missing; no step trace shown")
-            return
-        keys: dict[str, tuple[str, ...]] = {
-            "Step": ("step",),
-            "Computing": ("computing",),
-            "Communication(Not Overlapped)": ("communication_not_overlapped",),
-            "Overlapped": ("overlapped",),
-            "Communication": ("communication",),
-            "Free": ("free",),
-            "Stage": ("stage",),
-            "Bubble": ("bubble",),
-            "Communication(Not Overlapped and Exclude Receive)": ("communication_not_overlapped_and_exclude_receive",),
-            "Preparing": ("preparing",),
-        }
+        _step_trace(db, out)
         try:
-            got = db.select("StepTraceTime", keys)
+            _communication(db, out, rank)
         except ProfilingDataError as exc:
-            out.warnings.append(f"{exc}; no step trace shown")
-            return
-        if "Step" not in got:
-            out.warnings.append(f"{path}: table StepTraceTime: no column step; no step trace shown")
-            return
-        frame: dict[str, object] = {}  # torch_npu's step_trace_time.csv has no Device_id (the 2025 layout)
-        steps = [int(s) if str(s).strip().isdigit() else None for s in got["Step"]]
-        frame["Step"] = _nullable(
-            np.asarray([s or 0 for s in steps], dtype=np.int64), np.asarray([s is None for s in steps], dtype=bool)
-        )
-        for k in keys:
-            if k != "Step" and k in got:
-                frame[k] = np.asarray(
-                    [float(v) if isinstance(v, (int, float)) else np.nan for v in got[k]], dtype=np.float64
-                )
-        out.tables["step_trace_time"] = pd.DataFrame(frame)
+            out.warnings.append(f"{exc}; no communication shown")
     finally:
         db.close()
+
+
+def _step_trace(db: _Db, out: DbData) -> None:
+    path = db.path
+    if not db.has("StepTraceTime"):
+        if path.name.lower() != MSPROF_ANALYSIS:  # msprof's communication analysis holds no step trace
+            out.warnings.append(f"{path}: table StepTraceTime missing; no step trace shown")
+        return
+    keys: dict[str, tuple[str, ...]] = {
+        "Step": ("step",),
+        "Computing": ("computing",),
+        "Communication(Not Overlapped)": ("communication_not_overlapped",),
+        "Overlapped": ("overlapped",),
+        "Communication": ("communication",),
+        "Free": ("free",),
+        "Stage": ("stage",),
+        "Bubble": ("bubble",),
+        "Communication(Not Overlapped and Exclude Receive)": ("communication_not_overlapped_and_exclude_receive",),
+        "Preparing": ("preparing",),
+    }
+    try:
+        got = db.select("StepTraceTime", keys)
+    except ProfilingDataError as exc:
+        out.warnings.append(f"{exc}; no step trace shown")
+        return
+    if "Step" not in got:
+        out.warnings.append(f"{path}: table StepTraceTime: no column step; no step trace shown")
+        return
+    frame: dict[str, object] = {}  # torch_npu's step_trace_time.csv has no Device_id (the 2025 layout)
+    steps = [int(s) if str(s).strip().isdigit() else None for s in got["Step"]]
+    frame["Step"] = _nullable(
+        np.asarray([s or 0 for s in steps], dtype=np.int64), np.asarray([s is None for s in steps], dtype=bool)
+    )
+    for k in keys:
+        if k != "Step" and k in got:
+            frame[k] = np.asarray(
+                [float(v) if isinstance(v, (int, float)) else np.nan for v in got[k]], dtype=np.float64
+            )
+    out.tables["step_trace_time"] = pd.DataFrame(frame)
+
+
+# ---- analysis.db: the communication analysis (CommAnalyzer*) ------------------------------------------
+#
+# The db form of communication.json / communication_matrix.json (docs/cann-formats.md §4.2, §11), read into
+# the very tables commread gives the two files. Two variants: torch_npu's analysis.db (``step`` and ``type``
+# columns, the matrix already integrated into top1 ... total with the picked op in ``op_name``) and msprof's
+# / MindSpore's communication_analyzer.db (neither column, one matrix entry per op). Neither has the ratios
+# nor torch_npu's ``Total Op Info``: both are computed as msprof / torch_npu compute them for the JSON.
+
+COMM_TIME, COMM_BANDWIDTH, COMM_MATRIX = COMM_TABLES = (
+    "CommAnalyzerTime",
+    "CommAnalyzerBandwidth",
+    "CommAnalyzerMatrix",
+)
+_OP_KEY = {"hccl": ("hccl_op_name",), "group": ("group_name",), "step": ("step",), "type": ("type",)}
+# key -> the column's spellings (torch_npu's first; msprof-analyze's cluster tables: elapsed_time, band_type)
+_TIME_COLUMNS: dict[str, tuple[str, ...]] = {
+    "start": ("start_timestamp",),
+    "elapse_ms": ("elapse_time", "elapsed_time"),
+    "transit_ms": ("transit_time",),
+    "wait_ms": ("wait_time",),
+    "sync_ms": ("synchronization_time",),
+    "idle_ms": ("idle_time",),
+}
+_TIME_RATIOS: dict[str, tuple[str, ...]] = {
+    "wait_ratio": ("wait_time_ratio",),
+    "sync_ratio": ("synchronization_time_ratio",),
+}
+_BAND_COLUMNS: dict[str, tuple[str, ...]] = {
+    "transport": ("transport_type", "band_type"),
+    "size_mb": ("transit_size",),
+    "time_ms": ("transit_time",),
+    "bandwidth_gbs": ("bandwidth",),
+    "large_packet_ratio": ("large_packet_ratio",),
+    "packet_mb": ("package_size",),
+    "count": ("count",),
+    "packet_ms": ("total_duration",),
+}
+_MATRIX_COLUMNS: dict[str, tuple[str, ...]] = {
+    "src": ("src_rank",),
+    "dst": ("dst_rank",),
+    "transport": ("transport_type", "band_type"),
+    "size_mb": ("transit_size",),
+    "time_ms": ("transit_time",),
+    "bandwidth_gbs": ("bandwidth",),
+}
+_COMM_SHOWS = {
+    COMM_TIME: "the communication ops' times",
+    COMM_BANDWIDTH: "the bandwidth per transport",
+    COMM_MATRIX: "the rank-to-rank matrix",
+}
+_COMM_INT = ("rank", "step", "start_ns", "src", "dst", "count")
+_COMM_TEXT = ("kind", "op", "name", "group", "transport", "group_op", "op_type", "statistic", "op_name")
+_TIME_FIELDS = ("elapse_ms", "transit_ms", "wait_ms", "sync_ms", "idle_ms")
+_STEP_TEXT = re.compile(r"^(?:step)?(\d*)$", re.IGNORECASE)
+_EPS = 1e-15  # torch_npu / msprof: a ratio over less than this is 0
+
+
+class _CommRead:
+    """One CommAnalyzer* table as Python values by key, and what was missing or unreadable in it."""
+
+    def __init__(
+        self,
+        db: _Db,
+        table: str,
+        columns: Mapping[str, Sequence[str]],
+        out: DbData,
+        optional: Mapping[str, Sequence[str]] | None = None,
+    ) -> None:
+        """``optional``: columns one variant has and the other not (no warning where absent)."""
+        self.db, self.table, self.out = db, table, out
+        self.bad: dict[str, int] = {}
+        spec = {**_OP_KEY, **columns, **(optional or {})}
+        found = db._found(table, spec)
+        self.has_step, self.has_type = "step" in found, "type" in found
+        self.torch_npu = self.has_step or self.has_type  # torch_npu's analysis.db (else msprof's variant)
+        spelled = {k: v[0] for k, v in {**_OP_KEY, **columns}.items()}
+        expected = [k for k in ("group", *columns) if k not in found]
+        if self.torch_npu:  # torch_npu's variant has both
+            expected += [k for k in ("step", "type") if k not in found]
+        for k in expected:
+            out.warnings.append(f"{db.path}: table {table}: no column {spelled[k]}; left empty")
+        self.values = db.select(table, spec) if "hccl" in found else None
+        self.columns = found
+        self.n = len(self.values["hccl"]) if self.values is not None else 0
+
+    def get(self, key: str) -> list:
+        return self.values.get(key, [None] * self.n) if self.values is not None else []
+
+    def texts(self, key: str) -> list[str | None]:
+        return [_comm_text(v) for v in self.get(key)]
+
+    def numbers(self, key: str) -> list[float]:
+        out = []
+        for v in self.get(key):
+            x = _comm_number(v)
+            if x is None:
+                self.bad[key] = self.bad.get(key, 0) + 1
+                x = np.nan
+            out.append(x)
+        return out
+
+    def ints(self, key: str) -> list[int | None]:
+        out: list[int | None] = []
+        for v in self.get(key):
+            x = _comm_int(v)
+            if x is None and v is not None and v != "":
+                self.bad[key] = self.bad.get(key, 0) + 1
+            out.append(x)
+        return out
+
+    def epoch_ns(self, key: str) -> list[int | None]:
+        out: list[int | None] = []
+        for v in self.get(key):
+            ns = _us_to_ns(v)
+            if ns is None and v is not None:
+                self.bad[key] = self.bad.get(key, 0) + 1
+            out.append(ns)
+        return out
+
+    def say(self) -> None:
+        if self.values is None:
+            self.out.warnings.append(f"{self.db.path}: table {self.table}: no column hccl_op_name; table not read")
+        for key, n in self.bad.items():
+            self.out.warnings.append(
+                f"{self.db.path}: table {self.table}: column {self.columns[key]}: {n} of {self.n} values are "
+                "not numbers; left empty"
+            )
+
+
+def _comm_text(v: Any) -> str | None:
+    if v is None or isinstance(v, str):
+        return v
+    if isinstance(v, bytes):
+        return v.decode("utf-8", "replace")
+    return repr(v) if isinstance(v, float) else str(v)
+
+
+def _comm_number(v: Any) -> float | None:
+    """A number as float (NULL: NaN); None where it is none."""
+    if v is None:
+        return np.nan
+    if isinstance(v, (int, float)):
+        return float(v)
+    if isinstance(v, str):
+        try:
+            return float(v)
+        except ValueError:
+            return None
+    return None
+
+
+def _comm_int(v: Any) -> int | None:
+    """An integer (a rank, a count: TEXT ``'3'`` in torch_npu's matrix) or None."""
+    if isinstance(v, int) and -_I64_MAX <= v <= _I64_MAX:
+        return v
+    if isinstance(v, float) and v.is_integer() and abs(v) < 2**63:
+        return int(v)
+    if isinstance(v, str) and re.fullmatch(r"\s*[+-]?\d{1,18}\s*", v):
+        return int(v)
+    return None
+
+
+def _us_to_ns(v: Any) -> int | None:
+    """µs since the epoch -> exact int ns, as commread reads the JSON number the tool wrote from the same
+    float: its shortest text (``repr``), half up beyond the ns digit; an integer or a numeric text exactly."""
+    if isinstance(v, bool) or v is None:
+        return None
+    if isinstance(v, int):
+        ns = v * 1000
+    else:
+        text = repr(v) if isinstance(v, float) else v if isinstance(v, str) else None
+        if text is None:
+            return None
+        try:
+            d = Decimal(text.strip())
+            if not d.is_finite():
+                return None
+            ns = int((d * 1000).to_integral_value(rounding=ROUND_HALF_UP))
+        except (ArithmeticError, ValueError):  # decimal's InvalidOperation, Overflow
+            return None
+    return ns if -_I64_MAX <= ns <= _I64_MAX else None
+
+
+def _comm_step(v: Any) -> int | None:
+    """``step12`` / ``12`` -> 12; ``step`` (a run without steps), empty, NULL -> None."""
+    if isinstance(v, int) and 0 <= v <= _I64_MAX:
+        return v
+    m = _STEP_TEXT.match(str(v).strip()) if isinstance(v, str) else None
+    if m and m.group(1) and int(m.group(1)) <= _I64_MAX:
+        return int(m.group(1))
+    return None
+
+
+def _comm_kind(kind: str | None, op: str) -> str:
+    """The ``type`` column's p2p / collective, else by the op's name as msprof-analyze splits them."""
+    k = (kind or "").strip().lower()
+    if k in KINDS:
+        return k
+    return "p2p" if op.lower().startswith(P2P_PREFIXES) else "collective"
+
+
+def _op_key(name: str, group: str | None) -> str:
+    return name if group is None else f"{name}@{group}"
+
+
+def _split_key(op: str) -> tuple[str, str | None]:
+    """(name before the first ``@``, group after the last), as commread splits a JSON key."""
+    if "@" not in op:
+        return op, None
+    return op.split("@")[0], op.split("@")[-1]
+
+
+def _is_total(name: str) -> bool:
+    return name.strip().lower().startswith("total")
+
+
+def _ratio(a: float, b: float) -> float:
+    """msprof's / torch_npu's ratio: 0 below 1e-15, else rounded to 4 decimals."""
+    return 0.0 if abs(b) < _EPS else round(a / b, 4)
+
+
+def _bounded(n: int) -> int | None:
+    return n if -_I64_MAX <= n <= _I64_MAX else None
+
+
+def _sum(values: list[float]) -> float:
+    """A running sum in row order (the tools' ``+=``; not pairwise, not compensated)."""
+    acc = 0.0
+    for v in values:
+        acc += v
+    return acc
+
+
+def _matrix_statistic(group_op: str) -> tuple[str | None, str]:
+    """(op type, statistic) of a matrix entry: ``allreduce-top1@g`` -> (allreduce, top1); an msprof
+    per-op entry -> (its type word, ``op``); a total -> (None, ``all``)."""
+    name = group_op.split("@")[0]
+    if _is_total(group_op):
+        return None, "all"
+    head, _, tail = name.rpartition("-")
+    if head and tail in STATISTICS:
+        return head, tail
+    m = HCCL_TYPES.search(name.lower())
+    return (m.group() if m else name.split("__")[0]), "op"
+
+
+def _ordered(rows: list[dict], read: _CommRead) -> list[dict]:
+    """torch_npu's JSON order: by step, p2p before collective, the table's order within (msprof's
+    variant: the table's order)."""
+    if not read.torch_npu:
+        return rows
+    kind_rank = {"p2p": 0, "collective": 1}
+    return sorted(
+        rows,
+        key=lambda r: (-1 if r["step"] is None else r["step"], kind_rank.get(r["kind"], 2) if read.has_type else 0),
+    )
+
+
+def _comm_frame(rows: list[dict], columns: list[str], rank: int | None) -> pd.DataFrame:
+    """The columns commread gives (Int64 ids and ns, categorical text, float64 numbers, bool ``total``),
+    with the ``rank`` column first as the build adds it to the JSON's tables."""
+    data: dict[str, Any] = {}
+    for c in ["rank", *columns]:
+        values = [rank for _ in rows] if c == "rank" else [r.get(c) for r in rows]
+        if c in _COMM_INT:
+            ints = np.array([0 if v is None else v for v in values], dtype=np.int64)
+            data[c] = pd.arrays.IntegerArray(ints, np.array([v is None for v in values], dtype=bool))
+        elif c in _COMM_TEXT:
+            data[c] = pd.Categorical(values)
+        elif c == "total":
+            data[c] = np.array(values, dtype=bool)
+        else:
+            data[c] = np.array([np.nan if v is None else v for v in values], dtype=np.float64)
+    return pd.DataFrame(data, index=pd.RangeIndex(len(rows)))
+
+
+def _communication(db: _Db, out: DbData, rank: int | None) -> None:
+    """CommAnalyzerTime / CommAnalyzerBandwidth / CommAnalyzerMatrix into the tables ``communication``,
+    ``communication_bandwidth``, ``communication_sizes`` and ``communication_matrix`` (commread's columns).
+    None of the three: no communication (a run without it); some: the missing ones named in the warnings."""
+    present = [t for t in COMM_TABLES if db.has(t)]
+    if not present:
+        return
+    for table in COMM_TABLES:
+        if table not in present:
+            out.warnings.append(f"{db.path}: table {table} missing; {_COMM_SHOWS[table]} not shown")
+    if COMM_TIME in present:
+        _comm_time(db, out, rank)
+    if COMM_BANDWIDTH in present:
+        _comm_bandwidth(db, out, rank)
+    if COMM_MATRIX in present:
+        _comm_matrix(db, out, rank)
+
+
+def _op_rows(read: _CommRead) -> list[dict]:
+    """step, kind, op, name, group, total of every row (the table's order), plus ``at`` (its row)."""
+    names, groups, kinds = read.texts("hccl"), read.texts("group"), read.texts("type")
+    steps = [_comm_step(v) for v in read.get("step")]
+    rows = []
+    for i in range(read.n):
+        op = _op_key(names[i] or "", groups[i])
+        name, group = _split_key(op)
+        rows.append(
+            {
+                "at": i,
+                "step": steps[i],
+                "kind": _comm_kind(kinds[i], op),
+                "op": op,
+                "name": name,
+                "group": group,
+                "total": _is_total(op),
+            }
+        )
+    return rows
+
+
+def _with_totals(rows: list[dict], read: _CommRead, total_of) -> list[dict]:
+    """torch_npu's ``Total Op Info`` after the ops of each (step, kind) that has none in the table:
+    ``total_of((step, kind), ops) -> rows`` (torch_npu's Text export writes it; its Db export does not)."""
+    if not read.torch_npu:
+        return rows
+    blocks: dict[tuple, list[dict]] = {}
+    for r in rows:
+        blocks.setdefault((r["step"], r["kind"]), []).append(r)
+    out: list[dict] = []
+    for (step, kind), block in blocks.items():
+        out += block
+        ops = [r for r in block if not r["total"]]
+        if ops and len(ops) == len(block):
+            base = {"step": step, "kind": kind, "op": TOTAL_OP, "name": TOTAL_OP, "group": None, "total": True}
+            out += [{**base, **r} for r in total_of((step, kind), ops)]
+    return out
+
+
+def _comm_time(db: _Db, out: DbData, rank: int | None) -> None:
+    # the ratios: msprof leaves them out of the db (cluster tables have them): computed as msprof does
+    read = _CommRead(db, COMM_TIME, _TIME_COLUMNS, out, optional=_TIME_RATIOS)
+    if read.values is None:
+        read.say()
+        return
+    rows = _op_rows(read)
+    starts = read.epoch_ns("start")
+    numbers = {k: read.numbers(k) for k in _TIME_FIELDS}
+    ratios = {k: read.numbers(k) for k in _TIME_RATIOS if k in read.columns}
+    for r in rows:
+        i = r["at"]
+        r["start_ns"] = starts[i]
+        for k in _TIME_FIELDS:
+            r[k] = numbers[k][i]
+        if "wait_ratio" in ratios:
+            r["wait_ratio"] = ratios["wait_ratio"][i]
+        else:
+            r["wait_ratio"] = _ratio(r["wait_ms"], r["wait_ms"] + r["transit_ms"])
+        if "sync_ratio" in ratios:
+            r["sync_ratio"] = ratios["sync_ratio"][i]
+        else:
+            r["sync_ratio"] = _ratio(r["sync_ms"], r["sync_ms"] + r["transit_ms"])
+
+    def total_of(_block: tuple, ops: list[dict]) -> list[dict]:
+        t = {k: _sum([r[k] for r in ops]) for k in _TIME_FIELDS}
+        t["wait_ratio"] = _ratio(t["wait_ms"], t["wait_ms"] + t["transit_ms"])
+        t["sync_ratio"] = _ratio(t["sync_ms"], t["transit_ms"] + t["sync_ms"])
+        return [{"start_ns": None, **t}]
+
+    rows = _with_totals(_ordered(rows, read), read, total_of)
+    read.say()
+    columns = ["step", "kind", "op", "name", "group", "total", "start_ns", *_TIME_FIELDS, "wait_ratio", "sync_ratio"]
+    out.tables["communication"] = _comm_frame(rows, columns, rank)
+
+
+def _comm_bandwidth(db: _Db, out: DbData, rank: int | None) -> None:
+    """One row per op, transport and packet size: the op x transport rows (its first row's values) and
+    the packet sizes (``package_size, count, total_duration``; msprof writes 0, 0, 0 for none)."""
+    read = _CommRead(db, COMM_BANDWIDTH, _BAND_COLUMNS, out)
+    if read.values is None:
+        read.say()
+        return
+    rows = _ordered(_op_rows(read), read)
+    transports = read.texts("transport")
+    num = {k: read.numbers(k) for k in ("size_mb", "time_ms", "bandwidth_gbs", "large_packet_ratio", "packet_mb")}
+    num["packet_ms"] = read.numbers("packet_ms")
+    counts = read.ints("count")
+    bands: dict[tuple, dict] = {}  # (step, kind, op, transport) -> its row, in order
+    sizes: list[dict] = []
+    for r in rows:
+        i = r["at"]
+        base = {k: r[k] for k in ("step", "kind", "op", "total")}
+        base["transport"] = transports[i]
+        key = (r["step"], r["kind"], r["op"], transports[i])
+        if key not in bands:
+            bands[key] = {
+                **base,
+                **{k: num[k][i] for k in ("size_mb", "time_ms", "bandwidth_gbs", "large_packet_ratio")},
+            }
+        packet, count, ms = num["packet_mb"][i], counts[i], num["packet_ms"][i]
+        if np.isnan(packet) or count is None or (packet == 0 and count == 0 and ms == 0):
+            continue  # the transport has no packet sizes
+        sizes.append({**base, "packet_mb": packet, "count": count, "time_ms": ms})
+
+    def band_total(_block: tuple, ops: list[dict]) -> list[dict]:
+        by: dict[str | None, list[dict]] = {}
+        for r in ops:
+            by.setdefault(r["transport"], []).append(r)
+        return [
+            {
+                "transport": t,
+                "size_mb": _sum([r["size_mb"] for r in rs]),
+                "time_ms": _sum([r["time_ms"] for r in rs]),
+                "bandwidth_gbs": np.nan,  # torch_npu writes none for Total Op Info
+                "large_packet_ratio": np.nan,
+            }
+            for t, rs in by.items()
+        ]
+
+    def size_total(block: tuple, ops: list[dict]) -> list[dict]:
+        by: dict[tuple, list[dict]] = {}
+        for r in ops:
+            by.setdefault((r["transport"], r["packet_mb"]), []).append(r)
+        # torch_npu sums per transport in the order the ops list transports, then per packet size
+        listed = [t for (step, kind, _op, t), r in bands.items() if (step, kind) == block and not r["total"]]
+        order = list(dict.fromkeys([*listed, *(t for t, _ in by)]))
+        return [
+            {
+                "transport": t,
+                "packet_mb": p,
+                "count": _bounded(sum(r["count"] for r in rs)),
+                "time_ms": _sum([r["time_ms"] for r in rs]),
+            }
+            for t in order
+            for (tt, p), rs in by.items()
+            if tt == t
+        ]
+
+    read.say()
+    band_rows = _with_totals(list(bands.values()), read, band_total)
+    columns = ["step", "kind", "op", "total", "transport", "size_mb", "time_ms", "bandwidth_gbs", "large_packet_ratio"]
+    out.tables["communication_bandwidth"] = _comm_frame(band_rows, columns, rank)
+    size_rows = _with_totals(sizes, read, size_total)
+    columns = ["step", "kind", "op", "total", "transport", "packet_mb", "count", "time_ms"]
+    out.tables["communication_sizes"] = _comm_frame(size_rows, columns, rank)
+
+
+def _comm_matrix(db: _Db, out: DbData, rank: int | None) -> None:
+    """One row per link of a matrix entry: torch_npu's ``<type>-<statistic>`` entries (``op_name`` the op
+    picked, empty for ``-total``) or msprof's per-op entries (no ``op_name`` column)."""
+    read = _CommRead(db, COMM_MATRIX, _MATRIX_COLUMNS, out, optional={"op_name": ("op_name",)})
+    if read.values is None:
+        read.say()
+        return
+    if read.torch_npu and "op_name" not in read.columns:
+        out.warnings.append(f"{db.path}: table {COMM_MATRIX}: no column op_name; left empty")
+    rows = _ordered(_op_rows(read), read)
+    src, dst = read.ints("src"), read.ints("dst")
+    transports, op_names = read.texts("transport"), read.texts("op_name")
+    num = {k: read.numbers(k) for k in ("size_mb", "time_ms", "bandwidth_gbs")}
+    links = []
+    for r in rows:
+        i = r["at"]
+        op_type, statistic = _matrix_statistic(r["op"])
+        links.append(
+            {
+                "step": r["step"],
+                "kind": r["kind"],
+                "group_op": r["op"],
+                "op_type": op_type,
+                "statistic": statistic,
+                "group": r["group"],
+                "src": src[i],
+                "dst": dst[i],
+                "transport": transports[i],
+                **{k: num[k][i] for k in num},
+                "op_name": op_names[i] or None,  # torch_npu writes '' for a -total entry
+            }
+        )
+    read.say()
+    columns = ["step", "kind", "group_op", "op_type", "statistic", "group", "src", "dst", "transport"]
+    out.tables[MATRIX_TABLE] = _comm_frame(links, [*columns, "size_mb", "time_ms", "bandwidth_gbs", "op_name"], rank)
 
 
 # ---- timeline: a Part filled from arrays -------------------------------------------------------------
