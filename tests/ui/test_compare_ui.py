@@ -10,7 +10,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QCoreApplication, QPointF, Qt
+from PySide6.QtCore import QCoreApplication, QPoint, QPointF, Qt
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QDialogButtonBox, QFileDialog, QLabel
 from uikit import User
@@ -249,9 +249,16 @@ def test_the_top_chart_elides_long_op_names_and_tells_them_on_hover(qtbot, windo
     # hovering the bar shows the full name and its diff
     vb = chart.plot.getPlotItem().getViewBox()
     value = chart.values[i]
-    at = chart.plot.mapFromScene(vb.mapViewToScene(QPointF(value / 2, i)))
-    qtbot.mouseMove(chart.plot.viewport(), at)
-    qtbot.waitUntil(lambda: chart.plot.toolTip().startswith(full))
+    moves = iter(range(10**6))
+
+    def hovered() -> bool:
+        # the bar's place on screen is taken each try (the chart may still be laying out its new
+        # rows on a busy machine), the mouse moved off and back on as a user re-hovers
+        at = chart.plot.mapFromScene(vb.mapViewToScene(QPointF(value / 2, i)))
+        qtbot.mouseMove(chart.plot.viewport(), at + QPoint(next(moves) % 2, 0))
+        return chart.plot.toolTip().startswith(full)
+
+    qtbot.waitUntil(hovered, timeout=10000)
     assert f"{value:,.3f}" in chart.plot.toolTip()
 
 
