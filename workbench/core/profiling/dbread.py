@@ -56,7 +56,15 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from workbench.core.profiling.errors import ProfilingDataError
-from workbench.core.profiling.tables.commread import HCCL_TYPES, KINDS, MATRIX_TABLE, P2P_PREFIXES, STATISTICS, TOTAL_OP
+from workbench.core.profiling.tables.commread import (
+    HCCL_TYPES,
+    KINDS,
+    MATRIX_TABLE,
+    P2P_PREFIXES,
+    STATISTICS,
+    TOTAL_OP,
+    comm_frame,
+)
 from workbench.core.profiling.timeline import Timeline
 from workbench.core.profiling.timeline.assemble import merge_parts
 from workbench.core.profiling.timeline.part import Part
@@ -1141,8 +1149,6 @@ _COMM_SHOWS = {
     COMM_BANDWIDTH: "the bandwidth per transport",
     COMM_MATRIX: "the rank-to-rank matrix",
 }
-_COMM_INT = ("rank", "step", "start_ns", "src", "dst", "count")
-_COMM_TEXT = ("kind", "op", "name", "group", "transport", "group_op", "op_type", "statistic", "op_name")
 _TIME_FIELDS = ("elapse_ms", "transit_ms", "wait_ms", "sync_ms", "idle_ms")
 _STEP_TEXT = re.compile(r"^(?:step)?(\d*)$", re.IGNORECASE)
 _EPS = 1e-15  # torch_npu / msprof: a ratio over less than this is 0
@@ -1350,21 +1356,8 @@ def _ordered(rows: list[dict], read: _CommRead) -> list[dict]:
 
 
 def _comm_frame(rows: list[dict], columns: list[str], rank: int | None) -> pd.DataFrame:
-    """The columns commread gives (Int64 ids and ns, categorical text, float64 numbers, bool ``total``),
-    with the ``rank`` column first as the build adds it to the JSON's tables."""
-    data: dict[str, Any] = {}
-    for c in ["rank", *columns]:
-        values = [rank for _ in rows] if c == "rank" else [r.get(c) for r in rows]
-        if c in _COMM_INT:
-            ints = np.array([0 if v is None else v for v in values], dtype=np.int64)
-            data[c] = pd.arrays.IntegerArray(ints, np.array([v is None for v in values], dtype=bool))
-        elif c in _COMM_TEXT:
-            data[c] = pd.Categorical(values)
-        elif c == "total":
-            data[c] = np.array(values, dtype=bool)
-        else:
-            data[c] = np.array([np.nan if v is None else v for v in values], dtype=np.float64)
-    return pd.DataFrame(data, index=pd.RangeIndex(len(rows)))
+    """The columns commread gives, with the ``rank`` column first as the build adds it to the JSON's tables."""
+    return comm_frame([{**r, "rank": rank} for r in rows], ["rank", *columns])
 
 
 def _communication(db: _Db, out: DbData, rank: int | None) -> None:

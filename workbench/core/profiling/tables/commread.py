@@ -349,15 +349,15 @@ def read_communication(path: Path) -> CommTables:
                     raise reader.fail(skeys, "a packet count", value[0] if isinstance(value, list) else value)
                 sizes.append({**base, "packet_mb": packet, "count": int(count), "time_ms": time_ms})
     out = CommTables(warnings=reader.warnings(real, "communication ops"))
-    out.tables["communication"] = _frame(
+    out.tables["communication"] = comm_frame(
         ops,
         ["step", "kind", "op", "name", "group", "total", "start_ns", *(f for f, _ in TIME_FIELDS)],
     )
     extra = [f for f, _ in OPTIONAL_FIELDS if any(f in r for r in bandwidth)]
-    out.tables["communication_bandwidth"] = _frame(
+    out.tables["communication_bandwidth"] = comm_frame(
         bandwidth, ["step", "kind", "op", "total", "transport", *(f for f, _ in BANDWIDTH_FIELDS), *extra]
     )
-    out.tables["communication_sizes"] = _frame(
+    out.tables["communication_sizes"] = comm_frame(
         sizes, ["step", "kind", "op", "total", "transport", "packet_mb", "count", "time_ms"]
     )
     return out
@@ -422,16 +422,17 @@ def read_communication_matrix(path: Path) -> CommTables:
         out.warnings.append(f"{path}: {len(bad_links)} links are not named 'src-dst' ({shown}); their ranks are empty")
     extra = [f for f, _ in MATRIX_OPTIONAL if any(f in r for r in rows)]
     columns = ["step", "kind", "group_op", "op_type", "statistic", "group", "src", "dst", "transport"]
-    out.tables[MATRIX_TABLE] = _frame(rows, [*columns, *(f for f, _ in MATRIX_FIELDS), "op_name", *extra])
+    out.tables[MATRIX_TABLE] = comm_frame(rows, [*columns, *(f for f, _ in MATRIX_FIELDS), "op_name", *extra])
     return out
 
 
-_INT_COLUMNS = ("step", "start_ns", "src", "dst", "count")
+_INT_COLUMNS = ("rank", "step", "start_ns", "src", "dst", "count")
 _TEXT_COLUMNS = ("kind", "op", "name", "group", "transport", "group_op", "op_type", "statistic", "op_name")
 
 
-def _frame(rows: list[dict], columns: list[str]) -> pd.DataFrame:
-    """Typed columns: Int64 ids and ns (exact), categorical text, float64 numbers, bool flags."""
+def comm_frame(rows: list[dict], columns: list[str]) -> pd.DataFrame:
+    """Typed columns: Int64 ids and ns (exact), categorical text, float64 numbers, bool flags (the
+    communication tables' types, whichever export they come from)."""
     data: dict[str, Any] = {}
     for c in columns:
         values = [r.get(c) for r in rows]
