@@ -5,6 +5,8 @@ msprof OUT_DIR [--cann V] [--soc S] [--iterations N] [--devices 0,1] [--metrics 
 torch OUT_DIR [--soc S] [--steps N] [--metrics G] [--style 2025|2023] [--workload W]
               [--world-size N [--rank R] [--parallel dp|mixed]]   (every rank's folder unless --rank)
 big OUT_FILE --form msprof|torch_npu --events N
+cluster OUT_DIR --world-size N [--tp T] [--pp P] [--steps S] [--slow-rank R] [--slow-link SRC-DST] [--seed X] [--full]
+              (every rank's folder of an N-rank tp/dp/pp job: the input of cluster analysis)
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from . import (
     write_torch_npu,
     write_torch_npu_job,
 )
+from .clusterjob import write_cluster_job
 from .samples import write_samples
 
 WORKLOADS = {"resnet50": lambda kind: resnet50_workload(kind=kind), "transformer": lambda kind: transformer_workload()}
@@ -56,6 +59,16 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("out")
     b.add_argument("--form", required=True)
     b.add_argument("--events", type=int, required=True)
+    c = sub.add_parser("cluster")
+    c.add_argument("out")
+    c.add_argument("--world-size", type=int, required=True)
+    c.add_argument("--tp", type=int, default=1)
+    c.add_argument("--pp", type=int, default=1)
+    c.add_argument("--steps", type=int, default=2)
+    c.add_argument("--slow-rank", type=int, default=None)
+    c.add_argument("--slow-link", default=None, metavar="SRC-DST")
+    c.add_argument("--seed", type=int, default=0)
+    c.add_argument("--full", action="store_true")
     a = p.parse_args(argv)
     try:
         if a.cmd == "samples":
@@ -91,6 +104,19 @@ def main(argv: list[str] | None = None) -> int:
                 )
             else:
                 paths = [write_torch_npu(a.out, workload, a.soc, a.steps, a.metrics or None, a.seed, style=a.style)]
+        elif a.cmd == "cluster":
+            plan = write_cluster_job(
+                a.out,
+                a.world_size,
+                tp=a.tp,
+                pp=a.pp,
+                steps=a.steps,
+                slow_rank=a.slow_rank,
+                slow_link=None if a.slow_link is None else _link(a.slow_link),
+                seed=a.seed,
+                full=a.full,
+            )
+            paths = list(plan.rank_dirs)
         else:
             print(write_big_timeline(a.out, a.form, a.events))
             return 0
@@ -100,6 +126,14 @@ def main(argv: list[str] | None = None) -> int:
     for path in paths:
         print(path)
     return 0
+
+
+def _link(text: str) -> tuple[int, int]:
+    """``--slow-link 3-7`` -> (3, 7)."""
+    src, sep, dst = text.partition("-")
+    if not sep or not src.strip().isdigit() or not dst.strip().isdigit():
+        raise ValueError(f"--slow-link: expected SRC-DST ranks such as 0-1, got {text!r}")
+    return int(src), int(dst)
 
 
 if __name__ == "__main__":
