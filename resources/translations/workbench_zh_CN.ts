@@ -1025,6 +1025,397 @@ Output: {2}/RUN_ID (RUN_ID: the run's date and time, chosen when it starts)</sou
     </message>
 </context>
 <context>
+    <name>ClusterCommPane</name>
+    <message>
+        <source>Communication groups</source>
+        <translation>通信域</translation>
+    </message>
+    <message>
+        <source>Operators</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>Ranks of the operator</source>
+        <translation>算子的各 Rank</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Parallel Group</source>
+        <translation>并行组</translation>
+    </message>
+    <message>
+        <source>Group Hash</source>
+        <translation>通信域哈希</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>Ranks</source>
+        <translation>Rank</translation>
+    </message>
+    <message>
+        <source>Group</source>
+        <translation>通信域</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>迭代</translation>
+    </message>
+    <message>
+        <source>Operator</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>Max Elapse (ms)</source>
+        <translation>最大总耗时 (ms)</translation>
+    </message>
+    <message>
+        <source>Waited-for Rank</source>
+        <translation>被等待的 Rank</translation>
+    </message>
+    <message>
+        <source>Wait Spread (ms)</source>
+        <translation>等待差 (ms)</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>Rank</translation>
+    </message>
+    <message>
+        <source>Elapse (ms)</source>
+        <translation>总耗时 (ms)</translation>
+    </message>
+    <message>
+        <source>Wait (ms)</source>
+        <translation>等待 (ms)</translation>
+    </message>
+    <message>
+        <source>Transit (ms)</source>
+        <translation>传输 (ms)</translation>
+    </message>
+    <message>
+        <source>Synchronization (ms)</source>
+        <translation>同步 (ms)</translation>
+    </message>
+    <message>
+        <source>Idle (ms)</source>
+        <translation>空闲 (ms)</translation>
+    </message>
+    <message>
+        <source>Wait Ratio</source>
+        <translation>等待占比</translation>
+    </message>
+    <message>
+        <source>This cluster has no communication operators (no cluster_communication data).</source>
+        <translation>此集群没有通信算子（没有 cluster_communication 数据）。</translation>
+    </message>
+    <message>
+        <source>{0} operators in {1} groups. The waited-for rank is the one with the least wait: the others waited for it, up to the wait spread. Double-click a rank to open its report.</source>
+        <translation>{1} 个通信域中共 {0} 个算子。被等待的 Rank 是等待最少的 Rank：其他 Rank 在等它，最多等待“等待差”那么久。双击 Rank 可打开其报告。</translation>
+    </message>
+    <message>
+        <source>{0} · step {1} · {2}</source>
+        <translation>{0} · 迭代 {1} · {2}</translation>
+    </message>
+</context>
+<context>
+    <name>ClusterDocument</name>
+    <message>
+        <source>Re-analyse</source>
+        <translation>重新分析</translation>
+    </message>
+    <message>
+        <source>Analyse the ranks again and write the cluster files anew</source>
+        <translation>重新分析各 Rank，并重新写出集群文件</translation>
+    </message>
+    <message>
+        <source>Open Rank Report</source>
+        <translation>打开 Rank 报告</translation>
+    </message>
+    <message>
+        <source>Open the selected rank's profiling folder as a report</source>
+        <translation>将所选 Rank 的性能数据目录作为报告打开</translation>
+    </message>
+    <message>
+        <source>Starting…</source>
+        <translation>正在启动…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Open cluster {0}</source>
+        <translation>打开集群 {0}</translation>
+    </message>
+    <message>
+        <source>Opening cluster {0}</source>
+        <translation>正在打开集群 {0}</translation>
+    </message>
+    <message>
+        <source>Analyse cluster {0}</source>
+        <translation>分析集群 {0}</translation>
+    </message>
+    <message>
+        <source>Analysing cluster {0}</source>
+        <translation>正在分析集群 {0}</translation>
+    </message>
+    <message>
+        <source>{0} holds the files of an earlier analysis ({1}). Replace them?</source>
+        <translation>{0} 中已有之前分析的文件（{1}）。要替换它们吗？</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+    <message>
+        <source>Nothing was analysed: the files of the earlier analysis were kept.</source>
+        <translation>未进行分析：之前分析的文件已保留。</translation>
+    </message>
+    <message>
+        <source>The analysis of {0} was cancelled; the earlier analysis is shown.</source>
+        <translation>{0} 的分析已取消；显示的是之前的分析结果。</translation>
+    </message>
+    <message>
+        <source>The analysis of {0} was cancelled after it had written its files to {1}.</source>
+        <translation>{0} 的分析在其文件写入 {1} 之后被取消。</translation>
+    </message>
+    <message>
+        <source>The analysis of {0} was cancelled. No file was written.</source>
+        <translation>{0} 的分析已取消，未写入任何文件。</translation>
+    </message>
+    <message>
+        <source>Overview</source>
+        <translation>概览</translation>
+    </message>
+    <message>
+        <source>Communication</source>
+        <translation>通信</translation>
+    </message>
+    <message>
+        <source>Matrix</source>
+        <translation>矩阵</translation>
+    </message>
+    <message>
+        <source>read from msprof-analyze's cluster_analysis_output</source>
+        <translation>读自 msprof-analyze 的 cluster_analysis_output</translation>
+    </message>
+    <message>
+        <source>analysed now, files written to {0}</source>
+        <translation>刚刚分析，文件已写入 {0}</translation>
+    </message>
+    <message>
+        <source>re-opened from {0} (analysed {1})</source>
+        <translation>从 {0} 重新打开（分析于 {1}）</translation>
+    </message>
+    <message>
+        <source>ranks: {0} · steps: {1} · stages: {2} · engine: {3} · {4}</source>
+        <translation>Rank 数：{0} · 迭代数：{1} · 阶段数：{2} · 引擎：{3} · {4}</translation>
+    </message>
+    <message>
+        <source>Warnings ({0})…</source>
+        <translation>警告（{0}）…</translation>
+    </message>
+    <message>
+        <source>Warnings of {0}</source>
+        <translation>{0} 的警告</translation>
+    </message>
+    <message>
+        <source>Cluster {0} ({1} ranks)</source>
+        <translation>集群 {0}（{1} 个 Rank）</translation>
+    </message>
+    <message>
+        <source>Open Rank {0} Report</source>
+        <translation>打开 Rank {0} 的报告</translation>
+    </message>
+    <message>
+        <source>Rank {0}: this cluster names no folder for it ({1} was read without the ranks' folders).</source>
+        <translation>Rank {0}：此集群未记录它的目录（读取 {1} 时没有各 Rank 的目录）。</translation>
+    </message>
+    <message>
+        <source>Rank {0} is on the remote host {1} ({2}): opening a remote rank's report is not supported; copy its folder to this machine and open it there.</source>
+        <translation>Rank {0} 位于远程主机 {1}（{2}）：不支持打开远程 Rank 的报告；请将其目录复制到本机后再打开。</translation>
+    </message>
+    <message>
+        <source>Rank {0}: its folder {1} does not exist any more.</source>
+        <translation>Rank {0}：其目录 {1} 已不存在。</translation>
+    </message>
+    <message>
+        <source>Show in Matrix</source>
+        <translation>在矩阵中显示</translation>
+    </message>
+    <message>
+        <source>Cluster {0}</source>
+        <translation>集群 {0}</translation>
+    </message>
+</context>
+<context>
+    <name>ClusterMatrixPane</name>
+    <message>
+        <source>All transports</source>
+        <translation>所有传输类型</translation>
+    </message>
+    <message>
+        <source>&amp;Transport</source>
+        <translation>传输类型(&amp;T)</translation>
+    </message>
+    <message>
+        <source>This cluster has no communication matrix (no cluster_communication_matrix data).</source>
+        <translation>此集群没有通信矩阵（没有 cluster_communication_matrix 数据）。</translation>
+    </message>
+    <message>
+        <source>{0} links; slow links outlined: {1}</source>
+        <translation>{0} 条链路；已框出慢链路：{1}</translation>
+    </message>
+    <message>
+        <source>{0} links; none is slow</source>
+        <translation>{0} 条链路；没有慢链路</translation>
+    </message>
+    <message>
+        <source>{0} → {1}: no link</source>
+        <translation>{0} → {1}：无链路</translation>
+    </message>
+    <message>
+        <source>{0} → {1} · {2}
+Bandwidth: {3} GB/s
+Size: {4} MB · Time: {5} ms</source>
+        <translation>{0} → {1} · {2}
+带宽：{3} GB/s
+大小：{4} MB · 时间：{5} ms</translation>
+    </message>
+</context>
+<context>
+    <name>ClusterOverviewPane</name>
+    <message>
+        <source>Mean of the steps</source>
+        <translation>各迭代的平均</translation>
+    </message>
+    <message>
+        <source>Step {0}</source>
+        <translation>迭代 {0}</translation>
+    </message>
+    <message>
+        <source>&amp;Heatmap of</source>
+        <translation>热力图(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Bars for</source>
+        <translation>柱状图(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Slow rank · {0}</source>
+        <translation>慢 Rank · {0}</translation>
+    </message>
+    <message>
+        <source>Slow link · {0}</source>
+        <translation>慢链路 · {0}</translation>
+    </message>
+    <message>
+        <source>Operators: {0}</source>
+        <translation>算子：{0}</translation>
+    </message>
+    <message>
+        <source>No slow rank (Computing more than {0} % above its peers' median) and no slow link (bandwidth under {1} % of its transport's median)</source>
+        <translation>没有慢 Rank（计算耗时比同组中位数高 {0} % 以上）也没有慢链路（带宽低于其传输类型中位数的 {1} %）</translation>
+    </message>
+    <message>
+        <source>mean of the steps</source>
+        <translation>各迭代的平均</translation>
+    </message>
+    <message>
+        <source>step {0}</source>
+        <translation>迭代 {0}</translation>
+    </message>
+</context>
+<context>
+    <name>ClusterView</name>
+    <message>
+        <source>Computing</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>Communication (Not Overlapped)</source>
+        <translation>通信（未被掩盖）</translation>
+    </message>
+    <message>
+        <source>Overlapped</source>
+        <translation>被掩盖</translation>
+    </message>
+    <message>
+        <source>Communication</source>
+        <translation>通信</translation>
+    </message>
+    <message>
+        <source>Free</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation>阶段</translation>
+    </message>
+    <message>
+        <source>Bubble</source>
+        <translation>气泡</translation>
+    </message>
+    <message>
+        <source>Communication (Not Overlapped, Exclude Receive)</source>
+        <translation>通信（未被掩盖，不含接收）</translation>
+    </message>
+    <message>
+        <source>Preparing</source>
+        <translation>准备</translation>
+    </message>
+    <message>
+        <source>Finding the ranks under {0}</source>
+        <translation>正在查找 {0} 下的 Rank</translation>
+    </message>
+    <message>
+        <source>Merging {0} ranks</source>
+        <translation>正在合并 {0} 个 Rank</translation>
+    </message>
+    <message>
+        <source>Rank {0} done ({1}/{2})</source>
+        <translation>Rank {0} 完成（{1}/{2}）</translation>
+    </message>
+    <message>
+        <source>Starting a local Dask cluster ({0} workers)</source>
+        <translation>正在启动本地 Dask 集群（{0} 个 worker）</translation>
+    </message>
+    <message>
+        <source>Starting a Dask cluster over SSH on {0}</source>
+        <translation>正在通过 SSH 在 {0} 上启动 Dask 集群</translation>
+    </message>
+    <message>
+        <source>Connecting to the Dask scheduler {0}</source>
+        <translation>正在连接 Dask 调度器 {0}</translation>
+    </message>
+    <message>
+        <source>all ranks</source>
+        <translation>所有 Rank</translation>
+    </message>
+    <message>
+        <source>its stage (ranks {0})</source>
+        <translation>其所在阶段（Rank {0}）</translation>
+    </message>
+    <message>
+        <source>Rank {0}: Computing {1} in step {2}, {3} % ({4}) above the median {5} of {6}; slow in {7} of {8} steps</source>
+        <translation>Rank {0}：迭代 {2} 的计算耗时 {1}，比{6}的中位数 {5} 高 {3} %（{4}）；{8} 个迭代中有 {7} 个偏慢</translation>
+    </message>
+    <message>
+        <source>; the ranks sharing its groups waited {0} on average, rank {1} itself {2}</source>
+        <translation>；与其同通信域的 Rank 平均等待 {0}，Rank {1} 自身等待 {2}</translation>
+    </message>
+    <message>
+        <source>Link {0} → {1} ({2}): {3} GB/s, {4} % of the {2} links' median {5} GB/s; {6} MB in {7}</source>
+        <translation>链路 {0} → {1}（{2}）：{3} GB/s，为 {2} 链路中位数 {5} GB/s 的 {4} %；{7} 内传输 {6} MB</translation>
+    </message>
+</context>
+<context>
     <name>Column</name>
     <message>
         <source>{0}
@@ -3844,6 +4235,14 @@ Replace it with the configuration shown? The current file will be kept as {3}.co
         <translation>打开报告文件夹，或在任意文件夹中查找其中的报告</translation>
     </message>
     <message>
+        <source>Open Cluster…</source>
+        <translation>打开集群…</translation>
+    </message>
+    <message>
+        <source>Analyse a job's folder of ranks as a cluster, or open a cluster_analysis_output</source>
+        <translation>将作业的各 Rank 目录作为集群分析，或打开 cluster_analysis_output</translation>
+    </message>
+    <message>
         <source>Import Result…</source>
         <translation>导入结果…</translation>
     </message>
@@ -4008,6 +4407,10 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
     <message>
         <source>Open Report Folder</source>
         <translation>打开报告文件夹</translation>
+    </message>
+    <message>
+        <source>Open Cluster</source>
+        <translation>打开集群</translation>
     </message>
     <message>
         <source>Searching {0} for reports…</source>
@@ -5366,6 +5769,50 @@ Trust this key and connect? It will be remembered in Ascend Workbench's known_ho
     </message>
 </context>
 <context>
+    <name>RankBars</name>
+    <message>
+        <source>Time ({0}), {1}</source>
+        <translation>时间 ({0})，{1}</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>Rank</translation>
+    </message>
+    <message>
+        <source>Rank {0} ({1})</source>
+        <translation>Rank {0}（{1}）</translation>
+    </message>
+    <message>
+        <source>Total: {0} {1}</source>
+        <translation>合计：{0} {1}</translation>
+    </message>
+</context>
+<context>
+    <name>RankStepHeatmap</name>
+    <message>
+        <source>Rank</source>
+        <translation>Rank</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>迭代</translation>
+    </message>
+    <message>
+        <source>{0} (µs)</source>
+        <translation>{0} (µs)</translation>
+    </message>
+    <message>
+        <source>no value</source>
+        <translation>无数据</translation>
+    </message>
+    <message>
+        <source>Rank {0} · step {1}
+{2}: {3}</source>
+        <translation>Rank {0} · 迭代 {1}
+{2}：{3}</translation>
+    </message>
+</context>
+<context>
     <name>ReportDocument</name>
     <message>
         <source>{0}: not collected. Collect it with {1}.</source>
@@ -5685,8 +6132,16 @@ Trust this key and connect? It will be remembered in Ascend Workbench's known_ho
         <translation>作为集群打开</translation>
     </message>
     <message>
-        <source>Open the selected ranks of one job together (until the cluster view exists: as one merged report)</source>
-        <translation>一起打开同一作业的选中 rank（集群视图推出前：作为一份合并报告）</translation>
+        <source>Analyse as Cluster</source>
+        <translation>作为集群分析</translation>
+    </message>
+    <message>
+        <source>Analyse the ranks of {0} as one cluster: slow ranks and links, communication, matrix</source>
+        <translation>将 {0} 的各 Rank 作为一个集群分析：慢 Rank 与慢链路、通信、矩阵</translation>
+    </message>
+    <message>
+        <source>Open the selected ranks of one job together as one merged report</source>
+        <translation>将同一作业的所选 Rank 一起作为一份合并报告打开</translation>
     </message>
     <message>
         <source>Select two or more ranks of one job: reports side by side in one folder, each of its own rank</source>

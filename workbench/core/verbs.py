@@ -26,6 +26,7 @@ VERB_MODULES = [
     "workbench.core.compare.cli",
     "workbench.core.atc.cli",
     "workbench.core.profiler.cli",
+    "workbench.core.cluster.cli",
 ]
 
 # Which module registers each verb: ``ascend-workbench <verb>`` imports only that one (a CLI call
@@ -43,6 +44,7 @@ VERB_HOMES = {
     "convert": "workbench.core.atc.cli",
     "model": "workbench.core.atc.cli",
     "profile": "workbench.core.profiler.cli",
+    "cluster": "workbench.core.cluster.cli",
 }
 
 

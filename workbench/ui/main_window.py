@@ -350,6 +350,10 @@ class MainWindow(QMainWindow):
         self.act_open_report_folder.setToolTip(
             self.tr("Open a report folder, or search any folder for the reports in it")
         )
+        self.act_open_cluster = self._action(file_menu, self.tr("Open Cluster…"), self.open_cluster_dialog)
+        self.act_open_cluster.setToolTip(
+            self.tr("Analyse a job's folder of ranks as a cluster, or open a cluster_analysis_output")
+        )
         file_menu.addSeparator()
         self.recent_projects_menu = file_menu.addMenu(self.tr("Recent Projects"))
         self.recent_reports_menu = file_menu.addMenu(self.tr("Recent Reports"))
@@ -820,6 +824,17 @@ class MainWindow(QMainWindow):
             # a report folder is the one report found
             self.open_folder(dialog.chosen or dialog.selectedFiles()[0])
 
+    def open_cluster_dialog(self) -> None:
+        """File ▸ Open Cluster…: a job's folder of ranks (analysed) or a cluster_analysis_output (read)."""
+        dialog = _ReportFileDialog(self, self.tr("Open Cluster"), self._dialog_folder(), folders=True)
+        if dialog.exec() and (dialog.chosen is not None or dialog.selectedFiles()):
+            self.open_cluster(dialog.chosen or dialog.selectedFiles()[0])
+
+    def open_cluster(self, folder: str | Path) -> None:
+        from workbench.ui import openers
+
+        openers.open_cluster(self.context, self, Path(folder).expanduser().absolute())
+
     # --- a folder holding reports --------------------------------------------------------------------
     def open_folder(self, folder: str | Path, view: str | None = None) -> None:
         """Search ``folder`` for reports (a task: bounded depth, cancellable in the Tasks dock): one
@@ -854,6 +869,9 @@ class MainWindow(QMainWindow):
             return
         if len(reports) == 1:
             self.statusBar().showMessage(self.tr("Opening {0}").format(reports[0].path), 5000)
+            if reports[0].kind == "cluster":  # msprof-analyze's (or our) cluster_analysis_output
+                self.open_cluster(reports[0].path)
+                return
             self.open_report(reports[0].path, view)
             return
         from workbench.ui.dialogs.report_picker import open_report_picker
@@ -870,11 +888,17 @@ class MainWindow(QMainWindow):
         self.warn_later(self.tr("Open Report Folder"), message)
 
     def _picked(self, mode: str, paths: list, view: str | None) -> None:
-        from workbench.ui.dialogs.report_picker import CLUSTER, OPEN
+        from workbench.ui.cluster.document import is_cluster_output
+        from workbench.ui.dialogs.report_picker import ANALYSE, CLUSTER, OPEN
 
-        if mode == OPEN:
+        if mode == ANALYSE:
+            self.open_cluster(paths[0])
+        elif mode == OPEN:
             for path in paths:
-                self.open_report(path, view)
+                if is_cluster_output(path):
+                    self.open_cluster(path)
+                else:
+                    self.open_report(path, view)
         else:
             self.open_merged(paths, cluster=mode == CLUSTER, view=view)
 

@@ -63,6 +63,14 @@ def open_dump_data(context: AppContext, _parent: QWidget, path: Path, _view: str
     return open_view(context, str(path))
 
 
+def open_cluster(context: AppContext, _parent: QWidget, path: Path, _view: str | None = None) -> object:
+    """The Cluster document of a job's folder of ranks or a cluster_analysis_output (File ▸ Open
+    Cluster…, the report picker). Not in :data:`OPENERS` until a core ``Kind`` names the action."""
+    from workbench.ui.cluster.document import open_cluster as open_document
+
+    return open_document(context, path)
+
+
 OPENERS: dict[str, Opener] = {
     artefacts.OPEN_REPORT: open_report,
     artefacts.OPEN_TEXT: open_text,

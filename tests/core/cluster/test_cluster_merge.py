@@ -254,3 +254,44 @@ def test_a_two_rank_job_gives_msprof_analyzes_files_byte_for_byte(tmp_path: Path
     write_torch_npu_job(job, mixed_parallel(resnet50_workload(kind="ops")), 2)
     ours = _ours(job)  # read before msprof-analyze writes its folder into the job
     _assert_same_files(ours, _msprof_analyze(job))
+
+
+def _unordered(doc: object) -> object:
+    """A JSON document with its lists of ranks as sets: msprof-analyze lists ranks and groups in the
+    order its directory walk met the rank folders (the file system's), this app in rank order."""
+    if isinstance(doc, dict):
+        return {k: _unordered(v) for k, v in doc.items()}
+    if isinstance(doc, list):
+        items = [_unordered(x) for x in doc]
+        if all(isinstance(x, int) for x in items):
+            return tuple(sorted(items))
+        return sorted(items, key=repr)
+    return doc
+
+
+def _rank_tuple_keys(doc: dict) -> dict:
+    return {frozenset(int(x) for x in k.strip("()").split(",") if x.strip()): v for k, v in doc.items()}
+
+
+def test_an_8_rank_tp_pp_job_gives_msprof_analyzes_numbers(tmp_path: Path) -> None:
+    from workbench.simtoolkit.profdata.clusterjob import write_cluster_job
+
+    job = tmp_path / "job"
+    plan = write_cluster_job(job, 8, tp=2, pp=2, slow_rank=5, slow_link=(2, 3))
+    ours = _ours(job)
+    theirs = _msprof_analyze(job)
+    csv_ours = files.step_csv_text(ours).split("\r\n")
+    csv_theirs = (theirs / files.STEP_CSV).read_bytes().decode().split("\r\n")
+    assert csv_ours[0] == csv_theirs[0]
+    assert sorted(csv_ours[1:]) == sorted(csv_theirs[1:])  # every value, byte for byte
+    assert any(",stage," in row for row in csv_ours) and len(ours.stages) == 2
+    assert _unordered(ours.groups) == _unordered(json.loads((theirs / files.GROUP_JSON).read_text()))
+    for name, doc in ((files.COMM_JSON, ours.communication), (files.MATRIX_JSON, ours.matrix)):
+        mine = json.loads(json.dumps(doc))  # the rank keys as the file has them
+        assert _rank_tuple_keys(mine) == _rank_tuple_keys(json.loads((theirs / name).read_text())), name
+    assert not [w for w in ours.warnings if "drops it" in w]
+    from workbench.core.cluster import findings
+
+    found = findings.find(ours)
+    assert [s.rank for s in found.slow_ranks] == [plan.slow_rank]
+    assert [(s.src, s.dst) for s in found.slow_links][:1] == [plan.slow_link]

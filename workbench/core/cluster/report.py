@@ -46,6 +46,7 @@ class ClusterReport:
     engine: str = ""  # how the reductions ran (sync, local 2 workers, ssh a,b, tcp://...)
     created: float = field(default_factory=time.time)
     from_files: bool = False  # read from an existing cluster_analysis_output (no rank data read)
+    warnings: list[str] = field(default_factory=list)  # everything the analysis had to say, kept for re-opening
 
     @property
     def rank_paths(self) -> dict[int, str]:

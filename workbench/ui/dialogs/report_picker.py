@@ -1,7 +1,8 @@
 """The report picker: a folder searched for reports (File ▸ Open Report Folder…, a dropped folder,
 ``--open``) holds several. It lists them — kind, devices, ranks, size, collection time — and opens
 one (or each selected one in its own tab), several as one merged report, or the ranks of one job
-"as a cluster" (until the cluster view exists: the ranks as one merged report)."""
+"as a cluster" (the ranks as one merged report); a folder of one job's ranks is also offered to
+"Analyse as Cluster" (the Cluster document of the job's folder)."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ from PySide6.QtWidgets import (
 from workbench.core.profiling.discover import Discovery, FoundReport, ranks_of_one_job
 from workbench.ui.context import AppContext
 
-OPEN, MERGE, CLUSTER = "open", "merge", "cluster"
+OPEN, MERGE, CLUSTER, ANALYSE = "open", "merge", "cluster", "analyse"
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 PATH_ROLE = Qt.ItemDataRole.UserRole + 2
 
@@ -90,7 +91,8 @@ class _Item(QTreeWidgetItem):
 
 class ReportPickerDialog(QDialog):
     """``chosen(mode, paths)`` when the user picks: mode is :data:`OPEN` (each path in its own tab),
-    :data:`MERGE` (the paths as one merged report) or :data:`CLUSTER` (ranks of one job)."""
+    :data:`MERGE` (the paths as one merged report), :data:`CLUSTER` (ranks of one job) or
+    :data:`ANALYSE` (the one path is the job's folder, for the Cluster document)."""
 
     chosen = Signal(str, object)  # mode, list[Path]
 
@@ -171,11 +173,23 @@ class ReportPickerDialog(QDialog):
         self.buttons.addButton(self.open_button, QDialogButtonBox.ButtonRole.AcceptRole)
         self.buttons.addButton(self.merge_button, QDialogButtonBox.ButtonRole.ActionRole)
         self.buttons.addButton(self.cluster_button, QDialogButtonBox.ButtonRole.ActionRole)
+        # a folder of one job's ranks: its cluster analysis (the Cluster document)
+        job = job_ranks(discovery.reports)
+        self.job_folder = job[0].path.parent if job else None
+        self.analyse_button = QPushButton(self.tr("Analyse as Cluster"), self)
+        self.analyse_button.setToolTip(
+            self.tr("Analyse the ranks of {0} as one cluster: slow ranks and links, communication, matrix").format(
+                self.job_folder
+            )
+        )
+        self.analyse_button.setVisible(self.job_folder is not None)
+        self.buttons.addButton(self.analyse_button, QDialogButtonBox.ButtonRole.ActionRole)
         self.cancel_button = self.buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
         self.open_button.setDefault(True)
         self.open_button.clicked.connect(lambda: self._pick(OPEN, self.selected_paths()))
         self.merge_button.clicked.connect(lambda: self._pick(MERGE, self.selected_paths()))
         self.cluster_button.clicked.connect(lambda: self._pick(CLUSTER, self.selected_paths()))
+        self.analyse_button.clicked.connect(lambda: self._pick(ANALYSE, [self.job_folder] if self.job_folder else []))
         self.buttons.rejected.connect(self.reject)
 
         layout = QVBoxLayout(self)
@@ -185,11 +199,11 @@ class ReportPickerDialog(QDialog):
         layout.addWidget(self.buttons)
 
         # the ranks of one job are selected, ready for Open as Cluster; otherwise the first report
-        job = {str(r.path) for r in job_ranks(discovery.reports)}
+        job_paths = {str(r.path) for r in job}
         items = self.items()
         for item in items:
-            item.setSelected(str(item.data(0, PATH_ROLE)) in job)
-        if items and not job:
+            item.setSelected(str(item.data(0, PATH_ROLE)) in job_paths)
+        if items and not job_paths:
             items[0].setSelected(True)
         first = next((item for item in items if item.isSelected()), None)
         if first is not None:
@@ -243,7 +257,7 @@ class ReportPickerDialog(QDialog):
         cluster = ranks_of_one_job(selected)
         self.cluster_button.setEnabled(cluster)
         self.cluster_button.setToolTip(
-            self.tr("Open the selected ranks of one job together (until the cluster view exists: as one merged report)")
+            self.tr("Open the selected ranks of one job together as one merged report")
             if cluster
             else self.tr(
                 "Select two or more ranks of one job: reports side by side in one folder, each of its own rank"

@@ -1,0 +1,237 @@
+"""Cluster analysis end to end, as a work function (progress, cancel): find the ranks, reduce each on
+the engine, merge, find slow ranks and links, write msprof-analyze's files and our saved report.
+
+:func:`open_cluster` is what opening a folder does: a saved ``cluster.wbcluster`` re-opens at once;
+an existing ``cluster_analysis_output`` (msprof-analyze's) is read as it is; otherwise the ranks are
+analysed (:func:`analyze`).
+
+On ``ssh`` engines the ranks are found *on the hosts*: each host's worker lists the ranks under the
+same path on its own disks and reduces those, so only the small reductions travel. On an ``address``
+engine (the user's own scheduler) the path is listed by one worker (a shared file system).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from workbench.core.cluster import files, findings, merge, ranks, reduce, report
+from workbench.core.tasks import CancelToken, NullProgress, Progress
+
+
+class ClusterError(ValueError):
+    """The cluster cannot be analysed (no ranks, every rank failed): one line naming the folder."""
+
+
+@dataclass
+class Analysis:
+    report: report.ClusterReport
+    written: list[Path] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def _discover_on(item: tuple[str, str | None]) -> ranks.Discovery:
+    path, host = item
+    return ranks.discover(path, host)
+
+
+def default_out(path: str | os.PathLike[str]) -> Path:
+    """msprof-analyze's place for the output: ``cluster_analysis_output`` inside the analysed folder."""
+    return Path(path) / files.OUTPUT_DIR
+
+
+def output_folder(path: str | os.PathLike[str]) -> Path | None:
+    """The ``cluster_analysis_output`` folder ``path`` is or holds (with at least one of its files)."""
+    p = Path(path)
+    for candidate in (p, p / files.OUTPUT_DIR):
+        if candidate.is_dir() and (
+            (candidate / report.REPORT_NAME).is_file() or any((candidate / n).is_file() for n in files.NAMES)
+        ):
+            return candidate
+    return None
+
+
+def _engine_label(spec: object, n_items: int) -> str:
+    from workbench.core.cluster import engine
+
+    kind = engine.resolved_kind(spec, n_items)  # type: ignore[arg-type]
+    if kind == "ssh":
+        return "ssh " + ",".join(getattr(h, "name", str(h)) for h in getattr(spec, "hosts", ()))
+    if kind == "address":
+        return str(getattr(spec, "address", ""))
+    if kind == "local":
+        return f"local, {getattr(spec, 'workers', None) or min(os.cpu_count() or 1, n_items)} workers"
+    return "in-process" if kind == "sync" else str(kind)
+
+
+def find_ranks(path: str, spec: object, progress: Progress, cancel: CancelToken) -> ranks.Discovery:
+    kind = getattr(spec, "kind", "sync")
+    if kind not in ("ssh", "address"):
+        return ranks.discover(path)
+    from workbench.core.cluster import engine
+
+    hosts: Sequence[object] = getattr(spec, "hosts", ()) if kind == "ssh" else ()
+    items: list[tuple[str, str | None]] = [(path, getattr(h, "hostname", None)) for h in hosts] or [(path, None)]
+    outcomes = engine.map_items(
+        _discover_on,
+        items,
+        spec,  # type: ignore[arg-type]
+        progress=NullProgress(),
+        cancel=cancel,
+        label=lambda item: f"ranks under {item[0]} on {item[1] or 'the cluster'}",
+        affinity=lambda item: item[1],
+    )
+    found = ranks.Discovery()
+    seen: dict[int, ranks.RankSource] = {}
+    for outcome in outcomes:
+        if outcome.error:
+            found.warnings.append(outcome.error)
+            continue
+        disc: ranks.Discovery = outcome.result
+        found.warnings.extend(disc.warnings)
+        for src in disc.ranks:
+            if src.rank in seen:
+                first = seen[src.rank].host
+                found.warnings.append(f"rank {src.rank}: on {first} and on {src.host}; the one on {first} is taken")
+                continue
+            seen[src.rank] = src
+    found.ranks = [seen[r] for r in sorted(seen)]
+    return found
+
+
+def analyze(
+    path: str | os.PathLike[str],
+    *,
+    out: str | os.PathLike[str] | None = None,
+    write: bool = True,
+    force: bool = False,
+    spec: object | None = None,
+    progress: Progress | None = None,
+    cancel: CancelToken | None = None,
+) -> Analysis:
+    """Analyse the ranks under ``path``; with ``write``, the files go to ``out`` (default
+    ``path/cluster_analysis_output``), never over an existing file unless ``force``."""
+    progress = progress or NullProgress()
+    cancel = cancel or CancelToken()
+    from workbench.core.cluster import engine
+
+    spec = spec or engine.EngineSpec("auto")
+    source = str(path)
+    progress.status(f"Finding the ranks under {source}")
+    found = find_ranks(source, spec, progress, cancel)
+    if not found.ranks:
+        why = f" ({found.warnings[0]})" if found.warnings else ""
+        raise ClusterError(
+            f"{source}: no rank folders (*_ascend_pt / *_ascend_ms with profiler_info_{{rank}}.json "
+            f"and ASCEND_PROFILER_OUTPUT){why}"
+        )
+    out_dir = Path(out) if out is not None else default_out(source)
+    if write:  # refuse before the work, not after it
+        for name in (*files.NAMES, report.REPORT_NAME):
+            if not force and (out_dir / name).exists():
+                raise files.OutputRefused(f"{out_dir / name}: exists; pass --force to replace it")
+        inside = [s.path for s in found.ranks if s.host is None and _inside(out_dir, Path(s.path))]
+        if inside:
+            raise files.OutputRefused(f"{out_dir}: is inside the rank folder {inside[0]}; write the result elsewhere")
+    cancel.raise_if_cancelled()
+    spec = _resolve_auto(spec, found.ranks)
+    outcomes = engine.map_items(
+        reduce.reduce_source,
+        found.ranks,
+        spec,  # type: ignore[arg-type]
+        progress=progress,
+        cancel=cancel,
+        label=lambda s: f"rank {s.rank}",
+        affinity=lambda s: s.host,
+    )
+    reds: list[reduce.RankReduction] = []
+    infos: list[report.RankInfo] = []
+    warnings = list(found.warnings)
+    for src, outcome in zip(found.ranks, outcomes):
+        info = report.RankInfo(src.rank, src.path, src.host, outcome.worker or "", bool(outcome.retried))
+        if outcome.error:
+            info.error = outcome.error
+            warnings.append(outcome.error)
+        else:
+            reds.append(outcome.result)
+        if outcome.retried:
+            warnings.append(f"rank {src.rank}: its worker was lost; reduced again on {outcome.worker}")
+        infos.append(info)
+    if not reds:
+        raise ClusterError(f"{source}: every rank failed ({warnings[-1] if warnings else 'no reason given'})")
+    progress.status(f"Merging {len(reds)} ranks")
+    tables = merge.merge(reds)
+    warnings.extend(tables.warnings)
+    result = report.ClusterReport(
+        source, tables, findings.find(tables), infos, _engine_label(spec, len(found.ranks)), warnings=warnings
+    )
+    written: list[Path] = []
+    if write:
+        written = files.write_output(tables, out_dir, force=force)
+        written.append(report.save(result, out_dir, force=force))
+    return Analysis(result, written, warnings)
+
+
+AUTO_LOCAL_BYTES = 256 << 20  # below this much rank data, one process beats starting a Dask cluster
+
+
+def input_bytes(sources: Sequence[ranks.RankSource]) -> int:
+    """What the reductions of local ranks read (the three files per rank), from their sizes."""
+    total = 0
+    for src in sources:
+        for name in (reduce.STEP_FILE, reduce.COMM_FILE, reduce.MATRIX_FILE):
+            with contextlib.suppress(OSError):
+                total += os.stat(os.path.join(src.path, reduce.OUTPUT, name)).st_size
+    return total
+
+
+def _resolve_auto(spec: object, sources: Sequence[ranks.RankSource]) -> object:
+    """``auto``: the in-process path for a job whose rank data is small (starting a local Dask
+    cluster takes seconds, more than reading a few hundred MB), else the local cluster."""
+    from workbench.core.cluster.engine import EngineSpec
+
+    if getattr(spec, "kind", None) != "auto":
+        return spec
+    if len(sources) <= 2 or input_bytes(sources) < AUTO_LOCAL_BYTES:
+        return EngineSpec("sync")
+    return EngineSpec("local", workers=getattr(spec, "workers", None))
+
+
+def _inside(out: Path, folder: Path) -> bool:
+    try:
+        out.resolve().relative_to(folder.resolve())
+    except ValueError:
+        return False
+    return True
+
+
+def read_existing(folder: str | os.PathLike[str]) -> report.ClusterReport:
+    """A report of an existing ``cluster_analysis_output`` (its saved report, else its files)."""
+    base = Path(folder)
+    saved = base / report.REPORT_NAME
+    if saved.is_file():
+        return report.load(saved)
+    tables = files.read_output(base)
+    root = base.parent if base.name == files.OUTPUT_DIR else base
+    found = ranks.discover(str(root))
+    infos = [report.RankInfo(s.rank, s.path, s.host) for s in found.ranks]
+    return report.ClusterReport(str(root), tables, findings.find(tables), infos, "msprof-analyze", from_files=True)
+
+
+def open_cluster(
+    path: str | os.PathLike[str],
+    *,
+    spec: object | None = None,
+    write: bool = True,
+    progress: Progress | None = None,
+    cancel: CancelToken | None = None,
+) -> Analysis:
+    """What opening ``path`` as a cluster does (see the module docstring)."""
+    existing = output_folder(path)
+    if existing is not None:
+        saved = read_existing(existing)
+        return Analysis(saved, warnings=list(saved.warnings or saved.tables.warnings))
+    return analyze(path, write=write, spec=spec, progress=progress, cancel=cancel)

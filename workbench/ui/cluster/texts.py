@@ -1,0 +1,138 @@
+"""The Cluster document's words: step_trace_time column names, the findings' evidence lines and
+core's status lines, in the UI's language (source strings marked for pyside6-lupdate)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+
+from workbench.core.cluster.findings import SlowLink, SlowRank
+
+CONTEXT = "ClusterView"
+
+# msprof-analyze's cluster_step_trace_time columns (the data's own names) as the document shows them
+COLUMNS = {
+    "Computing": QT_TRANSLATE_NOOP("ClusterView", "Computing"),
+    "Communication(Not Overlapped)": QT_TRANSLATE_NOOP("ClusterView", "Communication (Not Overlapped)"),
+    "Overlapped": QT_TRANSLATE_NOOP("ClusterView", "Overlapped"),
+    "Communication": QT_TRANSLATE_NOOP("ClusterView", "Communication"),
+    "Free": QT_TRANSLATE_NOOP("ClusterView", "Free"),
+    "Stage": QT_TRANSLATE_NOOP("ClusterView", "Stage"),
+    "Bubble": QT_TRANSLATE_NOOP("ClusterView", "Bubble"),
+    "Communication(Not Overlapped and Exclude Receive)": QT_TRANSLATE_NOOP(
+        "ClusterView", "Communication (Not Overlapped, Exclude Receive)"
+    ),
+    "Preparing": QT_TRANSLATE_NOOP("ClusterView", "Preparing"),
+}
+NOT_TIMES = ("Step", "Type", "Index", "DP Index", "PP Index", "TP Index")  # columns that are no time in µs
+
+# core's status lines of an analysis (workbench.core.cluster.analyze and .engine)
+_STATUS = (
+    (re.compile(r"^Finding the ranks under (.+)$"), QT_TRANSLATE_NOOP("ClusterView", "Finding the ranks under {0}")),
+    (re.compile(r"^Merging (\d+) ranks$"), QT_TRANSLATE_NOOP("ClusterView", "Merging {0} ranks")),
+    (
+        re.compile(r"^rank (\d+) done \((\d+)/(\d+)\)$"),
+        QT_TRANSLATE_NOOP("ClusterView", "Rank {0} done ({1}/{2})"),
+    ),
+    (
+        re.compile(r"^Starting a local Dask cluster \((\d+) workers\)$"),
+        QT_TRANSLATE_NOOP("ClusterView", "Starting a local Dask cluster ({0} workers)"),
+    ),
+    (
+        re.compile(r"^Starting a Dask cluster over SSH on (.+)$"),
+        QT_TRANSLATE_NOOP("ClusterView", "Starting a Dask cluster over SSH on {0}"),
+    ),
+    (
+        re.compile(r"^Connecting to the Dask scheduler (.+)$"),
+        QT_TRANSLATE_NOOP("ClusterView", "Connecting to the Dask scheduler {0}"),
+    ),
+)
+
+
+def _translated(marked: object) -> str:
+    """One of this module's marked strings (``QT_TRANSLATE_NOOP``) in the UI's language."""
+    return QCoreApplication.translate(CONTEXT, str(marked))
+
+
+def column_label(column: str) -> str:
+    """A step_trace_time column in the UI's language (an unknown column as the file names it)."""
+    return _translated(COLUMNS[column]) if column in COLUMNS else column
+
+
+def time_columns(header: Sequence[str]) -> list[str]:
+    """The step_trace_time columns that hold times (µs), in the file's order."""
+    return [c for c in header if c not in NOT_TIMES]
+
+
+def step_label(step: str) -> str:
+    """A step id as shown; msprof-analyze leaves the Step cell empty when the job had no steps."""
+    return step if step else "—"
+
+
+def status_text(line: str) -> str:
+    for pattern, template in _STATUS:
+        m = pattern.match(line)
+        if m:
+            return _translated(template).format(*m.groups())
+    return line
+
+
+def id_ranges(ids: Sequence[int]) -> str:
+    """``(0, 1, 2, 3, 6)`` -> ``0–3, 6``."""
+    from workbench.ui.dialogs.report_picker import id_ranges as ranges
+
+    return ranges(sorted(ids))
+
+
+def us(value: float) -> str:
+    return f"{value:,.1f} µs"
+
+
+def ms(value: float) -> str:
+    return f"{value:,.3f} ms"
+
+
+def slow_rank_line(s: SlowRank, all_ranks: Sequence[int]) -> str:
+    """One line of evidence for a slow rank (numbers with units)."""
+    if tuple(sorted(s.peers)) == tuple(sorted(all_ranks)):
+        peers = QCoreApplication.translate("ClusterView", "all ranks")
+    else:
+        peers = QCoreApplication.translate("ClusterView", "its stage (ranks {0})").format(id_ranges(s.peers))
+    pct = (s.ratio - 1.0) * 100.0 if s.median_us else float("inf")
+    line = QCoreApplication.translate(
+        "ClusterView",
+        "Rank {0}: Computing {1} in step {2}, {3} % ({4}) above the median {5} of {6}; slow in {7} of {8} steps",
+    ).format(
+        s.rank,
+        us(s.computing_us),
+        step_label(s.step),
+        f"{pct:,.1f}",
+        us(s.excess_us),
+        us(s.median_us),
+        peers,
+        s.slow_steps,
+        s.steps,
+    )
+    if s.others_wait_ms is not None and s.own_wait_ms is not None:
+        line += QCoreApplication.translate(
+            "ClusterView", "; the ranks sharing its groups waited {0} on average, rank {1} itself {2}"
+        ).format(ms(s.others_wait_ms), s.rank, ms(s.own_wait_ms))
+    return line
+
+
+def slow_link_line(s: SlowLink) -> str:
+    """One line of evidence for a slow link (numbers with units)."""
+    return QCoreApplication.translate(
+        "ClusterView", "Link {0} → {1} ({2}): {3} GB/s, {4} % of the {2} links' median {5} GB/s; {6} MB in {7}"
+    ).format(
+        s.src,
+        s.dst,
+        s.transport or "—",
+        f"{s.bandwidth:,.2f}",
+        f"{s.ratio * 100:,.0f}",
+        f"{s.median:,.2f}",
+        f"{s.size_mb:,.1f}",
+        ms(s.time_ms),
+    )
