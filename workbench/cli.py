@@ -62,6 +62,10 @@ def _gui_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    if getattr(sys, "frozen", False):  # the bundled app: a local Dask worker process re-runs this executable
+        import multiprocessing
+
+        multiprocessing.freeze_support()
     argv = list(sys.argv[1:] if argv is None else argv)
     wiring.install()  # the simulated toolkit: the demo host and the `sim` verb
     if argv and argv[0] in VERB_HOMES:

@@ -16,6 +16,10 @@ Identification has three steps, cheapest first:
 3. ``on_open``: a content check for a file whose name says nothing at all (a Chrome-trace JSON of
    any name, an om JSON called ``*.json``). Too broad for the explorer (every ``*.json`` would be
    read); :func:`recognise` uses it when a single file is opened or right-clicked.
+
+A folder no kind claims stays a plain folder (Open expands it), but may still offer actions of its
+own in its context menu: :data:`FOLDER_ACTIONS`, checked only when that menu is asked for (a job's
+folder of ranks offers "Analyse as Cluster").
 """
 
 from __future__ import annotations
@@ -47,6 +51,8 @@ class Artefact(enum.Enum):
     DUMP_DIR = "dump_dir"
     DUMP_FILE = "dump_file"
     NPY = "npy"
+    CLUSTER_OUTPUT = "cluster_output"  # msprof-analyze's (or our) cluster_analysis_output folder
+    CLUSTER_REPORT = "cluster_report"  # the workbench's saved cluster report (cluster.wbcluster)
 
 
 # --- actions: plain ids; the UI maps each to its opener (workbench.ui.openers.OPENERS) -----------
@@ -58,6 +64,7 @@ SHOW_MODEL_STRUCTURE = "show_model_structure"  # the model's op list
 DUMP_CONFIGURATION = "dump_configuration"  # the Dump Configuration dialog for this model
 EDIT_DUMP_CONFIG = "edit_dump_config"  # the Dump Configuration dialog editing this acl.json
 OPEN_DUMP_DATA = "open_dump_data"  # the dump data view
+OPEN_CLUSTER = "open_cluster"  # the Cluster document (a job's ranks analysed, or an analysis re-opened)
 
 # What a kind's context actions are called in the explorer's menu (translated in the UI; these
 # are the source strings). Open actions are all "Open" there.
@@ -66,9 +73,25 @@ ACTION_LABELS: dict[str, str] = {
     SHOW_MODEL_STRUCTURE: "Show Model Structure",
     DUMP_CONFIGURATION: "Dump Configuration…",
     OPEN_DUMP_DATA: "Open Dump Data",
+    OPEN_CLUSTER: "Analyse as Cluster",
 }
 
 SAVED_REPORT_SUFFIX = ".wbreport"
+
+# Cluster analysis (core.cluster sits above this module, so its names are repeated here; a test checks
+# they agree): msprof-analyze's output folder and files, and our saved cluster report in it.
+CLUSTER_OUTPUT_DIR = "cluster_analysis_output"
+CLUSTER_FILES = (
+    "cluster_step_trace_time.csv",
+    "communication_group.json",
+    "cluster_communication.json",
+    "cluster_communication_matrix.json",
+)
+CLUSTER_REPORT_NAME = "cluster.wbcluster"
+# A rank of a job (torch_npu / MindSpore, as msprof-analyze finds them): a *_ascend_pt / *_ascend_ms
+# folder holding profiler_info_{rank}.json.
+RANK_SUFFIXES = ("_ascend_pt", "_ascend_ms")
+_RANK_INFO = re.compile(r"^profiler_info_(\d+)\.json\Z")
 
 # {op_type}.{op_name}.{task_id}.{stream_id}.{timestamp}: the last three are integers.
 DUMP_NAME = re.compile(r"^[A-Za-z0-9_]+\.[^/]+\.\d+\.\d+\.\d{10,}\Z")  # \Z: not before a trailing newline
@@ -144,6 +167,103 @@ def dump_leaves(path: Path, *, limit: int | None = None) -> list[Path]:
 def _looks_like_dump_dir(path: Path) -> bool:
     """A folder holding dump files, or one above them in the dump layout (``dump/``, a timestamp…)."""
     return bool(dump_leaves(path, limit=1))
+
+
+def _is_cluster_output(path: Path) -> bool:
+    """A ``cluster_analysis_output`` folder holding one of msprof-analyze's files or our saved report
+    (at most five look-ups, and only for a folder of that name)."""
+    return path.name == CLUSTER_OUTPUT_DIR and any(
+        (path / name).is_file() for name in (CLUSTER_REPORT_NAME, *CLUSTER_FILES)
+    )
+
+
+def _rank_suffix(name: str) -> str | None:
+    return next((s for s in RANK_SUFFIXES if name.endswith(s)), None)
+
+
+def rank_id(folder: Path) -> int | None:
+    """The rank of a job's rank folder (``*_ascend_pt`` / ``*_ascend_ms`` holding
+    ``profiler_info_{rank}.json``), None for any other path. Reads at most :data:`_ENTRIES_READ`
+    entries of it."""
+    folder = Path(folder)
+    if _rank_suffix(folder.name) is None:
+        return None
+    try:
+        with os.scandir(folder) as it:
+            for n, entry in enumerate(it):
+                if n >= _ENTRIES_READ:
+                    break
+                m = _RANK_INFO.match(entry.name)
+                try:
+                    if m and entry.is_file(follow_symlinks=False):
+                        return int(m.group(1))
+                except OSError:
+                    continue
+    except OSError:
+        return None
+    return None
+
+
+def _other_rank(folder: Path, suffix: str, rank: int, skip: str = "") -> bool:
+    """Does ``folder`` directly hold a rank folder of the kind ``suffix`` whose rank is not ``rank``,
+    other than the entry ``skip``? Reads at most :data:`_ENTRIES_READ` entries
+    of it and of each rank folder; folders reached through a symbolic link are not counted (the
+    analysis does not follow them)."""
+    try:
+        with os.scandir(folder) as it:
+            for n, entry in enumerate(it):
+                if n >= _ENTRIES_READ:
+                    break
+                if entry.name == skip or not entry.name.endswith(suffix):
+                    continue
+                try:
+                    if not entry.is_dir(follow_symlinks=False):
+                        continue
+                except OSError:
+                    continue
+                found = rank_id(Path(entry.path))
+                if found is not None and found != rank:
+                    return True
+    except OSError:
+        return False
+    return False
+
+
+def holds_ranks(folder: Path) -> bool:
+    """Does ``folder`` directly hold two or more rank folders of one job (one framework, two rank
+    ids at least)? What offers "Analyse as Cluster"; reads a bounded number of entries."""
+    folder = Path(folder)
+    try:
+        with os.scandir(folder) as it:
+            firsts: dict[str, tuple[str, int]] = {}
+            for n, entry in enumerate(it):
+                if n >= _ENTRIES_READ:
+                    break
+                suffix = _rank_suffix(entry.name)
+                if suffix is None or suffix in firsts:
+                    continue
+                try:
+                    if not entry.is_dir(follow_symlinks=False):
+                        continue
+                except OSError:
+                    continue
+                rank = rank_id(Path(entry.path))
+                if rank is not None:
+                    firsts[suffix] = (entry.name, rank)
+    except OSError:
+        return False
+    return any(_other_rank(folder, suffix, rank, skip=name) for suffix, (name, rank) in firsts.items())
+
+
+def is_job_rank(path: Path) -> bool:
+    """Is ``path`` one rank of a job whose folder holds other ranks too (its folder
+    :func:`holds_ranks`)? Such a folder is part of a cluster, not a report on its own."""
+    path = Path(path)
+    suffix = _rank_suffix(path.name)
+    if suffix is None:
+        return False
+    rank = rank_id(path)
+    return rank is not None and _other_rank(path.parent, suffix, rank, skip=path.name)
 
 
 def looks_like_trace(path: Path, probe: int = 65536) -> bool:
@@ -234,6 +354,15 @@ KINDS: tuple[Kind, ...] = (
         folder=True,
         content=_looks_like_dump_dir,
     ),
+    # named so, and holding at least one of its files (an empty one is a plain folder)
+    Kind(
+        Artefact.CLUSTER_OUTPUT,
+        "Cluster analysis output",
+        _never,
+        OPEN_CLUSTER,
+        folder=True,
+        content=_is_cluster_output,
+    ),
     # files
     Kind(
         Artefact.ONNX_MODEL, "ONNX model", _suffix(".onnx"), SHOW_MODEL_STRUCTURE, (CONVERT_MODEL, SHOW_MODEL_STRUCTURE)
@@ -251,6 +380,7 @@ KINDS: tuple[Kind, ...] = (
     ),
     Kind(Artefact.NPY, "NumPy array", _suffix(".npy"), OPEN_DUMP_DATA, (OPEN_DUMP_DATA,)),
     Kind(Artefact.SAVED_REPORT, "Workbench report", _suffix(SAVED_REPORT_SUFFIX), OPEN_REPORT),
+    Kind(Artefact.CLUSTER_REPORT, "Workbench cluster report", lambda n: n == CLUSTER_REPORT_NAME, OPEN_CLUSTER),
     Kind(Artefact.ACL_JSON, "AscendCL config (acl.json)", _named("acl.json"), EDIT_DUMP_CONFIG),
     # a Chrome trace of any name opens as a timeline report (torch_npu's or msprof's)
     Kind(
@@ -275,6 +405,20 @@ KINDS: tuple[Kind, ...] = (
 )
 
 BY_ARTEFACT: dict[Artefact, Kind] = {k.artefact: k for k in KINDS}
+
+
+@dataclass(frozen=True)
+class FolderAction:
+    """A context-menu action of a folder no kind claims, offered when ``applies`` says so. Open stays
+    what it is for any plain folder (it expands); ``applies`` runs only when the menu is asked for,
+    never in :func:`classify`."""
+
+    action: str
+    applies: Callable[[Path], bool]
+
+
+# In menu order.
+FOLDER_ACTIONS: tuple[FolderAction, ...] = (FolderAction(OPEN_CLUSTER, holds_ranks),)
 
 # What each artefact is called in the UI (translated there; these are the source strings).
 LABELS: dict[Artefact, str] = {k.artefact: k.label for k in KINDS}
@@ -333,6 +477,12 @@ def open_action(path: Path, *, as_report: bool = False) -> str | None:
 
 
 def context_actions(path: Path) -> tuple[str, ...]:
-    """The extra actions of ``path``'s context menu (after Open), as ids."""
-    kind = recognise(Path(path))
-    return kind.actions if kind is not None else ()
+    """The extra actions of ``path``'s context menu (after Open), as ids: its kind's, or for a plain
+    folder the :data:`FOLDER_ACTIONS` that apply to it."""
+    path = Path(path)
+    kind = recognise(path)
+    if kind is not None:
+        return kind.actions
+    if path.is_dir():
+        return tuple(fa.action for fa in FOLDER_ACTIONS if fa.applies(path))
+    return ()

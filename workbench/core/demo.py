@@ -4,6 +4,10 @@ With nothing configured (no recent or last project), the app creates ``data_dir(
 once, copies the sample reports from ``workbench.resources/samples`` into its ``reports/`` folder
 and opens it, so a newcomer sees a real report at once. An existing demo project is reused; the
 user's edits in it are never overwritten (missing samples are copied again, present ones kept).
+
+A sample may be a cluster: a folder of a job's ranks. Its ranks are not reports of their own (they hold
+what cluster analysis reads; the Explorer's "Analyse as Cluster" opens the folder), so they are not
+listed as reports and never the one a first start shows.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from pathlib import Path
 
 from workbench.core import paths
 from workbench.core import project as core_project
-from workbench.core.artefacts import classify
+from workbench.core.artefacts import classify, is_job_rank
 
 DEMO_NAME = "Ascend Workbench Demo"
 
@@ -23,7 +27,8 @@ def samples_dir() -> Path:
 
 
 def _reports_in(folder: Path) -> list[Path]:
-    """Profiling artefacts in ``folder`` or one level below (samples keep a folder per report)."""
+    """Profiling artefacts in ``folder`` or one level below (samples keep a folder per report); the
+    ranks of a cluster job's folder are one cluster, not reports: they are left out."""
     found = []
     for p in sorted(folder.iterdir()):
         if p.name.startswith((".", "_")):
@@ -31,7 +36,7 @@ def _reports_in(folder: Path) -> list[Path]:
         if classify(p) is not None:
             found.append(p)
         elif p.is_dir():
-            found.extend(c for c in sorted(p.iterdir()) if classify(c) is not None)
+            found.extend(c for c in sorted(p.iterdir()) if classify(c) is not None and not is_job_rank(c))
     return found
 
 
@@ -67,8 +72,10 @@ def ensure_demo_project() -> tuple[core_project.Project, list[Path]]:
 
 def first_report(reports: list[Path]) -> Path | None:
     """The report a first start shows: the torch_npu training run (rank 0 of a 2-rank job, with the
-    Memory, Communication and Steps views) when the samples hold one, else the first."""
-    for path in reports:
+    Memory, Communication and Steps views) when the samples hold one, else the first. A rank of a
+    cluster job's folder (beside other ranks of its job) is never it: it is part of a cluster."""
+    own = [p for p in reports if not is_job_rank(p)]
+    for path in own:
         if path.name.endswith("_ascend_pt"):
             return path
-    return reports[0] if reports else None
+    return own[0] if own else None

@@ -25,6 +25,8 @@ _ARTEFACT_ICON = {
     Artefact.TRACE_VIEW: "timeline",
     Artefact.OP_SUMMARY: "table",
     Artefact.SAVED_REPORT: "report",
+    Artefact.CLUSTER_OUTPUT: "profiling",
+    Artefact.CLUSTER_REPORT: "report",
     Artefact.DUMP_DIR: "dump",
     Artefact.DUMP_FILE: "dump",
     Artefact.NPY: "array",

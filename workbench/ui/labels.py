@@ -29,6 +29,8 @@ ARTEFACT_LABELS = (
     QT_TRANSLATE_NOOP("Artefact", "Dump data folder"),
     QT_TRANSLATE_NOOP("Artefact", "Dump file"),
     QT_TRANSLATE_NOOP("Artefact", "NumPy array"),
+    QT_TRANSLATE_NOOP("Artefact", "Cluster analysis output"),
+    QT_TRANSLATE_NOOP("Artefact", "Workbench cluster report"),
 )
 
 # The explorer's context-menu actions of each artefact kind (core artefacts.ACTION_LABELS).
@@ -37,6 +39,7 @@ ACTION_LABELS = (
     QT_TRANSLATE_NOOP("ArtefactAction", "Show Model Structure"),
     QT_TRANSLATE_NOOP("ArtefactAction", "Dump Configuration…"),
     QT_TRANSLATE_NOOP("ArtefactAction", "Open Dump Data"),
+    QT_TRANSLATE_NOOP("ArtefactAction", "Analyse as Cluster"),
 )
 
 PROJECT_TYPE_LABELS = (

@@ -65,10 +65,10 @@ def open_dump_data(context: AppContext, _parent: QWidget, path: Path, _view: str
 
 def open_cluster(context: AppContext, _parent: QWidget, path: Path, _view: str | None = None) -> object:
     """The Cluster document of a job's folder of ranks or a cluster_analysis_output (File ▸ Open
-    Cluster…, the report picker). Not in :data:`OPENERS` until a core ``Kind`` names the action."""
+    Cluster…, the report picker, the explorer); a saved ``cluster.wbcluster`` re-opens from its folder."""
     from workbench.ui.cluster.document import open_cluster as open_document
 
-    return open_document(context, path)
+    return open_document(context, path.parent if path.is_file() else path)
 
 
 OPENERS: dict[str, Opener] = {
@@ -79,6 +79,7 @@ OPENERS: dict[str, Opener] = {
     artefacts.DUMP_CONFIGURATION: dump_configuration,
     artefacts.EDIT_DUMP_CONFIG: edit_dump_config,
     artefacts.OPEN_DUMP_DATA: open_dump_data,
+    artefacts.OPEN_CLUSTER: open_cluster,
 }
 
 

@@ -4,6 +4,7 @@ against the test suite's real sshd (two hosts on 127.0.0.1, affinity, nothing le
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -345,6 +346,47 @@ def test_ssh_cancel_ends_the_remote_workers(sshd_server, ssh_home, tmp_path):
     wait_until(lambda: not alive(seen), what=f"the remote scheduler and workers to end: {seen}")
 
 
+def test_ssh_cancel_while_the_cluster_starts_returns_at_once(sshd_server, ssh_home, tmp_path):
+    """A remote scheduler that never says it is up (the start would wait for ever): cancel still ends
+    the run, and the cluster's start is given up."""
+    marker = tmp_path / "hung-pid"
+    wrapper = tmp_path / "python-that-hangs"
+    wrapper.write_text(
+        "#!/bin/sh\n"
+        f'if [ "$1" = "-c" ]; then exec {sys.executable} "$@"; fi\n'  # the engine's check passes
+        f"echo $$ > {marker}\n"
+        "exec sleep 600\n"  # the scheduler never starts
+    )
+    wrapper.chmod(0o755)
+    cancel = CancelToken()
+    failures: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            map_items(
+                size_where,
+                [1, 2, 3],
+                EngineSpec("ssh", hosts=(sshd_server.host("cann-a"),), remote_python=str(wrapper)),
+                progress=RecordingProgress(),
+                cancel=cancel,
+            )
+        except BaseException as exc:  # noqa: BLE001 - checked below
+            failures.append(exc)
+
+    runner = threading.Thread(target=run, name="test-run")
+    runner.start()
+    try:
+        wait_until(lambda: marker.exists() and marker.read_text().strip(), what="the remote scheduler to be spawned")
+        cancel.cancel()
+        wait_until(lambda: not runner.is_alive(), timeout=20, what="map_items to return after the cancel")
+        assert len(failures) == 1 and isinstance(failures[0], Cancelled)
+    finally:
+        if marker.exists() and marker.read_text().strip():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(int(marker.read_text()), signal.SIGKILL)  # ends the given-up start too
+        runner.join(timeout=60)
+
+
 def ssh_error(*hosts, remote_python: str | None = None) -> str:
     with pytest.raises(EngineError) as caught:
         spec = EngineSpec("ssh", hosts=hosts, remote_python=remote_python)
@@ -361,7 +403,7 @@ def test_ssh_host_problems_are_one_line_naming_the_host(sshd_server, ssh_home, t
         "host cann-a ([127.0.0.1]:1): its host key is not known yet; connect to it once (ascend-workbench host "
         "check cann-a --accept-new-host-key, or the Hosts panel)"
     )
-    down = replace(host, port=tests_free_port())
+    down = replace(host, port=free_port())
     with app_known_hosts().open("a") as known:  # a known host that does not answer
         known.write(sshd_server.host_key_line.replace(f":{sshd_server.port} ", f":{down.port} ") + "\n")
     assert ssh_error(down) == f"host cann-a ({down.label}): cannot connect (Connection refused)"
@@ -388,7 +430,7 @@ def test_ssh_host_problems_are_one_line_naming_the_host(sshd_server, ssh_home, t
     assert not remote_dask(sshd_server)  # nothing was started on a host that failed its check
 
 
-def tests_free_port() -> int:
+def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]

@@ -146,6 +146,7 @@ def test_every_artefact_has_exactly_one_entry():
         artefacts.SHOW_MODEL_STRUCTURE,
         artefacts.EDIT_DUMP_CONFIG,
         artefacts.OPEN_DUMP_DATA,
+        artefacts.OPEN_CLUSTER,
     }
     for kind in artefacts.KINDS:
         assert kind.open in opens, kind

@@ -176,6 +176,13 @@ def _call(fn: Callable[[Any], Any], item: Any) -> tuple[bool, Any, str, str]:
     return True, result, "", _worker_address()
 
 
+def _call_pickled(fn: Callable[[Any], Any], blob: bytes) -> tuple[bool, Any, str, str]:
+    """:func:`_call` of an item pickled here (its class may be one the worker only has by value)."""
+    import pickle
+
+    return _call(fn, pickle.loads(blob))  # our own blob, from the run that submitted it
+
+
 class _Invoke:
     """Pickles as the call ``_call(fn, item)``: loading the blob on the worker runs the item."""
 
@@ -293,7 +300,7 @@ def _run_dask(
     events: queue.Queue[Any] = queue.Queue()
     cancel.on_cancel(lambda: events.put(_CANCEL))  # the close runs on this thread, never the canceller's
     progress.status(_starting_text(kind, spec, len(items)))
-    cluster, reaper = _start_cluster(kind, spec, len(items))
+    cluster, reaper = _start_cancellable(kind, spec, len(items), events, cancel)
     client: Any = None
     lost: dict[str, str] = {}  # key -> the worker that was lost while it ran (or held) the item
     try:
@@ -322,7 +329,7 @@ def _run_dask(
         reporter = _Reporter(progress, len(items))
         outcomes: list[Outcome | None] = [None] * len(items)
         futures: dict[int, Any] = {}
-        payloads = _payloads(kind, fn, items)
+        shipped = _Shipped(kind, fn, items, client, run_id)
         for i, item in enumerate(items):
             placement, why = where.restrictions(affinity(item) if affinity is not None else None)
             if why:
@@ -330,12 +337,7 @@ def _run_dask(
                 outcomes[i] = failed
                 reporter.finished(failed)
                 continue
-            if payloads is None:
-                future = client.submit(_call, fn, item, key=keys[i], pure=False, **placement)
-            else:
-                import cloudpickle
-
-                future = client.submit(cloudpickle.loads, payloads[i], key=keys[i], pure=False, **placement)
+            future = shipped.submit(i, key=keys[i], **placement)
             futures[i] = future
             future.add_done_callback(lambda _f, i=i: events.put(("done", i)))
         index_of = {keys[i]: i for i in futures}
@@ -383,6 +385,57 @@ def _run_dask(
             _close_cluster(cluster)
         if reaper is not None:
             reaper.kill(scheduler=True)  # whatever did not end with the close
+
+
+_STARTED = object()
+
+
+def _start_cancellable(
+    kind: str, spec: EngineSpec, n_items: int, events: queue.Queue[Any], cancel: CancelToken
+) -> tuple[Any, _Reaper | None]:
+    """:func:`_start_cluster` on a helper thread, so that a cancel returns at once even while the
+    processes start (an SSH start waits for each remote process's first lines): a cluster that comes
+    up after the run gave up is closed by that thread."""
+    if kind == "address":
+        return None, None
+    lock = threading.Lock()
+    state: dict[str, Any] = {}
+
+    def start() -> None:
+        started: tuple[Any, _Reaper | None] | None = None
+        try:
+            started = _start_cluster(kind, spec, n_items)
+        except BaseException as exc:  # noqa: BLE001 - handed to the run's thread
+            state["error"] = exc
+        with lock:
+            abandoned = state.get("abandoned", False)
+            if not abandoned:
+                state["started"] = started
+        if abandoned and started is not None:
+            _close_cluster(started[0])
+            if started[1] is not None:
+                started[1].kill(scheduler=True)
+        events.put(_STARTED)
+
+    threading.Thread(target=start, name="wb-dask-start", daemon=True).start()
+    while True:
+        try:
+            event = events.get(timeout=1.0)
+        except queue.Empty:
+            event = _CANCEL if cancel.cancelled else None
+        if event is _STARTED:
+            break
+        if event is _CANCEL:
+            with lock:
+                state["abandoned"] = True
+                started = state.get("started")
+            if started is not None:
+                _close_cluster(started[0])
+            raise Cancelled()
+    if "error" in state:
+        raise state["error"]
+    result: tuple[Any, _Reaper | None] = state["started"]
+    return result
 
 
 def _starting_text(kind: str, spec: EngineSpec, n: int) -> str:
@@ -447,24 +500,67 @@ def _close_cluster(cluster: Any) -> None:
 
 
 # --- shipping code to remote workers ---------------------------------------------------------------------
-def _payloads(kind: str, fn: Callable[[Any], Any], items: list[Any]) -> list[bytes] | None:
-    """For ``ssh``/``address``: each item's call pickled here with cloudpickle, workbench and ``fn``'s
-    module by value (Dask's own pickling would send ``fn`` by reference: a module the remote worker
-    cannot import). None for ``local`` (its workers import workbench)."""
-    if kind == "local":
-        return None
+class _Shipped:
+    """How the items' calls reach the workers.
+
+    ``local``: ``_call(fn, item)`` as it is (the workers import workbench). ``ssh``/``address``:
+    pickled here with cloudpickle, workbench and ``fn``'s module by value (Dask's own pickling would
+    send ``fn`` by reference: a module the remote worker cannot import). ``fn`` goes once, as a task
+    that loads it on a worker (the others fetch it from there); each item is a small pickle of its
+    own, called with ``operator.call``. (Python 3.10 has no ``operator.call``: each item's pickle
+    then carries ``fn`` too.)
+    """
+
+    def __init__(self, kind: str, fn: Callable[[Any], Any], items: list[Any], client: Any, run_id: str) -> None:
+        self.fn, self.items, self.client = fn, items, client
+        self.blobs: list[bytes] | None = None
+        self.loaded_fn: Any = None
+        if kind == "local":
+            return
+        import functools
+        import operator
+
+        call_available = hasattr(operator, "call")
+        with _by_value(_by_value_modules(fn, items)) as dumps:
+            try:
+                if call_available:
+                    self.blobs = [dumps(item) for item in items]
+                    fn_blob = dumps(functools.partial(_call_pickled, fn))
+                else:
+                    self.blobs = [dumps(_Invoke(fn, item)) for item in items]
+            except Exception as exc:  # noqa: BLE001 - e.g. an item holding a lock or an open file
+                name = getattr(fn, "__name__", str(fn))
+                raise EngineError(f"cannot ship {name} to the cluster: {_one_line(exc)}") from None
+        if call_available:
+            import cloudpickle
+
+            self.loaded_fn = client.submit(cloudpickle.loads, fn_blob, key=f"wb-fn-{run_id}", pure=False)
+
+    def submit(self, i: int, **options: Any) -> Any:
+        if self.blobs is None:
+            return self.client.submit(_call, self.fn, self.items[i], pure=False, **options)
+        if self.loaded_fn is None:
+            import cloudpickle
+
+            return self.client.submit(cloudpickle.loads, self.blobs[i], pure=False, **options)
+        import operator
+
+        return self.client.submit(operator.call, self.loaded_fn, self.blobs[i], pure=False, **options)
+
+
+@contextlib.contextmanager
+def _by_value(modules: list[Any]) -> Iterator[Callable[[Any], bytes]]:
+    """``cloudpickle.dumps`` with ``modules`` registered by value (only while it pickles: the
+    registration is process-wide)."""
     import cloudpickle
 
-    modules = _by_value_modules(fn, items)
-    registered = set(cloudpickle.list_registry_pickle_by_value())
-    added = [m for m in modules if m.__name__ not in registered]
     with _pickle_lock:
+        registered = set(cloudpickle.list_registry_pickle_by_value())
+        added = [m for m in modules if m.__name__ not in registered]
         for module in added:
             cloudpickle.register_pickle_by_value(module)
         try:
-            return [cloudpickle.dumps(_Invoke(fn, item)) for item in items]
-        except Exception as exc:  # noqa: BLE001 - e.g. an item holding a lock or an open file
-            raise EngineError(f"cannot ship {getattr(fn, '__name__', fn)!s} to the cluster: {_one_line(exc)}") from None
+            yield cloudpickle.dumps
         finally:
             for module in added:
                 with contextlib.suppress(Exception):

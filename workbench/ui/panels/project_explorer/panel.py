@@ -67,7 +67,10 @@ class ArtefactFileModel(QFileSystemModel):
         if role == Qt.ItemDataRole.DecorationRole and index.column() == 0:
             kind = self.artefact(index)
             if kind is not None:
-                return icons.artefact_icon(kind)
+                try:
+                    return icons.artefact_icon(kind)
+                except KeyError:  # a kind without an icon of its own: the file system's
+                    pass
         return super().data(index, role)
 
 
