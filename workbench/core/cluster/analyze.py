@@ -74,7 +74,8 @@ def find_ranks(path: str, spec: object, progress: Progress, cancel: CancelToken)
     from workbench.core.cluster import engine
 
     hosts: Sequence[object] = getattr(spec, "hosts", ()) if kind == "ssh" else ()
-    items: list[tuple[str, str | None]] = [(path, getattr(h, "hostname", None)) for h in hosts] or [(path, None)]
+    # a rank's host is the configured host's name (two hosts may share a hostname: ports, jump hosts)
+    items: list[tuple[str, str | None]] = [(path, getattr(h, "name", None)) for h in hosts] or [(path, None)]
     outcomes = engine.map_items(
         _discover_on,
         items,
@@ -86,6 +87,7 @@ def find_ranks(path: str, spec: object, progress: Progress, cancel: CancelToken)
     )
     found = ranks.Discovery()
     seen: dict[int, ranks.RankSource] = {}
+    twice: dict[tuple[str | None, str | None], list[int]] = {}
     for outcome in outcomes:
         if outcome.error:
             found.warnings.append(outcome.error)
@@ -94,10 +96,14 @@ def find_ranks(path: str, spec: object, progress: Progress, cancel: CancelToken)
         found.warnings.extend(disc.warnings)
         for src in disc.ranks:
             if src.rank in seen:
-                first = seen[src.rank].host
-                found.warnings.append(f"rank {src.rank}: on {first} and on {src.host}; the one on {first} is taken")
+                twice.setdefault((seen[src.rank].host, src.host), []).append(src.rank)
                 continue
             seen[src.rank] = src
+    for (first, other), dup in twice.items():
+        shown = ", ".join(map(str, dup[:8])) + (", ..." if len(dup) > 8 else "")
+        found.warnings.append(
+            f"{len(dup)} ranks ({shown}) are on both {first} and {other} (one shared disk?); {first}'s are taken"
+        )
     found.ranks = [seen[r] for r in sorted(seen)]
     return found
 

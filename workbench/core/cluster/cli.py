@@ -10,6 +10,10 @@ cancels: every worker's task stops (the SSH-started workers end on their hosts).
 
 ``show`` prints a cluster (a saved report, msprof-analyze's output, or the ranks analysed without
 writing anything): ranks, steps, stages, slow ranks and slow links with their evidence.
+
+``compare BASE CURRENT [--json] [--out FILE.xlsx] [--force]`` compares two clusters (each any path
+``show`` takes; nothing written into them) on their cluster_step_trace_time rows: the regressed ranks
+and columns, the column totals, the new and resolved slow ranks and links (core ``cluster.compare``).
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ HELP = "cluster analysis of a multi-rank job (msprof-analyze's files, slow ranks
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    sub = p.add_subparsers(dest="cluster_cmd", required=True, metavar="{analyze,show}")
+    sub = p.add_subparsers(dest="cluster_cmd", required=True, metavar="{analyze,show,compare}")
     a = sub.add_parser("analyze", help="analyse the ranks under PATH and write the cluster files")
     a.add_argument("path", metavar="PATH", help="the job folder (its *_ascend_pt / *_ascend_ms rank folders)")
     a.add_argument("--out", metavar="DIR", help="output folder (default: PATH/cluster_analysis_output)")
@@ -36,10 +40,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--hosts", metavar="H1,H2", help="configured CANN machines: a Dask cluster over SSH, PATH on each host"
     )
     where.add_argument("--workers", type=int, metavar="N", help="local worker processes (default: the cores)")
+    a.add_argument(
+        "--remote-python", metavar="CMD", help="with --hosts: the Python with Dask on the hosts (default: python3)"
+    )
     a.add_argument("--json", action="store_true", help="JSON output (default: readable text)")
     s = sub.add_parser("show", help="print a cluster: saved report, msprof-analyze output or the ranks")
     s.add_argument("path", metavar="PATH")
     s.add_argument("--json", action="store_true", help="JSON output (default: readable text)")
+    c = sub.add_parser("compare", help="compare a cluster with a baseline: regressed ranks, totals, new findings")
+    c.add_argument("base", metavar="BASE", help="the baseline cluster (any path show takes)")
+    c.add_argument("current", metavar="CURRENT", help="the cluster compared with it")
+    c.add_argument("--json", action="store_true", help="JSON output (default: readable text)")
+    c.add_argument("--out", metavar="FILE.xlsx", help="also write the comparison to an Excel workbook")
+    c.add_argument("--force", action="store_true", help="replace --out if it exists")
 
 
 def _spec(args: argparse.Namespace) -> Any:
@@ -54,7 +67,9 @@ def _spec(args: argparse.Namespace) -> Any:
         names = [n.strip() for n in args.hosts.split(",") if n.strip()]
         if not names:
             raise ValueError("--hosts: expected host names, e.g. --hosts node1,node2")
-        return EngineSpec("ssh", hosts=tuple(store.get(n) for n in names))
+        return EngineSpec("ssh", hosts=tuple(store.get(n) for n in names), remote_python=args.remote_python)
+    if getattr(args, "remote_python", None):
+        raise ValueError("--remote-python: only with --hosts (the Python on the CANN machines)")
     workers = getattr(args, "workers", None)
     if workers is not None:
         if workers < 1:
@@ -165,6 +180,19 @@ def _text(doc: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _compare(args: argparse.Namespace, cancel: Any) -> int:
+    from workbench.core.cluster import compare
+
+    out = compare.check_out(args.out, args.force) if args.out else None  # refused before the work
+    comparison = compare.compare_paths(args.base, args.current, cancel=cancel)
+    written = str(compare.write_xlsx(comparison, out, force=args.force, cancel=cancel)) if out else None
+    doc = {**compare.as_dict(comparison), "written": written}
+    sys.stdout.write(
+        json.dumps(doc, ensure_ascii=False, indent=1) + "\n" if args.json else compare.as_text(comparison, written)
+    )
+    return 0
+
+
 def _run(args: argparse.Namespace) -> int:
     from workbench.core.cluster import analyze
     from workbench.core.services.cli import SignalCancel
@@ -173,6 +201,8 @@ def _run(args: argparse.Namespace) -> int:
     cancel = CancelToken()
     guard = SignalCancel(cancel)
     with guard.active():
+        if args.cluster_cmd == "compare":
+            return _compare(args, cancel)
         if args.cluster_cmd == "analyze":
             result = analyze.analyze(
                 args.path,
