@@ -1,4 +1,5 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>AICoreMetrics</name>
@@ -105,7 +106,7 @@
 <context>
     <name>AccuracyAnalyzer</name>
     <message>
-        <source>Check the input preprocessing: mean/scale, channel order (RGB/BGR), layout (NCHW/NHWC) and AIPP settings must match the framework's.</source>
+        <source>Check the input preprocessing: mean/scale, channel order (RGB/BGR), layout (NCHW/NHWC) and AIPP settings must match the framework&apos;s.</source>
         <translation>检查输入预处理：mean/scale、通道顺序（RGB/BGR）、数据排布（NCHW/NHWC）和 AIPP 设置必须与框架中的一致。</translation>
     </message>
     <message>
@@ -205,7 +206,7 @@
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <source>msaccucmp's result CSV layout</source>
+        <source>msaccucmp&apos;s result CSV layout</source>
         <translation>msaccucmp 结果 CSV 的格式</translation>
     </message>
     <message>
@@ -340,7 +341,7 @@
         <translation>移除</translation>
     </message>
     <message>
-        <source>node:index;node:index (default: the model's outputs)</source>
+        <source>node:index;node:index (default: the model&apos;s outputs)</source>
         <translation>node:index;node:index（默认：模型的输出）</translation>
     </message>
     <message>
@@ -348,7 +349,7 @@
         <translation>选择…</translation>
     </message>
     <message>
-        <source>Choose output nodes from the model's graph</source>
+        <source>Choose output nodes from the model&apos;s graph</source>
         <translation>从模型的图中选择输出节点</translation>
     </message>
     <message>
@@ -368,7 +369,7 @@
         <translation>1 — 开启（通道数较少的输入，例如使用 AIPP 的图像）</translation>
     </message>
     <message>
-        <source>default: &lt;project's remote folder&gt;/atc or ~/ascend-workbench/atc/…</source>
+        <source>default: &lt;project&apos;s remote folder&gt;/atc or ~/ascend-workbench/atc/…</source>
         <translation>默认：&lt;工程的远端目录&gt;/atc 或 ~/ascend-workbench/atc/…</translation>
     </message>
     <message>
@@ -416,7 +417,7 @@ op_debug_level=1</translation>
         <translation>其他参数：</translation>
     </message>
     <message>
-        <source>Other flags, line {0}: expected name=value, got '{1}'</source>
+        <source>Other flags, line {0}: expected name=value, got &apos;{1}&apos;</source>
         <translation>其他参数，第 {0} 行：应为 name=value，实际为“{1}”</translation>
     </message>
     <message>
@@ -563,7 +564,7 @@ op_debug_level=1</translation>
         <translation>YUV420SP → RGB</translation>
     </message>
     <message>
-        <source>Fill the matrix and input biases for JPEG-decoded YUV420SP (BT.601 full range) to RGB, as in Huawei's samples</source>
+        <source>Fill the matrix and input biases for JPEG-decoded YUV420SP (BT.601 full range) to RGB, as in Huawei&apos;s samples</source>
         <translation>按华为样例，填入从 JPEG 解码的 YUV420SP（BT.601 全范围）转换到 RGB 的矩阵和输入偏置</translation>
     </message>
     <message>
@@ -617,6 +618,85 @@ op_debug_level=1</translation>
     <message>
         <source>AIPP configuration (*.cfg);;All files (*)</source>
         <translation>AIPP 配置 (*.cfg);;所有文件 (*)</translation>
+    </message>
+</context>
+<context>
+    <name>AlignDialog</name>
+    <message>
+        <source>group {0} · {1} · wait spread {2} ms</source>
+        <translation>通信组 {0} · {1} · 等待差 {2} ms</translation>
+    </message>
+    <message>
+        <source>Open Timelines Aligned</source>
+        <translation>对齐打开时间线</translation>
+    </message>
+    <message>
+        <source>Rank {0}</source>
+        <translation>Rank {0}</translation>
+    </message>
+    <message>
+        <source>Rank {0} (no folder on this machine)</source>
+        <translation>Rank {0}（本机上没有其文件夹）</translation>
+    </message>
+    <message>
+        <source>The other ranks are shifted so that the event starts when it does on this rank</source>
+        <translation>其他 Rank 被平移，使该事件与本 Rank 上同时开始</translation>
+    </message>
+    <message>
+        <source>Start of &amp;step</source>
+        <translation>迭代开始(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Step {0}</source>
+        <translation>迭代 {0}</translation>
+    </message>
+    <message>
+        <source>Start of a &amp;communication operator</source>
+        <translation>通信算子开始(&amp;C)</translation>
+    </message>
+    <message>
+        <source>e.g. hcom_allReduce__586_0_1</source>
+        <translation>例如 hcom_allReduce__586_0_1</translation>
+    </message>
+    <message>
+        <source>Which start of the operator on each rank&apos;s timeline (1: the first)</source>
+        <translation>该算子在各 Rank 时间线上的第几次开始（1：第一次）</translation>
+    </message>
+    <message>
+        <source>&amp;Ranks (each one lane group):</source>
+        <translation>Rank(&amp;R)（每个一组泳道）：</translation>
+    </message>
+    <message>
+        <source>R&amp;eference rank:</source>
+        <translation>参考 Rank(&amp;E)：</translation>
+    </message>
+    <message>
+        <source>&amp;Occurrence</source>
+        <translation>第几次(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Tick at least two ranks to align.</source>
+        <translation>请至少勾选两个 Rank 进行对齐。</translation>
+    </message>
+    <message>
+        <source>This cluster records no step numbers: align on a communication operator.</source>
+        <translation>该集群未记录迭代编号：请按通信算子对齐。</translation>
+    </message>
+    <message>
+        <source>Name the communication operator to align on (as the timeline shows it).</source>
+        <translation>请填写用于对齐的通信算子名称（与时间线上显示的一致）。</translation>
+    </message>
+    <message>
+        <source>Ranks {0} aligned on step {1}</source>
+        <translation>Rank {0} 按迭代 {1} 对齐</translation>
+    </message>
+    <message>
+        <source>Ranks {0} aligned on {1}</source>
+        <translation>Rank {0} 按 {1} 对齐</translation>
+    </message>
+    <message>
+        <source>Opening {0} was cancelled</source>
+        <translation>已取消打开 {0}</translation>
     </message>
 </context>
 <context>
@@ -712,6 +792,14 @@ op_debug_level=1</translation>
         <source>NumPy array</source>
         <translation>NumPy 数组</translation>
     </message>
+    <message>
+        <source>Cluster analysis output</source>
+        <translation>集群分析输出</translation>
+    </message>
+    <message>
+        <source>Workbench cluster report</source>
+        <translation>工作台集群报告</translation>
+    </message>
 </context>
 <context>
     <name>ArtefactAction</name>
@@ -731,6 +819,10 @@ op_debug_level=1</translation>
         <source>Open Dump Data</source>
         <translation>打开 Dump 数据</translation>
     </message>
+    <message>
+        <source>Analyse as Cluster</source>
+        <translation>作为集群分析</translation>
+    </message>
 </context>
 <context>
     <name>ArtefactFileModel</name>
@@ -745,6 +837,13 @@ op_debug_level=1</translation>
     <message>
         <source>Folder</source>
         <translation>文件夹</translation>
+    </message>
+</context>
+<context>
+    <name>BaselineFolderDialog</name>
+    <message>
+        <source>Compare with Baseline</source>
+        <translation>与基线比较</translation>
     </message>
 </context>
 <context>
@@ -821,7 +920,7 @@ op_debug_level=1</translation>
         <translation>浏览…</translation>
     </message>
     <message>
-        <source>another host's name, or user@host:port</source>
+        <source>another host&apos;s name, or user@host:port</source>
         <translation>另一台主机的名称，或 user@host:port</translation>
     </message>
     <message>
@@ -959,7 +1058,7 @@ Tools: {3}</source>
         <translation>无法确定：可能为 {0} 之一</translation>
     </message>
     <message>
-        <source>npu-smi info does not tell this chip's exact --soc_version and the board query (npu-smi info -t board) did not answer: choose it in the Model Converter.</source>
+        <source>npu-smi info does not tell this chip&apos;s exact --soc_version and the board query (npu-smi info -t board) did not answer: choose it in the Model Converter.</source>
         <translation>npu-smi info 无法给出该芯片确切的 --soc_version，且单板查询（npu-smi info -t board）没有答复：请在模型转换中选择。</translation>
     </message>
 </context>
@@ -991,7 +1090,7 @@ Tools: {3}</source>
     </message>
     <message>
         <source>CANN {0} · working folder on the host: {1}
-Output: {2}/RUN_ID (RUN_ID: the run's date and time, chosen when it starts)</source>
+Output: {2}/RUN_ID (RUN_ID: the run&apos;s date and time, chosen when it starts)</source>
         <translation>CANN {0} · 主机上的工作目录：{1}
 输出：{2}/RUN_ID（RUN_ID：本次运行的日期和时间，在启动时确定）</translation>
     </message>
@@ -1124,6 +1223,224 @@ Output: {2}/RUN_ID (RUN_ID: the run's date and time, chosen when it starts)</sou
     </message>
 </context>
 <context>
+    <name>ClusterComparisonPane</name>
+    <message>
+        <source>Rank {0} (µs)</source>
+        <translation>Rank {0} (µs)</translation>
+    </message>
+    <message>
+        <source>Baseline (µs)</source>
+        <translation>基线 (µs)</translation>
+    </message>
+    <message>
+        <source>Current (µs)</source>
+        <translation>当前 (µs)</translation>
+    </message>
+    <message>
+        <source>Regressed ranks</source>
+        <translation>劣化的 Rank</translation>
+    </message>
+    <message>
+        <source>Ranks</source>
+        <translation>Rank</translation>
+    </message>
+    <message>
+        <source>Rows</source>
+        <translation>行</translation>
+    </message>
+    <message>
+        <source>Totals</source>
+        <translation>合计</translation>
+    </message>
+    <message>
+        <source>All columns</source>
+        <translation>所有列</translation>
+    </message>
+    <message>
+        <source>&amp;Rows of</source>
+        <translation>显示列(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Rank {0} against rank {1} of {2}: {3} steps compared, times in µs.</source>
+        <translation>{2} 的 Rank {0} 与 Rank {1} 比较：比较了 {3} 个迭代，时间单位 µs。</translation>
+    </message>
+    <message>
+        <source>{0} against the baseline {1}: {2} ranks × {3} steps compared ({4} rows), times in µs.</source>
+        <translation>{0} 与基线 {1} 比较：比较了 {2} 个 Rank × {3} 个迭代（{4} 行），时间单位 µs。</translation>
+    </message>
+    <message>
+        <source>Ranks only in the baseline: {0}</source>
+        <translation>仅基线中有的 Rank：{0}</translation>
+    </message>
+    <message>
+        <source>Ranks only in the current cluster: {0}</source>
+        <translation>仅当前集群中有的 Rank：{0}</translation>
+    </message>
+    <message>
+        <source>Steps only in the baseline: {0}</source>
+        <translation>仅基线中有的迭代：{0}</translation>
+    </message>
+    <message>
+        <source>Steps only in the current cluster: {0}</source>
+        <translation>仅当前集群中有的迭代：{0}</translation>
+    </message>
+    <message>
+        <source>Columns only in the baseline: {0}</source>
+        <translation>仅基线中有的列：{0}</translation>
+    </message>
+    <message>
+        <source>Columns only in the current cluster: {0}</source>
+        <translation>仅当前集群中有的列：{0}</translation>
+    </message>
+    <message>
+        <source>Steps only rank {0} has: {1}</source>
+        <translation>仅 Rank {0} 有的迭代：{1}</translation>
+    </message>
+    <message>
+        <source>{0} (rank, step) rows are on one side only and not compared.</source>
+        <translation>{0} 个（Rank, 迭代）行只在一侧存在，未参与比较。</translation>
+    </message>
+    <message>
+        <source>Slow rank · {0}</source>
+        <translation>慢 Rank · {0}</translation>
+    </message>
+    <message>
+        <source>Slow link of rank {0} · {1}</source>
+        <translation>Rank {0} 的慢链路 · {1}</translation>
+    </message>
+    <message>
+        <source>No finding names rank {0} or rank {1}.</source>
+        <translation>没有涉及 Rank {0} 或 Rank {1} 的发现。</translation>
+    </message>
+    <message>
+        <source>New · Slow rank · {0}</source>
+        <translation>新增 · 慢 Rank · {0}</translation>
+    </message>
+    <message>
+        <source>New · Slow link · {0}</source>
+        <translation>新增 · 慢链路 · {0}</translation>
+    </message>
+    <message>
+        <source>Resolved · Slow rank · {0}</source>
+        <translation>已解决 · 慢 Rank · {0}</translation>
+    </message>
+    <message>
+        <source>Resolved · Slow link · {0}</source>
+        <translation>已解决 · 慢链路 · {0}</translation>
+    </message>
+    <message>
+        <source>Still · Slow rank · {0}</source>
+        <translation>仍存在 · 慢 Rank · {0}</translation>
+    </message>
+    <message>
+        <source>Still · Slow link · {0}</source>
+        <translation>仍存在 · 慢链路 · {0}</translation>
+    </message>
+    <message>
+        <source>No slow rank and no slow link in either cluster.</source>
+        <translation>两个集群中都没有慢 Rank 和慢链路。</translation>
+    </message>
+    <message>
+        <source>Rank {0}&apos;s Computing and Free exceed rank {1}&apos;s by no more than {2} % of its step.</source>
+        <translation>Rank {0} 的计算与空闲时间比 Rank {1} 多出的部分均不超过其迭代时间的 {2} %。</translation>
+    </message>
+    <message>
+        <source>The columns where rank {0}&apos;s mean exceeds rank {1}&apos;s by more than {2} % of rank {1}&apos;s step (Computing + Communication (Not Overlapped) + Free). Ranked: Computing and Free.</source>
+        <translation>Rank {0} 的均值比 Rank {1} 多出超过 Rank {1} 迭代时间（计算 + 通信（未被掩盖）+ 空闲）{2} % 的列。参与排序：计算与空闲。</translation>
+    </message>
+    <message>
+        <source>A rank regressed in a column when its mean change there exceeds the cluster&apos;s median change by more than {0} % of its step (Computing + Communication (Not Overlapped) + Free). Ranked: Computing and Free; communication is mostly waiting for the others.</source>
+        <translation>某 Rank 在某列的均值变化超出集群在该列变化的中位数，且超出部分大于其迭代时间（计算 + 通信（未被掩盖）+ 空闲）的 {0} % 时，即视为该列劣化。参与排序：计算与空闲；通信时间多为等待其他 Rank。</translation>
+    </message>
+    <message>
+        <source>No rank regressed: no rank&apos;s Computing or Free grew more than the cluster&apos;s did.</source>
+        <translation>没有 Rank 劣化：没有 Rank 的计算或空闲时间增长超过集群整体。</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>Rank</translation>
+    </message>
+    <message>
+        <source>Column</source>
+        <translation>列</translation>
+    </message>
+    <message>
+        <source>Change (µs)</source>
+        <translation>变化 (µs)</translation>
+    </message>
+    <message>
+        <source>Cluster&apos;s Change (µs)</source>
+        <translation>集群变化 (µs)</translation>
+    </message>
+    <message>
+        <source>Excess (µs)</source>
+        <translation>超出 (µs)</translation>
+    </message>
+    <message>
+        <source>Change (%)</source>
+        <translation>变化 (%)</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>迭代数</translation>
+    </message>
+    <message>
+        <source>Δ {0} (µs)</source>
+        <translation>Δ {0} (µs)</translation>
+    </message>
+    <message>
+        <source>Per rank the change of its mean over the steps, the most regressed rank first.</source>
+        <translation>每个 Rank 各迭代均值的变化，劣化最严重的 Rank 排在最前。</translation>
+    </message>
+    <message>
+        <source>Each column summed over the compared rows.</source>
+        <translation>各列在参与比较的行上的合计。</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>迭代</translation>
+    </message>
+</context>
+<context>
+    <name>ClusterComparisons</name>
+    <message>
+        <source>Compare with Baseline…</source>
+        <translation>与基线比较…</translation>
+    </message>
+    <message>
+        <source>Compare this cluster with a baseline cluster&apos;s folder (nothing is written into it)</source>
+        <translation>将此集群与一个基线集群的文件夹比较（不会向其中写入任何内容）</translation>
+    </message>
+    <message>
+        <source>Compare Ranks…</source>
+        <translation>比较 Rank…</translation>
+    </message>
+    <message>
+        <source>Compare two ranks of this cluster side by side, step by step</source>
+        <translation>逐个迭代并排比较此集群的两个 Rank</translation>
+    </message>
+    <message>
+        <source>Comparison</source>
+        <translation>基线比较</translation>
+    </message>
+    <message>
+        <source>Opening the baseline {0}</source>
+        <translation>正在打开基线 {0}</translation>
+    </message>
+    <message>
+        <source>Compare {0} with the baseline {1}</source>
+        <translation>将 {0} 与基线 {1} 比较</translation>
+    </message>
+    <message>
+        <source>The comparison with the baseline {0} was cancelled.</source>
+        <translation>与基线 {0} 的比较已取消。</translation>
+    </message>
+    <message>
+        <source>Rank Comparison</source>
+        <translation>Rank 比较</translation>
+    </message>
+</context>
+<context>
     <name>ClusterDocument</name>
     <message>
         <source>Re-analyse</source>
@@ -1138,7 +1455,7 @@ Output: {2}/RUN_ID (RUN_ID: the run's date and time, chosen when it starts)</sou
         <translation>打开 Rank 报告</translation>
     </message>
     <message>
-        <source>Open the selected rank's profiling folder as a report</source>
+        <source>Open the selected rank&apos;s profiling folder as a report</source>
         <translation>将所选 Rank 的性能数据目录作为报告打开</translation>
     </message>
     <message>
@@ -1202,7 +1519,7 @@ Output: {2}/RUN_ID (RUN_ID: the run's date and time, chosen when it starts)</sou
         <translation>矩阵</translation>
     </message>
     <message>
-        <source>read from msprof-analyze's cluster_analysis_output</source>
+        <source>read from msprof-analyze&apos;s cluster_analysis_output</source>
         <translation>读自 msprof-analyze 的 cluster_analysis_output</translation>
     </message>
     <message>
@@ -1234,16 +1551,20 @@ Output: {2}/RUN_ID (RUN_ID: the run's date and time, chosen when it starts)</sou
         <translation>打开 Rank {0} 的报告</translation>
     </message>
     <message>
-        <source>Rank {0}: this cluster names no folder for it ({1} was read without the ranks' folders).</source>
+        <source>Rank {0}: this cluster names no folder for it ({1} was read without the ranks&apos; folders).</source>
         <translation>Rank {0}：此集群未记录它的目录（读取 {1} 时没有各 Rank 的目录）。</translation>
     </message>
     <message>
-        <source>Rank {0} is on the remote host {1} ({2}): opening a remote rank's report is not supported; copy its folder to this machine and open it there.</source>
+        <source>Rank {0} is on the remote host {1} ({2}): opening a remote rank&apos;s report is not supported; copy its folder to this machine and open it there.</source>
         <translation>Rank {0} 位于远程主机 {1}（{2}）：不支持打开远程 Rank 的报告；请将其目录复制到本机后再打开。</translation>
     </message>
     <message>
         <source>Rank {0}: its folder {1} does not exist any more.</source>
         <translation>Rank {0}：其目录 {1} 已不存在。</translation>
+    </message>
+    <message>
+        <source>Open Timelines Aligned…</source>
+        <translation>对齐打开时间线…</translation>
     </message>
     <message>
         <source>Show in Matrix</source>
@@ -1320,7 +1641,7 @@ Size: {4} MB · Time: {5} ms</source>
         <translation>算子：{0}</translation>
     </message>
     <message>
-        <source>No slow rank (Computing more than {0} % above its peers' median) and no slow link (bandwidth under {1} % of its transport's median)</source>
+        <source>No slow rank (Computing more than {0} % above its peers&apos; median) and no slow link (bandwidth under {1} % of its transport&apos;s median)</source>
         <translation>没有慢 Rank（计算耗时比同组中位数高 {0} % 以上）也没有慢链路（带宽低于其传输类型中位数的 {1} %）</translation>
     </message>
     <message>
@@ -1411,7 +1732,7 @@ Size: {4} MB · Time: {5} ms</source>
         <translation>；与其同通信域的 Rank 平均等待 {0}，Rank {1} 自身等待 {2}</translation>
     </message>
     <message>
-        <source>Link {0} → {1} ({2}): {3} GB/s, {4} % of the {2} links' median {5} GB/s; {6} MB in {7}</source>
+        <source>Link {0} → {1} ({2}): {3} GB/s, {4} % of the {2} links&apos; median {5} GB/s; {6} MB in {7}</source>
         <translation>链路 {0} → {1}（{2}）：{3} GB/s，为 {2} 链路中位数 {5} GB/s 的 {4} %；{7} 内传输 {6} MB</translation>
     </message>
 </context>
@@ -2543,6 +2864,29 @@ Click: sort by this column · Ctrl+click: select it</source>
     </message>
 </context>
 <context>
+    <name>CompareRanksDialog</name>
+    <message>
+        <source>Compare Ranks</source>
+        <translation>比较 Rank</translation>
+    </message>
+    <message>
+        <source>Rank {0}</source>
+        <translation>Rank {0}</translation>
+    </message>
+    <message>
+        <source>&amp;Compare rank</source>
+        <translation>比较 Rank(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;With rank</source>
+        <translation>与 Rank(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Choose two different ranks.</source>
+        <translation>请选择两个不同的 Rank。</translation>
+    </message>
+</context>
+<context>
     <name>CompareView</name>
     <message>
         <source>Baseline</source>
@@ -2853,6 +3197,21 @@ Click: sort by this column · Ctrl+click: select it</source>
     </message>
 </context>
 <context>
+    <name>ComparisonTab</name>
+    <message>
+        <source>Starting…</source>
+        <translation>正在启动…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+</context>
+<context>
     <name>Converter</name>
     <message>
         <source>Error</source>
@@ -2905,7 +3264,7 @@ Click: sort by this column · Ctrl+click: select it</source>
         <translation>打开模型结构</translation>
     </message>
     <message>
-        <source>Could not remember the converter's values: {0}</source>
+        <source>Could not remember the converter&apos;s values: {0}</source>
         <translation>无法记住模型转换的参数值：{0}</translation>
     </message>
     <message>
@@ -3040,7 +3399,7 @@ Click: sort by this column · Ctrl+click: select it</source>
         <translation>已同步到 {0}。发送文件：{1} 个（{2} 字节）；新建文件夹：{3} 个；在主机上删除：{4} 个；保留（仅在主机上）：{5} 个。</translation>
     </message>
     <message>
-        <source>Conflicts not sent (the host's copy was kept): {0}.</source>
+        <source>Conflicts not sent (the host&apos;s copy was kept): {0}.</source>
         <translation>未发送的冲突（保留了主机上的副本）：{0}。</translation>
     </message>
     <message>
@@ -3072,7 +3431,7 @@ Click: sort by this column · Ctrl+click: select it</source>
         <translation>符号链接 — 不发送</translation>
     </message>
     <message>
-        <source>conflict: edited here and on the host — overwrite the host's copy?</source>
+        <source>conflict: edited here and on the host — overwrite the host&apos;s copy?</source>
         <translation>冲突：本地和主机上都已修改 — 覆盖主机上的副本？</translation>
     </message>
     <message>
@@ -3214,7 +3573,7 @@ Click: sort by this column · Ctrl+click: select it</source>
         <translation>{0}（开启 Dump 时写入）</translation>
     </message>
     <message>
-        <source>Read by the runtime on the machine the application runs on: a relative path is relative to the application's working folder (the deployed project folder on a CANN machine); the folder must exist there.</source>
+        <source>Read by the runtime on the machine the application runs on: a relative path is relative to the application&apos;s working folder (the deployed project folder on a CANN machine); the folder must exist there.</source>
         <translation>由应用程序所在机器上的运行时读取：相对路径相对于应用程序的工作目录（在 CANN 机器上即部署后的工程目录）；该目录必须在那里已存在。</translation>
     </message>
     <message>
@@ -3230,7 +3589,7 @@ Click: sort by this column · Ctrl+click: select it</source>
         <translation>Dump 单算子调用（dump_op_switch）</translation>
     </message>
     <message>
-        <source>(not set: the runtime's default)</source>
+        <source>(not set: the runtime&apos;s default)</source>
         <translation>（未设置：使用运行时的默认值）</translation>
     </message>
     <message>
@@ -3366,7 +3725,7 @@ Click: sort by this column · Ctrl+click: select it</source>
         <translation>文件中列出的算子：{0}</translation>
     </message>
     <message>
-        <source>Load the offline model: model_name is its om JSON's top-level name.</source>
+        <source>Load the offline model: model_name is its om JSON&apos;s top-level name.</source>
         <translation>请加载离线模型：model_name 为其 om JSON 的顶层名称。</translation>
     </message>
     <message>
@@ -3954,7 +4313,7 @@ Replace it with the configuration shown? The current file will be kept as {3}.co
         <translation>本地文件夹</translation>
     </message>
     <message>
-        <source>Only what the views need is copied (mindstudio_profiler_output, or summary and timeline, plus the info files); data never exported is exported on the host first. The import is listed with the project's profiling runs.</source>
+        <source>Only what the views need is copied (mindstudio_profiler_output, or summary and timeline, plus the info files); data never exported is exported on the host first. The import is listed with the project&apos;s profiling runs.</source>
         <translation>仅复制视图所需的内容（mindstudio_profiler_output，或 summary 和 timeline，以及 info 文件）；从未导出过的数据会先在主机上导出。导入的结果会与工程的性能分析运行记录列在一起。</translation>
     </message>
     <message>
@@ -4001,7 +4360,7 @@ Replace it with the configuration shown? The current file will be kept as {3}.co
         <translation>输入</translation>
     </message>
     <message>
-        <source>The model's inputs and the shapes ATC compiles for. Use -1 for a dynamic axis.</source>
+        <source>The model&apos;s inputs and the shapes ATC compiles for. Use -1 for a dynamic axis.</source>
         <translation>模型的输入，以及 ATC 编译所用的 shape。动态轴请使用 -1。</translation>
     </message>
     <message>
@@ -4041,8 +4400,8 @@ Replace it with the configuration shown? The current file will be kept as {3}.co
         <translation>（未设置）</translation>
     </message>
     <message>
-        <source>input names separated by ';' (fed as float16)</source>
-        <translation>输入名称，以 ';' 分隔（以 float16 输入）</translation>
+        <source>input names separated by &apos;;&apos; (fed as float16)</source>
+        <translation>输入名称，以 &apos;;&apos; 分隔（以 float16 输入）</translation>
     </message>
     <message>
         <source>Input format:</source>
@@ -4077,8 +4436,8 @@ Replace it with the configuration shown? The current file will be kept as {3}.co
         <translation>动态维度</translation>
     </message>
     <message>
-        <source>one value per -1 axis, gears separated by ';' e.g. 1,224;2,448 (needs input format ND)</source>
-        <translation>每个 -1 轴一个值，各档位以 ';' 分隔，例如 1,224;2,448（需要输入格式为 ND）</translation>
+        <source>one value per -1 axis, gears separated by &apos;;&apos; e.g. 1,224;2,448 (needs input format ND)</source>
+        <translation>每个 -1 轴一个值，各档位以 &apos;;&apos; 分隔，例如 1,224;2,448（需要输入格式为 ND）</translation>
     </message>
     <message>
         <source>The model is not read locally: enter its inputs by hand.</source>
@@ -4239,7 +4598,7 @@ Replace it with the configuration shown? The current file will be kept as {3}.co
         <translation>打开集群…</translation>
     </message>
     <message>
-        <source>Analyse a job's folder of ranks as a cluster, or open a cluster_analysis_output</source>
+        <source>Analyse a job&apos;s folder of ranks as a cluster, or open a cluster_analysis_output</source>
         <translation>将作业的各 Rank 目录作为集群分析，或打开 cluster_analysis_output</translation>
     </message>
     <message>
@@ -4508,7 +4867,7 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
         <translation>转到峰值</translation>
     </message>
     <message>
-        <source>Put the cursor on the highest curve's peak and list what is alive there</source>
+        <source>Put the cursor on the highest curve&apos;s peak and list what is alive there</source>
         <translation>把游标放到最高曲线的峰值处，并列出此时仍占用内存的算子</translation>
     </message>
     <message>
@@ -4556,7 +4915,7 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
         <translation>在时间线上显示</translation>
     </message>
     <message>
-        <source>Go to the Timeline with the clicked allocation's operator selected</source>
+        <source>Go to the Timeline with the clicked allocation&apos;s operator selected</source>
         <translation>转到时间线并选中所单击分配的算子</translation>
     </message>
     <message>
@@ -4837,7 +5196,7 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
         <translation>无法从文件名检测</translation>
     </message>
     <message>
-        <source>the model's file name</source>
+        <source>the model&apos;s file name</source>
         <translation>模型的文件名</translation>
     </message>
     <message>
@@ -5045,7 +5404,7 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
         <translation>{0}/{1} 个算子</translation>
     </message>
     <message>
-        <source>Choose Dump Option "Several" to pick ops</source>
+        <source>Choose Dump Option &quot;Several&quot; to pick ops</source>
         <translation>将 Dump 选项设为“部分”即可选择算子</translation>
     </message>
 </context>
@@ -5056,7 +5415,7 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
         <translation>性能分析选项</translation>
     </message>
     <message>
-        <source>What msprof collects. The defaults are msprof's; the command line below follows every change.</source>
+        <source>What msprof collects. The defaults are msprof&apos;s; the command line below follows every change.</source>
         <translation>msprof 采集的内容。默认值与 msprof 一致；下方的命令行会随每次修改同步更新。</translation>
     </message>
     <message>
@@ -5178,7 +5537,7 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
         <translation>保存…</translation>
     </message>
     <message>
-        <source>Save this job's output to a file</source>
+        <source>Save this job&apos;s output to a file</source>
         <translation>将此任务的输出保存到文件</translation>
     </message>
     <message>
@@ -5479,7 +5838,7 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
         <translation>请先选择一条运行记录。</translation>
     </message>
     <message>
-        <source>{0}: the run's data is gone (deleted outside the workbench?)</source>
+        <source>{0}: the run&apos;s data is gone (deleted outside the workbench?)</source>
         <translation>{0}：该运行的数据已不存在（是否在工作台之外被删除？）</translation>
     </message>
     <message>
@@ -5533,12 +5892,12 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
         <translation>工程属性</translation>
     </message>
     <message>
-        <source>Name the profiling project and choose where its results are kept. Every run gets its own folder there and appears in the project's Profiling runs.</source>
+        <source>Name the profiling project and choose where its results are kept. Every run gets its own folder there and appears in the project&apos;s Profiling runs.</source>
         <translation>为性能分析工程命名，并选择结果的保存位置。每次运行都会在其中拥有单独的文件夹，并显示在工程的性能分析运行记录中。</translation>
     </message>
     <message>
-        <source>letters, digits, '.', '_' or '-'</source>
-        <translation>字母、数字、'.'、'_' 或 '-'</translation>
+        <source>letters, digits, &apos;.&apos;, &apos;_&apos; or &apos;-&apos;</source>
+        <translation>字母、数字、&apos;.&apos;、&apos;_&apos; 或 &apos;-&apos;</translation>
     </message>
     <message>
         <source>Browse…</source>
@@ -5587,12 +5946,12 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
 <context>
     <name>QtPrompter</name>
     <message>
-        <source>The authenticity of host {0} ({1}) can't be established.
+        <source>The authenticity of host {0} ({1}) can&apos;t be established.
 
 {2} key fingerprint:
 {3}
 
-Trust this key and connect? It will be remembered in Ascend Workbench's known_hosts file.</source>
+Trust this key and connect? It will be remembered in Ascend Workbench&apos;s known_hosts file.</source>
         <translation>无法确认主机 {0}（{1}）的真实性。
 
 {2} 密钥指纹：
@@ -5652,7 +6011,7 @@ Trust this key and connect? It will be remembered in Ascend Workbench's known_ho
         <translation>查询为空：请编写一条 SELECT 语句</translation>
     </message>
     <message>
-        <source>one statement at a time: remove what follows the first ';'</source>
+        <source>one statement at a time: remove what follows the first &apos;;&apos;</source>
         <translation>一次只能执行一条语句：请删除第一个“;”之后的内容</translation>
     </message>
     <message>
@@ -6166,6 +6525,26 @@ Trust this key and connect? It will be remembered in Ascend Workbench's known_ho
         <source>{0}: {1} slices on a device stream named like step markers ({2}) have no Task Type; kept as step markers, not OPs</source>
         <translation>{0}：设备 stream 上有 {1} 个名称类似迭代标记（{2}）的切片没有 Task Type；作为迭代标记保留，不计为算子</translation>
     </message>
+    <message>
+        <source>Timelines aligned on the start of step {0}; the reference is {1}</source>
+        <translation>时间线按迭代 {0} 的开始对齐；参考为 {1}</translation>
+    </message>
+    <message>
+        <source>Timelines aligned on the start of {0} (occurrence {1}); the reference is {2}</source>
+        <translation>时间线按 {0} 的开始（第 {1} 次）对齐；参考为 {2}</translation>
+    </message>
+    <message>
+        <source>{0}: shifted by {1} ns</source>
+        <translation>{0}：平移 {1} ns</translation>
+    </message>
+    <message>
+        <source>{0}: step {1} has no start time there; left unshifted</source>
+        <translation>{0}：其中迭代 {1} 没有开始时间；未平移</translation>
+    </message>
+    <message>
+        <source>{0}: occurrence {1} of {2} is not on its communication lanes (it starts there {3} times); left unshifted</source>
+        <translation>{0}：其通信泳道上没有 {2} 的第 {1} 次开始（只开始了 {3} 次）；未平移</translation>
+    </message>
 </context>
 <context>
     <name>ResultPanel</name>
@@ -6297,8 +6676,8 @@ Trust this key and connect? It will be remembered in Ascend Workbench's known_ho
         <translation>{0}  （{1}）</translation>
     </message>
     <message>
-        <source>field 'args': {0}</source>
-        <translation>字段 'args'：{0}</translation>
+        <source>field &apos;args&apos;: {0}</source>
+        <translation>字段 &apos;args&apos;：{0}</translation>
     </message>
     <message>
         <source>Environment</source>
@@ -6404,7 +6783,7 @@ Trust this key and connect? It will be remembered in Ascend Workbench's known_ho
         <translation>此报告没有按迭代的时间分解。</translation>
     </message>
     <message>
-        <source>Steps: {0} ({1}). Computing + Communication (Not Overlapped) + Free = the step's time. Click a bar to select the step on the timeline.</source>
+        <source>Steps: {0} ({1}). Computing + Communication (Not Overlapped) + Free = the step&apos;s time. Click a bar to select the step on the timeline.</source>
         <translation>迭代：{0}（{1}）。计算 + 通信（未被掩盖）+ 空闲 = 迭代时间。单击柱形可在时间线上选中该迭代。</translation>
     </message>
 </context>
@@ -6471,7 +6850,7 @@ Trust this key and connect? It will be remembered in Ascend Workbench's known_ho
         <translation>读自 step_trace_time.csv</translation>
     </message>
     <message>
-        <source>computed from the timeline's Overlap Analysis lanes</source>
+        <source>computed from the timeline&apos;s Overlap Analysis lanes</source>
         <translation>由时间线的 Overlap Analysis 泳道计算</translation>
     </message>
 </context>

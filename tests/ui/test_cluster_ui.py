@@ -234,7 +234,7 @@ def test_a_rank_from_the_findings_the_charts_and_the_tables_opens_its_report(qtb
     QTimer.singleShot(0, lambda: choose_in_menu(qtbot, "Open Rank 2 Report", menus))
     right_click(qtbot, heat.view.viewport(), heat.row_point(2))
     wait_report_of(qtbot, window, rank_dirs[2])
-    assert menus == [["Open Rank 2 Report"]] and heat.selected == 2
+    assert menus == [["Open Rank 2 Report", "Open Timelines Aligned…"]] and heat.selected == 2
     # the slow link's finding offers both of its ranks and the matrix
     window.documents.setCurrentWidget(doc)
     qtbot.waitUntil(lambda: view.isVisible(), timeout=5000)

@@ -130,6 +130,15 @@ REPORT_WARNING_LABELS = (
         "{0}: {1} slices on a device stream named like step markers ({2}) have no Task Type; kept as step markers, "
         "not OPs",
     ),
+    # workbench.core.profiling.align.TEMPLATES: a merge of ranks aligned on a step or an operator
+    QT_TRANSLATE_NOOP("ReportWarning", "Timelines aligned on the start of step {0}; the reference is {1}"),
+    QT_TRANSLATE_NOOP("ReportWarning", "Timelines aligned on the start of {0} (occurrence {1}); the reference is {2}"),
+    QT_TRANSLATE_NOOP("ReportWarning", "{0}: shifted by {1} ns"),
+    QT_TRANSLATE_NOOP("ReportWarning", "{0}: step {1} has no start time there; left unshifted"),
+    QT_TRANSLATE_NOOP(
+        "ReportWarning",
+        "{0}: occurrence {1} of {2} is not on its communication lanes (it starts there {3} times); left unshifted",
+    ),
 )
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import pandas as pd
 
 from workbench.core.profiling import build
+from workbench.core.profiling.align import Alignment, align_reports
 from workbench.core.profiling.build import open_report
 from workbench.core.profiling.errors import ProfilingDataError
 from workbench.core.profiling.report import Report, concat_frames
@@ -24,9 +25,13 @@ RECOMPUTED = ("op_statistic", "ai_core_metrics")
 
 
 def merge_reports(
-    paths: Sequence[str | Path], progress: Progress | None = None, cancel: CancelToken | None = None
+    paths: Sequence[str | Path],
+    progress: Progress | None = None,
+    cancel: CancelToken | None = None,
+    align: Alignment | None = None,
 ) -> Report:
-    """Open every path and merge them (work function)."""
+    """Open every path and merge them (work function); ``align``: the timelines shifted so that its event
+    starts together (:mod:`workbench.core.profiling.align`; the first path is the reference)."""
     progress = progress or NullProgress()
     cancel = cancel or CancelToken()
     if not paths:
@@ -38,7 +43,10 @@ def merge_reports(
         progress.fraction(n / len(paths))
         reports.append(open_report(path, cancel=cancel))
     progress.fraction(1.0)
-    return merge_opened(reports)
+    if align is None:
+        return merge_opened(reports)
+    aligned = align_reports(reports, align)
+    return aligned.annotate(merge_opened(aligned.reports))
 
 
 def merge_opened(reports: Sequence[Report]) -> Report:

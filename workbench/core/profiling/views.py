@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from workbench.core.profiling import stats, timeline_ops
+from workbench.core.profiling import align, stats, timeline_ops
 from workbench.core.profiling.build import DERIVED_TEMPLATE, MARKER_TEMPLATE, NAME_TYPES_TEMPLATE, RECOMPUTED_TEMPLATE
 from workbench.core.profiling.report import MAIN_TABLES
 from workbench.core.profiling.tables import schemas
@@ -257,7 +257,13 @@ STATUS_TEMPLATES = (
 )
 # Analysis Summary values (and device facts) that are words, not data.
 # Report warnings core writes from a template (a match keeps the arguments), for the UI to translate.
-REPORT_WARNING_TEMPLATES = (DERIVED_TEMPLATE, RECOMPUTED_TEMPLATE, NAME_TYPES_TEMPLATE, MARKER_TEMPLATE)
+REPORT_WARNING_TEMPLATES = (
+    DERIVED_TEMPLATE,
+    RECOMPUTED_TEMPLATE,
+    NAME_TYPES_TEMPLATE,
+    MARKER_TEMPLATE,
+    *align.TEMPLATES,  # a merge of ranks aligned on a step / an operator (issue #20)
+)
 
 SUMMARY_VALUES = (
     "not present in this report",

@@ -38,6 +38,7 @@ from workbench.core.cluster import report as cluster_report
 from workbench.core.cluster.views import steps_of
 from workbench.core.fsutil import OutputRefused
 from workbench.ui.cluster import texts
+from workbench.ui.cluster.compare import ClusterComparisons
 from workbench.ui.context import AppContext
 from workbench.ui.elided import ElidedLabel
 
@@ -80,6 +81,7 @@ class ClusterDocument(QWidget):
         self.act_open_rank.setToolTip(self.tr("Open the selected rank's profiling folder as a report"))
         self.act_open_rank.setEnabled(False)
         self.act_open_rank.triggered.connect(lambda _checked=False: self._open_selected())
+        self.comparisons = ClusterComparisons(self)  # Compare with Baseline…, Compare Ranks… and their tabs
         self.source = ElidedLabel("", self)
         self.source.setObjectName("clusterSource")
         self.source.setStyleSheet("font-weight: 600;")
@@ -230,6 +232,7 @@ class ClusterDocument(QWidget):
     def closing(self) -> None:
         """The tab is being closed: stop the analysis."""
         self.closed = True
+        self.comparisons.closing()
         if self.task is not None:
             self.task.cancel()
 
@@ -327,6 +330,7 @@ class ClusterDocument(QWidget):
         self.act_open_rank.setEnabled(False)
         self.stack.setCurrentWidget(self.tabs)
         self._retitle()
+        self.comparisons.rebuilt()
 
     def _header(self) -> None:
         report = self.report
@@ -441,9 +445,18 @@ class ClusterDocument(QWidget):
         menu = QMenu(self)
         menu.setObjectName("clusterRankMenu")
         menu.addAction(self.tr("Open Rank {0} Report").format(rank), lambda: self.open_rank(rank))
+        menu.addAction(self.tr("Open Timelines Aligned…"), lambda: self.open_aligned(rank))
         menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         menu.popup(at)
         return menu
+
+    def open_aligned(self, rank: int) -> None:
+        """Several ranks' timelines aligned on a step or an operator (dialog: workbench.ui.cluster.align)."""
+        from workbench.ui.cluster.align import open_align_dialog
+
+        if self.report is not None:
+            self.select_rank(rank)
+            open_align_dialog(self.context, self, self.report, rank)
 
     def _finding_menu(self, key: tuple, at: QPoint) -> None:
         if key[0] == "rank":
