@@ -90,9 +90,9 @@ def discover(path: str, host: str | None = None, max_depth: int = MAX_DEPTH) -> 
             rank = _rank_of(folder, names)
             has_output = any(e.name == OUTPUT and e.is_dir(follow_symlinks=False) for e in entries)
             if isinstance(rank, str):
-                out.warnings.append(f"{folder}: {rank} does not name a rank number (profiler_info_{{rank}}.json)")
+                out.warnings.append(f"{folder}: {rank} does not name a rank number (profiler_info_<rank>.json)")
             elif rank is None:
-                out.warnings.append(f"{folder}: no profiler_info_{{rank}}.json, so its rank is unknown; skipped")
+                out.warnings.append(f"{folder}: no profiler_info_<rank>.json, so its rank is unknown; skipped")
             elif not has_output:
                 out.warnings.append(f"{folder}: no {OUTPUT} folder (the profiling was not parsed); skipped")
             else:

@@ -374,7 +374,7 @@ class ClusterDocument(QWidget):
         dialog.setWindowTitle(self.tr("Warnings of {0}").format(self._name()))
         text = QPlainTextEdit(dialog)
         text.setReadOnly(True)
-        text.setPlainText("\n".join(self.warnings()))
+        text.setPlainText("\n".join(texts.warning_text(line) for line in self.warnings()))
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, dialog)
         buttons.rejected.connect(dialog.reject)
         box = QVBoxLayout(dialog)

@@ -136,3 +136,54 @@ def slow_link_line(s: SlowLink) -> str:
         f"{s.size_mb:,.1f}",
         ms(s.time_ms),
     )
+
+
+# core's warning lines (workbench.core.cluster.texts.WARNING_TEMPLATES), for pyside6-lupdate; a test checks
+# the lists match
+WARNING_LABELS = (
+    QT_TRANSLATE_NOOP("ClusterWarning", "{0}: not a folder"),
+    QT_TRANSLATE_NOOP("ClusterWarning", "{0}: cannot be read ({1})"),
+    QT_TRANSLATE_NOOP("ClusterWarning", "{0}: {1} does not name a rank number (profiler_info_<rank>.json)"),
+    QT_TRANSLATE_NOOP("ClusterWarning", "{0}: no profiler_info_<rank>.json, so its rank is unknown; skipped"),
+    QT_TRANSLATE_NOOP(
+        "ClusterWarning", "{0}: no ASCEND_PROFILER_OUTPUT folder (the profiling was not parsed); skipped"
+    ),
+    QT_TRANSLATE_NOOP("ClusterWarning", "rank {0}: {1} folders; the newest, {2}, is taken (not {3})"),
+    QT_TRANSLATE_NOOP("ClusterWarning", "{0}: not valid JSON ({1})"),
+    QT_TRANSLATE_NOOP("ClusterWarning", "rank {0}: no step_trace_time.csv in {1}"),
+    QT_TRANSLATE_NOOP("ClusterWarning", "{0}: not a readable CSV ({1}); its steps are left out"),
+    QT_TRANSLATE_NOOP("ClusterWarning", "{0}: empty (expected a header row starting with Step)"),
+    QT_TRANSLATE_NOOP("ClusterWarning", "{0}: line 1 has no Step column (found {1}, ...)"),
+    QT_TRANSLATE_NOOP("ClusterWarning", "{0}: line {1}, {2}: {3} is not a number; taken as 0"),
+    QT_TRANSLATE_NOOP("ClusterWarning", "{0}: expected an object of steps, found {1}"),
+    QT_TRANSLATE_NOOP("ClusterWarning", "{0}: step {1} is not an object; skipped"),
+    QT_TRANSLATE_NOOP("ClusterWarning", "{0}: {1}/{2} is not an object; skipped"),
+    QT_TRANSLATE_NOOP("ClusterWarning", "rank {0}: no communication.json or communication_matrix.json in {1}"),
+    QT_TRANSLATE_NOOP(
+        "ClusterWarning",
+        "profiler_metadata.json: distributed_args do not describe a Megatron partition (world_size = tp x pp x dp, "
+        "integer sizes); no DP/PP/TP Index columns",
+    ),
+    QT_TRANSLATE_NOOP(
+        "ClusterWarning",
+        "profiler_metadata.json: distributed_args describe {0} ranks but {1} ranks have data; "
+        "no DP/PP/TP Index columns",
+    ),
+    QT_TRANSLATE_NOOP("ClusterWarning", "ranks {0} of the {1}-rank job have no step data"),
+    QT_TRANSLATE_NOOP("ClusterWarning", "{0}: link {1} is not src-dst; skipped"),
+    QT_TRANSLATE_NOOP("ClusterWarning", "{0}: local rank {1} maps to no global rank"),
+    QT_TRANSLATE_NOOP(
+        "ClusterWarning",
+        "{0}: link {1} mapped through parallel_group_info (no r-r link of its ranks); msprof-analyze drops it",
+    ),
+    QT_TRANSLATE_NOOP("ClusterWarning", "{0} ranks ({1}) are on both {2} and {3} (one shared disk?); {4}'s are taken"),
+    QT_TRANSLATE_NOOP("ClusterWarning", "rank {0}: its worker was lost; reduced again on {1}"),
+)
+
+
+def warning_text(line: str) -> str:
+    """A warning of the analysis in the UI's language where core made it from a known template."""
+    from workbench.core.cluster.texts import WARNING_TEMPLATES
+    from workbench.ui.labels import tr_template
+
+    return tr_template("ClusterWarning", line, WARNING_TEMPLATES)
