@@ -6585,8 +6585,8 @@ Trust this key and connect? It will be remembered in Ascend Workbench's known_ho
         <translation>把选中的报告合并为一份：表格按设备区分，统计重新计算，时间线合并</translation>
     </message>
     <message>
-        <source>Open as Cluster</source>
-        <translation>作为集群打开</translation>
+        <source>Open Ranks Together</source>
+        <translation>合并打开各 Rank</translation>
     </message>
     <message>
         <source>Analyse as Cluster</source>

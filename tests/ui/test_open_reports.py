@@ -212,7 +212,7 @@ def test_picker_open_opens_each_selected_report_in_its_own_tab(qtbot, window, ms
 
 def test_a_dropped_folder_of_ranks_opens_as_a_cluster(qtbot, window, ranks):
     """A job folder dropped on the window: the picker lists the four ranks and the cluster analysis,
-    the ranks come selected; Open as Cluster opens them as one report of devices 0-3."""
+    the ranks come selected; Open Ranks Together opens them as one report of devices 0-3."""
     job, paths = ranks
     drop(window, job)
     picker = wait_picker(qtbot, window)

@@ -169,7 +169,7 @@ class ReportPickerDialog(QDialog):
         self.merge_button.setToolTip(
             self.tr("Merge the selected reports into one: tables per device, statistics recomputed, timelines combined")
         )
-        self.cluster_button = QPushButton(self.tr("Open as Cluster"), self)
+        self.cluster_button = QPushButton(self.tr("Open Ranks Together"), self)
         self.buttons.addButton(self.open_button, QDialogButtonBox.ButtonRole.AcceptRole)
         self.buttons.addButton(self.merge_button, QDialogButtonBox.ButtonRole.ActionRole)
         self.buttons.addButton(self.cluster_button, QDialogButtonBox.ButtonRole.ActionRole)
@@ -198,7 +198,7 @@ class ReportPickerDialog(QDialog):
         layout.addWidget(self.tree, 1)
         layout.addWidget(self.buttons)
 
-        # the ranks of one job are selected, ready for Open as Cluster; otherwise the first report
+        # the ranks of one job are selected, ready for Open Ranks Together; otherwise the first report
         job_paths = {str(r.path) for r in job}
         items = self.items()
         for item in items:
