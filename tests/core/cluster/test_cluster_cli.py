@@ -94,3 +94,16 @@ def test_the_output_never_goes_inside_a_rank_folder(job: Path, tmp_path: Path, c
     assert main(["cluster", "analyze", str(work), "--out", str(rank / "out")]) == 2
     assert "is inside the rank folder" in capsys.readouterr().err
     assert not (rank / "out").exists()
+
+
+def test_analyze_on_a_running_scheduler(job: Path, tmp_path: Path, capsys) -> None:
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, protocol="tcp", dashboard_address=None
+    ) as cluster:  # the user's own cluster
+        out = tmp_path / "out"
+        assert main(["cluster", "analyze", str(job), "--out", str(out), "--scheduler", cluster.scheduler_address]) == 0
+        assert cluster.scheduler.address  # still running: the analysis never stops the user's cluster
+    saved = report.load(out / report.REPORT_NAME)
+    assert saved.engine == cluster.scheduler_address and saved.tables.ranks == [0, 1]
+    assert (out / files.STEP_CSV).is_file()

@@ -273,18 +273,19 @@ def _rank_tuple_keys(doc: dict) -> dict:
     return {frozenset(int(x) for x in k.strip("()").split(",") if x.strip()): v for k, v in doc.items()}
 
 
-def test_an_8_rank_tp_pp_job_gives_msprof_analyzes_numbers(tmp_path: Path) -> None:
+@pytest.mark.parametrize("world", [8, 64])
+def test_a_tp_pp_job_gives_msprof_analyzes_numbers(tmp_path: Path, world: int) -> None:
     from workbench.simtoolkit.profdata.clusterjob import write_cluster_job
 
     job = tmp_path / "job"
-    plan = write_cluster_job(job, 8, tp=2, pp=2, slow_rank=5, slow_link=(2, 3))
+    plan = write_cluster_job(job, world, tp=2, pp=2, slow_rank=world // 2 + 1, slow_link=(2, 3))
     ours = _ours(job)
     theirs = _msprof_analyze(job)
     csv_ours = files.step_csv_text(ours).split("\r\n")
     csv_theirs = (theirs / files.STEP_CSV).read_bytes().decode().split("\r\n")
     assert csv_ours[0] == csv_theirs[0]
     assert sorted(csv_ours[1:]) == sorted(csv_theirs[1:])  # every value, byte for byte
-    assert any(",stage," in row for row in csv_ours) and len(ours.stages) == 2
+    assert any(",stage," in row for row in csv_ours) and len(ours.stages) == 2  # pp 2: two stages
     assert _unordered(ours.groups) == _unordered(json.loads((theirs / files.GROUP_JSON).read_text()))
     for name, doc in ((files.COMM_JSON, ours.communication), (files.MATRIX_JSON, ours.matrix)):
         mine = json.loads(json.dumps(doc))  # the rank keys as the file has them
