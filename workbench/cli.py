@@ -28,12 +28,19 @@ def _load_verbs(only: str | None = None) -> None:
 
 
 def _gui_parser() -> argparse.ArgumentParser:
+    import textwrap
+
+    text = (
+        "Ascend Workbench: a desktop workbench for Huawei Ascend NPU developers. "
+        "Run without arguments to open the window; run 'ascend-workbench <verb> --help' for headless commands: "
+        + ", ".join(sorted(VERB_HOMES))
+        + "."
+    )
     parser = argparse.ArgumentParser(
         prog="ascend-workbench",
-        description="Ascend Workbench: a desktop workbench for Huawei Ascend NPU developers. "
-        "Run without arguments to open the window; run '%(prog)s <verb> --help' for headless commands: "
-        + ", ".join(sorted(VERB_HOMES))
-        + ".",
+        # wrapped here, never inside a verb's name (argparse breaks "dump-config" at its hyphen)
+        description=textwrap.fill(text, width=79, break_on_hyphens=False),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"ascend-workbench {__version__}")
     parser.add_argument(
