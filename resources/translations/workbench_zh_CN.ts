@@ -1462,10 +1462,6 @@ Output: {2}/RUN_ID (RUN_ID: the run's date and time, chosen when it starts)</sou
         <translation>正在启动…</translation>
     </message>
     <message>
-        <source>Cancel</source>
-        <translation>取消</translation>
-    </message>
-    <message>
         <source>Open cluster {0}</source>
         <translation>打开集群 {0}</translation>
     </message>
@@ -1733,6 +1729,14 @@ Size: {4} MB · Time: {5} ms</source>
     <message>
         <source>Link {0} → {1} ({2}): {3} GB/s, {4} % of the {2} links' median {5} GB/s; {6} MB in {7}</source>
         <translation>链路 {0} → {1}（{2}）：{3} GB/s，为 {2} 链路中位数 {5} GB/s 的 {4} %；{7} 内传输 {6} MB</translation>
+    </message>
+    <message>
+        <source>Starting…</source>
+        <translation>正在启动…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
     </message>
 </context>
 <context>
@@ -3299,10 +3303,6 @@ Click: sort by this column · Ctrl+click: select it</source>
     <message>
         <source>Starting…</source>
         <translation>正在启动…</translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation>取消</translation>
     </message>
     <message>
         <source>Cancelling…</source>

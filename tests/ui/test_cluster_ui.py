@@ -289,7 +289,7 @@ def test_the_analysis_warnings_are_one_click_away(qtbot, user, window, job):
     dialog = doc.findChild(QDialog, "clusterWarningsDialog")
     qtbot.waitUntil(dialog.isVisible, timeout=5000)
     text = dialog.findChild(QPlainTextEdit).toPlainText()
-    assert text == f"{broken}: no profiler_info_{{rank}}.json, so its rank is unknown; skipped"
+    assert text == f"{broken}: no profiler_info_<rank>.json, so its rank is unknown; skipped"
     user.press(dialog.findChild(QDialogButtonBox), QDialogButtonBox.StandardButton.Close)
     qtbot.waitUntil(lambda: not dialog.isVisible(), timeout=5000)
 

@@ -5,31 +5,11 @@ remote Python that cannot import workbench — and the files are the in-process 
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
-
-import pytest
 
 from workbench.cli import main
 from workbench.core.cluster import files, report
 from workbench.core.services.hosts import HostStore
-
-
-@pytest.fixture
-def no_workbench_python(tmp_path) -> str:
-    """A remote Python that cannot import workbench: a CANN host as it really is."""
-    folder = tmp_path / "remote-site"
-    folder.mkdir()
-    (folder / "sitecustomize.py").write_text(
-        "import sys\n"
-        "class _NotInstalled:\n"
-        "    def find_spec(self, name, path=None, target=None):\n"
-        "        if name.split('.')[0] == 'workbench':\n"
-        "            raise ModuleNotFoundError(f'No module named {name!r}')\n"
-        "        return None\n"
-        "sys.meta_path.insert(0, _NotInstalled())\n"
-    )
-    return f"PYTHONPATH={folder} {sys.executable}"
 
 
 def test_analyze_over_ssh_started_dask_workers_gives_the_in_process_files(

@@ -250,23 +250,6 @@ def test_a_lost_worker_item_is_run_again_elsewhere_and_reported(tmp_path):
 
 
 # --- a Dask cluster over SSH (the real sshd on 127.0.0.1) ---------------------------------------------
-@pytest.fixture
-def no_workbench_python(tmp_path) -> str:
-    """A remote Python that cannot import workbench (nor these tests): a CANN host as it really is."""
-    folder = tmp_path / "remote-site"
-    folder.mkdir()
-    (folder / "sitecustomize.py").write_text(
-        "import sys\n"
-        "class _NotInstalled:\n"
-        "    def find_spec(self, name, path=None, target=None):\n"
-        "        if name.split('.')[0] in ('workbench', 'cluster'):\n"
-        "            raise ModuleNotFoundError(f'No module named {name!r}')\n"
-        "        return None\n"
-        "sys.meta_path.insert(0, _NotInstalled())\n"
-    )
-    return f"PYTHONPATH={folder} {sys.executable}"
-
-
 def remote_dask(sshd_server) -> dict[int, str]:
     """The Dask processes the sshd started (an orphan that outlived its session is no longer below the
     sshd: the tests take these while the cluster runs and check the pids after)."""

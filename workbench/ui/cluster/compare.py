@@ -28,8 +28,6 @@ from PySide6.QtWidgets import (
     QListView,
     QListWidget,
     QListWidgetItem,
-    QProgressBar,
-    QPushButton,
     QSplitter,
     QStackedWidget,
     QVBoxLayout,
@@ -38,8 +36,7 @@ from PySide6.QtWidgets import (
 
 from workbench.core.cluster import compare as core_compare
 from workbench.core.cluster.compare import ClusterCompareError, ClusterComparison
-from workbench.ui.cluster import texts
-from workbench.ui.elided import ElidedLabel
+from workbench.ui.cluster import pages, texts
 
 ALL_COLUMNS = ""  # the rows table's column filter: every column
 
@@ -438,30 +435,10 @@ class ComparisonTab(QStackedWidget):
         self.setObjectName("clusterComparisonTab")
         self.pane: ClusterComparisonPane | None = None
         self.task: Any = None
-        self.progress_page = QWidget(self)
-        self.progress_title = ElidedLabel("", self.progress_page)
-        self.progress_title.setStyleSheet("font-size: 14pt; font-weight: 600;")
-        self.progress_status = ElidedLabel(self.tr("Starting…"), self.progress_page)
-        self.progress_bar = QProgressBar(self.progress_page)
-        self.progress_bar.setRange(0, 0)
-        self.cancel_button = QPushButton(self.tr("Cancel"), self.progress_page)
-        self.cancel_button.setObjectName("clusterCompareCancel")
-        self.cancel_button.clicked.connect(lambda: self.cancel())
-        row = QHBoxLayout()
-        row.addWidget(self.progress_bar, 1)
-        row.addWidget(self.cancel_button)
-        box = QVBoxLayout(self.progress_page)
-        box.addWidget(self.progress_title)
-        box.addWidget(self.progress_status)
-        box.addLayout(row)
-        box.addStretch(1)
-        self.message_page = QWidget(self)
-        self.message = QLabel(self.message_page)
-        self.message.setObjectName("clusterCompareMessage")
-        self.message.setWordWrap(True)
-        self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.message.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        QVBoxLayout(self.message_page).addWidget(self.message)
+        progress = pages.progress_page(self, self.cancel, "clusterCompareCancel")
+        self.progress_page, self.progress_title, self.progress_status = progress.page, progress.title, progress.status
+        self.progress_bar, self.cancel_button = progress.bar, progress.cancel
+        self.message_page, self.message = pages.message_page(self, "clusterCompareMessage")
         self.addWidget(self.progress_page)
         self.addWidget(self.message_page)
 

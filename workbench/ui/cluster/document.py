@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
     QMenu,
     QMessageBox,
     QPlainTextEdit,
-    QProgressBar,
     QPushButton,
     QStackedWidget,
     QTabWidget,
@@ -37,7 +36,7 @@ from workbench.core.cluster import analyze, files
 from workbench.core.cluster import report as cluster_report
 from workbench.core.cluster.views import steps_of
 from workbench.core.fsutil import OutputRefused
-from workbench.ui.cluster import texts
+from workbench.ui.cluster import pages, texts
 from workbench.ui.cluster.compare import ClusterComparisons
 from workbench.ui.context import AppContext
 from workbench.ui.elided import ElidedLabel
@@ -101,31 +100,11 @@ class ClusterDocument(QWidget):
         self.header.setContentsMargins(8, 0, 8, 2)
 
         # the progress of an analysis, with Cancel
-        self.progress_page = QWidget(self)
-        self.progress_title = ElidedLabel("", self.progress_page)
-        self.progress_title.setStyleSheet("font-size: 14pt; font-weight: 600;")
-        self.progress_status = ElidedLabel(self.tr("Starting…"), self.progress_page)
-        self.progress_bar = QProgressBar(self.progress_page)
-        self.progress_bar.setRange(0, 0)
-        self.cancel_button = QPushButton(self.tr("Cancel"), self.progress_page)
-        self.cancel_button.setObjectName("clusterCancel")
-        self.cancel_button.clicked.connect(lambda: self.cancel())
-        row = QHBoxLayout()
-        row.addWidget(self.progress_bar, 1)
-        row.addWidget(self.cancel_button)
-        box = QVBoxLayout(self.progress_page)
-        box.addWidget(self.progress_title)
-        box.addWidget(self.progress_status)
-        box.addLayout(row)
-        box.addStretch(1)
+        progress = pages.progress_page(self, self.cancel, "clusterCancel")
+        self.progress_page, self.progress_title, self.progress_status = progress.page, progress.title, progress.status
+        self.progress_bar, self.cancel_button = progress.bar, progress.cancel
         # what went wrong (or that the user cancelled) when there is no report to show
-        self.message_page = QWidget(self)
-        self.message = QLabel(self.message_page)
-        self.message.setObjectName("clusterMessage")
-        self.message.setWordWrap(True)
-        self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.message.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        QVBoxLayout(self.message_page).addWidget(self.message)
+        self.message_page, self.message = pages.message_page(self, "clusterMessage")
         self.tabs = QTabWidget(self)
         self.tabs.setObjectName("clusterTabs")
         self.tabs.setDocumentMode(True)
