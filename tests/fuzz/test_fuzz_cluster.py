@@ -1,5 +1,6 @@
 """Fuzz of the cluster readers (issue #20): a rank's step_trace_time.csv, communication.json,
-communication_matrix.json and profiler_metadata.json, and msprof-analyze's cluster output files.
+communication_matrix.json and profiler_metadata.json, a db rank's analysis.db, and msprof-analyze's cluster
+output files.
 
 A rank's reduction never raises (what it cannot read becomes a warning naming the file); the merge,
 the findings and the views take any reduction; ``read_output`` raises only ClusterFileError naming
@@ -9,13 +10,15 @@ from __future__ import annotations
 
 import itertools
 import json
+import shutil
 from pathlib import Path
 
 import hypothesis.strategies as st
+import pytest
 from fuzzkit import deep_json, feed, json_values, mutated, write
 from hypothesis import given
 
-from workbench.core.cluster import files, findings, merge, reduce, views
+from workbench.core.cluster import files, files_db, findings, merge, ranks, reduce, views
 
 ROOT = Path(__file__).resolve().parents[2]
 SIM_TORCH = next((ROOT / "resources/samples/resnet_torch_npu").glob("*_ascend_pt"))
@@ -114,3 +117,32 @@ def test_cluster_output_mutated(tmp_path: Path, name: str, data: st.DataObject) 
         views.breakdown(tables)
 
     feed(f"cluster-output/{name}", folder / name, read, (files.ClusterFileError,), names=(str(folder),))
+
+
+@pytest.fixture(scope="module")
+def db_job(tmp_path_factory) -> list[Path]:
+    """A 2-rank pp 2 job exported as torch_npu's Db (ascend_pytorch_profiler_{rank}.db + analysis.db)."""
+    from workbench.simtoolkit.profdata.clusterjob import write_cluster_job
+
+    return list(write_cluster_job(tmp_path_factory.mktemp("dbjob"), 2, pp=2, export="db").rank_dirs)
+
+
+@given(data=st.data())
+def test_analysis_db_mutated(db_job: list[Path], tmp_path: Path, data: st.DataObject) -> None:
+    analysis = db_job[0] / "ASCEND_PROFILER_OUTPUT" / "analysis.db"
+    rank = tmp_path / f"x{next(_n)}" / db_job[0].name
+    shutil.copytree(db_job[0], rank)
+    write(rank / "ASCEND_PROFILER_OUTPUT" / "analysis.db", data.draw(mutated(analysis.read_bytes())))
+
+    def run() -> None:
+        red = reduce.reduce_source(ranks.RankSource(0, str(rank), "pytorch", data="db"))
+        other = reduce.reduce_source(ranks.RankSource(1, str(db_job[1]), "pytorch", data="db"))
+        tables = merge.merge([red, other])
+        findings.find(tables)
+        views.breakdown(tables)
+        views.link_rows(tables)
+        files.step_csv_text(tables)
+        json.dumps(tables.communication)
+        files_db.build(tables, rank.parent / "cluster_analysis.db")
+
+    feed("cluster-rank/analysis.db", rank, run, ())

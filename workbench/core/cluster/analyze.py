@@ -1,5 +1,6 @@
 """Cluster analysis end to end, as a work function (progress, cancel): find the ranks, reduce each on
-the engine, merge, find slow ranks and links, write msprof-analyze's files and our saved report.
+the engine, merge, find slow ranks and links, write msprof-analyze's files and our saved report (and, for
+a job of torch_npu db ranks, msprof-analyze's db output ``cluster_analysis.db``: :mod:`.files_db`).
 
 :func:`open_cluster` is what opening a folder does: a saved ``cluster.wbcluster`` re-opens at once;
 an existing ``cluster_analysis_output`` (msprof-analyze's) is read as it is; otherwise the ranks are
@@ -18,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from workbench.core.cluster import files, findings, merge, ranks, reduce, report
+from workbench.core.cluster import files, files_db, findings, merge, ranks, reduce, report
 from workbench.core.tasks import CancelToken, NullProgress, Progress
 
 
@@ -135,8 +136,9 @@ def analyze(
             f"and ASCEND_PROFILER_OUTPUT){why}"
         )
     out_dir = Path(out) if out is not None else default_out(source)
+    db_input = all(s.data == "db" for s in found.ranks)  # msprof-analyze writes db output for db input
     if write:  # refuse before the work, not after it
-        for name in (*files.NAMES, report.REPORT_NAME):
+        for name in (*files.NAMES, report.REPORT_NAME, *((files_db.DB_NAME,) if db_input else ())):
             if not force and (out_dir / name).exists():
                 raise files.OutputRefused(f"{out_dir / name}: exists; pass --force to replace it")
         inside = [s.path for s in found.ranks if s.host is None and _inside(out_dir, Path(s.path))]
@@ -177,6 +179,8 @@ def analyze(
     written: list[Path] = []
     if write:
         written = files.write_output(tables, out_dir, force=force)
+        if db_input:
+            written.append(files_db.write_db(tables, out_dir, force=force))
         written.append(report.save(result, out_dir, force=force))
     return Analysis(result, written, warnings)
 
@@ -185,10 +189,11 @@ AUTO_LOCAL_BYTES = 256 << 20  # below this much rank data, one process beats sta
 
 
 def input_bytes(sources: Sequence[ranks.RankSource]) -> int:
-    """What the reductions of local ranks read (the three files per rank), from their sizes."""
+    """What the reductions of local ranks read (the three files per rank, or a db rank's analysis.db), from
+    their sizes."""
     total = 0
     for src in sources:
-        for name in (reduce.STEP_FILE, reduce.COMM_FILE, reduce.MATRIX_FILE):
+        for name in (reduce.STEP_FILE, reduce.COMM_FILE, reduce.MATRIX_FILE, ranks.ANALYSIS_DB):
             with contextlib.suppress(OSError):
                 total += os.stat(os.path.join(src.path, reduce.OUTPUT, name)).st_size
     return total

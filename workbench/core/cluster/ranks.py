@@ -3,8 +3,12 @@ msprof-analyze's ``cluster`` finds them.
 
 A rank is a torch_npu ``*_ascend_pt`` or MindSpore ``*_ascend_ms`` folder holding
 ``profiler_info_{rank}.json`` and an ``ASCEND_PROFILER_OUTPUT`` folder (the rank id is the number in
-that file's name). Two folders of one rank (a job profiled twice into one place): the one with the
-newest timestamp in its name (``{worker}_{timestamp}_ascend_pt``) is taken, with a warning naming both.
+that file's name). Its :attr:`RankSource.data` says what the reduction reads: ``"db"`` for torch_npu's
+``export_type=Db`` (``ascend_pytorch_profiler[_{rank}].db`` and/or ``analysis.db`` in
+``ASCEND_PROFILER_OUTPUT``, and neither ``step_trace_time.csv`` nor ``communication.json``:
+:mod:`.reduce_db`), else ``"text"`` (a folder with both exports is read as text). Two folders of one rank
+(a job profiled twice into one place): the one with the newest timestamp in its name
+(``{worker}_{timestamp}_ascend_pt``) is taken, with a warning naming both.
 
 STDLIB ONLY: :func:`discover` runs on Dask workers of the user's cluster, where workbench is not
 installed (the engine ships this module by value). Symbolic links are never followed.
@@ -21,6 +25,9 @@ OUTPUT = "ASCEND_PROFILER_OUTPUT"
 KINDS = {"_ascend_pt": "pytorch", "_ascend_ms": "mindspore"}
 _INFO = re.compile(r"^profiler_info_(\d+)\.json$")
 _INFO_ANY = re.compile(r"^profiler_info_(.*)\.json$")
+_PROFILER_DB = re.compile(r"^ascend_pytorch_profiler(?:_\d+)?\.db$")  # msprof-analyze's pattern
+ANALYSIS_DB = "analysis.db"
+TEXT_FILES = ("step_trace_time.csv", "communication.json")
 
 
 @dataclass(frozen=True)
@@ -31,6 +38,7 @@ class RankSource:
     path: str
     kind: str  # pytorch | mindspore
     host: str | None = None
+    data: str = "text"  # text | db: which export the reduction reads
 
 
 @dataclass
@@ -55,6 +63,18 @@ def _rank_of(folder: str, names: list[str]) -> int | None | str:
         if _INFO_ANY.match(name):
             return name
     return None
+
+
+def _data_of(folder: str) -> str:
+    """``"db"`` when the rank's ASCEND_PROFILER_OUTPUT holds a db export and no text files, else ``"text"``."""
+    try:
+        with os.scandir(os.path.join(folder, OUTPUT)) as it:
+            names = {e.name for e in it if e.is_file(follow_symlinks=False)}
+    except OSError:
+        return "text"
+    if any(n in names for n in TEXT_FILES):
+        return "text"
+    return "db" if ANALYSIS_DB in names or any(_PROFILER_DB.match(n) for n in names) else "text"
 
 
 def _stamp(path: str) -> int:
@@ -110,5 +130,5 @@ def discover(path: str, host: str | None = None, max_depth: int = MAX_DEPTH) -> 
         if len(paths) > 1:
             others = ", ".join(p for p in paths if p != chosen)
             out.warnings.append(f"rank {rank}: {len(paths)} folders; the newest, {chosen}, is taken (not {others})")
-        out.ranks.append(RankSource(rank, chosen, kinds[chosen], host))
+        out.ranks.append(RankSource(rank, chosen, kinds[chosen], host, _data_of(chosen)))
     return out

@@ -6,8 +6,13 @@ not a number), ``communication.json`` and ``communication_matrix.json`` (every o
 per-rank ``Total Op Info``, which the merge recomputes per group); from the rank folder:
 ``profiler_metadata.json``'s ``parallel_group_info`` and ``distributed_args``.
 
-STDLIB ONLY (json, csv): :func:`reduce_rank` runs on Dask workers of the user's cluster, where
-workbench is not installed (the engine ships this module by value). The result pickles small.
+A db rank (torch_npu ``export_type=Db``: :attr:`~workbench.core.cluster.ranks.RankSource.data` ``"db"``)
+is read by :mod:`.reduce_db` into the same reduction.
+
+STDLIB ONLY (json, csv; sqlite3 in :mod:`.reduce_db`): :func:`reduce_rank` runs on Dask workers of the
+user's cluster, where workbench is not installed (the engine ships this module by value; :mod:`.reduce_db`
+is imported at the top, not inside :func:`reduce_source`, so it travels with it: an ``import`` run on such a
+worker would fail). The result pickles small.
 """
 
 from __future__ import annotations
@@ -17,6 +22,8 @@ import json
 import os
 from dataclasses import dataclass, field
 from typing import Any
+
+from workbench.core.cluster import reduce_db  # stdlib only; a module global, so it ships by value with this one
 
 try:  # a worker without msgspec (the user's cluster) reads with the standard library
     from msgspec.json import decode as _loads
@@ -159,5 +166,8 @@ def reduce_rank(rank: int, path: str, host: str | None = None) -> RankReduction:
 
 
 def reduce_source(source: Any) -> RankReduction:
-    """:func:`reduce_rank` of a :class:`~workbench.core.cluster.ranks.RankSource` (the engine's item)."""
+    """The reduction of a :class:`~workbench.core.cluster.ranks.RankSource` (the engine's item): its text
+    export by :func:`reduce_rank`, its db export (``source.data == "db"``) by :mod:`.reduce_db`."""
+    if getattr(source, "data", "text") == "db":
+        return reduce_db.reduce_db_rank(RankReduction(source.rank, source.path, source.host))
     return reduce_rank(source.rank, source.path, source.host)

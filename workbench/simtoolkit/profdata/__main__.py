@@ -6,7 +6,8 @@ torch OUT_DIR [--soc S] [--steps N] [--metrics G] [--style 2025|2023] [--workloa
               [--world-size N [--rank R] [--parallel dp|mixed]]   (every rank's folder unless --rank)
 big OUT_FILE --form msprof|torch_npu --events N
 cluster OUT_DIR --world-size N [--tp T] [--pp P] [--steps S] [--slow-rank R] [--slow-link SRC-DST] [--seed X] [--full]
-              (every rank's folder of an N-rank tp/dp/pp job: the input of cluster analysis)
+              [--export text|db|both]   (every rank's folder of an N-rank tp/dp/pp job: the input of cluster
+              analysis; --export db: torch_npu's export_type=Db, ascend_pytorch_profiler_{rank}.db + analysis.db)
 """
 
 from __future__ import annotations
@@ -69,6 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--slow-link", default=None, metavar="SRC-DST")
     c.add_argument("--seed", type=int, default=0)
     c.add_argument("--full", action="store_true")
+    c.add_argument("--export", choices=("text", "db", "both"), default="text")
     a = p.parse_args(argv)
     try:
         if a.cmd == "samples":
@@ -115,6 +117,7 @@ def main(argv: list[str] | None = None) -> int:
                 slow_link=None if a.slow_link is None else _link(a.slow_link),
                 seed=a.seed,
                 full=a.full,
+                export=a.export,
             )
             paths = list(plan.rank_dirs)
         else:

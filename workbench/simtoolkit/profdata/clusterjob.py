@@ -82,7 +82,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from . import commfiles, overlap
+from . import commfiles, dbexport, overlap
 from .chips import cann, chip, pmu_columns
 from .fmt import StagedDir, pycsv_text, write_json_array, write_text
 from .hccl import HW_TYPES, PLANE_STREAM_OFFSET, CommOp, CommTask
@@ -113,6 +113,7 @@ BASE_PORT = 60000
 KINDS = ("tp", "dp", "pp", "mp")  # the parallel groups (mp: model parallel, tp x pp)
 DEFAULT_GROUP = "default_group"
 _MASK = (1 << 64) - 1
+EXPORTS = ("text", "db", "both")  # write_cluster_job's export: torch_npu's Text, Db, or both exports
 _BF16 = "DT_BF16"
 
 
@@ -793,28 +794,56 @@ def _profiler_info(run: Run, steps: int, rank: int) -> dict[str, Any]:
     }
 
 
-def _write_rank(root: Path, job: _Job, r: int, run: Run, comm: list[CommOp], full: bool, start_ns: int) -> None:
+def _write_rank(
+    root: Path, job: _Job, r: int, run: Run, comm: list[CommOp], full: bool, start_ns: int, export: str = "text"
+) -> None:
     dev = run.devices[0]
     windows = overlap.step_windows(run, dev)
     rows = overlap.step_rows(
         overlap.lane_slices(run.tasks[dev], {id(op.task) for op in comm}), _receives(comm), windows
     )
+    metadata = _metadata(job, r, dev)
     write_text(root / f"profiler_info_{r}.json", json.dumps(_profiler_info(run, job.steps, r), indent=4))
-    write_text(root / "profiler_metadata.json", json.dumps(_metadata(job, r, dev), indent=4))
+    write_text(root / "profiler_metadata.json", json.dumps(metadata, indent=4))
     out = root / "ASCEND_PROFILER_OUTPUT"
-    write_text(out / "step_trace_time.csv", pycsv_text(_step_header(STYLE), _step_cells(rows, STYLE)))
-    if comm:
-        write_text(out / "communication.json", commfiles.dumps(commfiles.communication(comm, windows)))
-        write_text(out / "communication_matrix.json", commfiles.dumps(commfiles.matrix(comm, windows)))
+    comm_doc = commfiles.communication(comm, windows) if comm else None
+    matrix_doc = commfiles.matrix(comm, windows) if comm else None
+    c = chip(SOC)
+    memory = simulate_memory(run, dev, job.world) if full else None
+    if export in ("text", "both"):
+        write_text(out / "step_trace_time.csv", pycsv_text(_step_header(STYLE), _step_cells(rows, STYLE)))
+        if comm_doc is not None and matrix_doc is not None:
+            write_text(out / "communication.json", commfiles.dumps(comm_doc))
+            write_text(out / "communication_matrix.json", commfiles.dumps(matrix_doc))
+    if export in ("db", "both"):
+        out.mkdir(parents=True, exist_ok=True)
+        dbexport.write_framework_db(
+            out / f"ascend_pytorch_profiler_{r}.db",
+            run,
+            pmu_columns(c, AIC_METRICS),
+            rank=r,
+            memory=memory,
+            meta={key: json.dumps(value) for key, value in metadata.items()},
+            comm=comm,
+        )
+        dbexport.write_analysis_db(
+            out / "analysis.db",
+            rows,
+            None
+            if comm_doc is None or matrix_doc is None
+            else commfiles.analysis_rows(comm_doc, matrix_doc, producer=True),
+            producer=True,
+        )
     write_text(
         root / "logs" / f"profiler_{stamp(start_ns)}.log", "[INFO] simulated torch_npu profiler: parse finished\n"
     )
     if not full:
         return
-    c = chip(SOC)
-    write_json_array(out / "trace_view.json", torch_events(run, dev, comm=comm))
-    _write_tables(out, run, STYLE, AIC_METRICS, pmu_columns(c, AIC_METRICS))
-    _write_memory(out, simulate_memory(run, dev, job.world), dev)
+    if export in ("text", "both"):
+        assert memory is not None
+        write_json_array(out / "trace_view.json", torch_events(run, dev, comm=comm))
+        _write_tables(out, run, STYLE, AIC_METRICS, pmu_columns(c, AIC_METRICS))
+        _write_memory(out, memory, dev)
     fw = root / "FRAMEWORK"
     fw.mkdir()
     (fw / "torch.op_range").write_bytes(
@@ -837,6 +866,7 @@ def write_cluster_job(
     seed: int = 0,
     full: bool = False,
     start_ns: int = DEFAULT_START_NS,
+    export: str = "text",
 ) -> ClusterJobPlan:
     """Write every rank's ``*_ascend_pt`` folder of a ``world_size``-rank job under ``out_dir`` (created
     if missing) and return its plan. ``tp`` / ``pp``: tensor / pipeline parallel sizes (``dp`` is the
@@ -846,8 +876,15 @@ def write_cluster_job(
     profiler_metadata.json, ASCEND_PROFILER_OUTPUT/ step_trace_time.csv, communication.json,
     communication_matrix.json) and the log; ``full=True`` also the rest of a torch_npu folder
     (trace_view.json, kernel_details.csv, memory files, FRAMEWORK/, PROF_*/) so a rank opens as a report.
+    ``export``: ``"text"`` (the files above), ``"db"`` (torch_npu's ``export_type=Db``: instead of
+    step_trace_time.csv and the communication JSONs, ``ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_{rank}.db``
+    with profiler_metadata.json's keys in META_DATA, and ``analysis.db`` with the same numbers in StepTraceTime and
+    CommAnalyzer*, in the producers' layout: :func:`.commfiles.analysis_rows` ``producer=True``; with ``full`` the
+    memory goes into the db, trace_view.json and the CSV tables are not written) or ``"both"``.
     Raises ValueError naming the bad argument; FileExistsError when a rank folder exists (nothing is
     written then)."""
+    if export not in EXPORTS:
+        raise ValueError(f"export: {export!r} is not one of {', '.join(EXPORTS)}")
     dp = _check(world_size, tp, pp, steps, slow_rank)
     job = _Job(world_size, tp, pp, dp, steps, slow_rank, None, seed, start_ns)
     if slow_link is not None:
@@ -890,7 +927,7 @@ def write_cluster_job(
             run = kept.pop(r) if r in kept else _rank_run(job, r, start_ns)  # deterministic: the same run
             comm = _retime(job, sched, r, run)
             with StagedDir(dirs[r]) as root:
-                _write_rank(root, job, r, run, comm, full, start_ns)
+                _write_rank(root, job, r, run, comm, full, start_ns, export)
             written.append(dirs[r])
     except BaseException:
         for d in written:

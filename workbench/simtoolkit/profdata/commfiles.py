@@ -330,9 +330,15 @@ MATRIX_COLUMNS = (
 )
 
 
-def analysis_rows(comm_doc: dict, matrix_doc: dict) -> dict[str, list[tuple]]:
+def analysis_rows(comm_doc: dict, matrix_doc: dict, *, producer: bool = False) -> dict[str, list[tuple]]:
     """CommAnalyzerTime / CommAnalyzerBandwidth / CommAnalyzerMatrix rows from the two files' content
-    (the operators only, no ``Total Op Info``; one bandwidth row per transport and packet size)."""
+    (the operators only, no ``Total Op Info``; one bandwidth row per transport and packet size).
+
+    ``producer=True``: the layout torch_npu / msprof write (docs/cann-formats.md §11), which msprof-analyze's
+    db mode reads: no row for a transport whose size, time, bandwidth and large-packet ratio are all 0, one
+    ``0, 0, 0`` packet row for a transport without sizes, ``src_rank`` / ``dst_rank`` as text, ``''`` as the
+    op name of a ``-total`` entry. The default keeps the simulator's own (every transport, NULL packet cells,
+    integer ranks, NULL op name), which the workbench's db reader is tested against."""
     times: list[tuple] = []
     bands: list[tuple] = []
     for step, kinds in comm_doc.items():
@@ -349,7 +355,9 @@ def analysis_rows(comm_doc: dict, matrix_doc: dict) -> dict[str, list[tuple]]:
                 for transport, b in info[BANDWIDTH_INFO].items():
                     base: tuple = (name, group, transport, b["Transit Size(MB)"], b["Transit Time(ms)"])
                     base += (b["Bandwidth(GB/s)"], b["Large Packet Ratio"])
-                    dist = b["Size Distribution"] or {None: [None, None]}
+                    if producer and not any(base[3:]):
+                        continue  # msprof writes no row for a transport without traffic
+                    dist = b["Size Distribution"] or ({0: [0, 0]} if producer else {None: [None, None]})
                     for size, (count, dur) in dist.items():
                         bands.append((*base, size, count, dur, step, kind))
     links: list[tuple] = []
@@ -358,10 +366,13 @@ def analysis_rows(comm_doc: dict, matrix_doc: dict) -> dict[str, list[tuple]]:
             for key, entries in groups.items():
                 name, group = key.split("@")[0], key.split("@")[-1]
                 for link, e in entries.items():
-                    src, dst = (int(x) for x in link.split("-"))
+                    src_text, _, dst_text = link.partition("-")
+                    src: int | str = src_text if producer else int(src_text)
+                    dst: int | str = dst_text if producer else int(dst_text)
+                    op_name = e.get("Op Name", "" if producer else None)
                     links.append(
                         (name, group, src, dst, e["Transport Type"], e["Transit Size(MB)"], e["Transit Time(ms)"])
-                        + (e["Bandwidth(GB/s)"], step, kind, e.get("Op Name"))
+                        + (e["Bandwidth(GB/s)"], step, kind, op_name)
                     )
     return {"CommAnalyzerTime": times, "CommAnalyzerBandwidth": bands, "CommAnalyzerMatrix": links}
 

@@ -420,10 +420,14 @@ STEP_TRACE_COLUMNS = (
 )
 
 
-def write_analysis_db(path: Path, step_rows: list[StepRow], comm: dict[str, list[tuple]] | None = None) -> None:
+def write_analysis_db(
+    path: Path, step_rows: list[StepRow], comm: dict[str, list[tuple]] | None = None, *, producer: bool = False
+) -> None:
     """``analysis.db``: StepTraceTime with step_trace_time.csv's numbers (µs; UNVERIFIED unit) and, for a
     run with communication, CommAnalyzerTime / CommAnalyzerBandwidth / CommAnalyzerMatrix with the
-    numbers of communication.json / communication_matrix.json (:func:`.commfiles.analysis_rows`)."""
+    numbers of communication.json / communication_matrix.json (:func:`.commfiles.analysis_rows`).
+    ``producer=True`` (rows of ``analysis_rows(..., producer=True)``): CommAnalyzerMatrix's ``src_rank`` /
+    ``dst_rank`` declared TEXT, as torch_npu's TableColumnsManager declares them."""
     con = _open(path)
     try:
         with con:
@@ -439,7 +443,8 @@ def write_analysis_db(path: Path, step_rows: list[StepRow], comm: dict[str, list
                 ("CommAnalyzerMatrix", commfiles.MATRIX_COLUMNS),
             ):
                 if comm is not None:
-                    types = [(c, "TEXT" if c in _TEXT_COLUMNS else "NUMERIC") for c in columns]
+                    text = _TEXT_COLUMNS | ({"src_rank", "dst_rank"} if producer else set())
+                    types = [(c, "TEXT" if c in text else "NUMERIC") for c in columns]
                     _create(con, table, types, comm[table])
     finally:
         con.close()

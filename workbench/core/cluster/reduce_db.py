@@ -1,0 +1,450 @@
+"""One db rank's reduction: torch_npu's ``export_type=Db`` read into the same reduction as its Text export.
+
+From ``ASCEND_PROFILER_OUTPUT/analysis.db`` (read only: ``file:...?mode=ro``, ``PRAGMA query_only``):
+
+- ``StepTraceTime``: the columns msprof-analyze's db mode selects (``step, computing, ...,
+  preparing``), under step_trace_time.csv's names (``Computing``, ``Communication(Not Overlapped)``,
+  ...), every value ``float()`` like the text path (a NULL or a text that is no number: 0, with a warning);
+- ``CommAnalyzerTime`` + ``CommAnalyzerBandwidth``: communication.json's shape, step -> ``p2p`` /
+  ``collective`` -> ``{hccl_op_name}@{group_name}`` -> ``Communication Time Info`` (the six times; the two
+  ratios, which no table holds, computed as msprof does: ``round(x / (x + transit), 4)``, 0 for a zero
+  denominator) and ``Communication Bandwidth Info`` (per transport the first row's size, time, bandwidth and
+  large-packet ratio, its ``package_size`` rows as ``Size Distribution`` ``{MB: [count, ms]}``; a ``0, 0, 0``
+  row means no sizes). The kind is msprof-analyze's db rule (CommunicationGroupMap: ``send`` / ``receive`` /
+  ``recv`` in the name is p2p); ``step`` absent (msprof's variant) is ``"step"``;
+- ``CommAnalyzerMatrix``: communication_matrix.json's shape, step -> ``type`` column -> ``{hccl_op_name}@
+  {group_name}`` -> ``"{src_rank}-{dst_rank}"`` -> transport, size, time, bandwidth, op name (the first row
+  of a link, as msprof-analyze's adapter keeps it; ``''`` / NULL op name: none, like a ``-total`` entry);
+
+and from the profiler db (``ascend_pytorch_profiler_{rank}.db``, else ``ascend_pytorch_profiler.db``) the
+``parallel_group_info`` of ``META_DATA`` (msprof-analyze's db mode reads the groups there; the rank folder's
+profiler_metadata.json when the db has none), from profiler_metadata.json the ``distributed_args`` (as
+msprof-analyze's StepTraceTimeAnalysis reads them in db mode).
+
+The db's NUMERIC columns keep a whole float as an integer; the text export's JSON writes floats for every
+value msprof's arithmetic makes one. So a number read back is written as the JSON has it: a float, but an
+untouched 0 (msprof's initial ``0``: a transport or time that saw no task), a packet count, and the
+large-packet ratio of a transport without packets (or SDMA's, never computed); the transports msprof lists
+for every operator (RDMA, HCCS, PCIE, SDMA, SIO) and the db leaves out when all zero are put back as zeros.
+The result equals the Text export's reduction of the same run (operator and link order as the rows have them).
+
+What is missing or damaged (no file, not a database, a missing table or column, a NULL or non-number cell)
+is one warning naming the file, the table and the column; nothing raises.
+
+STDLIB ONLY (sqlite3, json): runs on Dask workers of the user's cluster, where workbench is not installed;
+:mod:`.reduce` imports it and fills its ``RankReduction`` here (this module imports nothing of workbench, so
+the two ship by value together without an import cycle).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+OUTPUT = "ASCEND_PROFILER_OUTPUT"
+ANALYSIS_DB = "analysis.db"
+METADATA_FILE = "profiler_metadata.json"
+STEP_TABLE = "StepTraceTime"
+TIME_TABLE = "CommAnalyzerTime"
+BANDWIDTH_TABLE = "CommAnalyzerBandwidth"
+MATRIX_TABLE = "CommAnalyzerMatrix"
+META_TABLE = "META_DATA"
+TOTAL = "Total"  # operators whose name starts with it are a rank's own totals (as the text reduction)
+# StepTraceTime's columns (msprof-analyze's STEP_TRACE_TIME_SQL) and step_trace_time.csv's names for them
+STEP_COLUMNS = {
+    "computing": "Computing",
+    "communication_not_overlapped": "Communication(Not Overlapped)",
+    "overlapped": "Overlapped",
+    "communication": "Communication",
+    "free": "Free",
+    "stage": "Stage",
+    "bubble": "Bubble",
+    "communication_not_overlapped_and_exclude_receive": "Communication(Not Overlapped and Exclude Receive)",
+    "preparing": "Preparing",
+}
+TIME_INFO = "Communication Time Info"
+BW_INFO = "Communication Bandwidth Info"
+# CommAnalyzerTime column -> Communication Time Info key; True: always a float in the JSON
+TIME_KEYS = {
+    "start_timestamp": ("Start Timestamp(us)", True),
+    "elapse_time": ("Elapse Time(ms)", True),
+    "transit_time": ("Transit Time(ms)", False),
+    "wait_time": ("Wait Time(ms)", False),
+    "synchronization_time": ("Synchronization Time(ms)", False),
+    "idle_time": ("Idle Time(ms)", True),
+}
+TIME_ALIASES = {"elapse_time": ("elapse_time", "elapsed_time")}
+BAND_KEYS = {
+    "transit_size": "Transit Size(MB)",
+    "transit_time": "Transit Time(ms)",
+    "bandwidth": "Bandwidth(GB/s)",
+    "large_packet_ratio": "Large Packet Ratio",
+}
+MATRIX_KEYS = {"transit_size": "Transit Size(MB)", "transit_time": "Transit Time(ms)", "bandwidth": "Bandwidth(GB/s)"}
+TRANSPORTS = ("RDMA", "HCCS", "PCIE", "SDMA", "SIO")  # what msprof lists for every operator, in its order
+NO_PACKET_RATIO = ("SDMA",)  # msprof computes no large-packet ratio for these
+KINDS = ("p2p", "collective")  # communication.json's order
+_PROFILER_DB = re.compile(r"^ascend_pytorch_profiler(?:_(\d+))?\.db$")
+_P2P_WORDS = ("send", "receive", "recv")  # msprof-analyze CommunicationGroupMap.get_comm_type_from_op_name
+EPS = 1e-15
+
+
+class _Cells:
+    """Numbers out of one table's cells, with one warning per table for the first bad cell."""
+
+    def __init__(self, red: Any, where: str) -> None:
+        self.red, self.where, self.bad = red, where, 0
+
+    def number(self, value: Any, column: str) -> int | float:
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return value
+        if isinstance(value, str):
+            try:
+                return float(value)
+            except ValueError:
+                pass
+        self.bad += 1
+        if self.bad == 1:
+            shown = "NULL" if value is None else repr(value if not isinstance(value, bytes) else value[:20])
+            self.red.warnings.append(f"{self.where}, column {column}: {shown} is not a number; taken as 0")
+        return 0
+
+
+def _json_float(value: int | float, untouched_zero: bool = True) -> int | float:
+    """A number as the text export's JSON has it: a float, but an integer 0 that msprof never touched."""
+    if untouched_zero and value == 0 and isinstance(value, int):
+        return 0
+    return float(value)
+
+
+def _ratio(part: float, transit: float) -> float:
+    total = part + transit
+    return 0 if abs(total) < EPS else round(part / total, 4)
+
+
+def _connect(path: str, red: Any) -> sqlite3.Connection | None:
+    try:
+        size = os.path.getsize(path)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        red.warnings.append(f"{path}: cannot be read ({exc.strerror or exc})")
+        return None
+    try:
+        con = sqlite3.connect(Path(os.path.abspath(path)).as_uri() + "?mode=ro", uri=True)
+        con.text_factory = lambda b: b.decode("utf-8", "replace")
+        con.execute("PRAGMA query_only = ON")
+        con.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except sqlite3.Error as exc:
+        red.warnings.append(f"{path}: not a readable SQLite database ({exc})")
+        return None
+    red.read_bytes += size
+    return con
+
+
+def _columns(con: sqlite3.Connection, table: str) -> list[str] | None:
+    """The table's columns; None when there is no such table."""
+    found = con.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)).fetchone()
+    if found is None:
+        return None
+    return [str(row[1]) for row in con.execute(f'PRAGMA table_info("{table}")')]
+
+
+def _rows(con: sqlite3.Connection, table: str, columns: list[str]) -> Any:
+    listed = ", ".join(f'"{c}"' for c in columns)
+    return con.execute(f'SELECT {listed} FROM "{table}"')
+
+
+def _pick(have: list[str], name: str) -> str | None:
+    for alias in TIME_ALIASES.get(name, (name,)):
+        if alias in have:
+            return alias
+    return None
+
+
+def _kind_of(name: str) -> str:
+    lower = name.lower()
+    return "p2p" if any(word in lower for word in _P2P_WORDS) else "collective"
+
+
+def _text(value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
+
+
+def _read_steps(con: sqlite3.Connection, path: str, red: Any) -> None:
+    where = f"{path}: table {STEP_TABLE}"
+    have = _columns(con, STEP_TABLE)
+    if have is None:
+        red.warnings.append(f"{path}: no table {STEP_TABLE}; the rank's steps are left out")
+        return
+    missing = [c for c in ("step", *STEP_COLUMNS) if c not in have]
+    if missing:
+        red.warnings.append(f"{where} has no column {', '.join(missing)}; the rank's steps are left out")
+        return
+    cells = _Cells(red, where)
+    steps: list[tuple[str, list[float]]] = []
+    for row in _rows(con, STEP_TABLE, ["step", *STEP_COLUMNS]):
+        values = [float(cells.number(v, c)) for v, c in zip(row[1:], STEP_COLUMNS)]
+        steps.append((_text(row[0]) or "", values))
+    red.step_header = list(STEP_COLUMNS.values())
+    red.steps = steps
+
+
+def _step_doc(doc: dict[str, dict[str, dict[str, Any]]], step: str) -> dict[str, dict[str, Any]]:
+    by_kind = doc.get(step)
+    if by_kind is None:
+        by_kind = doc[step] = {kind: {} for kind in KINDS}
+    return by_kind
+
+
+Ops = dict[tuple[str, str], dict[str, Any]]  # (step, name@group) -> kind, Time / Bandwidth Info
+
+
+def _read_times(con: sqlite3.Connection, path: str, red: Any) -> Ops:
+    """CommAnalyzerTime: per step and ``name@group`` its kind and Communication Time Info (row order)."""
+    where = f"{path}: table {TIME_TABLE}"
+    have = _columns(con, TIME_TABLE)
+    ops: Ops = {}
+    if have is None:
+        red.warnings.append(f"{path}: no table {TIME_TABLE}; the rank's communication times are left out")
+        return ops
+    if "hccl_op_name" not in have or "group_name" not in have:
+        lost = "hccl_op_name" if "hccl_op_name" not in have else "group_name"
+        red.warnings.append(f"{where} has no column {lost}; the rank's communication times are left out")
+        return ops
+    picked = {key: _pick(have, key) for key in TIME_KEYS}
+    absent = [key for key, col in picked.items() if col is None]
+    if absent:
+        red.warnings.append(f"{where} has no column {', '.join(absent)}; taken as 0")
+    step_col = "step" if "step" in have else None
+    wanted = ["hccl_op_name", "group_name", *(c for c in picked.values() if c), *([step_col] if step_col else [])]
+    cells = _Cells(red, where)
+    for row in _rows(con, TIME_TABLE, wanted):
+        cell = dict(zip(wanted, row))
+        name, group = _text(cell["hccl_op_name"]), _text(cell["group_name"])
+        if name is None or group is None or name.startswith(TOTAL):
+            continue
+        info: dict[str, Any] = {}
+        for key, (label, always_float) in TIME_KEYS.items():
+            col = picked[key]
+            value = cells.number(cell[col], col) if col else 0
+            info[label] = _json_float(value, not always_float)
+        transit = info["Transit Time(ms)"]
+        info["Wait Time Ratio"] = _ratio(info["Wait Time(ms)"], transit)
+        info["Synchronization Time Ratio"] = _ratio(info["Synchronization Time(ms)"], transit)
+        step = (_text(cell[step_col]) if step_col else None) or "step"
+        ops.setdefault((step, f"{name}@{group}"), {"kind": _kind_of(name), TIME_INFO: info})
+    return ops
+
+
+def _read_bands(con: sqlite3.Connection, path: str, red: Any, ops: Ops) -> None:
+    """CommAnalyzerBandwidth into each operator's Communication Bandwidth Info."""
+    where = f"{path}: table {BANDWIDTH_TABLE}"
+    have = _columns(con, BANDWIDTH_TABLE)
+    if have is None:
+        red.warnings.append(f"{path}: no table {BANDWIDTH_TABLE}; the rank's bandwidths are left out")
+        return
+    transport_col = next((c for c in ("transport_type", "band_type") if c in have), "transport_type")
+    lost = [c for c in ("hccl_op_name", "group_name", transport_col) if c not in have]
+    if lost:
+        red.warnings.append(f"{where} has no column {', '.join(lost)}; the rank's bandwidths are left out")
+        return
+    numbers = [c for c in (*BAND_KEYS, "package_size", "count", "total_duration") if c in have]
+    absent = [c for c in (*BAND_KEYS, "package_size", "count", "total_duration") if c not in have]
+    if absent:
+        red.warnings.append(f"{where} has no column {', '.join(absent)}; taken as 0")
+    step_col = "step" if "step" in have else None
+    wanted = ["hccl_op_name", "group_name", transport_col, *numbers, *([step_col] if step_col else [])]
+    cells = _Cells(red, where)
+    bands: dict[tuple[str, str], dict[str, dict[str, Any]]] = {}
+    for row in _rows(con, BANDWIDTH_TABLE, wanted):
+        cell = dict(zip(wanted, row))
+        name, group, transport = _text(cell["hccl_op_name"]), _text(cell["group_name"]), _text(cell[transport_col])
+        if name is None or group is None or transport is None or name.startswith(TOTAL):
+            continue
+        key = ((_text(cell[step_col]) if step_col else None) or "step", f"{name}@{group}")
+        if key not in ops:  # an operator with bandwidth rows but no time row
+            ops[key] = {"kind": _kind_of(name)}
+        num = {c: cells.number(cell[c], c) if c in cell else 0 for c in (*BAND_KEYS, "package_size", "count")}
+        num["total_duration"] = (
+            cells.number(cell["total_duration"], "total_duration") if "total_duration" in cell else 0
+        )
+        by_transport = bands.setdefault(key, {})
+        part = by_transport.get(transport)
+        if part is None:
+            part = by_transport[transport] = {label: num[c] for c, label in BAND_KEYS.items()}
+            part["Size Distribution"] = {}
+        if num["package_size"] == 0 and num["count"] == 0 and num["total_duration"] == 0:
+            continue  # msprof's row for a transport without packet sizes
+        count = num["count"]
+        part["Size Distribution"][repr(float(num["package_size"]))] = [
+            int(count) if float(count).is_integer() else count,
+            float(num["total_duration"]),
+        ]
+    for key, op in ops.items():
+        got = bands.get(key, {})
+        info: dict[str, dict[str, Any]] = {}
+        for transport in (*TRANSPORTS, *(t for t in got if t not in TRANSPORTS)):
+            part = got.get(transport)
+            if part is None:
+                info[transport] = {label: 0 for label in BAND_KEYS.values()} | {"Size Distribution": {}}
+                continue
+            packets = bool(part["Size Distribution"])
+            out = {label: _json_float(part[label]) for label in BAND_KEYS.values()}
+            if packets and transport not in NO_PACKET_RATIO:
+                out["Large Packet Ratio"] = float(part["Large Packet Ratio"])
+            out["Size Distribution"] = part["Size Distribution"]
+            info[transport] = out
+        op[BW_INFO] = info
+
+
+def _guarded(red: Any, path: str, table: str, read: Any, *args: Any) -> Any:
+    """``read(*args)``; a database error (a damaged file) becomes one warning naming the table."""
+    try:
+        return read(*args)
+    except sqlite3.Error as exc:
+        red.warnings.append(f"{path}: table {table} cannot be read ({exc}); left out")
+        return None
+
+
+def _read_communication(con: sqlite3.Connection, path: str, red: Any) -> None:
+    ops = _guarded(red, path, TIME_TABLE, _read_times, con, path, red) or {}
+    _guarded(red, path, BANDWIDTH_TABLE, _read_bands, con, path, red, ops)
+    doc: dict[str, dict[str, dict[str, Any]]] = {}
+    for (step, key), op in ops.items():
+        entry = {part: op[part] for part in (TIME_INFO, BW_INFO) if part in op}
+        _step_doc(doc, step)[op["kind"]][key] = entry
+    red.communication = doc
+
+
+def _read_matrix(con: sqlite3.Connection, path: str, red: Any) -> None:
+    where = f"{path}: table {MATRIX_TABLE}"
+    have = _columns(con, MATRIX_TABLE)
+    if have is None:
+        red.warnings.append(f"{path}: no table {MATRIX_TABLE}; the rank's links are left out")
+        return
+    lost = [c for c in ("hccl_op_name", "group_name", "src_rank", "dst_rank") if c not in have]
+    if lost:
+        red.warnings.append(f"{where} has no column {', '.join(lost)}; the rank's links are left out")
+        return
+    absent = [c for c in (*MATRIX_KEYS, "transport_type") if c not in have]
+    if absent:
+        red.warnings.append(f"{where} has no column {', '.join(absent)}; taken as 0")
+    optional = [c for c in ("transport_type", *MATRIX_KEYS, "step", "type", "op_name") if c in have]
+    wanted = ["hccl_op_name", "group_name", "src_rank", "dst_rank", *optional]
+    cells = _Cells(red, where)
+    doc: dict[str, dict[str, dict[str, Any]]] = {}
+    for row in _rows(con, MATRIX_TABLE, wanted):
+        cell = dict(zip(wanted, row))
+        name, group = _text(cell["hccl_op_name"]), _text(cell["group_name"])
+        src, dst = _text(cell["src_rank"]), _text(cell["dst_rank"])
+        if name is None or group is None or src is None or dst is None or name.startswith(TOTAL):
+            continue
+        step = _text(cell.get("step")) or "step"
+        kind = _text(cell.get("type"))
+        kind = kind if kind in KINDS else _kind_of(name)
+        link: dict[str, Any] = {"Transport Type": _text(cell.get("transport_type")) or ""}
+        for col, label in MATRIX_KEYS.items():
+            link[label] = _json_float(cells.number(cell[col], col)) if col in cell else 0
+        op_name = _text(cell.get("op_name"))
+        if op_name:
+            link["Op Name"] = op_name
+        _step_doc(doc, step)[kind].setdefault(f"{name}@{group}", {}).setdefault(f"{src}-{dst}", link)
+    red.matrix = doc
+
+
+def _profiler_db(output: str, rank: int) -> str | None:
+    try:
+        names = sorted(os.listdir(output))
+    except OSError:
+        return None
+    for wanted in (f"ascend_pytorch_profiler_{rank}.db", "ascend_pytorch_profiler.db"):
+        if wanted in names:
+            return os.path.join(output, wanted)
+    return next((os.path.join(output, n) for n in names if _PROFILER_DB.match(n)), None)
+
+
+def _read_meta(path: str, red: Any) -> Any:
+    """``parallel_group_info`` of the profiler db's META_DATA (None when it has none)."""
+    con = _connect(path, red)
+    if con is None:
+        return None
+    try:
+        have = _columns(con, META_TABLE)
+        if have is None or "name" not in have or "value" not in have:
+            return None
+        row = con.execute(f'SELECT value FROM "{META_TABLE}" WHERE name = ?', ("parallel_group_info",)).fetchone()
+    except sqlite3.Error as exc:
+        red.warnings.append(f"{path}: table {META_TABLE} cannot be read ({exc}); no parallel_group_info from it")
+        return None
+    finally:
+        con.close()
+    if row is None or row[0] is None:
+        return None
+    try:
+        return json.loads(row[0])
+    except (TypeError, ValueError, RecursionError) as exc:
+        red.warnings.append(f"{path}: table {META_TABLE}, parallel_group_info: not valid JSON ({str(exc)[:200]})")
+        return None
+
+
+def _read_metadata_json(path: str, red: Any) -> Any:
+    try:
+        with open(path, "rb") as f:
+            raw = f.read()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        red.warnings.append(f"{path}: cannot be read ({exc.strerror or exc})")
+        return None
+    red.read_bytes += len(raw)
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError) as exc:
+        red.warnings.append(f"{path}: not valid JSON ({str(exc)[:200]})")
+        return None
+
+
+def reduce_db_rank(red: Any) -> Any:
+    """Fill ``red`` (a :class:`~workbench.core.cluster.reduce.RankReduction` with its rank, path and host)
+    from the rank's db export, on the machine this runs on; returns it."""
+    output = os.path.join(red.path, OUTPUT)
+    analysis = os.path.join(output, ANALYSIS_DB)
+    con = _connect(analysis, red)
+    if con is None:
+        if not os.path.exists(analysis):
+            red.warnings.append(f"rank {red.rank}: no {ANALYSIS_DB} in {output}; no steps or communication")
+    else:
+        try:
+            _guarded(red, analysis, STEP_TABLE, _read_steps, con, analysis, red)
+            _read_communication(con, analysis, red)
+            _guarded(red, analysis, MATRIX_TABLE, _read_matrix, con, analysis, red)
+        finally:
+            con.close()
+    meta_path = os.path.join(red.path, METADATA_FILE)
+    meta = _read_metadata_json(meta_path, red)
+    profiler = _profiler_db(output, red.rank)
+    info = _read_meta(profiler, red) if profiler else None
+    if profiler is None:
+        red.warnings.append(
+            f"rank {red.rank}: no ascend_pytorch_profiler_{red.rank}.db in {output}; "
+            f"parallel_group_info taken from {METADATA_FILE}"
+        )
+    if not isinstance(info, dict) and isinstance(meta, dict):
+        info = meta.get("parallel_group_info")
+    if isinstance(info, dict):
+        red.parallel_group_info = info
+    if isinstance(meta, dict) and isinstance(meta.get("distributed_args"), dict):
+        red.distributed_args = meta["distributed_args"]
+    return red
+
+
+__all__ = ["reduce_db_rank"]
