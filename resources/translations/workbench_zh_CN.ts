@@ -6444,6 +6444,10 @@ Trust this key and connect? It will be remembered in Ascend Workbench's known_ho
         <translation>已取消打开 {0}</translation>
     </message>
     <message>
+        <source>Rank {0}</source>
+        <translation>Rank {0}</translation>
+    </message>
+    <message>
         <source>ACL API</source>
         <translation>ACL API</translation>
     </message>
@@ -7389,6 +7393,10 @@ Trust this key and connect? It will be remembered in Ascend Workbench's known_ho
     <message>
         <source>Host · {0}</source>
         <translation>主机 · {0}</translation>
+    </message>
+    <message>
+        <source>{0} · {1}</source>
+        <translation>{0} · {1}</translation>
     </message>
     <message>
         <source>Report {0} · {1}</source>

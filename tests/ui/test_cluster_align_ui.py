@@ -146,7 +146,7 @@ def test_two_ranks_aligned_on_step_2_open_with_their_step_2_at_the_same_x(qtbot,
     groups = [tree.topLevelItem(i).text(0) for i in range(tree.topLevelItemCount())]
     devices = [1 if "Device 1" in g else 0 if "Device 0" in g else None for g in groups if g != "Counters"]
     assert None not in devices and devices == sorted(devices, reverse=True) and set(devices) == {0, 1}
-    assert "Host of Device 1 · Python" in groups and "Host of Device 0 · Python" in groups
+    assert "Rank 1 · Host of Device 1 · Python" in groups and "Rank 0 · Host of Device 0 · Python" in groups
     # the search finds both ranks' step 2; each at the same x of the plot, in its own rank's group
     user.retype(view.search, "ProfilerStep#2")
     qtbot.waitUntil(lambda: view.match_label.text() == "2 matches", timeout=5000)
@@ -157,8 +157,8 @@ def test_two_ranks_aligned_on_step_2_open_with_their_step_2_at_the_same_x(qtbot,
         found.append(view.selected)
     tl = view.timeline
     assert {view.group_label(int(tl.lane[i])) for i in found} == {
-        "Host of Device 1 · Python",
-        "Host of Device 0 · Python",
+        "Rank 1 · Host of Device 1 · Python",
+        "Rank 0 · Host of Device 0 · Python",
     }
     xs = {int(tl.start_ns[i]) for i in found}
     assert len(xs) == 1  # exactly the same ns

@@ -248,7 +248,9 @@ class ReportDocument(QWidget):
             from workbench.core.profiling.steps import report_steps
             from workbench.ui.report.timeline import TimelineView
 
-            self.timeline_view = TimelineView(tl, self, layout=prepared.layout, name_colors=prepared.name_colors)
+            self.timeline_view = TimelineView(
+                tl, self, layout=prepared.layout, name_colors=prepared.name_colors, part_labels=_part_labels(report)
+            )
             self.timeline_view.set_steps(report_steps(report))  # step boundaries, "zoom to step"
             self.timeline_view.slice_selected.connect(self._slice_selected)
             self.timeline_view.range_selected.connect(self._range_selected)
@@ -723,3 +725,22 @@ class _ReportOpener(QObject):
         self.window.statusBar().showMessage(
             QCoreApplication.translate("ReportDocument", "Opening {0} was cancelled").format(self.path.name)
         )
+
+
+def _part_labels(report) -> list[str] | None:
+    """The merged parts' names of ranks merged with their timelines aligned ("Rank 3"), in lane-part
+    order (core ``profiling.align`` keeps them in ``info["alignment"]``); None for any other report."""
+    import re
+
+    from PySide6.QtCore import QCoreApplication
+
+    alignment = report.info.get("alignment") if isinstance(report.info, dict) else None
+    parts = alignment.get("offsets_ns") if isinstance(alignment, dict) else None
+    if not isinstance(parts, list) or not parts:
+        return None
+    labels = []
+    for entry in parts:
+        name = str(entry[0]) if isinstance(entry, list) and entry else ""
+        m = re.fullmatch(r"rank (\d+)", name)
+        labels.append(QCoreApplication.translate("ReportDocument", "Rank {0}").format(m.group(1)) if m else name)
+    return labels

@@ -245,6 +245,7 @@ class TimelineView(QWidget):
         parent: QWidget | None = None,
         layout: TimelineLayout | None = None,
         name_colors: np.ndarray | None = None,
+        part_labels: list[str] | None = None,
     ) -> None:
         super().__init__(parent)
         self.setObjectName("TimelineView")
@@ -252,6 +253,9 @@ class TimelineView(QWidget):
         self.layout_ = layout if layout is not None else TimelineLayout(timeline)
         self._base_colors = name_colors
         self.origins = timeline_ops.origins(timeline)
+        # a merge of named parts (ranks aligned on a step): each lane group starts with its part's name
+        self.part_labels = part_labels
+        self._lane_parts = timeline_ops.lane_parts(timeline) if part_labels else []
         self.hidden_lanes: set[int] = set()
         self.pinned_lanes: list[int] = []
         self.hidden_counters: set[int] = set()
@@ -461,6 +465,8 @@ class TimelineView(QWidget):
             text = self.tr("Host of Device {0} · {1}").format(device, info.process_name)
         else:
             text = self.tr("Host · {0}").format(info.process_name)
+        if self.part_labels and lane < len(self._lane_parts) and 0 <= self._lane_parts[lane] < len(self.part_labels):
+            return self.tr("{0} · {1}").format(self.part_labels[self._lane_parts[lane]], text)
         part = self.origins.lane_part[lane]
         return self.tr("Report {0} · {1}").format(part, text) if part is not None else text
 
