@@ -6,8 +6,9 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtCore import QCoreApplication, QPoint, Qt, QTimer
+from PySide6.QtGui import QContextMenuEvent
+from PySide6.QtWidgets import QApplication, QFileDialog, QMenu
 
 from workbench.ui.report.document import ReportDocument
 
@@ -67,3 +68,21 @@ def click_row(qtbot, view, row: int) -> None:
     index = view.model().index(row, 0)
     view.scrollTo(index)
     qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=view.visualRect(index).center())
+
+
+def right_click(qtbot, viewport, pos: QPoint) -> None:
+    """A right-click and the context-menu event the window system follows it with (QTest sends none)."""
+    qtbot.mouseClick(viewport, Qt.MouseButton.RightButton, pos=pos)
+    QApplication.sendEvent(viewport, QContextMenuEvent(QContextMenuEvent.Reason.Mouse, pos, viewport.mapToGlobal(pos)))
+
+
+def choose_in_menu(qtbot, text: str, found: list) -> None:
+    """Trigger the entry ``text`` of the context menu that opens next."""
+    menu = QApplication.activePopupWidget()
+    if not isinstance(menu, QMenu):
+        QTimer.singleShot(20, lambda: choose_in_menu(qtbot, text, found))
+        return
+    found.append([a.text() for a in menu.actions()])
+    action = next(a for a in menu.actions() if a.text() == text)
+    menu.hide()
+    action.trigger()

@@ -9,9 +9,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QCoreApplication, QPoint, Qt, QTimer
-from PySide6.QtGui import QContextMenuEvent
-from PySide6.QtWidgets import QApplication, QDialogButtonBox, QFileDialog, QMenu, QMessageBox
+from PySide6.QtCore import QCoreApplication, Qt, QTimer
+from PySide6.QtWidgets import QDialogButtonBox, QFileDialog, QMessageBox
+from reportkit import choose_in_menu, right_click
 
 from workbench.core.profiling import align
 from workbench.simtoolkit.profdata.clusterjob import write_cluster_job
@@ -40,24 +40,6 @@ def open_cluster(qtbot, user, window, path: Path) -> ClusterDocument:
     doc = window.documents.currentWidget()
     qtbot.waitUntil(lambda: doc.ready, timeout=120000)
     return doc
-
-
-def right_click(qtbot, viewport, pos: QPoint) -> None:
-    """A right-click and the context-menu event the window system follows it with (QTest sends none)."""
-    qtbot.mouseClick(viewport, Qt.MouseButton.RightButton, pos=pos)
-    QApplication.sendEvent(viewport, QContextMenuEvent(QContextMenuEvent.Reason.Mouse, pos, viewport.mapToGlobal(pos)))
-
-
-def choose_in_menu(qtbot, text: str, found: list) -> None:
-    """Trigger the entry ``text`` of the context menu that opens next."""
-    menu = QApplication.activePopupWidget()
-    if not isinstance(menu, QMenu):
-        QTimer.singleShot(20, lambda: choose_in_menu(qtbot, text, found))
-        return
-    found.append([a.text() for a in menu.actions()])
-    action = next(a for a in menu.actions() if a.text() == text)
-    menu.hide()
-    action.trigger()
 
 
 def align_dialog(qtbot, user, doc, rank: int) -> AlignDialog:

@@ -14,17 +14,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PySide6.QtCore import QCoreApplication, QPoint, Qt, QTimer
-from PySide6.QtGui import QContextMenuEvent
 from PySide6.QtWidgets import (
-    QApplication,
     QDialog,
     QDialogButtonBox,
     QFileDialog,
-    QMenu,
     QMessageBox,
     QPlainTextEdit,
 )
-from reportkit import click_row, click_tab, tab_titles, table
+from reportkit import choose_in_menu, click_row, click_tab, right_click, tab_titles, table
 
 from workbench.simtoolkit.profdata.clusterjob import write_cluster_job
 from workbench.ui.cluster.document import ClusterDocument
@@ -87,24 +84,6 @@ def double_click(qtbot, viewport, pos: QPoint) -> None:
     """What a double-click sends: press and release, then the double-click."""
     qtbot.mouseClick(viewport, Qt.MouseButton.LeftButton, pos=pos)
     qtbot.mouseDClick(viewport, Qt.MouseButton.LeftButton, pos=pos)
-
-
-def right_click(qtbot, viewport, pos: QPoint) -> None:
-    """A right-click and the context-menu event the window system follows it with (QTest sends none)."""
-    qtbot.mouseClick(viewport, Qt.MouseButton.RightButton, pos=pos)
-    QApplication.sendEvent(viewport, QContextMenuEvent(QContextMenuEvent.Reason.Mouse, pos, viewport.mapToGlobal(pos)))
-
-
-def choose_in_menu(qtbot, text: str, found: list) -> None:
-    """Trigger the entry ``text`` of the context menu that opens next."""
-    menu = QApplication.activePopupWidget()
-    if not isinstance(menu, QMenu):
-        QTimer.singleShot(20, lambda: choose_in_menu(qtbot, text, found))
-        return
-    found.append([a.text() for a in menu.actions()])
-    action = next(a for a in menu.actions() if a.text() == text)
-    menu.hide()
-    action.trigger()
 
 
 def wait_report_of(qtbot, window, folder: Path) -> ReportDocument:

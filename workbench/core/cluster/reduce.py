@@ -55,23 +55,6 @@ class RankReduction:
     read_bytes: int = 0
 
 
-def _read_json(path: str, red: RankReduction) -> Any:
-    try:
-        with open(path, "rb") as f:
-            raw = f.read()
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        red.warnings.append(f"{path}: cannot be read ({exc.strerror or exc})")
-        return None
-    red.read_bytes += len(raw)
-    try:
-        return _loads(raw)
-    except (ValueError, RecursionError) as exc:
-        red.warnings.append(f"{path}: not valid JSON ({str(exc)[:200]})")
-        return None
-
-
 def _read_steps(path: str, red: RankReduction) -> None:
     try:
         f = open(path, newline="", encoding="utf-8-sig")  # noqa: SIM115 - closed by the with below
@@ -149,12 +132,12 @@ def reduce_rank(rank: int, path: str, host: str | None = None) -> RankReduction:
     _read_steps(os.path.join(output, STEP_FILE), red)
     comm_path = os.path.join(output, COMM_FILE)
     matrix_path = os.path.join(output, MATRIX_FILE)
-    red.communication = _ops(_read_json(comm_path, red), comm_path, red)
-    red.matrix = _ops(_read_json(matrix_path, red), matrix_path, red)
+    red.communication = _ops(reduce_db.read_json(comm_path, red), comm_path, red)
+    red.matrix = _ops(reduce_db.read_json(matrix_path, red), matrix_path, red)
     if not os.path.exists(comm_path) and not os.path.exists(matrix_path):
         red.warnings.append(f"rank {rank}: no {COMM_FILE} or {MATRIX_FILE} in {output}")
     meta_path = os.path.join(path, METADATA_FILE)
-    meta = _read_json(meta_path, red)
+    meta = reduce_db.read_json(meta_path, red)
     if isinstance(meta, dict):
         info = meta.get("parallel_group_info")
         if isinstance(info, dict):

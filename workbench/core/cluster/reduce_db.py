@@ -396,7 +396,8 @@ def _read_meta(path: str, red: Any) -> Any:
         return None
 
 
-def _read_metadata_json(path: str, red: Any) -> Any:
+def read_json(path: str, red: Any) -> Any:
+    """A JSON file of a rank (``None`` when absent); what cannot be read is a warning on ``red``."""
     try:
         with open(path, "rb") as f:
             raw = f.read()
@@ -430,7 +431,7 @@ def reduce_db_rank(red: Any) -> Any:
         finally:
             con.close()
     meta_path = os.path.join(red.path, METADATA_FILE)
-    meta = _read_metadata_json(meta_path, red)
+    meta = read_json(meta_path, red)
     profiler = _profiler_db(output, red.rank)
     info = _read_meta(profiler, red) if profiler else None
     if profiler is None:
