@@ -4,6 +4,7 @@ samples OUT_DIR                       the shipped sample report (resources/sampl
 msprof OUT_DIR [--cann V] [--soc S] [--iterations N] [--devices 0,1] [--metrics G] [--workload W]
 torch OUT_DIR [--soc S] [--steps N] [--metrics G] [--style 2025|2023] [--workload W]
               [--world-size N [--rank R] [--parallel dp|mixed]]   (every rank's folder unless --rank)
+              [--plant NAME[,NAME]]   (problems put in on purpose for the advisor; single rank)
 big OUT_FILE --form msprof|torch_npu --events N
 cluster OUT_DIR --world-size N [--tp T] [--pp P] [--steps S] [--slow-rank R] [--slow-link SRC-DST] [--seed X] [--full]
               [--export text|db|both]   (every rank's folder of an N-rank tp/dp/pp job: the input of cluster
@@ -18,6 +19,7 @@ import sys
 from . import (
     data_parallel,
     mixed_parallel,
+    problems,
     resnet50_workload,
     transformer_workload,
     write_big_timeline,
@@ -56,6 +58,12 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("--world-size", type=int, default=1)
     t.add_argument("--rank", type=int, default=None)
     t.add_argument("--parallel", choices=("dp", "mixed"), default="dp")
+    t.add_argument(
+        "--plant",
+        default="",
+        metavar="NAME[,NAME]",
+        help="problems to put in on purpose for the advisor: " + ", ".join(sorted(problems.PLANTS)),
+    )
     b = sub.add_parser("big")
     b.add_argument("out")
     b.add_argument("--form", required=True)
@@ -105,7 +113,12 @@ def main(argv: list[str] | None = None) -> int:
                     style=a.style,
                 )
             else:
-                paths = [write_torch_npu(a.out, workload, a.soc, a.steps, a.metrics or None, a.seed, style=a.style)]
+                plants = [x.strip() for x in a.plant.split(",") if x.strip()]
+                paths = [
+                    write_torch_npu(
+                        a.out, workload, a.soc, a.steps, a.metrics or None, a.seed, style=a.style, plants=plants
+                    )
+                ]
         elif a.cmd == "cluster":
             plan = write_cluster_job(
                 a.out,

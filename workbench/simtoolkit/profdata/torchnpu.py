@@ -29,9 +29,10 @@ from __future__ import annotations
 import bisect
 import json
 import struct
+from collections.abc import Collection
 from pathlib import Path
 
-from . import commfiles, dbexport, hccl, overlap, tables
+from . import commfiles, dbexport, hccl, overlap, problems, tables
 from .chips import cann, chip, pmu_columns
 from .fmt import NA, StagedDir, csv_text, dur_text, pycsv_text, ts_us, write_json_array, write_text
 from .memory import Allocation, Memory, simulate_memory
@@ -68,6 +69,7 @@ def write_torch_npu(
     framework: str = "torch_npu",
     db_schema: str = "new",
     world_size: int = 1,
+    plants: Collection[str] = (),
 ) -> Path:
     """Write one ``*_ascend_pt`` folder under ``out_dir`` (eager torch_npu run of ``workload`` for
     ``steps`` profiler steps on one device) and return its path. ``profiler_level="Level0"``
@@ -78,7 +80,8 @@ def write_torch_npu(
     COMPUTE_TASK_INFO with ``blockDim/mixBlockDim`` (see :mod:`.dbexport`). The workload's HCCL ops
     (:func:`.workload.data_parallel`) are communication operators of a ``world_size``-rank job: their
     small tasks, ``Communication`` lanes and COMMUNICATION_OP / COMMUNICATION_TASK_INFO rows (:mod:`.hccl`),
-    communication.json / communication_matrix.json and analysis.db's CommAnalyzer* (:mod:`.commfiles`)."""
+    communication.json / communication_matrix.json and analysis.db's CommAnalyzer* (:mod:`.commfiles`).
+    ``plants``: problems put in on purpose for the advisor (:mod:`.problems`)."""
     if export_type not in EXPORT_TYPES:
         raise ValueError(f"export_type: {export_type!r} is not one of {', '.join(EXPORT_TYPES)}")
     if framework not in FRAMEWORKS:
@@ -89,6 +92,8 @@ def write_torch_npu(
         raise ValueError(f"profiler_level: {profiler_level!r} is not one of {', '.join(LEVELS)}")
     if world_size < 1:
         raise ValueError(f"world_size: {world_size!r} must be >= 1")
+    problems.check(plants)
+    workload = problems.apply("workload", plants, workload)
     level0 = profiler_level == "Level0"
     if level0:
         aic_metrics = None
@@ -105,8 +110,9 @@ def write_torch_npu(
         pid=pid,
         connection_base=connection_base,
     )
+    problems.apply("run", plants, run)
     world = max(world_size, (rank or 0) + 1)
-    comm = hccl.comm_ops(run, device, rank or 0, world)
+    comm = problems.apply("comm", plants, hccl.comm_ops(run, device, rank or 0, world))
     windows = overlap.step_windows(run, device)
     steps_rows = overlap.step_rows(
         overlap.lane_slices(run.tasks[device], {id(op.task) for op in comm}), _receives(comm), windows
@@ -137,10 +143,9 @@ def write_torch_npu(
         }
         info_name = "profiler_info.json" if rank is None else f"profiler_info_{rank}.json"
         write_text(root / info_name, json.dumps(info, indent=4))
-        write_text(
-            root / "profiler_metadata.json",
-            json.dumps({"ENV_VARIABLES": {"ASCEND_RT_VISIBLE_DEVICES": str(device)}}, indent=4),
-        )
+        metadata: dict = {"ENV_VARIABLES": {"ASCEND_RT_VISIBLE_DEVICES": str(device)}}
+        problems.apply("meta", plants, metadata)
+        write_text(root / "profiler_metadata.json", json.dumps(metadata, indent=4))
         out = root / "ASCEND_PROFILER_OUTPUT"
         if "Text" in export_type:
             write_json_array(out / "trace_view.json", torch_events(run, device, op_types=level0, comm=comm))
