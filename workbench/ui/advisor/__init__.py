@@ -1,0 +1,1 @@
+"""The Advisor pane and the findings' marks in the report views (issue #21)."""
