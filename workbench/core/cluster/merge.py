@@ -387,12 +387,16 @@ def _matrix_totals(
                         break
                     _add_link(links[key], link)
             mapped: dict[str, Any] = {}
+            unmapped: dict[str, None] = {}  # each local rank once per operator (every rank's links name it)
             for key, link in links.items():
                 src, _, dst = key.partition("-")
                 g_src = own.get(group, {}).get(src, fallback.get(group, {}).get(src))
                 g_dst = own.get(group, {}).get(dst, fallback.get(group, {}).get(dst))
                 if g_src is None or g_dst is None:
-                    warnings.append(f"{name}: local rank {src if g_src is None else dst} maps to no global rank")
+                    local = src if g_src is None else dst
+                    if local not in unmapped:
+                        unmapped[local] = None
+                        warnings.append(f"{name}: local rank {local} maps to no global rank")
                     continue
                 if src not in own.get(group, {}) or dst not in own.get(group, {}):
                     warnings.append(
