@@ -157,7 +157,12 @@ class OutputPanel(QWidget):
         return QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
 
     def append(self, view: QPlainTextEdit, item: object) -> None:
-        """Queue one line for ``view`` (inserted with the next batch, within 40 ms)."""
+        """Queue one line for ``view`` (inserted with the next batch, within 40 ms). A partial result
+        that is neither a line nor a (stream, line) pair shows only when its class says how (its own
+        ``__str__``, e.g. a report preview); other objects are for the document, not the log (their
+        repr is no line a user should read)."""
+        if not isinstance(item, (str, tuple)) and type(item).__str__ is object.__str__:
+            return
         stream, line = item if isinstance(item, tuple) and len(item) == 2 else ("stdout", item)
         self._pending.setdefault(view, []).append((str(stream), str(line).rstrip("\n")))
         if stream != "stdout" or not self._flush_timer.isActive():
