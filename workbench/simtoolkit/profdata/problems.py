@@ -9,7 +9,9 @@ call below names the hook point) and changes the run at one of four points:
 - ``comm``: the rank's communication operators (``list[CommOp] -> list[CommOp]``): e.g. small packets;
 - ``meta``: the ``profiler_metadata.json`` document (``dict -> None``, in place): e.g. environment settings.
 
-Every plant's one-line description is in :data:`PLANTS` (the CLI's help and the tests read it).
+Every plant's one-line description is in :data:`PLANTS` (the CLI's help and the tests read it). The
+subjects' modules (``problems_compute``, ``problems_host``) import this one to register; ``torchnpu``
+imports them, so every plant is known wherever a run is written.
 """
 
 from __future__ import annotations
@@ -53,7 +55,3 @@ def apply(point: str, plants: Collection[str], value: Any) -> Any:
         if out is not None:
             value = out
     return value
-
-
-# the subjects' modules register their plants when imported (keep this last)
-from . import problems_compute, problems_host  # noqa: E402, F401

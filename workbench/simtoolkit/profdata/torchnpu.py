@@ -32,7 +32,7 @@ import struct
 from collections.abc import Collection
 from pathlib import Path
 
-from . import commfiles, dbexport, hccl, overlap, problems, tables
+from . import commfiles, dbexport, hccl, overlap, problems, problems_compute, problems_host, tables  # noqa: F401
 from .chips import cann, chip, pmu_columns
 from .fmt import NA, StagedDir, csv_text, dur_text, pycsv_text, ts_us, write_json_array, write_text
 from .memory import Allocation, Memory, simulate_memory
@@ -164,7 +164,7 @@ def write_torch_npu(
                 pmu_cols,
                 rank=rank,
                 memory=mem,
-                meta={"ENV_VARIABLES": json.dumps({"ASCEND_RT_VISIBLE_DEVICES": str(device)})},
+                meta={"ENV_VARIABLES": json.dumps(metadata["ENV_VARIABLES"])},  # the same settings as the Text export
                 schema=db_schema,
                 comm=comm,
             )
