@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 from reportkit import choose_in_menu, click_row, click_tab, right_click, tab_titles, table
 
+from workbench.core.cluster import views
 from workbench.simtoolkit.profdata.clusterjob import write_cluster_job
 from workbench.ui.cluster.document import ClusterDocument
 from workbench.ui.dialogs.report_picker import ReportPickerDialog
@@ -179,6 +180,44 @@ def test_open_cluster_shows_the_planted_slow_rank_and_link(qtbot, user, window, 
     qtbot.waitUntil(lambda: doc.comm.per_rank.note.text().startswith(ops[1]["Operator"]), timeout=5000)
     per_rank = table(doc.comm.per_rank)
     assert len(per_rank) == int(ops[1]["Ranks"]) and per_rank[0]["Rank"] in ops[1]["Group"]
+
+
+def test_the_matrix_shows_all_transports_summed_and_an_unnamed_transport_on_its_own(qtbot, user, window, tmp_path):
+    """Rank 0's links to rank 1 name no transport (the "—" entry): choosing it shows those links only, not
+    every transport; "All transports" is each pair's sizes over its times, summed over its transports."""
+    job = tmp_path / "job4"
+    made = write_cluster_job(job, 4, tp=2)
+    matrix_json = made.rank_dirs[0] / "ASCEND_PROFILER_OUTPUT" / "communication_matrix.json"
+    doc = json.loads(matrix_json.read_text())
+    for by_type in doc.values():
+        for ops in by_type.values():
+            for links in ops.values():
+                if "0-1" in links:
+                    links["0-1"]["Transport Type"] = ""
+    matrix_json.write_text(json.dumps(doc))
+    cluster = open_cluster(qtbot, user, window, job)
+    click_tab(qtbot, cluster, "Matrix")
+    matrix = cluster.matrix
+    links = views.link_rows(cluster.report.tables)
+    unnamed = {(r.src, r.dst) for r in links if r.transport == ""}
+    assert unnamed and {r.transport for r in links} == {"", "HCCS"}
+
+    def shown() -> set[tuple[int, int]]:
+        grid = matrix.heatmap.bandwidth
+        return {(matrix.ranks[i], matrix.ranks[j]) for i, j in zip(*np.nonzero(np.isfinite(grid)))}
+
+    user.step_to(matrix.transport, "—")  # (the keyboard search cannot type "—")
+    qtbot.waitUntil(lambda: shown() == unnamed, timeout=5000)
+    assert {r.transport for cell in matrix.cells.values() for r in cell} == {""}
+    user.choose(matrix.transport, "HCCS")
+    qtbot.waitUntil(lambda: shown() == {(r.src, r.dst) for r in links if r.transport == "HCCS"}, timeout=5000)
+    user.step_to(matrix.transport, "All transports")  # (typing right after "HCCS" extends its search)
+    qtbot.waitUntil(lambda: shown() == {(r.src, r.dst) for r in links}, timeout=5000)
+    grid, at = matrix.heatmap.bandwidth, {rank: i for i, rank in enumerate(matrix.ranks)}
+    for src, dst in {(r.src, r.dst) for r in links}:
+        pair = [r for r in links if (r.src, r.dst) == (src, dst)]
+        total = sum(r.size_mb for r in pair) / sum(r.time_ms for r in pair)
+        assert grid[at[src], at[dst]] == pytest.approx(total, abs=1e-4), (src, dst)
 
 
 def test_a_rank_from_the_findings_the_charts_and_the_tables_opens_its_report(qtbot, user, window, job):

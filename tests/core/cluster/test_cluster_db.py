@@ -202,10 +202,14 @@ def test_the_db_output_is_never_written_over_without_force(jobs, analysed, tmp_p
     line = capsys.readouterr().err.strip().splitlines()[-1]
     assert line == f"error: {other / files_db.DB_NAME}: exists; pass --force to replace it"
     assert (other / files_db.DB_NAME).read_bytes() == b"mine" and not (other / files.STEP_CSV).exists()
-    tables = merge.merge(_reduce(_job(jobs, "db")))
+    reds = _reduce(_job(jobs, "db"))
+    tables = merge.merge(reds)
+    facts = files_db.db_facts(
+        [files_db.read_rank_host(r.rank, r.path) for r in reds], [r.distributed_args for r in reds]
+    )
     with pytest.raises(OutputRefused, match="exists; pass --force"):
-        files_db.write_db(tables, out)
-    assert files_db.write_db(tables, out, force=True) == out / files_db.DB_NAME
+        files_db.write_db(tables, out, facts=facts)
+    assert files_db.write_db(tables, out, force=True, facts=facts) == out / files_db.DB_NAME
     assert (out / files_db.DB_NAME).read_bytes() == before  # the same tables, built the same way
     assert sorted(p.name for p in out.iterdir() if p.name.startswith(".")) == []  # no temp left behind
 
@@ -232,35 +236,131 @@ def _stage_set(index: str) -> object:
     return frozenset(int(x) for x in text.strip("()").split(",") if x.strip()) if text.startswith("(") else int(text)
 
 
-def test_msprof_analyzes_cluster_analysis_db_has_our_tables(jobs, analysed, tmp_path):
+MEGATRON = {"tensor_model_parallel_size": 2, "pipeline_model_parallel_size": 2, "data_parallel_size": 2}
+
+
+def test_msprof_analyzes_cluster_analysis_db_has_our_tables(jobs, tmp_path, capsys):
+    """The db job with Megatron's distributed_args in its profiler_metadata.json (as torch_npu writes them
+    for a Megatron run): msprof-analyze's cluster_analysis.db and ours hold the same eight tables, rows,
+    values and storage types (ClusterBaseInfo, HostInfo, RankDeviceMap too)."""
     exe = shutil.which("msprof-analyze")
     if exe is None:
         pytest.skip("msprof-analyze is not installed (pip install msprof-analyze)")
     copy = tmp_path / "job"  # msprof-analyze writes cluster_analysis_output/ into the folder it reads
     shutil.copytree(_job(jobs, "db"), copy)
+    for rank, meta in enumerate(sorted(copy.glob("*/profiler_metadata.json"))):
+        doc = json.loads(meta.read_text())
+        doc["distributed_args"] = {**MEGATRON, "world_size": 8, "rank": rank, "sequence_parallel": False}
+        meta.write_text(json.dumps(doc, indent=4))
     done = subprocess.run([exe, "cluster", "-d", str(copy)], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert "data type: db" in done.stdout + done.stderr
+    out = tmp_path / "ours"
+    assert main(["cluster", "analyze", str(copy), "--out", str(out)]) == 0
+    capsys.readouterr()
     theirs = _tables(copy / "cluster_analysis_output" / files_db.DB_NAME)
-    ours = _tables(analysed["db"] / files_db.DB_NAME)
-    assert set(ours) == set(files_db.TABLES)
-    assert set(theirs) - set(ours) == {"HostInfo", "RankDeviceMap"}  # from each rank's profiler db: not merged
+    ours = _tables(out / files_db.DB_NAME)
+    assert set(ours) == set(theirs) == set(files_db.TABLES)
     for name in files_db.TABLES:
         (sql_o, rows_o), (sql_t, rows_t) = ours[name], theirs[name]
         assert sql_o == sql_t, name  # the same columns and declared types
         assert sum(rows_o.values()) > 0 and rows_o == rows_t, name  # every row, value and storage type
-    # and msprof-analyze's ClusterStepTraceTime holds our cluster_step_trace_time.csv's numbers
-    with open(analysed["db"] / files.STEP_CSV, newline="", encoding="utf-8") as fh:
-        csv_rows = list(csv.reader(fh))[1:]
-    mine = Counter((r[0], r[1], _stage_set(r[2]), *map(float, r[3:])) for r in csv_rows)
-    con = sqlite3.connect(f"file:{copy / 'cluster_analysis_output' / files_db.DB_NAME}?mode=ro", uri=True)
+    con = sqlite3.connect(f"file:{out / files_db.DB_NAME}?mode=ro", uri=True)
     try:
+        base = con.execute(f"SELECT key, value FROM {files_db.BASE_TABLE}").fetchall()
+        devices = con.execute(f"SELECT * FROM {files_db.DEVICE_TABLE}").fetchall()
         rows = con.execute(f"SELECT * FROM {files_db.STEP_TABLE}").fetchall()
     finally:
         con.close()
-    assert all(r[-3:] == (0, 0, 0) for r in rows)  # no distributed_args: msprof-analyze pads with 0
+    assert base == [("distributed_args", json.dumps({**MEGATRON, "world_size": 8, "sequence_parallel": False}))]
+    assert devices == [(r, r, "0", str(p)) for r, p in enumerate(sorted(copy.glob("*_ascend_pt")))]
+    # and msprof-analyze's ClusterStepTraceTime holds our cluster_step_trace_time.csv's numbers
+    with open(out / files.STEP_CSV, newline="", encoding="utf-8") as fh:
+        header, *csv_rows = list(csv.reader(fh))
+    assert header[-3:] == ["DP Index", "PP Index", "TP Index"]
+    mine = Counter((r[0], r[1], _stage_set(r[2]), *map(float, r[3:-3])) for r in csv_rows)
     got = Counter((r[0], r[1], _stage_set(r[2]), *map(float, r[3:-3])) for r in rows)
     assert got == mine and any(r[1] == "stage" for r in rows)
+    indices = {(r[1], int(r[2])): tuple(int(x) for x in r[-3:]) for r in csv_rows if r[1] == "rank"}
+    assert {(r[1], int(r[2])): r[-3:] for r in rows if r[1] == "rank"} == indices
+
+
+def test_a_job_without_distributed_args_has_no_cluster_base_info(analysed):
+    tables = set(_tables(analysed["db"] / files_db.DB_NAME))
+    assert tables == set(files_db.TABLES) - {files_db.BASE_TABLE}
+
+
+def test_a_rank_without_host_info_is_left_out_of_host_info_and_rank_device_map(jobs, tmp_path):
+    rank = tmp_path / jobs["db"].rank_dirs[2].name
+    shutil.copytree(jobs["db"].rank_dirs[2], rank)
+    db = rank / OUT / "ascend_pytorch_profiler_2.db"
+    assert files_db.read_rank_host(2, str(rank)) == (("0", "localhost"), [(2, 2, "0", str(rank))], None)
+    con = sqlite3.connect(db)
+    try:
+        with con:
+            con.execute("DELETE FROM HOST_INFO")
+    finally:
+        con.close()
+    assert files_db.read_rank_host(2, str(rank)) == (
+        None,
+        [],
+        f"{db}: no HOST_INFO rows; the rank is left out of HostInfo and RankDeviceMap",
+    )
+    db.write_bytes(b"no database\n" * 200)
+    host, rows, warning = files_db.read_rank_host(2, str(rank))
+    assert (host, rows) == (None, []) and warning.startswith(f"{db}: not a readable SQLite database (")
+    db.unlink()
+    assert files_db.read_rank_host(2, str(rank))[2] == (
+        f"rank 2: no ascend_pytorch_profiler_2.db in {db.parent}; the rank is left out of HostInfo and RankDeviceMap"
+    )
+    facts = files_db.db_facts(
+        [files_db.read_rank_host(2, str(rank)), (("u1", "node-b"), [(5, 1, "u1", "/b/5")], None),
+         (("u0", "node-a"), [(1, 0, "u0", "/a/1")], None)],
+        [None, {"world_size": 2, "rank": 1}, {"world_size": 2, "rank": 0}],
+    )  # fmt: skip
+    assert facts.hosts == [("u1", "node-b"), ("u0", "node-a")]
+    assert facts.devices == [(1, 0, "u0", "/a/1"), (5, 1, "u1", "/b/5")]
+    assert facts.distributed_args == {"world_size": 2} and len(facts.warnings) == 1
+
+
+def test_the_db_ranks_host_facts_are_read_on_a_worker_without_workbench(jobs, tmp_path):
+    """The engine ships analyze's db-rank function by value: the reduction and the host facts' reader must
+    travel with it (a worker of the user's cluster has no workbench)."""
+    import cloudpickle
+
+    import workbench
+    from workbench.core.cluster import analyze
+
+    source = ranks.discover(str(_job(jobs, "db"))).ranks[3]
+    cloudpickle.register_pickle_by_value(workbench)
+    try:
+        blob = cloudpickle.dumps((analyze._reduce_db_rank, source))
+    finally:
+        cloudpickle.unregister_pickle_by_value(workbench)
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(
+        "import sys\n"
+        "class _NotInstalled:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] == 'workbench':\n"
+        "            raise ModuleNotFoundError(f'No module named {name!r}')\n"
+        "sys.meta_path.insert(0, _NotInstalled())\n"
+    )
+    code = (
+        "import pickle, sys\n"
+        "fn, src = pickle.loads(sys.stdin.buffer.read())\n"
+        "red, host = fn(src)\n"
+        "sys.stdout.buffer.write(pickle.dumps((red.steps, host)))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], input=blob, capture_output=True, env={"PYTHONPATH": str(site)}, timeout=120
+    )
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    assert pickle.loads(done.stdout) == (
+        reduce.reduce_source(source).steps,
+        (("0", "localhost"), [(3, 3, "0", source.path)], None),
+    )
 
 
 def test_msprof_analyzes_sums_are_pandas():

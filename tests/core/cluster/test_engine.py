@@ -20,7 +20,7 @@ import psutil
 import pytest
 
 from workbench.core.cluster import engine
-from workbench.core.cluster.engine import EngineError, EngineSpec, Outcome, map_items
+from workbench.core.cluster.engine import EngineError, EngineSpec, Outcome, Session, map_items
 from workbench.core.tasks import Cancelled, CancelToken, RecordingProgress
 
 BLOCK_S = 60.0  # an item that waits for the test gives up after this (the test never waits that long)
@@ -187,6 +187,40 @@ def test_local_cluster_maps_items_reports_each_and_keeps_going_after_a_failure()
     assert sorted(o.index for o in partials(progress)) == list(range(6))
     assert [v for k, v in progress.events if k == "fraction"][-1] == 1.0
     wait_until(lambda: not our_dask_children(), what="the local cluster's processes to end")
+
+
+def test_a_session_runs_several_maps_on_one_cluster_started_and_closed_once(monkeypatch):
+    starts: list[str] = []
+    closes: list[object] = []
+    start, close = engine._start_cluster, engine._close_cluster
+    monkeypatch.setattr(engine, "_start_cluster", lambda *a: (starts.append(a[0]), start(*a))[1])
+    monkeypatch.setattr(engine, "_close_cluster", lambda c: (closes.append(c), close(c))[1])
+    progress, cancel = RecordingProgress(), CancelToken()
+    with Session(EngineSpec("local", workers=2), progress=progress, cancel=cancel) as session:
+        first = session.map(square_or_fail, [1, 2, 4], label="x={}".format)
+        second = session.map(square_or_fail, [5, 3], label="y={}".format)
+        assert starts == ["local"] and closes == []  # the second map ran on the first one's cluster
+    assert [o.result for o in first] == [1, 4, 16]
+    assert [o.result for o in second] == [25, None] and second[1].error == "y=3: value 3 is not wanted here"
+    assert {o.worker for o in first + second if o.ok} <= {o.worker for o in first}
+    assert starts == ["local"] and len(closes) == 1
+    said = statuses(progress)
+    assert said.count("Starting a local Dask cluster (2 workers)") == 1
+    assert sorted(s.rsplit(" (", 1)[0] for s in said if s.endswith("/2)")) == [
+        "y=3: value 3 is not wanted here",
+        "y=5 done",
+    ]
+    with pytest.raises(EngineError, match="already closed"):
+        session.map(square_or_fail, [1])
+    wait_until(lambda: not our_dask_children(), what="the local cluster's processes to end")
+    # a cancel between two maps: the next one ends at once, and the session still closes its cluster
+    with Session(EngineSpec("local", workers=1), progress=RecordingProgress(), cancel=cancel) as session:
+        assert [o.result for o in session.map(square_or_fail, [2])] == [4]
+        cancel.cancel()
+        with pytest.raises(Cancelled):
+            session.map(square_or_fail, [5, 6])
+    assert starts == ["local", "local"] and len(closes) == 2
+    wait_until(lambda: not our_dask_children(), what="the second cluster's processes to end")
 
 
 def test_cancel_stops_the_running_items_and_the_worker_processes(tmp_path):

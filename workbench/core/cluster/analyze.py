@@ -8,7 +8,14 @@ analysed (:func:`analyze`).
 
 On ``ssh`` engines the ranks are found *on the hosts*: each host's worker lists the ranks under the
 same path on its own disks and reduces those, so only the small reductions travel. On an ``address``
-engine (the user's own scheduler) the path is listed by one worker (a shared file system).
+engine (the user's own scheduler) the path is listed by one worker (a shared file system). The listing
+and the reductions run on ONE engine :class:`~workbench.core.cluster.engine.Session` (one cluster start,
+one close, also when the run fails or is cancelled in between); a local job is listed here and reduced in
+this process or on a local cluster, chosen by its size.
+
+For a db job the rank's worker also reads its profiler db's HOST_INFO / RANK_DEVICE_MAP
+(:func:`~workbench.core.cluster.files_db.read_rank_host`, with the reduction: one item per rank) for
+cluster_analysis.db's HostInfo and RankDeviceMap.
 """
 
 from __future__ import annotations
@@ -18,9 +25,15 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from workbench.core.cluster import files, files_db, findings, merge, ranks, reduce, report
+from workbench.core.cluster.files_db import read_rank_host
+from workbench.core.cluster.reduce import reduce_source
 from workbench.core.tasks import CancelToken, NullProgress, Progress
+
+if TYPE_CHECKING:
+    from workbench.core.cluster.engine import Session
 
 
 class ClusterError(ValueError):
@@ -37,6 +50,14 @@ class Analysis:
 def _discover_on(item: tuple[str, str | None]) -> ranks.Discovery:
     path, host = item
     return ranks.discover(path, host)
+
+
+def _reduce_db_rank(
+    src: ranks.RankSource,
+) -> tuple[reduce.RankReduction, tuple[Any, list[tuple[Any, ...]], str | None]]:
+    """A db rank's reduction and its HOST_INFO / RANK_DEVICE_MAP for cluster_analysis.db, both read on the
+    rank's worker (shipped by value: the two functions are globals of their own, stdlib-only modules' code)."""
+    return reduce_source(src), read_rank_host(src.rank, src.path, src.kind)
 
 
 def default_out(path: str | os.PathLike[str]) -> Path:
@@ -68,21 +89,20 @@ def _engine_label(spec: object, n_items: int) -> str:
     return "in-process" if kind == "sync" else str(kind)
 
 
-def find_ranks(path: str, spec: object, progress: Progress, cancel: CancelToken) -> ranks.Discovery:
-    kind = getattr(spec, "kind", "sync")
-    if kind not in ("ssh", "address"):
+def find_ranks(path: str, session: Session | None, cancel: CancelToken) -> ranks.Discovery:
+    """The ranks under ``path``: listed here, or with an ``ssh`` / ``address`` engine :class:`Session`
+    (``session``) by its workers, on each host's own disks (the session's cluster then reduces them)."""
+    kind = session.spec.kind if session is not None else "sync"
+    if session is None or kind not in ("ssh", "address"):
         return ranks.discover(path)
-    from workbench.core.cluster import engine
-
-    hosts: Sequence[object] = getattr(spec, "hosts", ()) if kind == "ssh" else ()
+    hosts: Sequence[object] = session.spec.hosts if kind == "ssh" else ()
     # a rank's host is the configured host's name (two hosts may share a hostname: ports, jump hosts)
     items: list[tuple[str, str | None]] = [(path, getattr(h, "name", None)) for h in hosts] or [(path, None)]
-    outcomes = engine.map_items(
+    cancel.raise_if_cancelled()
+    outcomes = session.map(
         _discover_on,
         items,
-        spec,  # type: ignore[arg-type]
         progress=NullProgress(),
-        cancel=cancel,
         label=lambda item: f"ranks under {item[0]} on {item[1] or 'the cluster'}",
         affinity=lambda item: item[1],
     )
@@ -127,35 +147,45 @@ def analyze(
 
     spec = spec or engine.EngineSpec("auto")
     source = str(path)
-    progress.status(f"Finding the ranks under {source}")
-    found = find_ranks(source, spec, progress, cancel)
-    if not found.ranks:
-        why = f" ({found.warnings[0]})" if found.warnings else ""
-        raise ClusterError(
-            f"{source}: no rank folders (*_ascend_pt / *_ascend_ms with profiler_info_{{rank}}.json "
-            f"and ASCEND_PROFILER_OUTPUT){why}"
-        )
     out_dir = Path(out) if out is not None else default_out(source)
-    db_input = all(s.data == "db" for s in found.ranks)  # msprof-analyze writes db output for db input
-    if write:  # refuse before the work, not after it
-        for name in (*files.NAMES, report.REPORT_NAME, *((files_db.DB_NAME,) if db_input else ())):
-            if not force and (out_dir / name).exists():
-                raise files.OutputRefused(f"{out_dir / name}: exists; pass --force to replace it")
-        inside = [s.path for s in found.ranks if s.host is None and _inside(out_dir, Path(s.path))]
-        if inside:
-            raise files.OutputRefused(f"{out_dir}: is inside the rank folder {inside[0]}; write the result elsewhere")
-    cancel.raise_if_cancelled()
-    spec = _resolve_auto(spec, found.ranks)
-    outcomes = engine.map_items(
-        reduce.reduce_source,
-        found.ranks,
-        spec,  # type: ignore[arg-type]
-        progress=progress,
-        cancel=cancel,
-        label=lambda s: f"rank {s.rank}",
-        affinity=lambda s: s.host,
-    )
+    with contextlib.ExitStack() as stack:
+        # ssh / address: ONE engine session finds the ranks on the hosts and reduces them (one start-up,
+        # one close, also on an error or a cancel); otherwise the ranks are listed here and the engine
+        # (sync or local, by the ranks' size) is chosen after
+        shared: Session | None = None
+        if getattr(spec, "kind", None) in ("ssh", "address"):
+            shared = stack.enter_context(engine.Session(spec, progress=progress, cancel=cancel))  # type: ignore[arg-type]
+        progress.status(f"Finding the ranks under {source}")
+        found = find_ranks(source, shared, cancel)
+        if not found.ranks:
+            why = f" ({found.warnings[0]})" if found.warnings else ""
+            raise ClusterError(
+                f"{source}: no rank folders (*_ascend_pt / *_ascend_ms with profiler_info_{{rank}}.json "
+                f"and ASCEND_PROFILER_OUTPUT){why}"
+            )
+        db_input = all(s.data == "db" for s in found.ranks)  # msprof-analyze writes db output for db input
+        if write:  # refuse before the work, not after it
+            for name in (*files.NAMES, report.REPORT_NAME, *((files_db.DB_NAME,) if db_input else ())):
+                if not force and (out_dir / name).exists():
+                    raise files.OutputRefused(f"{out_dir / name}: exists; pass --force to replace it")
+            inside = [s.path for s in found.ranks if s.host is None and _inside(out_dir, Path(s.path))]
+            if inside:
+                raise files.OutputRefused(
+                    f"{out_dir}: is inside the rank folder {inside[0]}; write the result elsewhere"
+                )
+        cancel.raise_if_cancelled()
+        spec = _resolve_auto(spec, found.ranks)
+        session = shared or stack.enter_context(engine.Session(spec, progress=progress, cancel=cancel))  # type: ignore[arg-type]
+        db_out = db_input and write  # cluster_analysis.db also takes each rank's host and devices
+        outcomes = session.map(
+            _reduce_db_rank if db_out else reduce.reduce_source,
+            found.ranks,
+            progress=progress,
+            label=lambda s: f"rank {s.rank}",
+            affinity=lambda s: s.host,
+        )
     reds: list[reduce.RankReduction] = []
+    hosts: list[tuple[Any, list[tuple[Any, ...]], str | None]] = []
     infos: list[report.RankInfo] = []
     warnings = list(found.warnings)
     for src, outcome in zip(found.ranks, outcomes):
@@ -163,6 +193,10 @@ def analyze(
         if outcome.error:
             info.error = outcome.error
             warnings.append(outcome.error)
+        elif db_out:
+            red, host = outcome.result
+            reds.append(red)
+            hosts.append(host)
         else:
             reds.append(outcome.result)
         if outcome.retried:
@@ -173,6 +207,9 @@ def analyze(
     progress.status(f"Merging {len(reds)} ranks")
     tables = merge.merge(reds)
     warnings.extend(tables.warnings)
+    facts = files_db.db_facts(hosts, [r.distributed_args for r in reds]) if db_out else None
+    if facts is not None:
+        warnings.extend(facts.warnings)
     result = report.ClusterReport(
         source, tables, findings.find(tables), infos, _engine_label(spec, len(found.ranks)), warnings=warnings
     )
@@ -180,7 +217,7 @@ def analyze(
     if write:
         written = files.write_output(tables, out_dir, force=force)
         if db_input:
-            written.append(files_db.write_db(tables, out_dir, force=force))
+            written.append(files_db.write_db(tables, out_dir, force=force, facts=facts))
         written.append(report.save(result, out_dir, force=force))
     return Analysis(result, written, warnings)
 

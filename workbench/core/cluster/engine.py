@@ -13,6 +13,11 @@ returns one :class:`Outcome` per item, in the items' order:
 * ``address``: the scheduler the user's cluster already runs (``tcp://host:port``);
 * ``auto``: ``sync`` for up to 2 items, else ``local``.
 
+:class:`Session` is one engine for several such calls (``with Session(spec, progress=..., cancel=...) as
+s: s.map(...); s.map(...)``): its cluster is started at the first call that needs one and closed once when
+the session ends (also on an error or a cancel), so e.g. the ranks' discovery on each SSH host and their
+reductions share one start-up. :func:`map_items` is one call on a session of its own.
+
 Progress: one ``progress.status`` line per finished item (``"rank 3 done (5/64)"``, the item named by
 ``label(item)``), ``progress.fraction``, and ``progress.partial(outcome)`` as each completes. A failing
 item is an :class:`Outcome` with a one-line ``error`` ("which item: what failed"); the others go on.
@@ -201,33 +206,6 @@ def resolved_kind(spec: EngineSpec, n_items: int) -> str:
     return spec.kind
 
 
-def map_items(
-    fn: Callable[[Any], Any],
-    items: Sequence[Any],
-    spec: EngineSpec,
-    *,
-    progress: Progress,
-    cancel: CancelToken,
-    label: Callable[[Any], str] = str,
-    affinity: Callable[[Any], str | None] | None = None,
-) -> list[Outcome]:
-    """Run ``fn(item)`` for every item on the engine ``spec`` names; one Outcome per item, in order.
-
-    ``fn`` is a module-level function (picklable), ``items`` small picklable objects. Raises
-    :class:`EngineError` when the engine cannot start and :class:`Cancelled` when ``cancel`` is set.
-    """
-    spec.validate()
-    items = list(items)
-    cancel.raise_if_cancelled()
-    if not items:
-        return []
-    names = [_label(label, item, i) for i, item in enumerate(items)]
-    kind = resolved_kind(spec, len(items))
-    if kind == "sync":
-        return _run_sync(fn, items, names, progress, cancel)
-    return _run_dask(kind, fn, items, names, spec, progress, cancel, affinity)
-
-
 def _label(label: Callable[[Any], str], item: Any, index: int) -> str:
     try:
         return str(label(item))
@@ -276,60 +254,173 @@ def _outcome(index: int, name: str, ok: bool, value: Any, tb: str, worker: str, 
     return Outcome(index, name, error=f"{name}: {value}", worker=worker, retried=retried)
 
 
+def map_items(
+    fn: Callable[[Any], Any],
+    items: Sequence[Any],
+    spec: EngineSpec,
+    *,
+    progress: Progress,
+    cancel: CancelToken,
+    label: Callable[[Any], str] = str,
+    affinity: Callable[[Any], str | None] | None = None,
+) -> list[Outcome]:
+    """Run ``fn(item)`` for every item on the engine ``spec`` names; one Outcome per item, in order.
+
+    ``fn`` is a module-level function (picklable), ``items`` small picklable objects. Raises
+    :class:`EngineError` when the engine cannot start and :class:`Cancelled` when ``cancel`` is set.
+    One :class:`Session` for this one call: a cluster it starts is closed before it returns.
+    """
+    with Session(spec, progress=progress, cancel=cancel) as session:
+        return session.map(fn, items, label=label, affinity=affinity)
+
+
 _CANCEL = object()
 
 
-def _run_dask(
-    kind: str,
-    fn: Callable[[Any], Any],
-    items: list[Any],
-    names: list[str],
-    spec: EngineSpec,
-    progress: Progress,
-    cancel: CancelToken,
-    affinity: Callable[[Any], str | None] | None,
-) -> list[Outcome]:
-    try:
-        import dask  # noqa: F401 - checked here: the message below beats an ImportError deep inside
-        import distributed
-    except ImportError as exc:
-        raise EngineError(
-            f"the {kind} cluster engine needs Dask: install 'dask[distributed]' ({_one_line(exc)})"
-        ) from None
+class Session:
+    """One engine for several :meth:`map` calls (e.g. the ranks' discovery on each host, then their
+    reductions): the cluster is started once, at the first call that needs one, and closed once, by
+    :meth:`close` (``with Session(...)``: also on an error or a cancel).
 
-    events: queue.Queue[Any] = queue.Queue()
-    cancel.on_cancel(lambda: events.put(_CANCEL))  # the close runs on this thread, never the canceller's
-    progress.status(_starting_text(kind, spec, len(items)))
-    cluster, reaper = _start_cancellable(kind, spec, len(items), events, cancel)
-    client: Any = None
-    lost: dict[str, str] = {}  # key -> the worker that was lost while it ran (or held) the item
-    try:
-        target = cluster if cluster is not None else spec.address
+    ``kind``: resolved at the first call with items (``auto``: by that call's number of items) and kept
+    for the later ones; so are the local cluster's workers. ``progress``: where the cluster's start-up is
+    said (each call's items may report elsewhere); ``cancel``: the run's token, for every call (a cancel
+    between two calls ends the next one at once).
+    """
+
+    def __init__(self, spec: EngineSpec, *, progress: Progress, cancel: CancelToken) -> None:
+        self.spec = spec.validate()
+        self.progress, self.cancel = progress, cancel
+        self.kind: str | None = None
+        self._events: queue.Queue[Any] = queue.Queue()
+        self._hooked = False
+        self._cluster: Any = None
+        self._reaper: _Reaper | None = None
+        self._client: Any = None
+        self._where: _Placement | None = None
+        self._ours: frozenset[str] = frozenset()  # the keys of the call that runs (for the lost-worker events)
+        self._failed: EngineError | Cancelled | None = None
+        self._closed = False
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    def map(
+        self,
+        fn: Callable[[Any], Any],
+        items: Sequence[Any],
+        *,
+        progress: Progress | None = None,
+        label: Callable[[Any], str] = str,
+        affinity: Callable[[Any], str | None] | None = None,
+    ) -> list[Outcome]:
+        """:func:`map_items` on this session's engine; ``progress`` (default the session's) gets the items'
+        status lines, fractions and partial Outcomes."""
+        if self._closed:
+            raise EngineError("the cluster engine was already closed; start a new run")
+        items = list(items)
+        self.cancel.raise_if_cancelled()
+        if not items:
+            return []
+        progress = progress if progress is not None else self.progress
+        names = [_label(label, item, i) for i, item in enumerate(items)]
+        if self.kind is None:
+            self.kind = resolved_kind(self.spec, len(items))
+        if self.kind == "sync":
+            return _run_sync(fn, items, names, progress, self.cancel)
+        self._open(self.kind, len(items))
+        return self._run(fn, items, names, progress, affinity)
+
+    def close(self) -> None:
+        """End what the session started (its client, the cluster and, on ``ssh``, whatever outlived the
+        close on the hosts); once, whatever happened before."""
+        if self._closed:
+            return
+        self._closed = True
+        client, cluster, reaper = self._client, self._cluster, self._reaper
+        self._client = self._cluster = self._reaper = None
+        if client is not None:
+            with contextlib.suppress(Exception):
+                client.unsubscribe_topic("all")
+            with contextlib.suppress(Exception):
+                client.close(timeout=CLOSE_TIMEOUT_S)
+        if cluster is not None:
+            _close_cluster(cluster)
+        if reaper is not None:
+            reaper.kill(scheduler=True)  # whatever did not end with the close
+
+    # --- the cluster ---------------------------------------------------------------------------------
+    def _open(self, kind: str, n_items: int) -> None:
+        if self._failed is not None:
+            raise self._failed  # a start that failed is not tried again within the run
+        if self._client is not None:
+            return
+        try:
+            import dask  # noqa: F401 - checked here: the message below beats an ImportError deep inside
+            import distributed  # noqa: F401
+        except ImportError as exc:
+            raise EngineError(
+                f"the {kind} cluster engine needs Dask: install 'dask[distributed]' ({_one_line(exc)})"
+            ) from None
+        if not self._hooked:
+            self._hooked = True
+            # the close runs on the run's thread, never the canceller's
+            self.cancel.on_cancel(lambda: self._events.put(_CANCEL))
+        try:
+            self._start(kind, n_items)
+        except (EngineError, Cancelled) as exc:
+            self._failed = exc
+            raise
+
+    def _start(self, kind: str, n_items: int) -> None:
+        import distributed
+
+        spec = self.spec
+        self.progress.status(_starting_text(kind, spec, n_items))
+        self._cluster, self._reaper = _start_cancellable(kind, spec, n_items, self._events, self.cancel)
+        target = self._cluster if self._cluster is not None else spec.address
         try:
             client = distributed.Client(target, set_as_default=False, timeout=CONNECT_TIMEOUT_S)
         except (OSError, TimeoutError) as exc:
             raise EngineError(f"scheduler {spec.address or kind}: cannot connect ({_one_line(exc)})") from None
-        where = _Placement(kind, spec, client)  # waits for every ssh host's worker
-        if reaper is not None:
-            reaper.learn(client)
-        if cancel.cancelled:
+        self._client = client
+        self._where = _Placement(kind, spec, client)  # waits for every ssh host's worker
+        if self._reaper is not None:
+            self._reaper.learn(client)
+        if self.cancel.cancelled:
             raise Cancelled()
+        client.subscribe_topic("all", self._on_event)
+
+    def _on_event(self, event: Any) -> None:  # the client's event-loop thread: hand over, nothing more
+        msg = event[1] if isinstance(event, tuple) and len(event) == 2 else event
+        if isinstance(msg, dict) and msg.get("action") == "remove-worker" and not msg.get("expected"):
+            ours = self._ours
+            gone = set(msg.get("processing-tasks") or ()) | set(msg.get("lost-computed-tasks") or ())
+            for key in sorted(str(k) for k in gone if k in ours):
+                self._events.put(("lost", key, str(msg.get("worker", ""))))
+
+    # --- one call ------------------------------------------------------------------------------------
+    def _run(
+        self,
+        fn: Callable[[Any], Any],
+        items: list[Any],
+        names: list[str],
+        progress: Progress,
+        affinity: Callable[[Any], str | None] | None,
+    ) -> list[Outcome]:
+        client, where, events, cancel = self._client, self._where, self._events, self.cancel
+        assert client is not None and where is not None and self.kind is not None
+        lost: dict[str, str] = {}  # key -> the worker that was lost while it ran (or held) the item
         run_id = uuid.uuid4().hex[:12]
         keys = [f"wb-item-{run_id}-{i}" for i in range(len(items))]
-        ours = set(keys)
-
-        def on_event(event: Any) -> None:  # the client's event-loop thread: hand over, nothing more
-            msg = event[1] if isinstance(event, tuple) and len(event) == 2 else event
-            if isinstance(msg, dict) and msg.get("action") == "remove-worker" and not msg.get("expected"):
-                gone = set(msg.get("processing-tasks") or ()) | set(msg.get("lost-computed-tasks") or ())
-                for key in sorted(str(k) for k in gone if k in ours):
-                    events.put(("lost", key, str(msg.get("worker", ""))))
-
-        client.subscribe_topic("all", on_event)
+        self._ours = frozenset(keys)
         reporter = _Reporter(progress, len(items))
         outcomes: list[Outcome | None] = [None] * len(items)
         futures: dict[int, Any] = {}
-        shipped = _Shipped(kind, fn, items, client, run_id)
+        shipped = _Shipped(self.kind, fn, items, client, run_id)
         for i, item in enumerate(items):
             placement, why = where.restrictions(affinity(item) if affinity is not None else None)
             if why:
@@ -339,7 +430,7 @@ def _run_dask(
                 continue
             future = shipped.submit(i, key=keys[i], **placement)
             futures[i] = future
-            future.add_done_callback(lambda _f, i=i: events.put(("done", i)))
+            future.add_done_callback(lambda _f, i=i: events.put(("done", run_id, i)))
         index_of = {keys[i]: i for i in futures}
         pending = set(futures)
         while pending:
@@ -351,12 +442,12 @@ def _run_dask(
                 continue
             if event is _CANCEL:
                 # every future, then the running items: the workers' processes (ssh: killed over SSH at
-                # once; local: closing the cluster below ends them). An address cluster keeps running
-                # what already started (Dask cannot stop a running task).
+                # once; local: closing the cluster ends them). An address cluster keeps running what
+                # already started (Dask cannot stop a running task).
                 with contextlib.suppress(Exception):
                     client.cancel(list(futures.values()), force=True)
-                if reaper is not None:
-                    reaper.kill(scheduler=False)
+                if self._reaper is not None:
+                    self._reaper.kill(scheduler=False)
                 raise Cancelled()
             if event[0] == "lost":
                 _, key, worker = event
@@ -365,7 +456,9 @@ def _run_dask(
                     lost[key] = worker
                     progress.status(f"{names[at]}: its worker {worker} was lost; Dask runs it again on another worker")
                 continue
-            done = int(event[1])
+            if event[1] != run_id:
+                continue  # an earlier call's
+            done = int(event[2])
             if done not in pending:
                 continue
             pending.discard(done)
@@ -375,16 +468,6 @@ def _run_dask(
         if cancel.cancelled:
             raise Cancelled()
         return [o for o in outcomes if o is not None]
-    finally:
-        if client is not None:
-            with contextlib.suppress(Exception):
-                client.unsubscribe_topic("all")
-            with contextlib.suppress(Exception):
-                client.close(timeout=CLOSE_TIMEOUT_S)
-        if cluster is not None:
-            _close_cluster(cluster)
-        if reaper is not None:
-            reaper.kill(scheduler=True)  # whatever did not end with the close
 
 
 _STARTED = object()

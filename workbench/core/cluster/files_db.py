@@ -30,18 +30,34 @@ order: operators as the rank's tables list them), a DataFrame column sum is nump
 pandas-written tables declare a column INTEGER when every value is an integer (the rank's db keeps a whole
 number as one), REAL otherwise, TEXT for text, as ``DataFrame.to_sql`` does.
 
-Not written (not in the merge): HostInfo and RankDeviceMap (from each rank's profiler db), ClusterBaseInfo
-(the ``distributed_args``). The file is built beside its place and moved there whole (:func:`atomic_open`); an
-existing one is replaced only with ``force``.
+and, from what the ranks say beyond the merge (:class:`DbFacts`; msprof-analyze's HostInfoAnalysis and
+ClusterBaseInfoAnalysis, its TablesConfig schemas, ``CREATE TABLE name(col TYPE,...)``):
+
+- ``HostInfo`` (``hostUid, hostName`` TEXT): per host uid the ``HOST_INFO`` first row of the ranks' profiler
+  dbs (``ascend_pytorch_profiler_{rank}.db``; both as text), one row per uid, the last name seen;
+- ``RankDeviceMap`` (``rankId, deviceId`` INTEGER, ``hostUid, profilePath`` TEXT): every row of the ranks'
+  ``RANK_DEVICE_MAP`` with the rank's host uid and its folder (the analysed folder's real path joined with the
+  rank folder's name), sorted. A rank whose db, ``HOST_INFO`` or ``RANK_DEVICE_MAP`` is missing or empty is in
+  neither table (a warning); no table when no rank has them. :func:`read_rank_host` reads one rank (STDLIB
+  ONLY: it runs on the rank's Dask worker, shipped by value);
+- ``ClusterBaseInfo`` (``key, value`` TEXT): one row ``distributed_args`` -> the ``json.dumps`` of the first
+  rank's profiler_metadata.json ``distributed_args`` (without ``rank``); no table without them.
+
+Only torch_npu db ranks have their host facts read (msprof / MindSpore ranks take the device from their
+folders there: not written). The file is built beside its place and moved there whole (:func:`atomic_open`);
+an existing one is replaced only with ``force``.
 """
 
 from __future__ import annotations
 
+import json
 import math
+import os
 import shutil
 import sqlite3
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +70,15 @@ STEP_TABLE = "ClusterStepTraceTime"
 TIME_TABLE = "ClusterCommunicationTime"
 BANDWIDTH_TABLE = "ClusterCommunicationBandwidth"
 MATRIX_TABLE = "ClusterCommunicationMatrix"
-TABLES = (GROUP_TABLE, TIME_TABLE, BANDWIDTH_TABLE, MATRIX_TABLE, STEP_TABLE)
+HOST_TABLE = "HostInfo"
+DEVICE_TABLE = "RankDeviceMap"
+BASE_TABLE = "ClusterBaseInfo"
+TABLES = (GROUP_TABLE, TIME_TABLE, BANDWIDTH_TABLE, MATRIX_TABLE, STEP_TABLE, BASE_TABLE, HOST_TABLE, DEVICE_TABLE)
+# msprof-analyze's TablesConfig "HostInfoMap", "RankDeviceMapMap", "ClusterBaseInfoMap"
+HOST_SCHEMA = (("hostUid", "TEXT"), ("hostName", "TEXT"))
+DEVICE_SCHEMA = (("rankId", "INTEGER"), ("deviceId", "INTEGER"), ("hostUid", "TEXT"), ("profilePath", "TEXT"))
+BASE_SCHEMA = (("key", "TEXT"), ("value", "TEXT"))
+DISTRIBUTED_ARGS = "distributed_args"
 # msprof-analyze's TablesConfig "ClusterStepTraceTimeMap" (DBManager.create_tables)
 STEP_SCHEMA = (
     ("step", "TEXT"),
@@ -388,6 +412,85 @@ def matrix_rows(tables: ClusterTables) -> list[tuple[Any, ...]]:
     return rows
 
 
+# ---- what the ranks say beyond the merge: HostInfo, RankDeviceMap, ClusterBaseInfo -------------------
+
+
+def read_rank_host(rank: int, path: str, kind: str = "pytorch") -> tuple[Any, list[tuple[Any, ...]], str | None]:
+    """One rank's part of HostInfo / RankDeviceMap, read where the rank is (STDLIB ONLY, nothing of this
+    module but itself and stdlib modules: shipped by value to the rank's worker): ``((hostUid, hostName),
+    rows, None)`` with ``rows`` its RANK_DEVICE_MAP rows + hostUid + profilePath, or ``(None, [], warning)``
+    (``(None, [], None)`` for a rank that is no torch_npu rank). Never raises."""
+    if kind != "pytorch":
+        return None, [], None
+    name = f"ascend_pytorch_profiler_{rank}.db"
+    db = os.path.join(path, "ASCEND_PROFILER_OUTPUT", name)
+    left_out = "the rank is left out of HostInfo and RankDeviceMap"
+    if not os.path.isfile(db):
+        return None, [], f"rank {rank}: no {name} in {os.path.dirname(db)}; {left_out}"
+    try:
+        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+        try:
+            con.execute("PRAGMA query_only = 1")
+            have = {str(r[0]) for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            host = con.execute("SELECT * FROM HOST_INFO LIMIT 1").fetchall() if "HOST_INFO" in have else []
+            devices = con.execute("SELECT * FROM RANK_DEVICE_MAP").fetchall() if "RANK_DEVICE_MAP" in have else []
+        finally:
+            con.close()
+    except sqlite3.Error as exc:
+        return None, [], f"{db}: not a readable SQLite database ({exc}); {left_out}"
+    missing = [t for t, rows in (("HOST_INFO", host), ("RANK_DEVICE_MAP", devices)) if not (rows and rows[0])]
+    if missing or len(host[0]) < 2:
+        return None, [], f"{db}: no {' or '.join(missing or ['HOST_INFO'])} rows; {left_out}"
+    uid, host_name = str(host[0][0]), str(host[0][1])
+    # msprof-analyze's rank folder: the analysed folder's real path joined with the folder's own name
+    folder = os.path.join(os.path.realpath(os.path.dirname(os.path.abspath(path))), os.path.basename(path))
+    return (uid, host_name), [(*row, uid, folder) for row in devices], None
+
+
+@dataclass
+class DbFacts:
+    """What cluster_analysis.db takes from the ranks beyond the merged tables: HostInfo's and RankDeviceMap's
+    rows and ClusterBaseInfo's ``distributed_args`` (see the module docstring)."""
+
+    hosts: list[tuple[str, str]] = field(default_factory=list)
+    devices: list[tuple[Any, ...]] = field(default_factory=list)
+    distributed_args: dict[str, Any] | None = None
+    warnings: list[str] = field(default_factory=list)
+
+
+def _sort_key(row: tuple[Any, ...]) -> tuple[tuple[int, Any], ...]:
+    """Python's list order of msprof-analyze's rows (numbers before texts where a cell is damaged)."""
+    return tuple((0, v) if isinstance(v, (int, float)) and not isinstance(v, bool) else (1, str(v)) for v in row)
+
+
+def db_facts(
+    per_rank: Sequence[tuple[Any, list[tuple[Any, ...]], str | None]],
+    distributed_args: Sequence[dict[str, Any] | None] = (),
+) -> DbFacts:
+    """The ranks' :func:`read_rank_host` results (in rank order) and ``distributed_args`` (per rank, in rank
+    order; the first non-empty one counts) as :class:`DbFacts`."""
+    facts = DbFacts()
+    hosts: dict[str, str] = {}
+    for host, rows, warning in per_rank:
+        if warning:
+            facts.warnings.append(warning)
+        if host and host[0] and host[1]:
+            hosts[str(host[0])] = str(host[1])
+        facts.devices.extend(tuple(r) for r in rows)
+    facts.hosts = list(hosts.items())
+    facts.devices.sort(key=_sort_key)
+    args = next((a for a in distributed_args if isinstance(a, dict) and a), None)
+    if args is not None:
+        facts.distributed_args = {k: v for k, v in args.items() if k != "rank"}
+    return facts
+
+
+def base_rows(facts: DbFacts) -> list[tuple[str, str]]:
+    if facts.distributed_args is None:
+        return []
+    return [(DISTRIBUTED_ARGS, json.dumps(facts.distributed_args))]
+
+
 # ---- the file ------------------------------------------------------------------------------------
 
 
@@ -411,8 +514,8 @@ def _pandas_table(con: sqlite3.Connection, table: str, types: list[tuple[str, st
     con.executemany(f'INSERT INTO "{table}" VALUES ({",".join("?" * len(types))})', rows)
 
 
-def planned(tables: ClusterTables) -> list[str]:
-    """The tables a write of ``tables`` creates (msprof-analyze writes none for an empty part)."""
+def planned(tables: ClusterTables, facts: DbFacts | None = None) -> list[str]:
+    """The tables a write of ``tables`` (and ``facts``) creates (msprof-analyze writes none for an empty part)."""
     out = []
     if group_rows(tables):
         out += [GROUP_TABLE]
@@ -422,12 +525,21 @@ def planned(tables: ClusterTables) -> list[str]:
         out.append(MATRIX_TABLE)
     if tables.step_rows:
         out.append(STEP_TABLE)
+    if facts is not None:
+        out += [t for t, rows in ((BASE_TABLE, base_rows(facts)), (HOST_TABLE, facts.hosts)) if rows]
+        out += [DEVICE_TABLE] if facts.devices else []
     return out
 
 
-def build(tables: ClusterTables, path: str | Path) -> list[str]:
-    """Write the tables of ``tables`` into the new SQLite file ``path``; the tables written."""
-    names = planned(tables)
+def _config_table(con: sqlite3.Connection, table: str, schema: tuple[tuple[str, str], ...], rows: list) -> None:
+    """A table as msprof-analyze's DBManager.create_tables makes it from its TablesConfig, and its rows."""
+    con.execute(f"CREATE TABLE {table}({','.join(f'{c} {t}' for c, t in schema)})")
+    con.executemany(f"INSERT INTO {table} VALUES ({','.join('?' * len(schema))})", rows)
+
+
+def build(tables: ClusterTables, path: str | Path, facts: DbFacts | None = None) -> list[str]:
+    """Write the tables of ``tables`` (and ``facts``) into the new SQLite file ``path``; the tables written."""
+    names = planned(tables, facts)
     con = sqlite3.connect(str(path))
     try:
         with con:
@@ -442,18 +554,24 @@ def build(tables: ClusterTables, path: str | Path) -> list[str]:
                     rows = make(tables)
                     _pandas_table(con, table, _declared(table, columns, rows), rows)
             if STEP_TABLE in names:
-                con.execute(f"CREATE TABLE {STEP_TABLE}({','.join(f'{c} {t}' for c, t in STEP_SCHEMA)})")
-                con.executemany(
-                    f"INSERT INTO {STEP_TABLE} VALUES ({','.join('?' * len(STEP_SCHEMA))})", step_rows(tables)
-                )
+                _config_table(con, STEP_TABLE, STEP_SCHEMA, step_rows(tables))
+            if facts is not None:
+                for table, schema, rows in (
+                    (BASE_TABLE, BASE_SCHEMA, base_rows(facts)),
+                    (HOST_TABLE, HOST_SCHEMA, facts.hosts),
+                    (DEVICE_TABLE, DEVICE_SCHEMA, facts.devices),
+                ):
+                    if table in names:
+                        _config_table(con, table, schema, rows)
     finally:
         con.close()
     return names
 
 
-def write_db(tables: ClusterTables, out_dir: str | Path, *, force: bool = False) -> Path:
-    """``out_dir/cluster_analysis.db`` with msprof-analyze's tables of ``tables``; its path. Built in a
-    temporary folder beside it and put in place atomically; an existing file only with ``force``."""
+def write_db(tables: ClusterTables, out_dir: str | Path, *, force: bool = False, facts: DbFacts | None = None) -> Path:
+    """``out_dir/cluster_analysis.db`` with msprof-analyze's tables of ``tables`` (and of ``facts``: HostInfo,
+    RankDeviceMap, ClusterBaseInfo); its path. Built in a temporary folder beside it and put in place
+    atomically; an existing file only with ``force``."""
     out = Path(out_dir)
     target = out / DB_NAME
     refuse_existing(target, force)
@@ -462,10 +580,10 @@ def write_db(tables: ClusterTables, out_dir: str | Path, *, force: bool = False)
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix=f".{DB_NAME}.", dir=out) as work:
         built = Path(work) / DB_NAME
-        build(tables, built)
+        build(tables, built, facts)
         with open(built, "rb") as src, atomic_open(target, "wb", encoding=None) as dst:
             shutil.copyfileobj(src, dst)
     return target
 
 
-__all__ = ["DB_NAME", "TABLES", "build", "planned", "write_db"]
+__all__ = ["DB_NAME", "TABLES", "DbFacts", "build", "db_facts", "planned", "read_rank_host", "write_db"]

@@ -7,15 +7,21 @@
 - :func:`op_rows` / :func:`op_summary`: per group, step and operator each rank's elapse / wait /
   transit / synchronization time, and per operator the rank the others waited for (the one with the
   least wait) and by how much (the largest wait minus the least);
-- :func:`link_rows`: the matrix's links summed over steps (bandwidth per src → dst and transport).
+- :func:`link_rows`: the matrix's links summed over steps (bandwidth per src → dst and transport);
+- :func:`link_matrix`: the Matrix tab's src × dst grid for one transport or all of them (``transport``
+  None; ``""`` is the transport of links whose data names none): per cell its links and one bandwidth,
+  the cell's sizes summed over its links divided by their times summed (for all transports: the pair's
+  traffic over every transport), and the slow links of that transport; :func:`matrix_transports` the
+  transports it can be asked for.
 """
 
 from __future__ import annotations
 
 import statistics
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 
-from workbench.core.cluster.findings import link_totals
+from workbench.core.cluster.findings import SlowLink, link_totals
 from workbench.core.cluster.merge import TIME_INFO, TOTAL_OP, ClusterTables, digits, num, ratio
 
 STACK = ("Computing", "Communication(Not Overlapped)", "Free", "Bubble")
@@ -191,3 +197,60 @@ def link_rows(tables: ClusterTables) -> list[LinkRow]:
         LinkRow(src, dst, transport, size, time, ratio(size, time))
         for (src, dst, transport), (size, time, _ops) in sorted(link_totals(tables).items())
     ]
+
+
+@dataclass(frozen=True)
+class MatrixCell:
+    """One src → dst cell: its links (one per transport shown) and their bandwidth together (GB/s)."""
+
+    src: int
+    dst: int
+    links: tuple[LinkRow, ...]
+    size_mb: float
+    time_ms: float
+    bandwidth: float
+
+
+@dataclass(frozen=True)
+class LinkMatrix:
+    """The Matrix tab's grid: ``ranks`` are its rows (src) and columns (dst); ``cells`` keyed by (row,
+    column) index, only where a link is; ``slow``: the slow links of the transport shown, on the grid."""
+
+    transport: str | None  # None: every transport
+    ranks: list[int]
+    cells: dict[tuple[int, int], MatrixCell] = field(default_factory=dict)
+    slow: list[SlowLink] = field(default_factory=list)
+
+    def index(self, rank: int) -> int | None:
+        return self.ranks.index(rank) if rank in self.ranks else None
+
+
+def matrix_transports(links: Sequence[LinkRow]) -> list[str]:
+    """The transports the links use, sorted (``""``: a link whose transport the data does not name)."""
+    return sorted({link.transport for link in links})
+
+
+def link_matrix(
+    tables: ClusterTables,
+    transport: str | None = None,
+    slow_links: Sequence[SlowLink] = (),
+    links: Sequence[LinkRow] | None = None,
+) -> LinkMatrix:
+    """The src × dst grid of ``transport``'s links (None: every transport, a cell's
+    bandwidth the sum of its links' sizes over the sum of their times); the rows and columns are every
+    rank of the cluster and every rank a link names. ``links``: :func:`link_rows` of ``tables`` when
+    the caller has them already."""
+    rows = list(link_rows(tables) if links is None else links)
+    ranks = sorted({*tables.ranks, *(r.src for r in rows), *(r.dst for r in rows)})
+    at = {rank: i for i, rank in enumerate(ranks)}
+    chosen: dict[tuple[int, int], list[LinkRow]] = {}
+    for link in rows:
+        if transport is None or link.transport == transport:
+            chosen.setdefault((at[link.src], at[link.dst]), []).append(link)
+    cells = {}
+    for (i, j), group in chosen.items():
+        size = sum(r.size_mb for r in group)
+        time = sum(r.time_ms for r in group)
+        cells[(i, j)] = MatrixCell(ranks[i], ranks[j], tuple(group), size, time, ratio(size, time))
+    slow = [s for s in slow_links if (transport is None or s.transport == transport) and s.src in at and s.dst in at]
+    return LinkMatrix(transport, ranks, cells, slow)

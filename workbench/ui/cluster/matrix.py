@@ -1,11 +1,9 @@
 """The Matrix tab: the cluster's communication matrix as a src × dst heatmap of bandwidth (GB/s, the
-links' size over time summed over steps and groups: core ``views.link_rows``) for one transport or all
-of them; the slow links of the findings outlined; the tooltip names src, dst, transport, bandwidth,
-size and time."""
+links' size over time summed over steps and groups) for one transport or all of them; the slow links of
+the findings outlined; the tooltip names src, dst, transport, bandwidth, size and time. What a cell holds
+and its bandwidth (also "All transports") is core's ``views.link_matrix``: this pane only draws it."""
 
 from __future__ import annotations
-
-from collections import defaultdict
 
 import numpy as np
 import pyqtgraph as pg
@@ -13,11 +11,10 @@ from PySide6.QtCore import QRectF
 from PySide6.QtWidgets import QComboBox, QGraphicsRectItem, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from workbench.core.cluster import views
-from workbench.core.cluster.merge import ratio
 from workbench.core.cluster.report import ClusterReport
 from workbench.ui.report.comm.heatmap import Heatmap
 
-ALL = ""  # the combo's data for every transport
+ALL = None  # the combo's data for every transport (a link's transport may be "", unnamed)
 SLOW_OUTLINE = "#d62728"
 
 
@@ -27,12 +24,12 @@ class ClusterMatrixPane(QWidget):
         self.setObjectName("ClusterMatrix")
         self.report = report
         self.links = views.link_rows(report.tables)
-        ends = {r.src for r in self.links} | {r.dst for r in self.links}
-        self.ranks = sorted({*report.tables.ranks, *ends})
+        self.matrix = views.link_matrix(report.tables, ALL, report.findings.slow_links, self.links)
+        self.ranks = self.matrix.ranks
         self.transport = QComboBox(self)
         self.transport.setObjectName("clusterTransport")
         self.transport.addItem(self.tr("All transports"), ALL)
-        for name in sorted({r.transport for r in self.links}):
+        for name in views.matrix_transports(self.links):
             self.transport.addItem(name or "—", name)
         label = QLabel(self.tr("&Transport"), self)
         label.setBuddy(self.transport)
@@ -57,24 +54,22 @@ class ClusterMatrixPane(QWidget):
 
     def show_transport(self) -> None:
         chosen = self.transport.currentData()
-        index = {r: i for i, r in enumerate(self.ranks)}
-        cells: dict[tuple[int, int], list[views.LinkRow]] = defaultdict(list)
-        for link in self.links:
-            if chosen in (ALL, None) or link.transport == chosen:
-                cells[(index[link.src], index[link.dst])].append(link)
-        self.cells = dict(cells)
+        matrix = views.link_matrix(self.report.tables, chosen, self.report.findings.slow_links, self.links)
+        self.matrix = matrix
+        self.cells = {at: list(cell.links) for at, cell in matrix.cells.items()}
         n = len(self.ranks)
         grid = np.full((n, n), np.nan)
-        for (i, j), links in self.cells.items():
-            grid[i, j] = ratio(sum(r.size_mb for r in links), sum(r.time_ms for r in links))
+        for (i, j), cell in matrix.cells.items():
+            grid[i, j] = cell.bandwidth
         self.heatmap.set_grid(self.ranks, grid, self.details)
         for item in self.outlines:
             self.heatmap.plot.removeItem(item)
         self.outlines = []
-        slow = [s for s in self.report.findings.slow_links if chosen in (ALL, None) or s.transport == chosen]
+        slow = matrix.slow
         for s in slow:
-            if s.src in index and s.dst in index:
-                item = QGraphicsRectItem(QRectF(index[s.dst] - 0.5, index[s.src] - 0.5, 1.0, 1.0))
+            row, column = matrix.index(s.src), matrix.index(s.dst)
+            if row is not None and column is not None:
+                item = QGraphicsRectItem(QRectF(column - 0.5, row - 0.5, 1.0, 1.0))
                 pen = pg.mkPen(SLOW_OUTLINE, width=3)
                 pen.setCosmetic(True)
                 item.setPen(pen)
