@@ -425,6 +425,803 @@ op_debug_level=1</translation>
     </message>
 </context>
 <context>
+    <name>Advisor</name>
+    <message>
+        <source>Rank {rank} computes {excess} longer than its peers (step {step})</source>
+        <translation>Rank {rank} 的计算时间比同组 rank 长 {excess}（迭代 {step}）</translation>
+    </message>
+    <message>
+        <source>The other ranks wait for this one at every collective. Look at its own report: a slower or throttled device (npu-smi: temperature, frequency, errors), more work on it (uneven data or pipeline split), host contention on its server, or operators that run on AI CPU only there.</source>
+        <translation>其他 rank 在每次集合通信时都在等待它。请查看它自己的报告：设备较慢或降频（npu-smi：温度、频率、错误），分到的工作更多（数据或流水线切分不均），所在服务器上主机资源争抢，或只在它上面运行于 AI CPU 的算子。</translation>
+    </message>
+    <message>
+        <source>Its computing time</source>
+        <translation>它的计算时间</translation>
+    </message>
+    <message>
+        <source>Median of its peers {peers}</source>
+        <translation>同组 rank {peers} 的中位数</translation>
+    </message>
+    <message>
+        <source>Ratio to the median</source>
+        <translation>与中位数之比</translation>
+    </message>
+    <message>
+        <source>Slow in steps</source>
+        <translation>慢的迭代数</translation>
+    </message>
+    <message>
+        <source>Mean wait of the ranks sharing its groups</source>
+        <translation>同通信组 rank 的平均等待时间</translation>
+    </message>
+    <message>
+        <source>Its own wait</source>
+        <translation>它自身的等待时间</translation>
+    </message>
+    <message>
+        <source>Link {src} -&gt; {dst} ({transport}) reaches {bandwidth}, {ratio} of its transport's median</source>
+        <translation>链路 {src} -&gt; {dst}（{transport}）带宽为 {bandwidth}，为同类链路中位数的 {ratio}</translation>
+    </message>
+    <message>
+        <source>One link is slower than the others of its kind. Check the link's hardware and configuration (hccn_tool for RDMA: link state, errors, PFC / DSCP settings; HCCS: the board), whether other traffic shares it, and the ranks' placement.</source>
+        <translation>这条链路比同类链路慢。检查链路的硬件和配置（RDMA 用 hccn_tool 查看链路状态、错误计数、PFC / DSCP 设置；HCCS 检查单板），是否有其他流量共用该链路，以及各 rank 的部署位置。</translation>
+    </message>
+    <message>
+        <source>Bandwidth</source>
+        <translation>带宽</translation>
+    </message>
+    <message>
+        <source>Median of the {transport} links</source>
+        <translation>{transport} 链路的中位数</translation>
+    </message>
+    <message>
+        <source>Transit size</source>
+        <translation>传输量</translation>
+    </message>
+    <message>
+        <source>Transit time</source>
+        <translation>传输时间</translation>
+    </message>
+    <message>
+        <source>Pipeline stage {stage} waits {share} of its time in bubbles</source>
+        <translation>流水线 stage {stage} 有 {share} 的时间处于空泡中</translation>
+    </message>
+    <message>
+        <source>The pipeline stages wait for each other. Use more micro-batches per step (gradient accumulation), an interleaved (virtual pipeline) schedule, and balance the layers between the stages so that no stage computes much longer than the others.</source>
+        <translation>流水线各 stage 在互相等待。每个迭代使用更多的 micro-batch（梯度累积），采用交错（虚拟流水线）调度，并在各 stage 之间均衡层数，使任何 stage 的计算时间都不明显长于其他 stage。</translation>
+    </message>
+    <message>
+        <source>Bubble time</source>
+        <translation>空泡时间</translation>
+    </message>
+    <message>
+        <source>Stage time (without bubbles)</source>
+        <translation>Stage 时间（不含空泡）</translation>
+    </message>
+    <message>
+        <source>Bubble share</source>
+        <translation>空泡占比</translation>
+    </message>
+    <message>
+        <source>Ranks of the stage</source>
+        <translation>该 stage 的 rank</translation>
+    </message>
+    <message>
+        <source>Communication not overlapped with computation takes {share} of the step ({time})</source>
+        <translation>未被计算掩盖的通信占用 {share} 的迭代时间（{time}）</translation>
+    </message>
+    <message>
+        <source>The device waits for communication. Overlap it with computation: bucket gradients so their AllReduce starts during the backward pass, prefetch parameters (ZeRO / FSDP), use the communication-computation fusion operators, and reduce the communication volume (larger data-parallel groups only where the links allow it).</source>
+        <translation>设备在等待通信。让通信与计算重叠：对梯度分桶，使其 AllReduce 在反向计算期间开始；预取参数（ZeRO / FSDP）；使用通算融合算子；并减少通信量（仅在链路允许时才扩大数据并行组）。</translation>
+    </message>
+    <message>
+        <source>Communication not overlapped</source>
+        <translation>未被掩盖的通信</translation>
+    </message>
+    <message>
+        <source>Share of the step</source>
+        <translation>占迭代的比例</translation>
+    </message>
+    <message>
+        <source>All communication</source>
+        <translation>全部通信</translation>
+    </message>
+    <message>
+        <source>Overlapped with computation</source>
+        <translation>与计算重叠的部分</translation>
+    </message>
+    <message>
+        <source>Read from</source>
+        <translation>数据来源</translation>
+    </message>
+    <message>
+        <source>{share} of the {transport} communication operators move less than {limit} each</source>
+        <translation>{share} 的 {transport} 通信算子每次传输少于 {limit}</translation>
+    </message>
+    <message>
+        <source>Many small transfers make the host launch bottleneck and waste the link. In data parallelism increase the batch size or the gradient accumulation and the gradient bucket size; with ZeRO-3 consider ZeRO-2/1 if memory allows; use the affinity optimisers and fused operators that issue fewer communication operators.</source>
+        <translation>大量小包传输会造成主机下发瓶颈并浪费链路带宽。数据并行时增大 batch size、梯度累积步数和梯度分桶大小；使用 ZeRO-3 时，若内存允许可改用 ZeRO-2/1；使用亲和优化器和融合算子以减少通信算子的数量。</translation>
+    </message>
+    <message>
+        <source>Operators with a {transport} transfer</source>
+        <translation>有 {transport} 传输的算子</translation>
+    </message>
+    <message>
+        <source>Smaller than {limit}</source>
+        <translation>小于 {limit}</translation>
+    </message>
+    <message>
+        <source>Share of small operators (msprof-analyze flags 20 %)</source>
+        <translation>小包算子占比（msprof-analyze 以 20 % 为阈值）</translation>
+    </message>
+    <message>
+        <source>Transit time of the small operators</source>
+        <translation>小包算子的传输时间</translation>
+    </message>
+    <message>
+        <source>{count} communication operators move data sizes not aligned to 512 bytes</source>
+        <translation>{count} 个通信算子的数据量未按 512 字节对齐</translation>
+    </message>
+    <message>
+        <source>SDMA transfers whose size is not a multiple of 512 bytes run slower. Pad the tensors you communicate (or the bucket sizes) to multiples of 512 bytes; ask the HCCL engineers for the operator's data layout where it is not yours to change.</source>
+        <translation>数据量不是 512 字节整数倍的 SDMA 传输更慢。把要通信的张量（或分桶大小）填充到 512 字节的整数倍；若数据布局不由你决定，请联系 HCCL 工程师。</translation>
+    </message>
+    <message>
+        <source>Unaligned operators</source>
+        <translation>未对齐的算子</translation>
+    </message>
+    <message>
+        <source>Unaligned transfers</source>
+        <translation>未对齐的传输</translation>
+    </message>
+    <message>
+        <source>Time of the unaligned transfers</source>
+        <translation>未对齐传输的时间</translation>
+    </message>
+    <message>
+        <source>Share of the SDMA transfer time</source>
+        <translation>占 SDMA 传输时间的比例</translation>
+    </message>
+    <message>
+        <source>{count} communication operators reach less than {limit} while MatMul runs beside them</source>
+        <translation>{count} 个通信算子在 MatMul 并行执行时带宽低于 {limit}</translation>
+    </message>
+    <message>
+        <source>Computation and communication share the memory bandwidth. Compare a run with the overlap switched off (or the communication moved) to see whether the overlap still pays; where it does not, schedule the communication next to lighter operators.</source>
+        <translation>计算与通信共享内存带宽。与关闭重叠（或调整通信位置）的运行结果对比，判断重叠是否仍有收益；若没有收益，把通信安排在较轻的算子旁执行。</translation>
+    </message>
+    <message>
+        <source>Operators below the limit</source>
+        <translation>低于阈值的算子</translation>
+    </message>
+    <message>
+        <source>MatMul tasks running beside them</source>
+        <translation>与其并行的 MatMul 任务</translation>
+    </message>
+    <message>
+        <source>{count} communication operators reach less than {limit} on {transport}</source>
+        <translation>{count} 个通信算子在 {transport} 上的带宽低于 {limit}</translation>
+    </message>
+    <message>
+        <source>The link runs under what it should give. Check for bandwidth contention with concurrent computation, the placement of the ranks (HCCS inside a server, RDMA between them), the NIC and switch configuration for RDMA, and compare with a run of the same operators alone.</source>
+        <translation>链路带宽低于应有水平。检查是否与并发的计算争抢带宽、各 rank 的部署位置（服务器内走 HCCS，服务器间走 RDMA）、RDMA 的网卡与交换机配置，并与单独运行相同算子的结果对比。</translation>
+    </message>
+    <message>
+        <source>Slow operators</source>
+        <translation>慢算子</translation>
+    </message>
+    <message>
+        <source>Expected bandwidth of {transport}</source>
+        <translation>{transport} 的预期带宽</translation>
+    </message>
+    <message>
+        <source>Slowest operator</source>
+        <translation>最慢的算子</translation>
+    </message>
+    <message>
+        <source>Median bandwidth of the large operators</source>
+        <translation>大包算子的带宽中位数</translation>
+    </message>
+    <message>
+        <source>{op_type} runs on AI CPU although it has an AI Core kernel ({count} tasks, {share} of device time)</source>
+        <translation>{op_type} 有 AI Core 内核却在 AI CPU 上运行（{count} 个任务，占设备时间 {share}）</translation>
+    </message>
+    <message>
+        <source>AI CPU kernels are much slower than AI Core ones. Find out why {op_type} did not get its AI Core kernel (an input data type, format or shape the kernel does not take, or an older CANN) and change the call so that it runs on the AI Core, or replace it by equivalent operators.</source>
+        <translation>AI CPU 内核比 AI Core 内核慢得多。请查明 {op_type} 为何没有使用其 AI Core 内核（该内核不支持的输入数据类型、格式或 shape，或 CANN 版本较旧），修改调用使其在 AI Core 上运行，或用等价算子替换。</translation>
+    </message>
+    <message>
+        <source>AI CPU tasks</source>
+        <translation>AI CPU 任务</translation>
+    </message>
+    <message>
+        <source>Time on AI CPU</source>
+        <translation>AI CPU 耗时</translation>
+    </message>
+    <message>
+        <source>Share of device time</source>
+        <translation>占设备时间</translation>
+    </message>
+    <message>
+        <source>Longest task</source>
+        <translation>最长任务</translation>
+    </message>
+    <message>
+        <source>AI CPU operators take {share} of stream {stream} ({time})</source>
+        <translation>AI CPU 算子占流 {stream} 的 {share}（{time}）</translation>
+    </message>
+    <message>
+        <source>The stream waits for slow AI CPU kernels ({op_types}). Move this work to AI Core operators (supported data types, equivalent operators) or out of the step.</source>
+        <translation>该流在等待缓慢的 AI CPU 内核（{op_types}）。请将这部分工作改用 AI Core 算子（支持的数据类型、等价算子），或移出训练步。</translation>
+    </message>
+    <message>
+        <source>Busy time of the stream</source>
+        <translation>流的忙碌时间</translation>
+    </message>
+    <message>
+        <source>AI CPU time on the stream</source>
+        <translation>流上的 AI CPU 耗时</translation>
+    </message>
+    <message>
+        <source>AI CPU share of the stream</source>
+        <translation>AI CPU 占流的比例</translation>
+    </message>
+    <message>
+        <source>AI CPU tasks on the stream</source>
+        <translation>流上的 AI CPU 任务</translation>
+    </message>
+    <message>
+        <source>{op_type} runs on AI CPU with {dtypes} data ({count} tasks, {share} of device time)</source>
+        <translation>{op_type} 因 {dtypes} 数据在 AI CPU 上运行（{count} 个任务，占设备时间 {share}）</translation>
+    </message>
+    <message>
+        <source>Many AI Core kernels do not take 64-bit data types: {op_type} has an AI Core kernel and probably fell back to AI CPU for its {dtypes} tensors. Convert them to a supported type before the call (int64 to int32, double to float32) where the values allow it.</source>
+        <translation>许多 AI Core 内核不支持 64 位数据类型：{op_type} 有 AI Core 内核，很可能因其 {dtypes} 张量回退到了 AI CPU。在数值范围允许时，请在调用前将其转换为支持的类型（int64 转 int32，double 转 float32）。</translation>
+    </message>
+    <message>
+        <source>Data types</source>
+        <translation>数据类型</translation>
+    </message>
+    <message>
+        <source>Memory-bound operators take {share} of the device time ({count} tasks)</source>
+        <translation>内存瓶颈算子占设备时间的 {share}（{count} 个任务）</translation>
+    </message>
+    <message>
+        <source>These operators wait for data from global memory (MTE2) longer than they compute, most of all {op_types}. Fuse them with their neighbours, use larger or aligned shapes, keep matrix inputs in the NZ format and avoid extra casts and copies.</source>
+        <translation>这些算子等待全局内存数据（MTE2）的时间长于计算时间，最多的是 {op_types}。请将它们与相邻算子融合，使用更大或对齐的 shape，矩阵输入保持 NZ 格式，并避免多余的类型转换和拷贝。</translation>
+    </message>
+    <message>
+        <source>Memory-bound tasks</source>
+        <translation>内存瓶颈任务</translation>
+    </message>
+    <message>
+        <source>Their time</source>
+        <translation>其耗时</translation>
+    </message>
+    <message>
+        <source>Highest memory bound</source>
+        <translation>最高内存瓶颈值</translation>
+    </message>
+    <message>
+        <source>AI Core operators that keep no unit busy take {share} of the device time ({count} tasks)</source>
+        <translation>没有任何单元处于繁忙状态的 AI Core 算子占设备时间的 {share}（{count} 个任务）</translation>
+    </message>
+    <message>
+        <source>No pipe of these operators (cube, vector, scalar, MTE1/2/3) is busy more than 80 % of their time, most of all {op_types}: the cores wait. Check their block dim against the core count, their tiling and shapes; tune them with AOE or fuse small operators.</source>
+        <translation>这些算子的任何流水（cube、vector、scalar、MTE1/2/3）的繁忙时间都不超过其耗时的 80 %，最多的是 {op_types}：核在等待。请对照核数检查其 block dim，检查切分（tiling）和 shape；用 AOE 调优，或融合小算子。</translation>
+    </message>
+    <message>
+        <source>Tasks without a bound pipe</source>
+        <translation>无瓶颈流水的任务</translation>
+    </message>
+    <message>
+        <source>All {count} operators run with dynamic shapes</source>
+        <translation>全部 {count} 个算子均以动态 shape 运行</translation>
+    </message>
+    <message>
+        <source>Dynamic-shape operators are compiled or selected at run time. If the input shapes do not change, use the binary kernels and no online compilation: call torch_npu.npu.set_compile_mode(jit_compile=False) and set torch_npu.npu.config.allow_internal_format = False at the start of the script.</source>
+        <translation>动态 shape 算子在运行时编译或选择内核。若输入 shape 不变，请使用二进制内核并关闭在线编译：在脚本开头调用 torch_npu.npu.set_compile_mode(jit_compile=False)，并设置 torch_npu.npu.config.allow_internal_format = False。</translation>
+    </message>
+    <message>
+        <source>Dynamic-shape tasks</source>
+        <translation>动态 shape 任务</translation>
+    </message>
+    <message>
+        <source>Operator types</source>
+        <translation>算子类型</translation>
+    </message>
+    <message>
+        <source>{op_type} on inputs {shape}: inner axes not multiples of 256 ({count} tasks, {share} of device time)</source>
+        <translation>输入为 {shape} 的 {op_type}：内轴不是 256 的倍数（{count} 个任务，占设备时间 {share}）</translation>
+    </message>
+    <message>
+        <source>Matrix multiplications run fastest when the inner (last) axis of each input is a multiple of 256 elements. Pad or reshape these matrices (inner axes {axes}) or choose such sizes in the model.</source>
+        <translation>当每个输入的内轴（最后一维）为 256 个元素的倍数时，矩阵乘法最快。请对这些矩阵（内轴 {axes}）进行填充或调整形状，或在模型中选用这样的尺寸。</translation>
+    </message>
+    <message>
+        <source>Inner axes</source>
+        <translation>内轴</translation>
+    </message>
+    <message>
+        <source>Tasks</source>
+        <translation>任务数</translation>
+    </message>
+    <message>
+        <source>FlashAttentionScore with head dim {head_dim} and sequence length {seq}: not multiples of 128 ({count} tasks, {share} of device time)</source>
+        <translation>FlashAttentionScore 的 head dim 为 {head_dim}、序列长度为 {seq}：不是 128 的倍数（{count} 个任务，占设备时间 {share}）</translation>
+    </message>
+    <message>
+        <source>FlashAttention kernels run fastest when the head dimension and the sequence length are multiples of 128. Pad the sequence to a multiple of 128, or use a head dimension of 128 where the model allows it.</source>
+        <translation>当 head 维度和序列长度都是 128 的倍数时，FlashAttention 内核最快。请将序列填充到 128 的倍数，或在模型允许时使用 128 的 head 维度。</translation>
+    </message>
+    <message>
+        <source>Head dimension</source>
+        <translation>Head 维度</translation>
+    </message>
+    <message>
+        <source>Sequence length</source>
+        <translation>序列长度</translation>
+    </message>
+    <message>
+        <source>{length} operators in a row ({op_types}) run {count} times and mostly move data: a fusion candidate ({share} of device time)</source>
+        <translation>{length} 个连续算子（{op_types}）运行了 {count} 次，主要在搬运数据：可考虑融合（占设备时间 {share}）</translation>
+    </message>
+    <message>
+        <source>Each of these small operators reads its inputs from global memory and writes its result back (memory transfers take {mte} of their core time). One fused operator moves the data once: use a fused API of torch_npu for the pattern or write one Ascend C kernel for it.</source>
+        <translation>这些小算子各自从全局内存读取输入并写回结果（内存搬运占其核耗时的 {mte}）。融合为一个算子后数据只需搬运一次：请使用 torch_npu 针对该模式的融合 API，或为其编写一个 Ascend C 内核。</translation>
+    </message>
+    <message>
+        <source>Operators in the sequence</source>
+        <translation>序列中的算子数</translation>
+    </message>
+    <message>
+        <source>Memory transfers of their core time</source>
+        <translation>内存搬运占核耗时</translation>
+    </message>
+    <message>
+        <source>Vector operators bound by their pipes take {share} of the device time ({op_types})</source>
+        <translation>受自身流水限制的 Vector 算子占设备时间的 {share}（{op_types}）</translation>
+    </message>
+    <message>
+        <source>These vector operators keep their own pipes busy ({bounds}: vector unit, MTE2 loads, MTE3 stores), so they cannot run faster as they are. Reduce their work: fuse them with their neighbours, avoid extra casts and copies, use smaller data types where the accuracy allows.</source>
+        <translation>这些 Vector 算子的流水已处于繁忙状态（{bounds}：向量单元、MTE2 读入、MTE3 写出），现状下无法更快。请减少其工作量：与相邻算子融合，避免多余的类型转换和拷贝，在精度允许时使用更小的数据类型。</translation>
+    </message>
+    <message>
+        <source>Bound pipes</source>
+        <translation>瓶颈流水</translation>
+    </message>
+    <message>
+        <source>The device is idle {share} of the step time ({idle} of {total})</source>
+        <translation>设备在 {share} 的迭代时间内空闲（{total} 中的 {idle}）</translation>
+    </message>
+    <message>
+        <source>The device waits for work. Where host activity fills its idle time the host is the bottleneck: keep the task queue on (TASK_QUEUE_ENABLE=1 or 2), bind the process to cores, avoid synchronisations (.item(), .cpu(), prints) inside the step, use fused operators and larger batches so each launch carries more work; otherwise look at what the gaps wait for.</source>
+        <translation>设备在等待任务。若空闲时间内主机一直在忙，则瓶颈在主机（Host Bound）：保持任务队列开启（TASK_QUEUE_ENABLE=1 或 2），将进程绑核，避免在迭代中同步（.item()、.cpu()、print），使用融合算子和更大的 batch，使每次下发承载更多计算；否则查看这些间隙在等待什么。</translation>
+    </message>
+    <message>
+        <source>Device idle time</source>
+        <translation>设备空闲时间</translation>
+    </message>
+    <message>
+        <source>Share of the step time</source>
+        <translation>占迭代时间的比例</translation>
+    </message>
+    <message>
+        <source>Host activity during the idle time</source>
+        <translation>空闲期间主机活动占比</translation>
+    </message>
+    <message>
+        <source>Gaps between device tasks of {min_gap} or more</source>
+        <translation>设备任务之间 {min_gap} 及以上的间隙</translation>
+    </message>
+    <message>
+        <source>Largest gap</source>
+        <translation>最大间隙</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>迭代数</translation>
+    </message>
+    <message>
+        <source>Data loading takes {share} of the step time ({time})</source>
+        <translation>数据加载占用 {share} 的迭代时间（{time}）</translation>
+    </message>
+    <message>
+        <source>The step waits for its input. Use more DataLoader workers (num_workers), pin_memory=True and prefetching, keep the data on fast local disk, avoid archive formats (tar, zip) and check that no other process (core binding, preprocessing) slows the loader down.</source>
+        <translation>迭代在等待输入数据。增加 DataLoader 的进程数（num_workers），设置 pin_memory=True 并开启预取，把数据放在高速本地盘上，避免使用归档格式（tar、zip），并检查是否有其他进程（绑核、预处理）拖慢了数据加载。</translation>
+    </message>
+    <message>
+        <source>Data loading time</source>
+        <translation>数据加载时间</translation>
+    </message>
+    <message>
+        <source>Data loading calls</source>
+        <translation>数据加载调用次数</translation>
+    </message>
+    <message>
+        <source>Longest call (msprof-analyze flags 10 ms)</source>
+        <translation>最长一次调用（msprof-analyze 以 10 ms 为阈值）</translation>
+    </message>
+    <message>
+        <source>Operators are compiled {count} times during the steps ({time})</source>
+        <translation>迭代期间算子被编译 {count} 次（{time}）</translation>
+    </message>
+    <message>
+        <source>Operators compiled at run time stall the launches. Use the binary kernels: torch_npu.npu.set_compile_mode(jit_compile=False) and torch_npu.npu.config.allow_internal_format=False; keep input shapes static (pad to fixed buckets) so an operator is not compiled again for every new shape.</source>
+        <translation>运行时编译算子会阻塞下发。请使用二进制算子：torch_npu.npu.set_compile_mode(jit_compile=False) 以及 torch_npu.npu.config.allow_internal_format=False；保持输入形状固定（填充到固定的档位），避免算子因每个新形状而重新编译。</translation>
+    </message>
+    <message>
+        <source>Compilations</source>
+        <translation>编译次数</translation>
+    </message>
+    <message>
+        <source>Compilation time</source>
+        <translation>编译时间</translation>
+    </message>
+    <message>
+        <source>Host API</source>
+        <translation>主机 API</translation>
+    </message>
+    <message>
+        <source>{api} can replace {count} operator sequences ({pattern})</source>
+        <translation>{api} 可替换 {count} 处算子序列（{pattern}）</translation>
+    </message>
+    <message>
+        <source>A fused NPU API does the work of this operator sequence in one call. Replace the sequence by it where the semantics match (see the torch_npu API reference); profile with with_stack=True to see the call stacks that lead to each sequence.</source>
+        <translation>一个融合的 NPU 亲和 API 可以一次调用完成这段算子序列的工作。在语义一致的地方用它替换该序列（参见 torch_npu API 参考）；采集时设置 with_stack=True 可以看到每处序列的调用栈。</translation>
+    </message>
+    <message>
+        <source>Occurrences</source>
+        <translation>出现次数</translation>
+    </message>
+    <message>
+        <source>Operator sequence</source>
+        <translation>算子序列</translation>
+    </message>
+    <message>
+        <source>Host time of the sequences</source>
+        <translation>这些序列的主机耗时</translation>
+    </message>
+    <message>
+        <source>The task queue is switched off (TASK_QUEUE_ENABLE={value})</source>
+        <translation>任务队列已关闭（TASK_QUEUE_ENABLE={value}）</translation>
+    </message>
+    <message>
+        <source>With TASK_QUEUE_ENABLE=0 the Python thread launches every operator itself and the device waits for it. Unset it or export TASK_QUEUE_ENABLE=1 (2 also moves more of the launch work off the main thread).</source>
+        <translation>TASK_QUEUE_ENABLE=0 时由 Python 线程亲自下发每个算子，设备只能等待。请取消该设置或 export TASK_QUEUE_ENABLE=1（设为 2 还会把更多下发工作移出主线程）。</translation>
+    </message>
+    <message>
+        <source>Value of TASK_QUEUE_ENABLE</source>
+        <translation>TASK_QUEUE_ENABLE 的值</translation>
+    </message>
+    <message>
+        <source>Operators run synchronously (ASCEND_LAUNCH_BLOCKING={value})</source>
+        <translation>算子以同步方式执行（ASCEND_LAUNCH_BLOCKING={value}）</translation>
+    </message>
+    <message>
+        <source>ASCEND_LAUNCH_BLOCKING=1 makes every launch wait for its operator: a debugging setting that serialises host and device. export ASCEND_LAUNCH_BLOCKING=0 (or unset it) for training.</source>
+        <translation>ASCEND_LAUNCH_BLOCKING=1 使每次下发都等待算子执行完：这是调试用的设置，会让主机和设备串行。训练时请 export ASCEND_LAUNCH_BLOCKING=0（或取消该设置）。</translation>
+    </message>
+    <message>
+        <source>Value of ASCEND_LAUNCH_BLOCKING</source>
+        <translation>ASCEND_LAUNCH_BLOCKING 的值</translation>
+    </message>
+    <message>
+        <source>{count} environment settings can slow the run</source>
+        <translation>{count} 项环境设置可能拖慢运行</translation>
+    </message>
+    <message>
+        <source>Change the settings listed (each line says what to set), then profile again. These are the environment variables msprof-analyze's advisor checks.</source>
+        <translation>按列出的建议修改这些设置（每行说明应如何设置），然后重新采集性能数据。这些是 msprof-analyze advisor 检查的环境变量。</translation>
+    </message>
+    <message>
+        <source>ASCEND_GLOBAL_LOG_LEVEL (debug/info logging slows training; export ASCEND_GLOBAL_LOG_LEVEL=3)</source>
+        <translation>ASCEND_GLOBAL_LOG_LEVEL（debug/info 级日志会拖慢训练；export ASCEND_GLOBAL_LOG_LEVEL=3）</translation>
+    </message>
+    <message>
+        <source>HCCL_RDMA_TC (RoCE DSCP value; must match the network's configuration)</source>
+        <translation>HCCL_RDMA_TC（RoCE 报文的 DSCP 值；须与网络配置一致）</translation>
+    </message>
+    <message>
+        <source>HCCL_RDMA_SL (RDMA NIC priority; must match the PFC priority)</source>
+        <translation>HCCL_RDMA_SL（RDMA 网卡优先级；须与 PFC 优先级一致）</translation>
+    </message>
+    <message>
+        <source>ACLNN_CACHE_LIMIT (aclnn operator cache; when host bound export ACLNN_CACHE_LIMIT=100000)</source>
+        <translation>ACLNN_CACHE_LIMIT（aclnn 算子缓存；主机瓶颈时 export ACLNN_CACHE_LIMIT=100000）</translation>
+    </message>
+    <message>
+        <source>HOST_CACHE_CAPACITY (dynamic-shape cache off; export HOST_CACHE_CAPACITY=20)</source>
+        <translation>HOST_CACHE_CAPACITY（动态形状缓存未开启；export HOST_CACHE_CAPACITY=20）</translation>
+    </message>
+    <message>
+        <source>PYTORCH_NPU_ALLOC_CONF (export PYTORCH_NPU_ALLOC_CONF=expandable_segments:True against fragmentation)</source>
+        <translation>PYTORCH_NPU_ALLOC_CONF（为减少内存碎片，export PYTORCH_NPU_ALLOC_CONF=expandable_segments:True）</translation>
+    </message>
+    <message>
+        <source>HCCL_ALGO (a fixed communication algorithm; unset it to let HCCL choose)</source>
+        <translation>HCCL_ALGO（固定了通信算法；取消该设置，由 HCCL 自行选择）</translation>
+    </message>
+</context>
+<context>
+    <name>AdvisorExport</name>
+    <message>
+        <source>High</source>
+        <translation>高</translation>
+    </message>
+    <message>
+        <source>Medium</source>
+        <translation>中</translation>
+    </message>
+    <message>
+        <source>Low</source>
+        <translation>低</translation>
+    </message>
+    <message>
+        <source>Compute</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>Scheduling</source>
+        <translation>调度</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>Communication</source>
+        <translation>通信</translation>
+    </message>
+    <message>
+        <source>Cluster</source>
+        <translation>集群</translation>
+    </message>
+    <message>
+        <source>Environment</source>
+        <translation>环境</translation>
+    </message>
+    <message>
+        <source>Operator</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>Slice</source>
+        <translation>切片</translation>
+    </message>
+    <message>
+        <source>Lane</source>
+        <translation>泳道</translation>
+    </message>
+    <message>
+        <source>Table row</source>
+        <translation>表格行</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>迭代</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>Rank</translation>
+    </message>
+    <message>
+        <source>Link</source>
+        <translation>链路</translation>
+    </message>
+    <message>
+        <source>Setting</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>Advisor findings</source>
+        <translation>专家建议结果</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>Findings</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <source>Severity</source>
+        <translation>严重程度</translation>
+    </message>
+    <message>
+        <source>Category</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <source>Rule</source>
+        <translation>规则</translation>
+    </message>
+    <message>
+        <source>Title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <source>Advice</source>
+        <translation>建议</translation>
+    </message>
+    <message>
+        <source>Facts</source>
+        <translation>事实</translation>
+    </message>
+    <message>
+        <source>Evidence</source>
+        <translation>证据</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>What</source>
+        <translation>对象</translation>
+    </message>
+    <message>
+        <source>Where</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <source>Start (ns)</source>
+        <translation>开始 (ns)</translation>
+    </message>
+    <message>
+        <source>Duration (ns)</source>
+        <translation>时长 (ns)</translation>
+    </message>
+    <message>
+        <source>Values</source>
+        <translation>数值</translation>
+    </message>
+    <message>
+        <source>No findings.</source>
+        <translation>未发现问题。</translation>
+    </message>
+    <message>
+        <source>Warnings</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>{shown} of {total} items</source>
+        <translation>共 {total} 项中的 {shown} 项</translation>
+    </message>
+    <message>
+        <source>Finding</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation>序号</translation>
+    </message>
+</context>
+<context>
+    <name>AdvisorPane</name>
+    <message>
+        <source>Running the advisor…</source>
+        <translation>正在运行专家建议…</translation>
+    </message>
+    <message>
+        <source>Export JSON…</source>
+        <translation>导出 JSON…</translation>
+    </message>
+    <message>
+        <source>Export HTML…</source>
+        <translation>导出 HTML…</translation>
+    </message>
+    <message>
+        <source>Export Excel…</source>
+        <translation>导出 Excel…</translation>
+    </message>
+    <message>
+        <source>Finding</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <source>Category</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <source>Evidence</source>
+        <translation>证据</translation>
+    </message>
+    <message>
+        <source>Fact</source>
+        <translation>事实</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>What</source>
+        <translation>对象</translation>
+    </message>
+    <message>
+        <source>Where</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <source>Start (ns)</source>
+        <translation>开始 (ns)</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>时长</translation>
+    </message>
+    <message>
+        <source>Findings: {0} ({1})</source>
+        <translation>问题：{0} 个（{1}）</translation>
+    </message>
+    <message>
+        <source>Show</source>
+        <translation>显示</translation>
+    </message>
+    <message>
+        <source>Show the selected evidence item in its view</source>
+        <translation>在所属视图中显示选中的证据项</translation>
+    </message>
+    <message>
+        <source>The advisor could not run: {0}</source>
+        <translation>专家建议无法运行：{0}</translation>
+    </message>
+    <message>
+        <source>No findings: none of the {0} rules found a problem.</source>
+        <translation>未发现问题：{0} 条规则均未发现问题。</translation>
+    </message>
+    <message>
+        <source>Select a finding to see its facts, advice and evidence.</source>
+        <translation>选择一个问题，查看其事实、建议和证据。</translation>
+    </message>
+    <message>
+        <source>{0} · rule {1}</source>
+        <translation>{0} · 规则 {1}</translation>
+    </message>
+    <message>
+        <source>What to try: {0}</source>
+        <translation>可以尝试：{0}</translation>
+    </message>
+    <message>
+        <source>No evidence items.</source>
+        <translation>没有证据项。</translation>
+    </message>
+    <message>
+        <source>Evidence: the top {0} of {1} items. Double-click or Show: go there.</source>
+        <translation>证据：共 {1} 项中的前 {0} 项。双击或点击“显示”即可跳转。</translation>
+    </message>
+    <message>
+        <source>Evidence: {0} items. Double-click or Show: go there.</source>
+        <translation>证据：{0} 项。双击或点击“显示”即可跳转。</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>HTML page (*.html)</source>
+        <translation>HTML 页面 (*.html)</translation>
+    </message>
+    <message>
+        <source>Excel workbook (*.xlsx)</source>
+        <translation>Excel 工作簿 (*.xlsx)</translation>
+    </message>
+    <message>
+        <source>Export Advisor Findings</source>
+        <translation>导出专家建议结果</translation>
+    </message>
+    <message>
+        <source>Wrote {0}</source>
+        <translation>已写入 {0}</translation>
+    </message>
+</context>
+<context>
     <name>AippPage</name>
     <message>
         <source>Preprocessing (AIPP)</source>
@@ -1486,6 +2283,22 @@ Output: {2}/RUN_ID (RUN_ID: the run's date and time, chosen when it starts)</sou
         <translation>正在取消…</translation>
     </message>
     <message>
+        <source>Advise on cluster {0}</source>
+        <translation>对集群 {0} 给出专家建议</translation>
+    </message>
+    <message>
+        <source>{0} selected in the Matrix.</source>
+        <translation>已在矩阵中选中 {0}。</translation>
+    </message>
+    <message>
+        <source>Rank {0} selected: Open Rank Report opens its timeline.</source>
+        <translation>已选中 Rank {0}：“打开 Rank 报告”可打开其时间线。</translation>
+    </message>
+    <message>
+        <source>{0} is not shown in a view of this cluster.</source>
+        <translation>{0} 不在此集群的任何视图中显示。</translation>
+    </message>
+    <message>
         <source>Nothing was analysed: the files of the earlier analysis were kept.</source>
         <translation>未进行分析：之前分析的文件已保留。</translation>
     </message>
@@ -1766,6 +2579,34 @@ Size: {4} MB · Time: {5} ms</source>
         <translation>Rank {0}：有 {1} 个文件夹；采用最新的 {2}（未采用 {3}）</translation>
     </message>
     <message>
+        <source>{0}: no device_&lt;id&gt;/info.json.&lt;id&gt;, so its rank is unknown; skipped</source>
+        <translation>{0}：没有 device_&lt;id&gt;/info.json.&lt;id&gt;，无法确定其 Rank；已跳过</translation>
+    </message>
+    <message>
+        <source>{0}: not parsed (no mindstudio_profiler_output and analyze folders: run {1}); skipped</source>
+        <translation>{0}：未解析（没有 mindstudio_profiler_output 和 analyze 文件夹：请运行 {1}）；已跳过</translation>
+    </message>
+    <message>
+        <source>{0}: expected an object with rank_id, found {1}; skipped</source>
+        <translation>{0}：应为含 rank_id 的对象，实际为 {1}；已跳过</translation>
+    </message>
+    <message>
+        <source>{0}: rank_id {1} is not a rank number; skipped</source>
+        <translation>{0}：rank_id {1} 不是 Rank 编号；已跳过</translation>
+    </message>
+    <message>
+        <source>{0} PROF folders have no rank_id ({1}, ...) while others have one; they are left out</source>
+        <translation>{0} 个 PROF 文件夹没有 rank_id（{1} 等），而其他文件夹有；这些文件夹未纳入分析</translation>
+    </message>
+    <message>
+        <source>rank {0}: {1} folders of device {2} without a rank_id; the oldest, {3}, is taken (not {4})</source>
+        <translation>Rank {0}：设备 {2} 有 {1} 个没有 rank_id 的文件夹；采用最早的 {3}（未采用 {4}）</translation>
+    </message>
+    <message>
+        <source>{0} PROF folders ({1}, ...) are left out: the torch_npu / MindSpore ranks are analysed</source>
+        <translation>{0} 个 PROF 文件夹（{1} 等）未纳入分析：分析的是 torch_npu / MindSpore 的 Rank</translation>
+    </message>
+    <message>
         <source>{0}: not valid JSON ({1})</source>
         <translation>{0}：不是有效的 JSON（{1}）</translation>
     </message>
@@ -1804,6 +2645,42 @@ Size: {4} MB · Time: {5} ms</source>
     <message>
         <source>rank {0}: no communication.json or communication_matrix.json in {1}</source>
         <translation>Rank {0}：{1} 中没有 communication.json 或 communication_matrix.json</translation>
+    </message>
+    <message>
+        <source>rank {0}: no msprof_&lt;timestamp&gt;.json in {1}; its steps are left out</source>
+        <translation>Rank {0}：{1} 中没有 msprof_&lt;timestamp&gt;.json；其迭代数据未纳入</translation>
+    </message>
+    <message>
+        <source>{0}: event {1}, dur: {2} is not a number; taken as 0</source>
+        <translation>{0}：事件 {1} 的 dur：{2} 不是数字；按 0 处理</translation>
+    </message>
+    <message>
+        <source>{0}: expected a list of trace events, found {1}; no steps</source>
+        <translation>{0}：应为 trace 事件列表，实际为 {1}；没有迭代数据</translation>
+    </message>
+    <message>
+        <source>{0}: expected an object of operators, found {1}</source>
+        <translation>{0}：应为按算子组织的对象，实际为 {1}</translation>
+    </message>
+    <message>
+        <source>{0}: operator {1} is not an object; skipped</source>
+        <translation>{0}：算子 {1} 不是对象；已跳过</translation>
+    </message>
+    <message>
+        <source>rank {0}: no {1} in {2}; no steps or parallel_group_info</source>
+        <translation>Rank {0}：{2} 中没有 {1}；没有迭代数据和 parallel_group_info</translation>
+    </message>
+    <message>
+        <source>rank {0}: no {1} in {2}; no communication</source>
+        <translation>Rank {0}：{2} 中没有 {1}；没有通信数据</translation>
+    </message>
+    <message>
+        <source>{0}: no table {1}; the rank's steps are left out</source>
+        <translation>{0}：没有表 {1}；该 Rank 的迭代数据未纳入</translation>
+    </message>
+    <message>
+        <source>{0}, column {1}: {2} is not a number; taken as 0</source>
+        <translation>{0}，列 {1}：{2} 不是数字；按 0 处理</translation>
     </message>
     <message>
         <source>profiler_metadata.json: distributed_args do not describe a Megatron partition (world_size = tp x pp x dp, integer sizes); no DP/PP/TP Index columns</source>
@@ -6324,6 +7201,66 @@ Trust this key and connect? It will be remembered in Ascend Workbench's known_ho
         <translation>查询</translation>
     </message>
     <message>
+        <source>Advisor</source>
+        <translation>专家建议</translation>
+    </message>
+    <message>
+        <source>Advise on {0}</source>
+        <translation>对 {0} 给出专家建议</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>Advisor ({0})</source>
+        <translation>专家建议 ({0})</translation>
+    </message>
+    <message>
+        <source>{0}: the stretch is selected on the timeline.</source>
+        <translation>{0}：已在时间线上选中该时间段。</translation>
+    </message>
+    <message>
+        <source>{0} selected on the timeline.</source>
+        <translation>已在时间线上选中 {0}。</translation>
+    </message>
+    <message>
+        <source>The events of {0} are in the Event View.</source>
+        <translation>{0} 的事件显示在事件视图中。</translation>
+    </message>
+    <message>
+        <source>{0} is not in the OPs table</source>
+        <translation>{0} 不在算子表中</translation>
+    </message>
+    <message>
+        <source>{0}: row {1} of AI Core Metrics.</source>
+        <translation>{0}：AI Core 指标的第 {1} 行。</translation>
+    </message>
+    <message>
+        <source>{0} is not in the AI Core Metrics table</source>
+        <translation>{0} 不在 AI Core 指标表中</translation>
+    </message>
+    <message>
+        <source>{0}: row {1} of Statistics ▸ OPs.</source>
+        <translation>{0}：统计信息 ▸ 算子的第 {1} 行。</translation>
+    </message>
+    <message>
+        <source>{0} selected in the Communication tab.</source>
+        <translation>已在通信标签页中选中 {0}。</translation>
+    </message>
+    <message>
+        <source>{0} is not in the Communication tab</source>
+        <translation>{0} 不在通信标签页中</translation>
+    </message>
+    <message>
+        <source>{0} in the Steps tab.</source>
+        <translation>{0} 显示在迭代标签页中。</translation>
+    </message>
+    <message>
+        <source>{0} is not shown in a view of this report.</source>
+        <translation>{0} 不在此报告的任何视图中显示。</translation>
+    </message>
+    <message>
         <source>Events of {0} · {1}</source>
         <translation>{0} · {1} 的事件</translation>
     </message>
@@ -6418,6 +7355,14 @@ Trust this key and connect? It will be remembered in Ascend Workbench's known_ho
     <message>
         <source>{0} is not on the timeline</source>
         <translation>时间线上没有 {0}</translation>
+    </message>
+    <message>
+        <source>{0}: row {1} of Statistics ▸ Op Info, selected on the timeline.</source>
+        <translation>{0}：统计信息 ▸ 算子信息的第 {1} 行，已在时间线上选中。</translation>
+    </message>
+    <message>
+        <source>{0}: row {1} of Statistics ▸ Op Info.</source>
+        <translation>{0}：统计信息 ▸ 算子信息的第 {1} 行。</translation>
     </message>
     <message>
         <source>selected on the timeline</source>

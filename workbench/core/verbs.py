@@ -27,6 +27,7 @@ VERB_MODULES = [
     "workbench.core.atc.cli",
     "workbench.core.profiler.cli",
     "workbench.core.cluster.cli",
+    "workbench.core.advisor.cli",
 ]
 
 # Which module registers each verb: ``ascend-workbench <verb>`` imports only that one (a CLI call
@@ -45,6 +46,7 @@ VERB_HOMES = {
     "model": "workbench.core.atc.cli",
     "profile": "workbench.core.profiler.cli",
     "cluster": "workbench.core.cluster.cli",
+    "advise": "workbench.core.advisor.cli",
 }
 
 

@@ -70,6 +70,9 @@ class ClusterDocument(QWidget):
         self.overview: Any = None
         self.comm: Any = None
         self.matrix: Any = None
+        self.advisor: Any = None  # the Advisor list in the Overview (issue #21): the cluster rules' findings
+        self.advisor_task: Any = None
+        self.advisor_result: Any = None
 
         self.toolbar = QToolBar(self)
         self.toolbar.setObjectName("clusterToolbar")
@@ -214,6 +217,59 @@ class ClusterDocument(QWidget):
         self.comparisons.closing()
         if self.task is not None:
             self.task.cancel()
+        if self.advisor_task is not None and not self.advisor_task.state.finished:
+            self.advisor_task.cancel()
+
+    # --- the Advisor -----------------------------------------------------------------------------------------
+    def _add_advisor(self, report: cluster_report.ClusterReport) -> None:
+        """The Advisor's list in the Overview, filled by the cluster rules run as a task (never on the
+        GUI thread)."""
+        from workbench.core.advisor.run import advise_cluster
+        from workbench.ui.advisor.pane import AdvisorPane
+
+        if self.advisor_task is not None and not self.advisor_task.state.finished:
+            self.advisor_task.cancel()
+        pane = AdvisorPane(self, inputs=[report.source])
+        pane.evidence_activated.connect(self.show_evidence)
+        self.advisor = pane
+        self.advisor_result = None
+        self.overview.set_advisor(pane)  # in the Overview, beside the slow ranks and links
+        task = self.context.bridge.start(
+            advise_cluster,
+            report,
+            title=self.tr("Advise on cluster {0}").format(self._name()),
+            kind="view",
+            announce=False,
+        )
+        self.advisor_task = task
+        task.progress_changed.connect(lambda value, p=pane: self._advisor_step(p, lambda: p.set_running(value)))
+        task.succeeded.connect(lambda result, p=pane: self._advisor_step(p, lambda: self._advisor_ready(p, result)))
+        task.failed.connect(lambda message, _exc, p=pane: self._advisor_step(p, lambda: p.set_failed(message)))
+
+    def _advisor_step(self, pane, step: Callable[[], None]) -> None:
+        """An advisor task's event, for its pane only while it is the shown one (a re-analysis replaces it)."""
+        if not self.closed and pane is self.advisor:
+            step()
+
+    def _advisor_ready(self, pane, result) -> None:
+        self.advisor_result = result
+        pane.set_result(result)
+
+    def show_evidence(self, finding, e) -> None:
+        """An evidence item of the Advisor tab: a rank selected (Overview), a link shown in the Matrix."""
+        pane = self.advisor
+        values = dict(e.values)
+        if e.kind == "link" and {"src", "dst"} <= set(values):
+            self._link_clicked(int(values["src"]), int(values["dst"]), str(values.get("transport", "")), True)
+            pane.set_status(self.tr("{0} selected in the Matrix.").format(e.label))
+            return
+        rank = e.rank if e.rank is not None else values.get("rank")
+        if rank is not None and self.report is not None and int(rank) in self.report.tables.ranks:
+            self.select_rank(int(rank))
+            self.tabs.setCurrentWidget(self.overview)
+            pane.set_status(self.tr("Rank {0} selected: Open Rank Report opens its timeline.").format(int(rank)))
+            return
+        pane.set_status(self.tr("{0} is not shown in a view of this cluster.").format(e.label), error=True)
 
     def _finished(self) -> None:
         self.task = None
@@ -296,6 +352,7 @@ class ClusterDocument(QWidget):
         self.tabs.addTab(self.overview, self.tr("Overview"))
         self.tabs.addTab(self.comm, self.tr("Communication"))
         self.tabs.addTab(self.matrix, self.tr("Matrix"))
+        self._add_advisor(report)
         for pane in (self.overview, self.comm):
             pane.rank_clicked.connect(self.select_rank)
             pane.rank_activated.connect(self.open_rank)

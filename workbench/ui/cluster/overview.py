@@ -1,8 +1,9 @@
-"""The Overview tab: the findings (every slow rank and slow link with its evidence, one line each)
-above a step × rank heatmap of a chosen cluster_step_trace_time column and per-rank stacked bars
-(Computing / Communication (Not Overlapped) / Free / Bubble) of one step or the mean of the steps.
-The rows of both charts are the ranks; pointing at a rank anywhere emits it (click:
-``rank_clicked``, double-click: ``rank_activated``, right-click: ``rank_menu``)."""
+"""The Overview tab: the findings (every slow rank and slow link with its evidence, one line each;
+beside them the advisor's cluster findings, ``set_advisor``) above a step × rank heatmap of a chosen
+cluster_step_trace_time column and per-rank stacked bars (Computing / Communication (Not Overlapped)
+/ Free / Bubble) of one step or the mean of the steps. The rows of both charts are the ranks; pointing
+at a rank anywhere emits it (click: ``rank_clicked``, double-click: ``rank_activated``, right-click:
+``rank_menu``)."""
 
 from __future__ import annotations
 
@@ -107,12 +108,17 @@ class ClusterOverviewPane(QWidget):
         box.setContentsMargins(0, 0, 0, 0)
         box.addLayout(controls)
         box.addWidget(charts, 1)
+        # the findings beside the advisor's (set_advisor: its pane, once the document has one)
+        self.top = QSplitter(Qt.Orientation.Horizontal, self)
+        self.top.addWidget(self.findings)
+        self.advisor: QWidget | None = None
         split = QSplitter(Qt.Orientation.Vertical, self)
-        split.addWidget(self.findings)
+        split.addWidget(self.top)
         split.addWidget(lower)
         split.setStretchFactor(0, 1)
         split.setStretchFactor(1, 4)
         split.setSizes([140, 560])
+        self.split = split
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(split)
@@ -204,6 +210,17 @@ class ClusterOverviewPane(QWidget):
     def _chart_rank_clicked(self, rank: int) -> None:
         self.select_rank(rank)
         self.rank_clicked.emit(rank)
+
+    def set_advisor(self, pane: QWidget) -> None:
+        """The advisor's findings of the cluster (an AdvisorPane) beside the slow ranks and links;
+        the findings row grows to show it."""
+        if self.advisor is not None:
+            self.advisor.setParent(None)
+            self.advisor.deleteLater()
+        self.advisor = pane
+        self.top.addWidget(pane)
+        self.top.setSizes([400, 600])
+        self.split.setSizes([300, 400])
 
     def select_rank(self, rank: int | None) -> None:
         """Outline ``rank`` in both charts and select its finding, if it has one."""

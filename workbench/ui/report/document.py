@@ -1,7 +1,8 @@
 """A report opened as a document tab: Timeline (with its data pane: Event View, Statistics, AI
 Core Metrics, Selection, Slice List), Analysis Summary, Steps / Memory / Communication (where the
 report has their data: each built off the GUI thread when first shown, a click there selects the
-step, allocation or op on the timeline), Baseline Comparison and Query sub-views. Loading
+step, allocation or op on the timeline), Baseline Comparison, Query and Advisor sub-views (the
+advisor runs as a task once the report is ready; its evidence is marked in the views). Loading
 is a task (progress, cancel); a failed load leaves the other tabs alone and shows the engine's
 message. Core's English texts (status lines, the AI Core description) are translated here."""
 
@@ -295,6 +296,18 @@ class ReportDocument(QWidget):
             self.query = QueryPane(context, report, self)  # SQL over the report (issue #18)
             self.query.show_slice.connect(self._query_slice)
             self.tabs.addTab(self.query, self.tr("Query"))
+        # the Advisor tab (issue #21): its findings come from a task started once the document is ready
+        self._context = context
+        self.advisor: Any = None
+        self.advisor_result: Any = None
+        self.advisor_task: Any = None
+        self.marks: Any = None  # where the findings' evidence is in the views (ui.advisor.marks.Marks)
+        if context is not None:
+            from workbench.ui.advisor.pane import AdvisorPane
+
+            self.advisor = AdvisorPane(self, inputs=inputs)
+            self.advisor.evidence_activated.connect(self.show_evidence)
+            self.tabs.addTab(self.advisor, self.tr("Advisor"))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         warn = "\n".join(tr_report_warning(w) for w in report.warnings)
@@ -327,6 +340,176 @@ class ReportDocument(QWidget):
         self.ready = True
         self._prepared = None
         self.filled.emit()
+        self.start_advisor()
+
+    # --- the Advisor ----------------------------------------------------------------------------------------
+    def start_advisor(self) -> None:
+        """Run the advisor's rules over the report on the context's task bridge (never on the GUI
+        thread); the Advisor tab, its count and the marks in the views fill when it is done."""
+        if self.advisor is None or self.advisor_task is not None:
+            return
+        from workbench.core.advisor.run import advise
+
+        task = self._context.bridge.start(
+            advise,
+            self.report,
+            title=self.tr("Advise on {0}").format(Path(str(self.report.source)).name),
+            kind="view",
+            announce=False,
+        )
+        self.advisor_task = task
+        self.advisor.set_running(None)
+        task.progress_changed.connect(self.advisor.set_running)
+        task.succeeded.connect(self._advisor_ready)
+        task.failed.connect(lambda message, _exc: self.advisor.set_failed(message))
+        task.cancelled.connect(lambda: self.advisor.set_failed(self.tr("cancelled")))
+
+    def _advisor_ready(self, result) -> None:
+        from workbench.ui.advisor.marks import place
+        from workbench.ui.advisor.pane import finding_title
+
+        self.advisor_result = result
+        self.advisor.set_result(result)
+        self.tabs.setTabText(self.tabs.indexOf(self.advisor), self.tr("Advisor ({0})").format(len(result.findings)))
+        self.marks = place(self.report, result.findings, finding_title, self.aicore.model.frame)
+        if self.timeline_view is not None:
+            self.timeline_view.set_marks(self.marks.slices, self.marks.lanes, self.marks.spans)
+        self.aicore.set_marks(self.marks.aicore)
+        if self.stats_selector.currentData() == "Op Info":
+            self.stats.set_marks(self.marks.ops)
+        self._mark_events()
+        steps = self.steps_tab.widget if self.steps_tab is not None else None
+        if steps is not None:
+            self._mark_steps(steps)
+        comm = self.comm_tab.widget if self.comm_tab is not None else None
+        if comm is not None:
+            comm.set_marks(self.marks.comm)
+
+    def _mark_events(self) -> None:
+        """The Event View's rows of marked slices (its ID column is the slice index)."""
+        frame = self.events.model.frame
+        if getattr(self, "marks", None) is None or not self.marks.slices or "ID" not in frame.columns:
+            return
+        ids = frame["ID"].to_numpy()
+        self.events.set_marks(
+            {row: self.marks.slices[int(i)] for row, i in enumerate(ids) if int(i) in self.marks.slices}
+        )
+
+    def _mark_steps(self, pane) -> None:
+        frame = pane.table.model.frame
+        if self.marks is None or not self.marks.steps or "step" not in frame.columns:
+            return
+        pane.table.set_marks(
+            {row: self.marks.steps[int(s)] for row, s in enumerate(frame["step"]) if int(s) in self.marks.steps}
+        )
+
+    def show_evidence(self, finding, e) -> None:
+        """An evidence item of the Advisor tab brought up where it is: a slice selected on the Timeline
+        tab, an op's row in Statistics ▸ Op Info (and its slice), an AI Core Metrics row, a step in
+        the Steps tab; the Advisor tab's status line says what happened."""
+        from workbench.ui.advisor import marks
+
+        pane = self.advisor
+        tl = self.report.timeline
+        if e.kind == "lane" and e.start_ns is not None and self.timeline_view is not None:
+            lanes, span = marks.lanes_of(tl, e), marks.span_of(tl, e)
+            if lanes and span is not None:  # a stretch of a lane (an idle gap): selected and in view
+                t0, t1 = span
+                pad = max(1000, (t1 - t0) // 2)
+                self.tabs.setCurrentIndex(0)
+                self.timeline_view.set_x_range(t0 - pad, t1 + pad)
+                self.timeline_view.select_range(t0, t1, lanes)
+                pane.set_status(self.tr("{0}: the stretch is selected on the timeline.").format(e.label))
+                return
+        if e.kind == "slice":
+            index = marks.slice_of(tl, e) if self.timeline_view is not None else None
+            if index is None:
+                pane.set_status(self.tr("{0} is not on the timeline").format(e.label), error=True)
+                return
+            self._query_slice(index)
+            pane.set_status(self.tr("{0} selected on the timeline.").format(e.label))
+            return
+        if e.kind == "lane":
+            lanes = marks.lanes_of(tl, e) if self.timeline_view is not None else []
+            if not lanes:
+                pane.set_status(self.tr("{0} is not on the timeline").format(e.label), error=True)
+                return
+            self.tabs.setCurrentIndex(0)
+            self.show_lane_events(lanes[0])
+            pane.set_status(self.tr("The events of {0} are in the Event View.").format(e.label))
+            return
+        if e.kind == "op" or (e.kind == "row" and e.table == "ops"):
+            row = marks.op_row_of(self.report.ops, e)
+            if row is None:
+                pane.set_status(self.tr("{0} is not in the OPs table").format(e.label), error=True)
+                return
+            self.tabs.setCurrentIndex(0)
+            self.show_statistics("Op Info")
+            self.data_tabs.setCurrentWidget(self.stats)
+            self.stats.select_source_row(row)
+            ops = self.report.ops
+            index = None
+            if self.timeline_view is not None and "name" in ops.columns and "start_ns" in ops.columns:
+                index = self.find_slice(str(ops["name"].iloc[row]), int(ops["start_ns"].iloc[row]))
+            if index is not None:
+                self.jump_to_slice(index)
+            if index is not None:
+                pane.set_status(
+                    self.tr("{0}: row {1} of Statistics ▸ Op Info, selected on the timeline.").format(e.label, row + 1)
+                )
+            else:
+                pane.set_status(self.tr("{0}: row {1} of Statistics ▸ Op Info.").format(e.label, row + 1))
+            return
+        if e.kind == "row" and e.table == "ai_core_metrics" and e.row is not None:
+            self.tabs.setCurrentIndex(0)
+            self.data_tabs.setCurrentWidget(self.aicore)
+            if self.aicore.select_source_row(int(e.row)):
+                pane.set_status(self.tr("{0}: row {1} of AI Core Metrics.").format(e.label, int(e.row) + 1))
+            else:
+                pane.set_status(self.tr("{0} is not in the AI Core Metrics table").format(e.label), error=True)
+            return
+        if e.kind == "row" and e.table == "op_statistic" and e.row is not None:
+            self.tabs.setCurrentIndex(0)
+            self.show_statistics("OPs")
+            self.data_tabs.setCurrentWidget(self.stats)
+            self.stats.select_source_row(int(e.row))
+            pane.set_status(self.tr("{0}: row {1} of Statistics ▸ OPs.").format(e.label, int(e.row) + 1))
+            return
+        key = marks.comm_key(self.report, e)
+        if key is not None and self.comm_tab is not None:
+            self.tabs.setCurrentWidget(self.comm_tab)
+
+            def select(widget, name=key[0], start=key[1]) -> None:
+                if widget.select_op(name, start):
+                    pane.set_status(self.tr("{0} selected in the Communication tab.").format(name))
+                else:
+                    pane.set_status(self.tr("{0} is not in the Communication tab").format(name), error=True)
+
+            if self.comm_tab.widget is not None:
+                select(self.comm_tab.widget)
+            else:
+                self.comm_tab.built.connect(select)
+            return
+        if e.kind == "step" and self.steps_tab is not None:
+            step = marks.step_of(e)
+            self.tabs.setCurrentWidget(self.steps_tab)
+            if self.steps_tab.widget is not None:
+                self._select_step(self.steps_tab.widget, step)
+            else:
+                self.steps_tab.built.connect(lambda widget: self._select_step(widget, step))
+            pane.set_status(self.tr("{0} in the Steps tab.").format(e.label))
+            return
+        pane.set_status(self.tr("{0} is not shown in a view of this report.").format(e.label), error=True)
+
+    def _select_step(self, pane, step: int | None) -> None:
+        if step is None or step not in getattr(pane, "ids", []):
+            return
+        pane.chart.select(pane.ids.index(step))
+        frame = pane.table.model.frame
+        if "step" in frame.columns:
+            rows = [r for r, s in enumerate(frame["step"]) if int(s) == step]
+            if rows:
+                pane.table.select_source_row(rows[0])
 
     def _fill_statistics(self) -> None:
         self.show_statistics(views.STATISTICS[3] if len(self.report.op_statistic) else views.STATISTICS[0])
@@ -372,6 +555,8 @@ class ReportDocument(QWidget):
     def show_statistics(self, which: str) -> None:
         frame, note = views.statistics(self.report, which)
         self.stats.set_frame(frame, tr_note(note))
+        if which == "Op Info" and getattr(self, "marks", None) is not None:
+            self.stats.set_marks(self.marks.ops)
         i = self.stats_selector.findData(which)
         if i >= 0 and i != self.stats_selector.currentIndex():
             self.stats_selector.blockSignals(True)
@@ -393,6 +578,7 @@ class ReportDocument(QWidget):
         self.events.set_frame(
             frame, self.tr("Events of {0} · {1}").format(info.process_name, info.thread_name or info.tid)
         )
+        self._mark_events()
         self.data_tabs.setCurrentWidget(self.events)
 
     def _event_row_activated(self, source_row: int) -> None:
@@ -535,6 +721,7 @@ class ReportDocument(QWidget):
 
         pane = StepsPane(model, self)
         pane.step_activated.connect(lambda step: self._step_activated(pane, step))
+        self._mark_steps(pane)
         return pane
 
     def _build_memory(self, model) -> QWidget:
@@ -552,6 +739,8 @@ class ReportDocument(QWidget):
         pane = CommPane(model, self)
         pane.op_activated.connect(lambda name, t: self._op_activated(pane, name, t))
         pane.show_slice.connect(self._show_slice)
+        if getattr(self, "marks", None) is not None:
+            pane.set_marks(self.marks.comm)
         return pane
 
     def _step_activated(self, pane, step: int) -> None:
@@ -606,6 +795,8 @@ class ReportDocument(QWidget):
         query = getattr(self, "query", None)
         if query is not None:
             query.shutdown()
+        if self.advisor_task is not None and not self.advisor_task.state.finished:
+            self.advisor_task.cancel()
 
     def _query_slice(self, index: int) -> None:
         """The Query tab's Show on Timeline: the Timeline tab, with the slice selected and in view."""

@@ -3,8 +3,9 @@
 ``FrameTable`` = filter box + row count + Copy + Export (CSV / XLSX) + the table view. A million
 rows scroll smoothly because ``data()`` only indexes numpy arrays for the visible cells.
 Columns whose name ends in ``ratio`` (0..1) can draw inline bars; rows can be highlighted by a
-boolean mask (e.g. ``memory_bound > 1``). Headers are words, translated (``column_header``; the
-column key is the header's tooltip); Ctrl+C copies exactly the selected cells (``copy_cells``).
+boolean mask (e.g. ``memory_bound > 1``) and marked by the advisor (``set_marks``: badge, tint,
+tooltip). Headers are words, translated (``column_header``; the column key is the header's
+tooltip); Ctrl+C copies exactly the selected cells (``copy_cells``).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
-from PySide6.QtGui import QColor, QGuiApplication
+from PySide6.QtGui import QColor, QGuiApplication, QIcon, QPainter, QPixmap
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
@@ -146,6 +147,28 @@ def _fmt(value) -> str:
     return str(value)
 
 
+MARK_BACKGROUND = QColor(255, 236, 179)  # a row the advisor has a finding about
+MARK_ICONS: list[QIcon] = []
+
+
+def mark_icon() -> QIcon:
+    """The advisor's badge (an orange flag) in a marked row's first cell."""
+    if not MARK_ICONS:
+        pixmap = QPixmap(12, 12)
+        pixmap.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(pixmap)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QColor(230, 126, 34))
+        painter.drawEllipse(1, 1, 10, 10)
+        painter.setPen(QColor(255, 255, 255))
+        painter.drawLine(6, 3, 6, 7)
+        painter.drawPoint(6, 9)
+        painter.end()
+        MARK_ICONS.append(QIcon(pixmap))
+    return MARK_ICONS[0]
+
+
 class FrameModel(QAbstractTableModel):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -157,6 +180,17 @@ class FrameModel(QAbstractTableModel):
         self.row_colors: np.ndarray | None = None  # object array of QColor | None per source row
         self.headers: list[str] | None = None  # display names (translated) of the columns
         self.bar_columns: set[int] = set()
+        self.marks: dict[int, list[str]] | None = None  # source row -> the advisor findings about it
+
+    def set_marks(self, marks: dict[int, list[str]] | None) -> None:
+        """Mark rows (source row -> the titles of the advisor's findings about it): a tinted row, a
+        badge in the first column, the titles in every cell's tooltip."""
+        self.marks = marks or None
+        if len(self.view) and self.columns:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self.view) - 1, len(self.columns) - 1))
+
+    def mark_of(self, row: int) -> list[str] | None:
+        return self.marks.get(int(self.view[row])) if self.marks else None
 
     def set_frame(
         self,
@@ -166,6 +200,7 @@ class FrameModel(QAbstractTableModel):
         headers: list[str] | None = None,
     ) -> None:
         self.beginResetModel()
+        self.marks = None  # they were about the rows of the old frame
         self.row_colors = row_colors
         self.headers = headers
         self.frame = frame.reset_index(drop=True)
@@ -191,8 +226,16 @@ class FrameModel(QAbstractTableModel):
     def data(self, index: QModelIndex, role=Qt.ItemDataRole.DisplayRole):
         if not index.isValid():
             return None
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+        if role == Qt.ItemDataRole.DisplayRole:
             return _fmt(self.raw(index.row(), index.column()))
+        if role == Qt.ItemDataRole.ToolTipRole:
+            text = _fmt(self.raw(index.row(), index.column()))
+            marked = self.mark_of(index.row()) if self.marks else None
+            return "\n".join(["⚑ " + t for t in marked] + [text]) if marked else text
+        if self.marks and role == Qt.ItemDataRole.DecorationRole and index.column() == 0:
+            return mark_icon() if self.mark_of(index.row()) else None
+        if self.marks and role == Qt.ItemDataRole.BackgroundRole and self.mark_of(index.row()):
+            return MARK_BACKGROUND
         if role == Qt.ItemDataRole.UserRole:
             return self.raw(index.row(), index.column())
         if role == Qt.ItemDataRole.TextAlignmentRole:
@@ -346,6 +389,23 @@ class FrameTable(QWidget):
         for c in range(self.model.columnCount()):
             if self.view.columnWidth(c) > 320:
                 self.view.setColumnWidth(c, 320)
+
+    def set_marks(self, marks: dict[int, list[str]] | None) -> None:
+        """The advisor's marks on rows of the shown frame (source row -> finding titles)."""
+        self.model.set_marks(marks)
+
+    def select_source_row(self, source_row: int) -> bool:
+        """Select and show the row of source row ``source_row`` (the filter cleared if it hides it)."""
+        hit = np.flatnonzero(self.model.view == source_row)
+        if not len(hit) and self.filter.text():
+            self.filter.clear()
+            hit = np.flatnonzero(self.model.view == source_row)
+        if not len(hit):
+            return False
+        index = self.model.index(int(hit[0]), 0)
+        self.view.selectRow(int(hit[0]))
+        self.view.scrollTo(index, QTableView.ScrollHint.PositionAtCenter)
+        return True
 
     def set_note(self, note: str) -> None:
         self.note.setText(note)

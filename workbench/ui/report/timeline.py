@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QCoreApplication, QEvent, QPoint, QPointF, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QKeyEvent, QPainter
+from PySide6.QtCore import QCoreApplication, QEvent, QPoint, QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QKeyEvent, QPainter, QPen, QPolygonF, QTransform
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -232,6 +232,70 @@ class ShortcutOverlay(QFrame):
         event.accept()
 
 
+MARK_BADGE = "⚑"  # before a lane's name: the advisor has a finding about it
+MARK_PEN = QColor(230, 126, 34)
+
+
+class AdvisorMarksItem(pg.GraphicsObject):
+    """The advisor's evidence slices, outlined in orange (at least a few pixels wide, so an op of a
+    microsecond still shows at any zoom), with a small flag above their start."""
+
+    def __init__(self, view: TimelineView) -> None:
+        super().__init__()
+        self.view = view
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt API
+        span = max(1, int(getattr(self.view.timeline, "span_ns", 0) or 1))
+        return QRectF(0.0, 0.0, float(span), float(max(1, len(self.view.rows))))
+
+    def paint(self, painter: QPainter, _option, _widget=None) -> None:
+        marks = self.view.slice_marks
+        spans = self.view.span_marks
+        if not marks and not spans:
+            return
+        tr = painter.transform()
+        sx, sy, dx, dy = tr.m11(), tr.m22(), tr.dx(), tr.dy()
+        if sx == 0 or sy == 0:
+            return
+        t0, t1 = self.view.x_range()
+        tl = self.view.timeline
+        painter.save()
+        painter.setTransform(QTransform())
+        pen = QPen(MARK_PEN, 2)
+        for index in marks:
+            s = float(tl.start_ns[index])
+            e = s + float(tl.dur_ns[index])
+            if e < t0 or s > t1:
+                continue
+            y = self.view._row_y_of(index)
+            if y is None:
+                continue
+            a, b = dx + sx * s, dx + sx * e
+            top, bottom = dy + sy * y, dy + sy * (y + 1)
+            if b - a < 4:
+                a, b = (a + b) / 2 - 2, (a + b) / 2 + 2
+            painter.setPen(pen)
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRect(QRectF(a, min(top, bottom) + 1, b - a, abs(bottom - top) - 2))
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(MARK_PEN)
+            y0 = min(top, bottom) + 1
+            painter.drawPolygon(QPolygonF([QPointF(a, y0), QPointF(a + 7, y0), QPointF(a, y0 + 7)]))
+        dashed = QPen(MARK_PEN, 1.5, Qt.PenStyle.DashLine)
+        for lane, s0, s1 in spans:
+            if s1 < t0 or s0 > t1:
+                continue
+            y = next((r.y for r in self.view.rows if r.kind == "slices" and r.lane == lane), None)
+            if y is None:
+                continue
+            a, b = dx + sx * s0, dx + sx * s1
+            top, bottom = dy + sy * y, dy + sy * (y + 1)
+            painter.setPen(dashed)
+            painter.setBrush(QColor(230, 126, 34, 40))
+            painter.drawRect(QRectF(a, min(top, bottom) + 1, max(3.0, b - a), abs(bottom - top) - 2))
+        painter.restore()
+
+
 class TimelineView(QWidget):
     slice_selected = Signal(int)  # slice index (-1: none)
     range_selected = Signal(int, int, object)  # t0 ns, t1 ns, list of lane indices
@@ -273,6 +337,10 @@ class TimelineView(QWidget):
         self._cursor_t: float | None = None
         self._focused_once = False
         self._menu: QMenu | None = None
+        # the advisor's marks (issue #21): slice / lane index -> the titles of the findings about it
+        self.slice_marks: dict[int, list[str]] = {}
+        self.lane_marks: dict[int, list[str]] = {}
+        self.span_marks: dict[tuple[int, ...], list[str]] = {}
 
         # --- navigation tree --------------------------------------------------------------------
         self.tree = QTreeWidget(self)
@@ -300,6 +368,8 @@ class TimelineView(QWidget):
         self.cursor_line = pg.InfiniteLine(angle=90, pen=pg.mkPen(QColor(120, 120, 120), style=Qt.PenStyle.DashLine))
         self.cursor_line.hide()
         self.plot.addItem(self.cursor_line, ignoreBounds=True)
+        self.marks_item = AdvisorMarksItem(self)
+        self.plot.addItem(self.marks_item, ignoreBounds=True)
         # the time under the mouse, at the bottom of the cursor line (in the unit of the header)
         self.cursor_text = pg.InfLineLabel(
             self.cursor_line,
@@ -453,7 +523,8 @@ class TimelineView(QWidget):
             device = info.device
         tag = self._tag(device, self.origins.lane_part[lane])
         text = name if info.is_stream else f"{info.process_name} · {name}"
-        return f"{tag} {text}" if tag else text
+        text = f"{tag} {text}" if tag else text
+        return f"{MARK_BADGE} {text}" if lane in self.lane_marks else text
 
     def group_label(self, lane: int) -> str:
         """The tree group of a lane: 'Device 0 · Ascend Hardware', 'Host · CANN', 'Report 2 · Host · CANN'."""
@@ -555,6 +626,11 @@ class TimelineView(QWidget):
                 0, self.tr("{0} · {1} (process {2}, thread {3})").format(key, item.text(0), info.pid, info.tid)
             )
             item.setData(0, Qt.ItemDataRole.UserRole, ("lane", lane))
+            if lane in self.lane_marks:  # the advisor's badge: a finding has evidence on this lane
+                from workbench.ui.report.table import mark_icon
+
+                item.setIcon(0, mark_icon())
+                item.setToolTip(0, "\n".join([item.toolTip(0)] + [f"{MARK_BADGE} {t}" for t in self.lane_marks[lane]]))
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(0, Qt.CheckState.Unchecked if lane in self.hidden_lanes else Qt.CheckState.Checked)
             group.addChild(item)
@@ -696,6 +772,27 @@ class TimelineView(QWidget):
         k = self.step_combo.findData(step)
         if k >= 0:
             self.step_combo.setCurrentIndex(k)
+
+    # --- the advisor's marks ------------------------------------------------------------------------------
+    def set_marks(
+        self,
+        slices: dict[int, list[str]],
+        lanes: dict[int, list[str]],
+        spans: dict[tuple[int, int, int], list[str]] | None = None,
+    ) -> None:
+        """Mark the slices, lanes and stretches of lanes ((lane, start, end) in timeline ns) the
+        advisor's findings are about (-> finding titles): the slices outlined, the stretches framed
+        with a dashed line, the lanes badged in the axis and the tree (their tooltip names the findings)."""
+        self.slice_marks = {int(k): list(v) for k, v in slices.items()}
+        self.lane_marks = {int(k): list(v) for k, v in lanes.items()}
+        self.span_marks = {tuple(int(x) for x in k): list(v) for k, v in (spans or {}).items()}
+        self._fill_tree()
+        self.rebuild_rows()
+        self.marks_item.update()
+
+    def marks_at(self, index: int) -> list[str]:
+        """The titles of the findings about slice ``index`` (none: [])."""
+        return self.slice_marks.get(int(index), [])
 
     # --- colours ------------------------------------------------------------------------------------------
     def set_color_rule(self, rule: timeline_ops.ColorRule | None) -> None:

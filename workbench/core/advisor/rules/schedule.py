@@ -316,20 +316,20 @@ def device_idle(subject: Any) -> Iterable[Finding]:
     gaps.sort(key=lambda g: (-g[0], g[1]))
     origin = int(tl.origin_ns)
     evidence = []
-    for length, at, after in gaps[:TOP]:
-        lane = tl.lanes[int(tl.lane[after])]
+    for length, at, nxt in gaps[:TOP]:
+        lane = tl.lanes[int(tl.lane[nxt])]
         evidence.append(
             Evidence(
                 kind="lane",
-                label=tl.name(after),
+                label=tl.name(nxt),
                 lane=_lane_label(lane),
                 device=lane.device,
                 start_ns=origin + at,
                 dur_ns=length,
                 values={
                     "gap_ns": length,
-                    "next_task": tl.name(after),
-                    "next_start_ns": origin + int(tl.start_ns[after]),
+                    "next_task": tl.name(nxt),
+                    "next_start_ns": origin + int(tl.start_ns[nxt]),
                 },
             )
         )

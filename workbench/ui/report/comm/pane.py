@@ -242,6 +242,54 @@ class CommPane(QWidget):
             highlight=totals,
             headers=[_tr(h) for k, h in OP_COLUMNS if k in table.columns],
         )
+        self._apply_marks()
+
+    # --- the advisor's marks ----------------------------------------------------------------------------
+    def set_marks(self, marks: dict[tuple[str, int | None], list[str]] | None) -> None:
+        """Mark the ops the advisor's findings are about ((name, start epoch ns or None) -> titles)."""
+        self.marks = dict(marks or {})
+        self._apply_marks()
+
+    def _apply_marks(self) -> None:
+        marks = getattr(self, "marks", None)
+        shown = getattr(self, "shown", None)
+        if not marks or shown is None or not len(shown) or "name" not in shown.columns:
+            self.ops.set_marks(None)
+            return
+        names = shown["name"].astype(str).tolist()
+        starts = pd.array(shown["start_ns"], dtype="Int64") if "start_ns" in shown.columns else None
+        totals = shown["total"].to_numpy(dtype=bool) if "total" in shown.columns else np.zeros(len(shown), bool)
+        rows: dict[int, list[str]] = {}
+        for r, name in enumerate(names):
+            if totals[r]:
+                continue
+            start = None if starts is None or pd.isna(starts[r]) else int(starts[r])
+            titles = marks.get((name, start)) or marks.get((name, None))
+            if titles:
+                rows[r] = titles
+        self.ops.set_marks(rows)
+
+    def select_op(self, name: str, start_ns: int | None = None) -> bool:
+        """Select (and show) the op ``name`` (starting at ``start_ns``) in the op table, the step and
+        kind filters cleared when they hide it; its details shown as a click does."""
+        for attempt in range(2):
+            shown = self.shown
+            hit = [
+                r
+                for r in range(len(shown))
+                if str(shown["name"].iloc[r]) == name
+                and not bool(shown["total"].iloc[r] if "total" in shown.columns else False)
+                and (start_ns is None or int(shown["start_ns"].iloc[r]) == int(start_ns))
+            ]
+            if hit:
+                self.ops.select_source_row(hit[0])
+                self._row_clicked(hit[0])
+                return True
+            if attempt == 0:
+                for combo in (self.step, self.kind):
+                    combo.setCurrentIndex(0)
+                self._filters_changed()
+        return False
 
     def _filters_changed(self) -> None:
         self.apply_filters()
