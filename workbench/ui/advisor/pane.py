@@ -132,6 +132,7 @@ class AdvisorPane(QWidget):
         self.tree.setRootIsDecorated(True)
         self.tree.setAlternatingRowColors(True)
         self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.tree.setMinimumWidth(260)  # the titles stay readable when the pane is narrow (cluster Overview)
         self.tree.header().setStretchLastSection(False)
         self.tree.currentItemChanged.connect(lambda item, _prev: self.show_finding(self._finding_of(item)))
 

@@ -219,7 +219,7 @@ class ClusterOverviewPane(QWidget):
             self.advisor.deleteLater()
         self.advisor = pane
         self.top.addWidget(pane)
-        self.top.setSizes([400, 600])
+        self.top.setSizes([300, 700])  # the advisor lists the slow ranks and links too, with their evidence
         self.split.setSizes([300, 400])
 
     def select_rank(self, rank: int | None) -> None:
