@@ -391,3 +391,156 @@ def test_msprof_analyze_finds_the_ranks_the_stages_and_the_planted_groups(job, t
         if g.kind != "default_group"
     }
     assert listed == planted
+
+
+# ---- layout="msprof": a PROF_* folder per rank ----------------------------------------------------------
+
+PROF = re.compile(r"^PROF_000001_\d{17}_[A-Z]{16}$")
+
+
+@pytest.fixture(scope="module")
+def prof_job(tmp_path_factory):
+    """The 8-rank job of ``job`` profiled by msprof: one PROF folder per rank."""
+    return write_cluster_job(
+        tmp_path_factory.mktemp("prof") / "job",
+        8,
+        tp=2,
+        pp=2,
+        slow_rank=SLOW_RANK,
+        slow_link=SLOW_LINK,
+        layout="msprof",
+    )
+
+
+def test_a_msprof_job_has_a_prof_folder_per_rank_with_its_rank_in_info_json(prof_job):
+    root = prof_job.rank_dirs[0].parent
+    assert sorted(p.name for p in root.iterdir()) == sorted(d.name for d in prof_job.rank_dirs)
+    assert len({d.name for d in prof_job.rank_dirs}) == 8
+    for rank, d in enumerate(prof_job.rank_dirs):
+        assert PROF.match(d.name), d.name
+        dev = rank % 8
+        assert _json(d / f"device_{dev}" / f"info.json.{dev}")["rank_id"] == rank
+        assert sorted(p.name for p in (d / "analyze").iterdir()) == ["communication.json", "communication_matrix.json"]
+        (timeline,) = (d / "mindstudio_profiler_output").glob("msprof_*.json")
+        assert re.fullmatch(r"msprof_\d{14}\.json", timeline.name)
+        names = {e.get("name") for e in _json(timeline)}
+        assert {"Computing", "Communication", "Communication(Not Overlapped)", "Free"} <= names
+        assert not (d / "profiler_metadata.json").exists()  # msprof writes none
+
+
+def test_msprofs_analyze_files_hold_the_operators_of_the_torch_npu_job_at_the_top_level(job, prof_job):
+    for rank in range(8):
+        theirs = _json(prof_job.rank_dirs[rank] / "analyze" / "communication.json")
+        assert all(OP_KEY.match(key) for key in theirs), list(theirs)[:3]  # no steps, no kinds, no totals
+        assert theirs == {key: info for (_step, key), info in _ops(job.rank_dirs[rank]).items()}
+        links = _json(prof_job.rank_dirs[rank] / "analyze" / "communication_matrix.json")
+        assert set(links) == set(theirs)
+        assert all(re.fullmatch(r"\d+-\d+", link) for op in links.values() for link in op)
+
+
+def test_a_msprof_db_job_has_msprofs_db_and_communication_analyzer_db_instead_of_the_text_files(tmp_path):
+    db = write_cluster_job(tmp_path / "db", 2, layout="msprof", export="db")
+    both = write_cluster_job(tmp_path / "both", 2, layout="msprof", export="both")
+    for rank, (d, b) in enumerate(zip(db.rank_dirs, both.rank_dirs)):
+        names = sorted(p.name for p in d.iterdir())
+        (msprof_db,) = [n for n in names if n.endswith(".db")]
+        assert re.fullmatch(r"msprof_\d{14}\.db", msprof_db)
+        assert names == sorted(["analyze", f"device_{rank}", "host", "mindstudio_profiler_log", msprof_db])
+        assert sorted(p.name for p in (d / "analyze").iterdir()) == ["communication_analyzer.db"]
+        assert sorted(p.name for p in (b / "analyze").iterdir()) == [
+            "communication.json",
+            "communication_analyzer.db",
+            "communication_matrix.json",
+        ]
+        assert (b / "mindstudio_profiler_output").is_dir() and (b / msprof_db).is_file()
+        assert (d / msprof_db).read_bytes() == (b / msprof_db).read_bytes()
+
+
+def test_the_cli_writes_a_msprof_job(tmp_path, capsys):
+    out = tmp_path / "job"
+    assert main(["cluster", str(out), "--world-size", "2", "--layout", "msprof"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert sorted(lines) == sorted(str(p) for p in out.iterdir()) and len(lines) == 2
+    assert all(PROF.match(Path(line).name) for line in lines)
+    assert sorted(_json(next(Path(line).glob("device_*/info.json.*")))["rank_id"] for line in lines) == [0, 1]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ({"layout": "mindstudio"}, "layout: 'mindstudio' is not one of torch_npu, msprof"),
+        ({"layout": "msprof", "full": True}, "layout msprof: only what cluster analysis reads (no full)"),
+    ],
+)
+def test_bad_layouts_say_which_and_write_nothing(tmp_path, args, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        write_cluster_job(tmp_path / "job", 4, **args)
+    assert not (tmp_path / "job").exists()
+
+
+# ---- framework="mindspore": *_ascend_ms folders, its db export ---------------------------------------------
+
+
+def test_a_mindspore_db_job_has_its_profiler_db_and_msprofs_communication_analyzer_db(job, tmp_path):
+    import sqlite3
+
+    ms = write_cluster_job(
+        tmp_path / "ms", 8, tp=2, pp=2, slow_rank=SLOW_RANK, slow_link=SLOW_LINK, export="db", framework="mindspore"
+    )
+    for rank, (d, text) in enumerate(zip(ms.rank_dirs, job.rank_dirs)):
+        assert d.name == text.name.replace("_ascend_pt", "_ascend_ms")
+        assert sorted(p.name for p in (d / OUT).iterdir()) == [
+            f"ascend_mindspore_profiler_{rank}.db",
+            "communication_analyzer.db",
+        ]
+        assert (d / "profiler_metadata.json").read_bytes() == (text / "profiler_metadata.json").read_bytes()
+        con = sqlite3.connect(d / OUT / "communication_analyzer.db")
+        try:
+            cols = {t: [c[1] for c in con.execute(f"PRAGMA table_info({t})")] for t in ("CommAnalyzerTime",)}
+            assert "step" not in cols["CommAnalyzerTime"] and "type" not in cols["CommAnalyzerTime"]
+            times = {
+                f"{name}@{group}": (start, elapse)
+                for name, group, start, elapse in con.execute(
+                    "SELECT hccl_op_name, group_name, start_timestamp, elapse_time FROM CommAnalyzerTime"
+                )
+            }
+            matrix_ops = {f"{n}@{g}" for n, g in con.execute("SELECT hccl_op_name, group_name FROM CommAnalyzerMatrix")}
+        finally:
+            con.close()
+        ops = _ops(text)
+        want = {
+            key: (i["Communication Time Info"]["Start Timestamp(us)"], i["Communication Time Info"]["Elapse Time(ms)"])
+            for (_s, key), i in ops.items()
+        }
+        assert times == want  # the text job's operators, one row each (no steps)
+        assert matrix_ops == set(want)  # per operator, not integrated
+        con = sqlite3.connect(d / OUT / f"ascend_mindspore_profiler_{rank}.db")
+        try:
+            (info,) = con.execute("SELECT value FROM META_DATA WHERE name = 'parallel_group_info'").fetchone()
+            (n_ops,) = con.execute("SELECT count(*) FROM COMMUNICATION_OP").fetchone()
+        finally:
+            con.close()
+        assert json.loads(info) == _json(text / "profiler_metadata.json")["parallel_group_info"]
+        assert n_ops == len(ops)
+
+
+def test_the_cli_writes_a_mindspore_db_job(tmp_path, capsys):
+    out = tmp_path / "job"
+    assert main(["cluster", str(out), "--world-size", "2", "--framework", "mindspore", "--export", "db"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2 and all(line.endswith("_ascend_ms") for line in lines)
+    assert (Path(lines[1]) / OUT / "ascend_mindspore_profiler_1.db").is_file()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ({"framework": "tensorflow"}, "framework: 'tensorflow' is not one of pytorch, mindspore"),
+        ({"framework": "mindspore", "full": True}, "framework mindspore: only the *_ascend_ms folders"),
+        ({"framework": "mindspore", "layout": "msprof"}, "framework mindspore: only the *_ascend_ms folders"),
+    ],
+)
+def test_bad_frameworks_say_which_and_write_nothing(tmp_path, args, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        write_cluster_job(tmp_path / "job", 4, **args)
+    assert not (tmp_path / "job").exists()

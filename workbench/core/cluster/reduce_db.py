@@ -31,6 +31,24 @@ The result equals the Text export's reduction of the same run (operator and link
 What is missing or damaged (no file, not a database, a missing table or column, a NULL or non-number cell)
 is one warning naming the file, the table and the column; nothing raises.
 
+A MindSpore db rank (``*_ascend_ms`` with ``ASCEND_PROFILER_OUTPUT/ascend_mindspore_profiler_{rank}.db`` and the
+``communication_analyzer.db`` MindSpore copies there from msprof's ``PROF_*/analyze/``; ``kind="mindspore"``) is
+read as msprof-analyze 26.2 reads it: its steps are *not* in a table but computed from the profiler db
+(``MsprofStepTraceTimeDBAdapter``): one row, Step empty, from the compute tasks (``TASK`` joined with
+``COMPUTE_TASK_INFO`` on ``globalTaskId``) and the communication operators (``COMMUNICATION_OP``, their names
+through ``STRING_IDS``): each set's intervals merged, Communication(Not Overlapped) and Free by msprof-analyze's
+pipeline overlap of the two merged sets (``RangeCaculator.compute_pipeline_overlap``, ported as it is), Bubble the
+``hcom_receive*`` operators' intervals *as the merge left them* (the merge lengthens the first interval of a run in
+place, and msprof-analyze sums the same objects), the rest as for a msprof timeline, every value ns / 1000;
+the communication from communication_analyzer.db (no ``step`` / ``type`` columns: step ``"step"``, the kind by
+``send`` / ``receive`` / ``recv`` in the name), its per-operator matrix integrated as msprof-analyze's
+``CommMatrixSum._trans_msprof_matrix_data`` does (per kind, group, ``name.split("__")[0]`` and link, the operators
+sorted by bandwidth *ascending*: ``top1`` the first, ``bottom1`` / ``bottom2`` / ``bottom3`` the last three,
+``middle`` the ``n // 2``-th, each with its ``Op Name``; ``total`` the summed size and time, bandwidth size / time,
+``Op Name`` None: NULL in cluster_analysis.db); ``parallel_group_info`` from the profiler db's ``META_DATA``.
+A msprof db rank (a ``PROF_*`` folder with ``msprof_{timestamp}.db``; ``kind="msprof"``) is read the same way from
+the newest ``msprof_{timestamp}.db`` and ``analyze/communication_analyzer.db``.
+
 STDLIB ONLY (sqlite3, json): runs on Dask workers of the user's cluster, where workbench is not installed;
 :mod:`.reduce` imports it and fills its ``RankReduction`` here (this module imports nothing of workbench, so
 the two ship by value together without an import cycle).
@@ -89,6 +107,14 @@ TRANSPORTS = ("RDMA", "HCCS", "PCIE", "SDMA", "SIO")  # what msprof lists for ev
 NO_PACKET_RATIO = ("SDMA",)  # msprof computes no large-packet ratio for these
 KINDS = ("p2p", "collective")  # communication.json's order
 _PROFILER_DB = re.compile(r"^ascend_pytorch_profiler(?:_(\d+))?\.db$")
+MS_ANALYSIS_DB = "communication_analyzer.db"  # msprof's communication analysis, as MindSpore copies it
+PROF_ANALYZE = "analyze"  # a PROF folder's communication analysis (msprof --analyze=on)
+_MSPROF_DB = re.compile(r"^msprof_\d{14}\.db$")  # msprof-analyze get_msprof_profiler_db_path
+PROFILER_PREFIX = {"pytorch": "ascend_pytorch_profiler", "mindspore": "ascend_mindspore_profiler"}
+RECEIVE = "hcom_receive"
+NS_TO_US = 1000
+P2P_PREFIXES = ("hcom_send", "hcom_receive", "hcom_batchsendrecv")  # CommMatrixSum.P2P_HCOM
+MATRIX_PICKS = ("top1", "bottom1", "bottom2", "bottom3", "middle")  # _trans_msprof_matrix_data's row order
 _P2P_WORDS = ("send", "receive", "recv")  # msprof-analyze CommunicationGroupMap.get_comm_type_from_op_name
 EPS = 1e-15
 
@@ -361,15 +387,16 @@ def _read_matrix(con: sqlite3.Connection, path: str, red: Any) -> None:
     red.matrix = doc
 
 
-def _profiler_db(output: str, rank: int) -> str | None:
+def _profiler_db(output: str, rank: int, prefix: str = PROFILER_PREFIX["pytorch"]) -> str | None:
     try:
         names = sorted(os.listdir(output))
     except OSError:
         return None
-    for wanted in (f"ascend_pytorch_profiler_{rank}.db", "ascend_pytorch_profiler.db"):
+    for wanted in (f"{prefix}_{rank}.db", f"{prefix}.db"):
         if wanted in names:
             return os.path.join(output, wanted)
-    return next((os.path.join(output, n) for n in names if _PROFILER_DB.match(n)), None)
+    pattern = re.compile(rf"^{prefix}(?:_\d+)?\.db$")
+    return next((os.path.join(output, n) for n in names if pattern.match(n)), None)
 
 
 def _read_meta(path: str, red: Any) -> Any:
@@ -414,9 +441,248 @@ def read_json(path: str, red: Any) -> Any:
         return None
 
 
-def reduce_db_rank(red: Any) -> Any:
+class _Range:
+    """One interval of msprof-analyze's RangeCaculator (``comm``: a CommunicationTimeRange)."""
+
+    __slots__ = ("start_ts", "end_ts", "comm")
+
+    def __init__(self, start: float, end: float, comm: bool = False) -> None:
+        self.start_ts, self.end_ts, self.comm = start, end, comm
+
+
+def _merge(ranges: list[_Range]) -> list[_Range]:
+    """``merge_continuous_intervals``: sorts ``ranges`` in place and lengthens the first range of every run of
+    overlapping ones in place (msprof-analyze's own objects, which its Bubble sums afterwards)."""
+    result: list[_Range] = []
+    if not ranges:
+        return result
+    ranges.sort(key=lambda r: r.start_ts)
+    current = ranges[0]
+    for r in ranges:
+        if r.start_ts <= current.end_ts:
+            current.end_ts = max(current.end_ts, r.end_ts)
+        else:
+            result.append(current)
+            current = r
+    result.append(current)
+    return result
+
+
+def _pipeline_overlap(communication: list[_Range], compute: list[_Range]) -> tuple[list[_Range], list[_Range]]:
+    """``compute_pipeline_overlap``, step for step: (pure communication, free)."""
+    free: list[_Range] = []
+    pure: list[_Range] = []
+    ranges = sorted(communication + compute, key=lambda r: r.start_ts)
+    if not ranges:
+        return pure, free
+    low = ranges.pop(0)
+    for r in ranges:
+        if low.end_ts - r.start_ts < 0:
+            free.append(_Range(low.end_ts, r.start_ts))
+            if low.comm:
+                pure.append(_Range(low.start_ts, low.end_ts))
+            low = r
+            continue
+        if low.end_ts - r.end_ts < 0:
+            if low.comm:
+                pure.append(_Range(low.start_ts, r.start_ts))
+                low = _Range(low.end_ts, r.end_ts)
+            if r.comm:
+                low = _Range(low.end_ts, r.end_ts, comm=True)
+        else:
+            if low.comm:
+                pure.append(_Range(low.start_ts, r.start_ts))
+                low = _Range(r.end_ts, low.end_ts, comm=True)
+            if r.comm:
+                low = _Range(r.end_ts, low.end_ts)
+    if low.comm:
+        pure.append(low)
+    return pure, free
+
+
+COMPUTE_SQL = (
+    "select TASK.startNs, TASK.endNs from COMPUTE_TASK_INFO JOIN TASK on TASK.globalTaskId = "
+    "COMPUTE_TASK_INFO.globalTaskId"
+)  # msprof-analyze's query: the same rows in the same order
+COMM_SQL = "select opName, startNs, endNs from COMMUNICATION_OP"
+
+
+def _interval(row: Any, cells: _Cells, comm: bool = False) -> _Range | None:
+    """A task's (start, end) in ns; a NULL or text cell is one warning per table and the row is left out."""
+    start, end = row[-2], row[-1]
+    for value in (start, end):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            cells.number(value, "startNs / endNs")  # the warning
+            return None
+    return _Range(start, end, comm)
+
+
+def _steps_from_tasks(con: sqlite3.Connection, path: str, red: Any) -> None:
+    """msprof-analyze's step row of a MindSpore (or msprof) profiler db (see the module docstring)."""
+    for table in ("TASK", "COMPUTE_TASK_INFO", "COMMUNICATION_OP"):
+        if _columns(con, table) is None:
+            red.warnings.append(f"{path}: no table {table}; the rank's steps are left out")
+            return
+    names: dict[Any, str] = {}
+    if _columns(con, "STRING_IDS") is not None:
+        names = {i: str(v) for i, v in con.execute("select id, value from STRING_IDS")}
+    cells = _Cells(red, f"{path}: table TASK")
+    compute = [r for r in (_interval(row, cells) for row in con.execute(COMPUTE_SQL)) if r is not None]
+    cells = _Cells(red, f"{path}: table COMMUNICATION_OP")
+    communication: list[_Range] = []
+    bubble: list[_Range] = []
+    for row in con.execute(COMM_SQL):
+        r = _interval(row, cells, comm=True)
+        if r is None:
+            continue
+        communication.append(r)
+        if names.get(row[0], "").startswith(RECEIVE):
+            bubble.append(r)
+    compute = _merge(compute)
+    communication = _merge(communication)
+    pure, free = _pipeline_overlap(communication, compute)
+    total = {
+        "computing": sum(r.end_ts - r.start_ts for r in compute),
+        "communication": sum(r.end_ts - r.start_ts for r in communication),
+        "not_ov": sum(r.end_ts - r.start_ts for r in pure),
+        "free": sum(r.end_ts - r.start_ts for r in free),
+        "bubble": sum(r.end_ts - r.start_ts for r in bubble),  # as the merges left them
+    }
+    not_ov, bubble_ns = total["not_ov"], total["bubble"]
+    stage = total["free"] + total["computing"] + not_ov - bubble_ns
+    values = [total["computing"], not_ov, total["communication"] - not_ov, total["communication"], total["free"]]
+    values += [stage, bubble_ns, not_ov - bubble_ns, 0]
+    red.step_header = list(STEP_COLUMNS.values())
+    red.steps = [("", [v / NS_TO_US for v in values])]
+
+
+def _group_sum(values: Any) -> float:
+    """pandas' groupby sum of one group, as msprof-analyze's recipes sum (Kahan-compensated, in row order)."""
+    total = compensation = 0.0
+    for value in values:
+        y = value - compensation
+        t = total + y
+        compensation = t - total - y
+        if compensation != compensation:  # an infinite value: pandas drops the compensation
+            compensation = 0.0
+        total = t
+    return total
+
+
+def _read_msprof_matrix(con: sqlite3.Connection, path: str, red: Any) -> None:
+    """msprof's per-operator CommAnalyzerMatrix integrated as msprof-analyze's db mode does (module docstring)."""
+    where = f"{path}: table {MATRIX_TABLE}"
+    have = _columns(con, MATRIX_TABLE)
+    if have is None:
+        red.warnings.append(f"{path}: no table {MATRIX_TABLE}; the rank's links are left out")
+        return
+    lost = [c for c in ("hccl_op_name", "group_name", "src_rank", "dst_rank") if c not in have]
+    if lost:
+        red.warnings.append(f"{where} has no column {', '.join(lost)}; the rank's links are left out")
+        return
+    absent = [c for c in (*MATRIX_KEYS, "transport_type") if c not in have]
+    if absent:
+        red.warnings.append(f"{where} has no column {', '.join(absent)}; taken as 0")
+    optional = [c for c in ("transport_type", *MATRIX_KEYS) if c in have]
+    wanted = ["hccl_op_name", "group_name", "src_rank", "dst_rank", *optional]
+    cells = _Cells(red, where)
+    grouped: dict[tuple[str, str, str, str, str], list[dict[str, Any]]] = {}
+    for row in _rows(con, MATRIX_TABLE, wanted):
+        cell = dict(zip(wanted, row))
+        name, group = _text(cell["hccl_op_name"]), _text(cell["group_name"])
+        src, dst = _text(cell["src_rank"]), _text(cell["dst_rank"])
+        if name is None or group is None or src is None or dst is None:
+            continue
+        kind = "p2p" if name.lower().startswith(P2P_PREFIXES) else "collective"
+        link: dict[str, Any] = {"Transport Type": _text(cell.get("transport_type")) or ""}
+        for col, label in MATRIX_KEYS.items():
+            link[label] = _json_float(cells.number(cell[col], col)) if col in cell else 0
+        link["Op Name"] = name
+        grouped.setdefault((kind, group, name.split("__")[0], src, dst), []).append(link)
+    doc: dict[str, dict[str, dict[str, Any]]] = {}
+    totals: list[tuple[str, str, str, dict[str, Any]]] = []
+    for (kind, group, op_type, src, dst), links in sorted(grouped.items()):
+        ordered = sorted(links, key=lambda x: x["Bandwidth(GB/s)"])
+        picks = {"top1": ordered[0], "bottom1": ordered[-1], "middle": ordered[len(ordered) // 2]}
+        if len(ordered) > 1:
+            picks["bottom2"] = ordered[-2]
+        if len(ordered) > 2:
+            picks["bottom3"] = ordered[-3]
+        for stat in MATRIX_PICKS:
+            if stat in picks:
+                _step_doc(doc, "step")[kind].setdefault(f"{op_type}-{stat}@{group}", {})[f"{src}-{dst}"] = dict(
+                    picks[stat]
+                )
+        size = _group_sum(x["Transit Size(MB)"] for x in links)
+        time = _group_sum(x["Transit Time(ms)"] for x in links)
+        total = {"Transport Type": links[0]["Transport Type"], "Transit Size(MB)": float(size)}
+        total["Transit Time(ms)"] = float(time)
+        total["Bandwidth(GB/s)"] = size / time if time else 0  # msprof-analyze divides by 0 there (inf / nan)
+        total["Op Name"] = None  # msprof-analyze's total rows have a NULL op_name
+        totals.append((kind, f"{op_type}-total@{group}", f"{src}-{dst}", total))
+    for kind, key, link_key, total in totals:
+        _step_doc(doc, "step")[kind].setdefault(key, {})[link_key] = total
+    red.matrix = doc
+
+
+def msprof_db(folder: str) -> str | None:
+    """msprof-analyze's profiler db of a PROF folder: the ``msprof_{timestamp}.db`` of the newest timestamp."""
+    try:
+        names = [n for n in os.listdir(folder) if _MSPROF_DB.match(n)]
+    except OSError:
+        return None
+    return os.path.join(folder, max(names, key=lambda n: n.split(".")[0].split("_")[-1])) if names else None
+
+
+def _reduce_from_tasks(red: Any, profiler: str | None, wanted: str, analysis: str) -> Any:
+    """A MindSpore or msprof db rank: the steps from ``profiler`` (its tasks), the communication from ``analysis``
+    (msprof's communication_analyzer.db), the groups from the profiler db's META_DATA."""
+    info = None
+    folder = os.path.dirname(analysis) if profiler is None else os.path.dirname(profiler)
+    if profiler is None:
+        red.warnings.append(f"rank {red.rank}: no {wanted} in {folder}; no steps or parallel_group_info")
+    else:
+        con = _connect(profiler, red)
+        if con is not None:
+            try:
+                _guarded(red, profiler, "TASK", _steps_from_tasks, con, profiler, red)
+            finally:
+                con.close()
+        info = _read_meta(profiler, red)
+    con = _connect(analysis, red)
+    if con is None:
+        if not os.path.exists(analysis):
+            red.warnings.append(
+                f"rank {red.rank}: no {MS_ANALYSIS_DB} in {os.path.dirname(analysis)}; no communication"
+            )
+    else:
+        try:
+            _read_communication(con, analysis, red)
+            _guarded(red, analysis, MATRIX_TABLE, _read_msprof_matrix, con, analysis, red)
+        finally:
+            con.close()
+    meta = read_json(os.path.join(red.path, METADATA_FILE), red)
+    if not isinstance(info, dict) and isinstance(meta, dict):
+        info = meta.get("parallel_group_info")
+    if isinstance(info, dict):
+        red.parallel_group_info = info
+    if isinstance(meta, dict) and isinstance(meta.get("distributed_args"), dict):
+        red.distributed_args = meta["distributed_args"]
+    return red
+
+
+def reduce_db_rank(red: Any, kind: str = "pytorch") -> Any:
     """Fill ``red`` (a :class:`~workbench.core.cluster.reduce.RankReduction` with its rank, path and host)
-    from the rank's db export, on the machine this runs on; returns it."""
+    from the rank's db export, on the machine this runs on; returns it. ``kind``: the rank's
+    :attr:`~workbench.core.cluster.ranks.RankSource.kind` (``"mindspore"``: see the module docstring)."""
+    if kind == "mindspore":
+        output = os.path.join(red.path, OUTPUT)
+        profiler = _profiler_db(output, red.rank, PROFILER_PREFIX["mindspore"])
+        wanted = f"{PROFILER_PREFIX['mindspore']}_{red.rank}.db"
+        return _reduce_from_tasks(red, profiler, wanted, os.path.join(output, MS_ANALYSIS_DB))
+    if kind == "msprof":
+        analysis = os.path.join(red.path, PROF_ANALYZE, MS_ANALYSIS_DB)
+        return _reduce_from_tasks(red, msprof_db(red.path), "msprof_<timestamp>.db", analysis)
     output = os.path.join(red.path, OUTPUT)
     analysis = os.path.join(output, ANALYSIS_DB)
     con = _connect(analysis, red)

@@ -4,11 +4,14 @@ samples OUT_DIR                       the shipped sample report (resources/sampl
 msprof OUT_DIR [--cann V] [--soc S] [--iterations N] [--devices 0,1] [--metrics G] [--workload W]
 torch OUT_DIR [--soc S] [--steps N] [--metrics G] [--style 2025|2023] [--workload W]
               [--world-size N [--rank R] [--parallel dp|mixed]]   (every rank's folder unless --rank)
-              [--plant NAME[,NAME]]   (problems put in on purpose for the advisor; single rank)
+              [--plant NAME[,NAME]]   (problems put in on purpose for the advisor)
 big OUT_FILE --form msprof|torch_npu --events N
 cluster OUT_DIR --world-size N [--tp T] [--pp P] [--steps S] [--slow-rank R] [--slow-link SRC-DST] [--seed X] [--full]
               [--export text|db|both]   (every rank's folder of an N-rank tp/dp/pp job: the input of cluster
               analysis; --export db: torch_npu's export_type=Db, ascend_pytorch_profiler_{rank}.db + analysis.db)
+              [--layout torch_npu|msprof]   (msprof: a PROF_* folder per rank, as msprof / acl profiling writes it)
+              [--framework pytorch|mindspore]   (mindspore: *_ascend_ms folders; with --export db
+              ascend_mindspore_profiler_{rank}.db + communication_analyzer.db)
 """
 
 from __future__ import annotations
@@ -79,6 +82,8 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--seed", type=int, default=0)
     c.add_argument("--full", action="store_true")
     c.add_argument("--export", choices=("text", "db", "both"), default="text")
+    c.add_argument("--layout", choices=("torch_npu", "msprof"), default="torch_npu")
+    c.add_argument("--framework", choices=("pytorch", "mindspore"), default="pytorch")
     a = p.parse_args(argv)
     try:
         if a.cmd == "samples":
@@ -99,6 +104,7 @@ def main(argv: list[str] | None = None) -> int:
             ]
         elif a.cmd == "torch":
             workload = WORKLOADS[a.workload]("ops")
+            plants = [x.strip() for x in a.plant.split(",") if x.strip()]
             if a.world_size > 1:
                 workload = (mixed_parallel if a.parallel == "mixed" else data_parallel)(workload)
                 paths = write_torch_npu_job(
@@ -111,9 +117,9 @@ def main(argv: list[str] | None = None) -> int:
                     a.seed,
                     ranks=None if a.rank is None else [a.rank],
                     style=a.style,
+                    plants=plants,
                 )
             else:
-                plants = [x.strip() for x in a.plant.split(",") if x.strip()]
                 paths = [
                     write_torch_npu(
                         a.out, workload, a.soc, a.steps, a.metrics or None, a.seed, style=a.style, plants=plants
@@ -131,6 +137,8 @@ def main(argv: list[str] | None = None) -> int:
                 seed=a.seed,
                 full=a.full,
                 export=a.export,
+                layout=a.layout,
+                framework=a.framework,
             )
             paths = list(plan.rank_dirs)
         else:

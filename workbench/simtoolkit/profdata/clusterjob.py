@@ -65,6 +65,17 @@ re-timed run, so its trace_view shows exactly these tasks; the host side keeps :
 times inside a step, each step moved later by what the device was late, its end-of-step synchronisation (and
 its ProfilerStep) lasting until the device is done.
 
+``layout="msprof"``: the same job profiled by msprof (acl / msprof processes, no framework profiler), one
+``PROF_{n}_{timestamp}_{letters}`` folder per rank, as msprof-analyze 26.2's ``MsprofDataPreprocessor`` and its
+msprof adapters read it: ``host/``, ``device_{id}/`` with ``info.json.{id}`` (its ``rank_id`` the rank: msprof
+writes the job's rank there, msprof-analyze takes it), ``mindstudio_profiler_output/msprof_{timestamp}.json``
+(the device side of the timeline: Ascend Hardware, the Communication process with the operators and their
+small tasks, and the Overlap Analysis lanes of the whole run, the events torch_npu copies into its trace_view)
+and ``analyze/communication.json`` / ``communication_matrix.json`` in msprof's own form: the operators at the
+top level (no steps, no p2p / collective split, no Total Op Info), per operator its time and bandwidth info
+and its links (docs/cann-formats.md §4.2). msprof writes no profiler_metadata.json: the groups have no names.
+UNVERIFIED: which other keys a real info.json.{id} has, whether msprof's analyze files hold a Total entry.
+
 Everything written is simulated: profiler_info's ``"simulated": true`` and the log line, as
 :func:`.torchnpu.write_torch_npu` labels its output; no file of our own goes into the job folder.
 """
@@ -75,6 +86,7 @@ import bisect
 import json
 import math
 import shutil
+import sqlite3
 import struct
 from collections import deque
 from collections.abc import Generator
@@ -89,7 +101,7 @@ from .hccl import HW_TYPES, PLANE_STREAM_OFFSET, CommOp, CommTask
 from .memory import simulate_memory
 from .msprof import prof_name, stamp, write_raw
 from .schedule import DEFAULT_PID, DEFAULT_START_NS, FLOAT_EXACT_NS, HostEvent, PyEvent, Run, Task, simulate
-from .timeline import torch_events
+from .timeline import torch_events, torch_pids
 from .torchnpu import _receives, _step_cells, _step_header, _write_memory, _write_tables
 from .workload import Op, Tensor, Workload
 
@@ -114,6 +126,8 @@ KINDS = ("tp", "dp", "pp", "mp")  # the parallel groups (mp: model parallel, tp 
 DEFAULT_GROUP = "default_group"
 _MASK = (1 << 64) - 1
 EXPORTS = ("text", "db", "both")  # write_cluster_job's export: torch_npu's Text, Db, or both exports
+FRAMEWORKS = ("pytorch", "mindspore")  # write_cluster_job's framework of a torch_npu-layout job
+LAYOUTS = ("torch_npu", "msprof")  # write_cluster_job's layout: *_ascend_pt folders, or msprof's PROF_* folders
 _BF16 = "DT_BF16"
 
 
@@ -763,8 +777,96 @@ def _shift_host(run: Run, shifts: list[tuple[int, int]]) -> None:
 # ---- the files ---------------------------------------------------------------------------------
 
 
-def _folder(r: int, start_ns: int) -> str:
-    return f"node{r // RANKS_PER_SERVER:03d}_{DEFAULT_PID + 13 * r}_{stamp(start_ns, millis=True)}_ascend_pt"
+def _folder(r: int, start_ns: int, framework: str = "pytorch") -> str:
+    suffix = "ascend_ms" if framework == "mindspore" else "ascend_pt"
+    return f"node{r // RANKS_PER_SERVER:03d}_{DEFAULT_PID + 13 * r}_{stamp(start_ns, millis=True)}_{suffix}"
+
+
+MS_ANALYZER_COLUMNS = {  # msprof's communication_analyzer.db: analysis.db's tables without step, type, op_name
+    "CommAnalyzerTime": commfiles.TIME_COLUMNS[:-2],
+    "CommAnalyzerBandwidth": commfiles.BANDWIDTH_COLUMNS[:-2],
+    "CommAnalyzerMatrix": commfiles.MATRIX_COLUMNS[:-3],
+}
+_MS_TEXT = {"hccl_op_name", "group_name", "transport_type", "src_rank", "dst_rank"}
+
+
+def _msprof_docs(comm: list[CommOp]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """msprof's own communication.json / communication_matrix.json of a rank: the operators at the top level."""
+    ops = {commfiles.op_key(op): op for op in comm}
+    doc = {
+        key: {commfiles.TIME_INFO: commfiles.time_info(op), commfiles.BANDWIDTH_INFO: commfiles.bandwidth_info(op)}
+        for key, op in ops.items()
+    }
+    return doc, {key: commfiles.op_links(op) for key, op in ops.items()}
+
+
+def write_comm_analyzer_db(path: Path, comm: list[CommOp]) -> None:
+    """msprof's ``communication_analyzer.db`` of one rank (docs/cann-formats.md §11): CommAnalyzerTime /
+    Bandwidth / Matrix per operator in the producers' layout, without the ``step`` / ``type`` / ``op_name``
+    columns torch_npu adds (the matrix per operator, not integrated)."""
+    doc, links = _msprof_docs(comm)
+    kinds: dict[str, dict[str, Any]] = {"p2p": {}, "collective": {}}
+    for key, info in doc.items():
+        kinds["p2p" if key.lower().startswith(commfiles.P2P_PREFIXES) else "collective"][key] = info
+    per_op = {kind: {key: links[key] for key in entries} for kind, entries in kinds.items()}
+    rows = commfiles.analysis_rows({"step": kinds}, {"step": per_op}, producer=True)
+    if path.exists():
+        raise FileExistsError(f"{path}: already exists; refusing to overwrite it")
+    con = sqlite3.connect(path)
+    try:
+        with con:
+            for table, columns in MS_ANALYZER_COLUMNS.items():
+                types = ", ".join(f'"{c}" {"TEXT" if c in _MS_TEXT else "NUMERIC"}' for c in columns)
+                con.execute(f'CREATE TABLE "{table}" ({types})')
+                marks = ", ".join("?" * len(columns))
+                con.executemany(f'INSERT INTO "{table}" VALUES ({marks})', (r[: len(columns)] for r in rows[table]))
+    finally:
+        con.close()
+
+
+def _prof_folder(r: int, start_ns: int, seed: int) -> str:
+    """Rank ``r``'s PROF folder: msprof's name (:func:`.msprof.prof_name`) for the rank's own seed."""
+    return f"{prof_name(_Start(start_ns), seed + 7919 * r)}"  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class _Start:
+    start_ns: int  # all prof_name reads of a run
+
+
+def _write_prof_rank(root: Path, r: int, run: Run, comm: list[CommOp], export: str = "text") -> None:
+    """Rank ``r``'s PROF folder (see the module docstring)."""
+    dev = run.devices[0]
+    cv = cann(CANN_VERSION)
+    write_raw(root, run, cv)
+    info_path = root / f"device_{dev}" / f"info.json.{dev}"
+    info = json.loads(info_path.read_text())
+    info["rank_id"] = r
+    write_text(info_path, json.dumps(info))
+    ts = stamp(run.end_ns + 2_000_000_000)  # msprof's export time (:func:`.msprof.export_stamp`)
+    write_text(
+        root / "mindstudio_profiler_log" / f"msprof_{ts}.log",
+        f"[INFO] simulated CANN {cv.version}: export and analyze finished\n",
+    )
+    if export in ("db", "both"):
+        dbexport.write_framework_db(root / f"msprof_{ts}.db", run, pmu_columns(chip(SOC), AIC_METRICS), comm=comm)
+        if comm:
+            (root / "analyze").mkdir(exist_ok=True)
+            write_comm_analyzer_db(root / "analyze" / "communication_analyzer.db", comm)
+    if export == "db":
+        return
+    python = torch_pids(run)["Python"]
+    out = root / "mindstudio_profiler_output"
+    write_json_array(
+        out / f"msprof_{ts}.json",
+        (e for e in torch_events(run, dev, comm=comm) if e.get("pid") != python and e.get("cat") != "async_npu"),
+    )
+    write_text(out / "README.txt", "Profiling data exported by msprof (Ascend Workbench simulated toolkit).\n")
+    if comm:
+        analyze = root / "analyze"
+        doc, links = _msprof_docs(comm)
+        write_text(analyze / "communication.json", commfiles.dumps(doc))
+        write_text(analyze / "communication_matrix.json", commfiles.dumps(links))
 
 
 def _metadata(job: _Job, r: int, device: int) -> dict[str, Any]:
@@ -795,7 +897,15 @@ def _profiler_info(run: Run, steps: int, rank: int) -> dict[str, Any]:
 
 
 def _write_rank(
-    root: Path, job: _Job, r: int, run: Run, comm: list[CommOp], full: bool, start_ns: int, export: str = "text"
+    root: Path,
+    job: _Job,
+    r: int,
+    run: Run,
+    comm: list[CommOp],
+    full: bool,
+    start_ns: int,
+    export: str = "text",
+    framework: str = "pytorch",
 ) -> None:
     dev = run.devices[0]
     windows = overlap.step_windows(run, dev)
@@ -815,7 +925,19 @@ def _write_rank(
         if comm_doc is not None and matrix_doc is not None:
             write_text(out / "communication.json", commfiles.dumps(comm_doc))
             write_text(out / "communication_matrix.json", commfiles.dumps(matrix_doc))
-    if export in ("db", "both"):
+    if export in ("db", "both") and framework == "mindspore":
+        out.mkdir(parents=True, exist_ok=True)
+        dbexport.write_framework_db(
+            out / f"ascend_mindspore_profiler_{r}.db",
+            run,
+            pmu_columns(c, AIC_METRICS),
+            rank=r,
+            meta={key: json.dumps(value) for key, value in metadata.items()},
+            comm=comm,
+        )
+        if comm:
+            write_comm_analyzer_db(out / "communication_analyzer.db", comm)
+    elif export in ("db", "both"):
         out.mkdir(parents=True, exist_ok=True)
         dbexport.write_framework_db(
             out / f"ascend_pytorch_profiler_{r}.db",
@@ -834,8 +956,9 @@ def _write_rank(
             else commfiles.analysis_rows(comm_doc, matrix_doc, producer=True),
             producer=True,
         )
+    profiler = "MindSpore" if framework == "mindspore" else "torch_npu"
     write_text(
-        root / "logs" / f"profiler_{stamp(start_ns)}.log", "[INFO] simulated torch_npu profiler: parse finished\n"
+        root / "logs" / f"profiler_{stamp(start_ns)}.log", f"[INFO] simulated {profiler} profiler: parse finished\n"
     )
     if not full:
         return
@@ -867,6 +990,8 @@ def write_cluster_job(
     full: bool = False,
     start_ns: int = DEFAULT_START_NS,
     export: str = "text",
+    layout: str = "torch_npu",
+    framework: str = "pytorch",
 ) -> ClusterJobPlan:
     """Write every rank's ``*_ascend_pt`` folder of a ``world_size``-rank job under ``out_dir`` (created
     if missing) and return its plan. ``tp`` / ``pp``: tensor / pipeline parallel sizes (``dp`` is the
@@ -881,10 +1006,23 @@ def write_cluster_job(
     with profiler_metadata.json's keys in META_DATA, and ``analysis.db`` with the same numbers in StepTraceTime and
     CommAnalyzer*, in the producers' layout: :func:`.commfiles.analysis_rows` ``producer=True``; with ``full`` the
     memory goes into the db, trace_view.json and the CSV tables are not written) or ``"both"``.
-    Raises ValueError naming the bad argument; FileExistsError when a rank folder exists (nothing is
-    written then)."""
+    ``layout="msprof"``: every rank's ``PROF_*`` folder instead (the module docstring; not ``full``; ``export="db"``:
+    ``msprof_{timestamp}.db`` with the CANN tables and ``analyze/communication_analyzer.db`` instead of
+    mindstudio_profiler_output/ and the analyze JSONs, ``"both"`` both). ``framework="mindspore"``: MindSpore's
+    ``*_ascend_ms`` folders (the same text files; its db export ``ascend_mindspore_profiler_{rank}.db`` with the CANN
+    tables and META_DATA, plus the ``communication_analyzer.db`` MindSpore copies from msprof:
+    :func:`write_comm_analyzer_db`; not ``full``). Raises ValueError naming the bad argument; FileExistsError when a
+    rank folder exists (nothing is written then)."""
     if export not in EXPORTS:
         raise ValueError(f"export: {export!r} is not one of {', '.join(EXPORTS)}")
+    if layout not in LAYOUTS:
+        raise ValueError(f"layout: {layout!r} is not one of {', '.join(LAYOUTS)}")
+    if framework not in FRAMEWORKS:
+        raise ValueError(f"framework: {framework!r} is not one of {', '.join(FRAMEWORKS)}")
+    if framework == "mindspore" and (full or layout != "torch_npu"):
+        raise ValueError("framework mindspore: only the *_ascend_ms folders of what cluster analysis reads (no full)")
+    if layout == "msprof" and full:
+        raise ValueError("layout msprof: only what cluster analysis reads (no full)")
     dp = _check(world_size, tp, pp, steps, slow_rank)
     job = _Job(world_size, tp, pp, dp, steps, slow_rank, None, seed, start_ns)
     if slow_link is not None:
@@ -901,7 +1039,10 @@ def write_cluster_job(
             )
         job.slow_link = link
     out = Path(out_dir)
-    dirs = tuple(out / _folder(r, start_ns) for r in range(world_size))
+    if layout == "msprof":
+        dirs = tuple(out / _prof_folder(r, start_ns, seed) for r in range(world_size))
+    else:
+        dirs = tuple(out / _folder(r, start_ns, framework) for r in range(world_size))
     existing = [d for d in dirs if d.exists()]
     if existing:
         raise FileExistsError(f"{existing[0]}: output folder already exists; refusing to overwrite it")
@@ -927,7 +1068,10 @@ def write_cluster_job(
             run = kept.pop(r) if r in kept else _rank_run(job, r, start_ns)  # deterministic: the same run
             comm = _retime(job, sched, r, run)
             with StagedDir(dirs[r]) as root:
-                _write_rank(root, job, r, run, comm, full, start_ns, export)
+                if layout == "msprof":
+                    _write_prof_rank(root, r, run, comm, export)
+                else:
+                    _write_rank(root, job, r, run, comm, full, start_ns, export, framework)
             written.append(dirs[r])
     except BaseException:
         for d in written:

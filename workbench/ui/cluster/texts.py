@@ -149,6 +149,25 @@ WARNING_LABELS = (
         "ClusterWarning", "{0}: no ASCEND_PROFILER_OUTPUT folder (the profiling was not parsed); skipped"
     ),
     QT_TRANSLATE_NOOP("ClusterWarning", "rank {0}: {1} folders; the newest, {2}, is taken (not {3})"),
+    QT_TRANSLATE_NOOP("ClusterWarning", "{0}: no device_<id>/info.json.<id>, so its rank is unknown; skipped"),
+    QT_TRANSLATE_NOOP(
+        "ClusterWarning", "{0}: not parsed (no mindstudio_profiler_output and analyze folders: run {1}); skipped"
+    ),
+    QT_TRANSLATE_NOOP("ClusterWarning", "{0}: expected an object with rank_id, found {1}; skipped"),
+    QT_TRANSLATE_NOOP("ClusterWarning", "{0}: rank_id {1} is not a rank number; skipped"),
+    QT_TRANSLATE_NOOP(
+        "ClusterWarning",
+        "{0}: {1} devices in one PROF folder; read as one rank, as msprof-analyze reads it (the rank of {2})",
+    ),
+    QT_TRANSLATE_NOOP(
+        "ClusterWarning", "{0} PROF folders have no rank_id ({1}, ...) while others have one; they are left out"
+    ),
+    QT_TRANSLATE_NOOP(
+        "ClusterWarning", "rank {0}: {1} folders of device {2} without a rank_id; the oldest, {3}, is taken (not {4})"
+    ),
+    QT_TRANSLATE_NOOP(
+        "ClusterWarning", "{0} PROF folders ({1}, ...) are left out: the torch_npu / MindSpore ranks are analysed"
+    ),
     QT_TRANSLATE_NOOP("ClusterWarning", "{0}: not valid JSON ({1})"),
     QT_TRANSLATE_NOOP("ClusterWarning", "rank {0}: no step_trace_time.csv in {1}"),
     QT_TRANSLATE_NOOP("ClusterWarning", "{0}: not a readable CSV ({1}); its steps are left out"),
@@ -159,6 +178,15 @@ WARNING_LABELS = (
     QT_TRANSLATE_NOOP("ClusterWarning", "{0}: step {1} is not an object; skipped"),
     QT_TRANSLATE_NOOP("ClusterWarning", "{0}: {1}/{2} is not an object; skipped"),
     QT_TRANSLATE_NOOP("ClusterWarning", "rank {0}: no communication.json or communication_matrix.json in {1}"),
+    QT_TRANSLATE_NOOP("ClusterWarning", "rank {0}: no msprof_<timestamp>.json in {1}; its steps are left out"),
+    QT_TRANSLATE_NOOP("ClusterWarning", "{0}: event {1}, dur: {2} is not a number; taken as 0"),
+    QT_TRANSLATE_NOOP("ClusterWarning", "{0}: expected a list of trace events, found {1}; no steps"),
+    QT_TRANSLATE_NOOP("ClusterWarning", "{0}: expected an object of operators, found {1}"),
+    QT_TRANSLATE_NOOP("ClusterWarning", "{0}: operator {1} is not an object; skipped"),
+    QT_TRANSLATE_NOOP("ClusterWarning", "rank {0}: no {1} in {2}; no steps or parallel_group_info"),
+    QT_TRANSLATE_NOOP("ClusterWarning", "rank {0}: no {1} in {2}; no communication"),
+    QT_TRANSLATE_NOOP("ClusterWarning", "{0}: no table {1}; the rank's steps are left out"),
+    QT_TRANSLATE_NOOP("ClusterWarning", "{0}, column {1}: {2} is not a number; taken as 0"),
     QT_TRANSLATE_NOOP(
         "ClusterWarning",
         "profiler_metadata.json: distributed_args do not describe a Megatron partition (world_size = tp x pp x dp, "
