@@ -28,6 +28,7 @@ VERB_MODULES = [
     "workbench.core.profiler.cli",
     "workbench.core.cluster.cli",
     "workbench.core.advisor.cli",
+    "workbench.core.migration.cli",
 ]
 
 # Which module registers each verb: ``ascend-workbench <verb>`` imports only that one (a CLI call
@@ -47,6 +48,7 @@ VERB_HOMES = {
     "profile": "workbench.core.profiler.cli",
     "cluster": "workbench.core.cluster.cli",
     "advise": "workbench.core.advisor.cli",
+    "migrate": "workbench.core.migration.cli",
 }
 
 

@@ -11,6 +11,9 @@
     prefix/ascend-toolkit/<version>/tools/operator_cmp/compare/msaccucmp.py
     prefix/ascend-toolkit/<version>/python/site-packages/acl/__init__.py   simulated pyACL (:mod:`pyacl`)
     prefix/ascend-toolkit/<version>/simulated_toolkit.json  the simulator's own settings
+    prefix/ascend-toolkit/<version>/tools/ms_fmk_transplt/pytorch_gpu2npu.sh   PyTorch GPU2Ascend (:mod:`migration.gpu2npu`)
+    prefix/tfplugin/latest/python/site-packages/npu_bridge/convert_tf2npu/main.py   TF 1.15 GPU2Ascend
+    prefix/tfplugin/latest/python/site-packages/npu_device/convert_tf2npu/main.py   TF 2.6 GPU2Ascend
     prefix/driver/version.info                            ``Version=<driver>``
     prefix/driver/tools/npu-smi                           on the PATH set_env.sh sets
 
@@ -39,7 +42,14 @@ ENV_SAVED_PYTHONPATH = "ASCEND_SIM_SAVED_PYTHONPATH"  # "unset" or "set:<value>"
 TOOLS = {  # relative path in the version dir -> module
     "bin/atc": "atc",
     "tools/profiler/bin/msprof": "msprof",
+    "tools/ms_fmk_transplt/pytorch_gpu2npu.sh": "migration.gpu2npu",
 }
+# The TF Adapter's migration tools, run as ``python3 main.py`` (under prefix/tfplugin/latest/python/site-packages)
+TF_TOOLS = {
+    "npu_bridge/convert_tf2npu/main.py": "migration.tf1",
+    "npu_device/convert_tf2npu/main.py": "migration.tf2",
+}
+TFPLUGIN_SITE = "tfplugin/latest/python/site-packages"
 
 
 def _arch() -> str:
@@ -63,9 +73,10 @@ exec {q(python)} -m workbench.simtoolkit.{module} "$@"
 
 
 def _py_launcher(module: str, config_path: Path, python: str) -> str:
-    """msaccucmp.py is run as ``python3 msaccucmp.py``: a Python file that re-execs the simulator."""
+    """msaccucmp.py (and convert_tf2npu's main.py) run as ``python3 <file>``: a Python file that re-execs
+    the simulator."""
     return f'''#!/usr/bin/env python3
-"""Simulated CANN toolkit (Ascend Workbench): NOT Huawei's msaccucmp.py; it imitates it."""
+"""Simulated CANN toolkit (Ascend Workbench): NOT Huawei's {module}; it imitates it."""
 import os
 import sys
 
@@ -150,7 +161,15 @@ def install(
     )
     config_path = version_dir / CONFIG_NAME
 
-    subs = ("bin", f"{cfg.arch}-linux", "tools/profiler/bin", "tools/operator_cmp/compare", "opp", "lib64")
+    subs = (
+        "bin",
+        f"{cfg.arch}-linux",
+        "tools/profiler/bin",
+        "tools/operator_cmp/compare",
+        "tools/ms_fmk_transplt",
+        "opp",
+        "lib64",
+    )
     for sub in (*subs, "python/site-packages/acl"):
         (version_dir / sub).mkdir(parents=True, exist_ok=True)
     (driver / "tools").mkdir(parents=True, exist_ok=True)
@@ -173,6 +192,10 @@ def install(
     _write_exec(
         version_dir / "tools/operator_cmp/compare/msaccucmp.py", _py_launcher("msaccucmp", config_path, cfg.python)
     )
+    for rel_path, module in TF_TOOLS.items():
+        target = prefix / TFPLUGIN_SITE / rel_path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        _write_exec(target, _py_launcher(module, config_path, cfg.python))
     atomic_write_text(
         version_dir / "python/site-packages/acl/__init__.py", pyacl.package_text(_package_parent(), str(config_path))
     )
@@ -190,3 +213,4 @@ def uninstall(prefix: str | os.PathLike[str]) -> None:
         raise ValueError(f"{prefix}: not a simulated toolkit install (no ascend-toolkit/latest/{CONFIG_NAME})")
     shutil.rmtree(prefix / "ascend-toolkit")
     shutil.rmtree(prefix / "driver", ignore_errors=True)
+    shutil.rmtree(prefix / "tfplugin", ignore_errors=True)
