@@ -99,6 +99,35 @@ def torch_json(member: str, reader: Callable[[Path], object]) -> Callable[[bytes
     return go
 
 
+def prof_rank(member: str) -> Callable[[bytes, Path], None]:
+    """A file of the simulator's PROF sample inside a msprof PROF_* rank of a cluster (its device_0/info.json.0,
+    analyze/): discovery and the rank's reduction never raise, every warning one line (issue #20)."""
+
+    def go(data: bytes, work: Path) -> None:
+        from fuzzkit import feed
+
+        from workbench.core.cluster import merge, ranks, reduce
+
+        prof = work / "job" / MS.split("/")[1]
+        write(prof / member, data)
+        info = SIM / MS.rsplit("/", 2)[0] / "device_0" / "info.json.0"
+        if not (prof / "device_0" / "info.json.0").exists():
+            write(prof / "device_0" / "info.json.0", info.read_bytes())
+        (prof / "mindstudio_profiler_output").mkdir(exist_ok=True)
+        (prof / "analyze").mkdir(exist_ok=True)
+
+        def run() -> None:
+            found = ranks.discover(str(prof.parent))
+            reds = [reduce.reduce_source(s) for s in found.ranks]
+            lines = [*found.warnings, *(w for r in reds for w in r.warnings), *merge.merge(reds).warnings]
+            bad = [w for w in lines if "\n" in w or "Traceback" in w]
+            assert not bad, bad[:2]
+
+        feed(f"cluster-prof/{Path(member).name.split('_')[0]}", prof / member, run, ())
+
+    return go
+
+
 def _real_samples() -> list[tuple[str, Callable[[bytes, Path], None]]]:
     s = SAMPLES
     return [
@@ -146,6 +175,8 @@ SIM_SAMPLES: list[tuple[str, Callable[[bytes, Path], None]]] = [
     (PT + "memory_record.csv", torch_folder("memory_record.csv")),
     (PT + "operator_details.csv", torch_folder("operator_details.csv")),
     (MS + "msprof_20240603093002.json", _as("msprof_20240603093002.json", lambda p, w: open_any("trace-json", p))),
+    (MS + "msprof_20240603093002.json", prof_rank("mindstudio_profiler_output/msprof_20240603093002.json")),
+    (MS.rsplit("/", 2)[0] + "/device_0/info.json.0", prof_rank("device_0/info.json.0")),
     (MS + "op_summary_20240603093002.csv", ops_csv("op_summary_20240603093002.csv")),
     (MS + "api_statistic_20240603093002.csv",
      _as("api_statistic_20240603093002.csv", _table("csv-api_statistic", tables.read_api_statistic))),

@@ -1,7 +1,8 @@
 """The cluster in the demo and in the Project Explorer (issue #20): a first start still shows the resnet
 torch_npu report; the shipped 8-rank job's row offers "Analyse as Cluster" in its context menu (a
 double-click still just expands it), which opens the Cluster document with the planted slow rank; the
-cluster_analysis_output that analysis wrote appears in the tree and a double-click re-opens it."""
+cluster_analysis_output that analysis wrote appears in the tree and a double-click re-opens it. A project's
+folder of msprof PROF_* ranks offers it too."""
 
 from __future__ import annotations
 
@@ -155,3 +156,34 @@ def test_the_demo_cluster_opens_from_the_explorer(qtbot, demo_window):
     third = next(d for d in documents(window, ClusterDocument) if d not in (doc, again))
     qtbot.waitUntil(lambda: third.ready, timeout=60000)
     assert "re-opened from cluster.wbcluster" in third.header.text() and finding_rows(third) == rows
+
+
+def test_a_folder_of_msprof_prof_ranks_analyses_as_a_cluster_from_the_explorer(qtbot, demo_window):
+    """A generated 4-rank msprof job (PROF_* folders, no framework profiler) copied into the project: the tree
+    shows it, its row offers "Analyse as Cluster", the Cluster document shows its 4 ranks."""
+    from workbench.simtoolkit.profdata.clusterjob import write_cluster_job
+
+    window = demo_window
+    reports = window.project.root / "reports"
+    job = reports / "prof_job"
+    generated = write_cluster_job(job, 4, tp=2, slow_rank=3, layout="msprof")
+    assert all(p.name.startswith("PROF_") and p.parent == job for p in generated.rank_dirs)
+    expand(qtbot, window, reports)
+    qtbot.waitUntil(lambda: window.explorer.type_text(job) == "Folder", timeout=10000)
+    tabs = window.documents.count()
+    expand(qtbot, window, job)  # a double-click expands it, as any folder: nothing opens
+    assert not documents(window, ClusterDocument) and window.documents.count() == tabs
+    rank = generated.rank_dirs[0]
+    row_centre(qtbot, window, rank)
+    qtbot.waitUntil(lambda: window.explorer.type_text(rank) == "Profiling data (PROF)", timeout=10000)
+
+    menu = context_menu(qtbot, window, job)
+    assert [a.text() for a in menu.actions()] == ["Open", "Analyse as Cluster"]
+    click_entry(qtbot, menu, "Analyse as Cluster")
+    qtbot.waitUntil(lambda: bool(documents(window, ClusterDocument)), timeout=10000)
+    (doc,) = documents(window, ClusterDocument)
+    qtbot.waitUntil(lambda: doc.ready, timeout=120000)
+    assert window.documents.tabText(window.documents.indexOf(doc)) == "Cluster prof_job (4 ranks)"
+    assert doc.source.text() == str(job) and doc.header.text().startswith("ranks: 4 · ")
+    assert doc.overview.heatmap.ranks == [0, 1, 2, 3]
+    assert (job / "cluster_analysis_output" / "cluster.wbcluster").is_file()

@@ -107,3 +107,19 @@ def test_analyze_on_a_running_scheduler(job: Path, tmp_path: Path, capsys) -> No
     saved = report.load(out / report.REPORT_NAME)
     assert saved.engine == cluster.scheduler_address and saved.tables.ranks == [0, 1]
     assert (out / files.STEP_CSV).is_file()
+
+
+def test_analyze_help_names_every_kind_of_rank_it_reads(capsys) -> None:
+    """torch_npu / MindSpore rank folders (text or db) and msprof PROF_* folders (text or msprof_*.db)."""
+    try:
+        code = main(["cluster", "analyze", "--help"])
+    except SystemExit as done:
+        code = done.code
+    assert code == 0
+    text = " ".join(capsys.readouterr().out.split())  # argparse wraps to the terminal's width
+    for words in (
+        "*_ascend_pt / *_ascend_ms rank folders (text or .db export)",
+        "msprof PROF_* folders (with device_<id>/info.json.<id>; text or msprof_*.db)",
+        "db ranks also get cluster_analysis.db",
+    ):
+        assert words in text, words

@@ -130,8 +130,12 @@ def test_unparsed_or_incomplete_prof_folders_are_skipped_with_the_reason(tmp_pat
     )
     assert f"{no_info}: no device_<id>/info.json.<id>" in text
     assert "rank_id 'two' is not a rank number" in text
-    with pytest.raises(analyze.ClusterError):
+    with pytest.raises(analyze.ClusterError) as raised:
         analyze.analyze(tmp_path, write=False)
+    assert str(raised.value).startswith(
+        f"{tmp_path}: no rank folders (*_ascend_pt / *_ascend_ms with profiler_info_{{rank}}.json and "
+        "ASCEND_PROFILER_OUTPUT, or PROF_* folders with device_<id>/info.json.<id>) ("
+    )
 
 
 def test_prof_folders_beside_torch_npu_ranks_are_left_out_as_msprof_analyze_leaves_them(tmp_path) -> None:
@@ -400,31 +404,101 @@ def test_msprof_db_ranks_are_found_and_reduced_from_their_two_dbs(prof_db_job) -
     ]
 
 
+def _mindspore_prof_folders(job: Path) -> None:
+    """The ``PROF_*/device_{id}`` a real MindSpore rank folder holds beside ASCEND_PROFILER_OUTPUT (the simulator
+    writes none): where msprof-analyze takes a MindSpore rank's device for RankDeviceMap."""
+    for rank in job.glob("*_ascend_ms"):
+        (info,) = rank.glob("profiler_info_*.json")
+        r = int(info.stem.rsplit("_", 1)[1])
+        (rank / f"PROF_{r + 1:06d}_20240603093000000_MSRANK{r:04d}AAAAAA" / f"device_{r % 8}").mkdir(parents=True)
+
+
 @pytest.mark.parametrize(("fixture", "kind"), [("ms_job", "mindspore"), ("prof_db_job", "msprof")])
 def test_a_db_job_gives_msprof_analyzes_cluster_analysis_db(request, fixture, kind, tmp_path) -> None:
+    """Every table msprof-analyze writes, and only those: the merged ones, ClusterStepTraceTime with its NULL
+    Step, HostInfo and RankDeviceMap from the profiler dbs and the PROF folders' devices."""
     exe = shutil.which("msprof-analyze")
     if exe is None:
         pytest.skip("msprof-analyze is not installed (pip install msprof-analyze)")
     job = request.getfixturevalue(fixture)
-    copy = tmp_path / "job"
+    copy = tmp_path / "job"  # both read the same folder: RankDeviceMap's profilePath is the rank's folder
     shutil.copytree(job.rank_dirs[0].parent, copy)
+    if kind == "mindspore":
+        _mindspore_prof_folders(copy)
+    result = analyze.analyze(copy, out=tmp_path / "ours")
+    assert result.warnings == [] and files_db.DB_NAME in [p.name for p in result.written]
     done = subprocess.run([exe, "cluster", "-d", str(copy)], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert f"profiling type: {kind}" in done.stdout + done.stderr and "data type: db" in done.stdout + done.stderr
-    result = analyze.analyze(job.rank_dirs[0].parent, out=tmp_path / "ours")
-    assert result.warnings == [] and files_db.DB_NAME in [p.name for p in result.written]
     theirs = _tables(copy / "cluster_analysis_output" / files_db.DB_NAME)
     ours = _tables(tmp_path / "ours" / files_db.DB_NAME)
     merged = {files_db.GROUP_TABLE, files_db.TIME_TABLE, files_db.BANDWIDTH_TABLE, files_db.MATRIX_TABLE}
-    assert merged | {files_db.STEP_TABLE} <= set(ours) & set(theirs)
-    for name in sorted(set(ours) & set(theirs)):
+    assert merged | {files_db.STEP_TABLE, files_db.HOST_TABLE, files_db.DEVICE_TABLE} <= set(theirs)
+    assert set(ours) == set(theirs)
+    for name in sorted(theirs):
         (sql_o, rows_o), (sql_t, rows_t) = ours[name], theirs[name]
         assert sql_o == sql_t, name
-        if name == files_db.STEP_TABLE:  # msprof-analyze's Step of these rows is NULL (its None); ours ''
-            rows_o = Counter(
-                {(("null", None) if r[:2] == ("text", "") else r[:2]) + r[2:]: n for r, n in rows_o.items()}
-            )
         assert sum(rows_o.values()) > 0 and rows_o == rows_t, name  # every row, value and storage type
+    assert {r[:2] for r in theirs[files_db.STEP_TABLE][1]} == {("null", None)}  # no Step: NULL, also for stages
+
+
+def test_msprof_and_mindspore_ranks_host_facts_are_read_as_msprof_analyze_reads_them(prof_db_job, tmp_path) -> None:
+    """HostInfoAnalysis for msprof / MindSpore db ranks: HOST_INFO from the profiler db msprof-analyze reads the
+    steps from, the device from the PROF folder's device_<id> (a text rank id, as msprof-analyze has it)."""
+    prof = tmp_path / "job" / prof_db_job.rank_dirs[3].name
+    shutil.copytree(prof_db_job.rank_dirs[3], prof)
+    assert files_db.read_rank_host(3, str(prof), "msprof") == (("0", "localhost"), [("3", 3, "0", str(prof))], None)
+    shutil.rmtree(prof / "device_3")
+    host, rows, warning = files_db.read_rank_host(3, str(prof), "msprof")
+    assert (host, rows) == (None, [])
+    assert warning == f"{prof}: no device_<id> folder; the rank is left out of HostInfo and RankDeviceMap"
+    for db in prof.glob("msprof_*.db"):
+        db.unlink()
+    assert files_db.read_rank_host(3, str(prof), "msprof")[2] == (
+        f"rank 3: no msprof_<timestamp>.db in {prof}; the rank is left out of HostInfo and RankDeviceMap"
+    )
+    ms = tmp_path / "w_1_20240101000000000_ascend_ms"
+    (ms / "ASCEND_PROFILER_OUTPUT").mkdir(parents=True)
+    con = sqlite3.connect(ms / "ASCEND_PROFILER_OUTPUT" / "ascend_mindspore_profiler_12.db")
+    with con:
+        con.execute("CREATE TABLE HOST_INFO (hostUid TEXT, hostName TEXT)")
+        con.execute("INSERT INTO HOST_INFO VALUES ('77', 'node-b')")
+    con.close()
+    assert files_db.read_rank_host(12, str(ms), "mindspore")[2] == (
+        f"{ms}: no PROF_* folder; the rank is left out of HostInfo and RankDeviceMap"
+    )
+    (ms / "PROF_000001_20240101000000000_ABCDEFGH" / "device_4").mkdir(parents=True)
+    assert files_db.read_rank_host(12, str(ms), "mindspore") == (("77", "node-b"), [("12", 4, "77", str(ms))], None)
+    facts = files_db.db_facts(
+        [files_db.read_rank_host(12, str(ms), "mindspore"), (("0", "x"), [("2", 2, "0", "/p")], None)]
+    )
+    assert facts.devices == [("12", 4, "77", str(ms)), ("2", 2, "0", "/p")]  # msprof-analyze sorts its text rank ids
+
+
+def test_the_step_of_msprof_and_mindspore_rows_is_null_only_there(tmp_path) -> None:
+    """msprof-analyze's Step of a msprof / MindSpore db rank's rows is None; a torch_npu db rank's empty Step stays."""
+    tables = merge.ClusterTables(
+        step_rows=[["", "rank", 0, 1.0], ["", "rank", 1, 2.0], ["", "stage", "(0,1)", 2.0], ["", "stage", "(2,3)", 1.0]]
+    )
+    rows = files_db.step_rows(tables, stepless={0, 1})
+    assert [r[0] for r in rows] == [None, None, None, ""]
+    assert [r[0] for r in files_db.step_rows(tables)] == ["", "", "", ""]
+
+
+def test_the_auto_engine_weighs_what_prof_and_mindspore_ranks_read(job, ms_job, prof_db_job, monkeypatch) -> None:
+    """``auto`` picks the local Dask cluster by the bytes the reductions read: a PROF or MindSpore rank's files
+    count (they counted 0, so such a job always ran in-process)."""
+    from workbench.core.cluster.engine import EngineSpec
+
+    for generated in (job, ms_job, prof_db_job):
+        found = ranks.discover(str(generated.rank_dirs[0].parent)).ranks
+        read = [Path(f) for s in found for f in reduce.input_files(s)]
+        size = sum(f.stat().st_size for f in read if f.is_file())
+        assert size > 0 and analyze.input_bytes(found) == size
+        monkeypatch.setattr(analyze, "AUTO_LOCAL_BYTES", size)  # the job is that big: no longer small
+        assert analyze._resolve_auto(EngineSpec("auto"), found).kind == "local"
+        monkeypatch.setattr(analyze, "AUTO_LOCAL_BYTES", size + 1)
+        assert analyze._resolve_auto(EngineSpec("auto"), found).kind == "sync"
 
 
 def test_damaged_files_of_a_prof_or_mindspore_rank_are_warnings_never_an_exception(job, ms_job, tmp_path) -> None:
@@ -461,7 +535,8 @@ def test_damaged_files_of_a_prof_or_mindspore_rank_are_warnings_never_an_excepti
 
 
 @pytest.mark.parametrize(
-    ("layout", "export", "framework"), [("msprof", "text", "pytorch"), ("torch_npu", "db", "mindspore")]
+    ("layout", "export", "framework"),
+    [("msprof", "text", "pytorch"), ("torch_npu", "db", "mindspore"), ("msprof", "db", "pytorch")],
 )
 def test_prof_and_mindspore_ranks_reduce_on_ssh_started_workers_without_workbench(
     sshd_server, ssh_home, tmp_path, no_workbench_python, capsys, layout, export, framework
@@ -472,6 +547,7 @@ def test_prof_and_mindspore_ranks_reduce_on_ssh_started_workers_without_workbenc
 
     job = tmp_path / "job"
     write_cluster_job(job, 4, tp=2, slow_rank=3, layout=layout, export=export, framework=framework)
+    _mindspore_prof_folders(job)
     HostStore().save([sshd_server.host("cann-a")])
     here, remote = tmp_path / "here", tmp_path / "remote"
     assert main(["cluster", "analyze", str(job), "--out", str(here), "--workers", "1"]) == 0
@@ -486,3 +562,6 @@ def test_prof_and_mindspore_ranks_reduce_on_ssh_started_workers_without_workbenc
     assert doc["engine"] == "ssh cann-a" and doc["ranks"] == list(range(4)) and doc["warnings"] == []
     for name in files.NAMES:
         assert (remote / name).read_bytes() == (here / name).read_bytes(), name
+    if export == "db":  # the host facts too, read on the workers (files_db.read_rank_host by value)
+        tables = _tables(remote / files_db.DB_NAME)
+        assert tables == _tables(here / files_db.DB_NAME) and sum(tables[files_db.DEVICE_TABLE][1].values()) == 4

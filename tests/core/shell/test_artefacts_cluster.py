@@ -234,3 +234,68 @@ def test_the_shipped_cluster_sample_and_the_demo(tmp_path):
     _project, again = demo.ensure_demo_project()
     assert [p for p in again if p.parent == copied] == [out]
     assert demo.first_report(again) == first
+
+
+def _prof(parent: Path, name: str, rank: int | None, *, device: int = 0, host: str = "h", db: bool = False) -> Path:
+    """A msprof PROF_* folder: device_<id>/info.json.<id> (rank_id ``rank``, -1 when None), parsed as text
+    (mindstudio_profiler_output + analyze) or as db (msprof_<timestamp>.db)."""
+    prof = parent / name
+    (prof / f"device_{device}").mkdir(parents=True)
+    info = {"rank_id": -1 if rank is None else rank, "hostUid": host}
+    (prof / f"device_{device}" / f"info.json.{device}").write_text(json.dumps(info))
+    if db:
+        (prof / "msprof_20240101000000.db").write_bytes(b"")
+    else:
+        (prof / "mindstudio_profiler_output").mkdir()
+        (prof / "analyze").mkdir()
+    return prof
+
+
+def test_a_folder_of_msprof_prof_ranks_or_mindspore_db_ranks_offers_analyse_as_cluster(tmp_path):
+    from workbench.simtoolkit.profdata.clusterjob import write_cluster_job
+
+    for layout, export in (("msprof", "text"), ("msprof", "db")):
+        job = write_cluster_job(tmp_path / f"{layout}-{export}", 4, tp=2, layout=layout, export=export)
+        folder = job.rank_dirs[0].parent
+        assert a.holds_ranks(folder) and a.context_actions(folder) == (a.OPEN_CLUSTER,), (layout, export)
+        assert classify(folder) is None and a.open_action(folder) is None, "still a plain folder"
+        for rank in job.rank_dirs:  # each rank: still a PROF report folder, and part of the job
+            assert classify(rank) is Artefact.PROF_DIR and a.context_actions(rank) == ()
+            assert a.is_job_rank(rank)
+    ms = write_cluster_job(tmp_path / "ms", 2, tp=2, export="db", framework="mindspore")
+    assert a.context_actions(ms.rank_dirs[0].parent) == (a.OPEN_CLUSTER,)
+    # ranks without rank_id: two devices (or two hosts) are two ranks; text and db PROF folders alike
+    for i, (first, second) in enumerate(
+        [((None, 0, "h"), (None, 1, "h")), ((None, 0, "h0"), (None, 0, "h1")), ((3, 0, "h"), (4, 0, "h"))]
+    ):
+        folder = tmp_path / f"unranked{i}"
+        _prof(folder, "PROF_000001_20240101000000000_AAAAAAAA", first[0], device=first[1], host=first[2])
+        _prof(folder, "PROF_000002_20240101000000000_BBBBBBBB", second[0], device=second[1], host=second[2], db=True)
+        assert a.context_actions(folder) == (a.OPEN_CLUSTER,), i
+
+
+def test_what_is_not_a_job_of_prof_ranks(tmp_path):
+    def offered(*profs: dict) -> bool:
+        folder = tmp_path / f"case{len(list(tmp_path.iterdir()))}"
+        folder.mkdir()
+        for i, kw in enumerate(profs):
+            _prof(folder, f"PROF_00000{i}_20240101000000000_ABCDEFGH", **kw)
+        return a.holds_ranks(folder) or a.context_actions(folder) != ()
+
+    assert not offered({"rank": 0}), "one rank"
+    assert not offered({"rank": 2}, {"rank": 2, "db": True}), "one rank profiled twice"
+    assert not offered({"rank": None}, {"rank": None}), "one device of one host profiled twice"
+    unparsed = tmp_path / "unparsed"
+    for i in range(2):
+        (_prof(unparsed, f"PROF_00000{i}_20240101000000000_ABCDEFGH", i) / "analyze").rmdir()
+    assert not a.holds_ranks(unparsed), "not parsed (msprof --analyze=on): the analysis skips them"
+    broken = tmp_path / "broken"
+    _prof(broken, "PROF_000001_20240101000000000_ABCDEFGH", 0)
+    (_prof(broken, "PROF_000002_20240101000000000_ABCDEFGH", 1) / "device_0" / "info.json.0").write_text("[")
+    assert not a.holds_ranks(broken), "an unreadable info.json names no rank"
+    # the shipped msprof sample: one PROF folder, a report of its own
+    from workbench.core.demo import samples_dir
+
+    single = samples_dir() / "resnet50_msprof_cann8"
+    (prof,) = single.iterdir()
+    assert a.context_actions(single) == () and not a.is_job_rank(prof)

@@ -1,6 +1,6 @@
 """Cluster analysis end to end, as a work function (progress, cancel): find the ranks, reduce each on
 the engine, merge, find slow ranks and links, write msprof-analyze's files and our saved report (and, for
-a job of torch_npu db ranks, msprof-analyze's db output ``cluster_analysis.db``: :mod:`.files_db`).
+a job of db ranks (torch_npu, MindSpore, msprof), msprof-analyze's db output ``cluster_analysis.db``: :mod:`.files_db`).
 
 :func:`open_cluster` is what opening a folder does: a saved ``cluster.wbcluster`` re-opens at once;
 an existing ``cluster_analysis_output`` (msprof-analyze's) is read as it is; otherwise the ranks are
@@ -161,7 +161,7 @@ def analyze(
             why = f" ({found.warnings[0]})" if found.warnings else ""
             raise ClusterError(
                 f"{source}: no rank folders (*_ascend_pt / *_ascend_ms with profiler_info_{{rank}}.json "
-                f"and ASCEND_PROFILER_OUTPUT){why}"
+                f"and ASCEND_PROFILER_OUTPUT, or PROF_* folders with device_<id>/info.json.<id>){why}"
             )
         db_input = all(s.data == "db" for s in found.ranks)  # msprof-analyze writes db output for db input
         if write:  # refuse before the work, not after it
@@ -207,7 +207,10 @@ def analyze(
     progress.status(f"Merging {len(reds)} ranks")
     tables = merge.merge(reds)
     warnings.extend(tables.warnings)
-    facts = files_db.db_facts(hosts, [r.distributed_args for r in reds]) if db_out else None
+    facts = None
+    if db_out:  # msprof / MindSpore db ranks: their step rows have no Step (NULL in cluster_analysis.db)
+        stepless = [s.rank for s in found.ranks if s.kind in files_db.STEPLESS_KINDS]
+        facts = files_db.db_facts(hosts, [r.distributed_args for r in reds], stepless)
     if facts is not None:
         warnings.extend(facts.warnings)
     result = report.ClusterReport(
@@ -226,13 +229,13 @@ AUTO_LOCAL_BYTES = 256 << 20  # below this much rank data, one process beats sta
 
 
 def input_bytes(sources: Sequence[ranks.RankSource]) -> int:
-    """What the reductions of local ranks read (the three files per rank, or a db rank's analysis.db), from
-    their sizes."""
+    """What the reductions of local ranks read (:func:`~workbench.core.cluster.reduce.input_files`: a text
+    rank's three files, a db rank's dbs, a PROF rank's timeline and analyze files), from their sizes."""
     total = 0
     for src in sources:
-        for name in (reduce.STEP_FILE, reduce.COMM_FILE, reduce.MATRIX_FILE, ranks.ANALYSIS_DB):
+        for name in reduce.input_files(src):
             with contextlib.suppress(OSError):
-                total += os.stat(os.path.join(src.path, reduce.OUTPUT, name)).st_size
+                total += os.stat(name).st_size
     return total
 
 

@@ -1,12 +1,15 @@
 """The ``cluster`` verb: ``ascend-workbench cluster analyze PATH [--out DIR] [--force]
 [--scheduler ADDR | --hosts H1,H2,... | --workers N] [--json]`` and ``cluster show PATH [--json]``.
 
-``analyze`` finds the ranks under PATH, reduces them on the engine (embedded by default: the
-in-process path for a couple of ranks, a local Dask cluster on this machine's cores beyond; a Dask
-cluster started over SSH on the CANN machines named by ``--hosts``; or the scheduler at
-``--scheduler``), merges them and writes msprof-analyze's files plus ``cluster.wbcluster`` into DIR
-(default ``PATH/cluster_analysis_output``), never over existing files without ``--force``. Ctrl-C
-cancels: every worker's task stops (the SSH-started workers end on their hosts).
+``analyze`` finds the ranks under PATH (torch_npu ``*_ascend_pt`` / MindSpore ``*_ascend_ms`` folders with
+``profiler_info_{rank}.json``, their text or db export; else msprof ``PROF_*`` folders with
+``device_{id}/info.json.{id}``, text or ``msprof_*.db``: as msprof-analyze finds them), reduces them on the
+engine (embedded by default: the in-process path for a couple of ranks, a local Dask cluster on this
+machine's cores beyond; a Dask cluster started over SSH on the CANN machines named by ``--hosts``; or the
+scheduler at ``--scheduler``), merges them and writes msprof-analyze's files plus ``cluster.wbcluster`` into
+DIR (default ``PATH/cluster_analysis_output``; a job of db ranks also gets ``cluster_analysis.db``), never
+over existing files without ``--force``. Ctrl-C cancels: every worker's task stops (the SSH-started workers
+end on their hosts).
 
 ``show`` prints a cluster (a saved report, msprof-analyze's output, or the ranks analysed without
 writing anything): ranks, steps, stages, slow ranks and slow links with their evidence.
@@ -31,8 +34,17 @@ HELP = "cluster analysis of a multi-rank job (msprof-analyze's files, slow ranks
 def add_arguments(p: argparse.ArgumentParser) -> None:
     sub = p.add_subparsers(dest="cluster_cmd", required=True, metavar="{analyze,show,compare}")
     a = sub.add_parser("analyze", help="analyse the ranks under PATH and write the cluster files")
-    a.add_argument("path", metavar="PATH", help="the job folder (its *_ascend_pt / *_ascend_ms rank folders)")
-    a.add_argument("--out", metavar="DIR", help="output folder (default: PATH/cluster_analysis_output)")
+    a.add_argument(
+        "path",
+        metavar="PATH",
+        help="the job folder: its *_ascend_pt / *_ascend_ms rank folders (text or .db export), or its msprof "
+        "PROF_* folders (with device_<id>/info.json.<id>; text or msprof_*.db)",
+    )
+    a.add_argument(
+        "--out",
+        metavar="DIR",
+        help="output folder (default: PATH/cluster_analysis_output; db ranks also get cluster_analysis.db)",
+    )
     a.add_argument("--force", action="store_true", help="replace existing output files")
     where = a.add_mutually_exclusive_group()
     where.add_argument("--scheduler", metavar="ADDR", help="a running Dask scheduler (tcp://host:port)")

@@ -43,9 +43,20 @@ ClusterBaseInfoAnalysis, its TablesConfig schemas, ``CREATE TABLE name(col TYPE,
 - ``ClusterBaseInfo`` (``key, value`` TEXT): one row ``distributed_args`` -> the ``json.dumps`` of the first
   rank's profiler_metadata.json ``distributed_args`` (without ``rank``); no table without them.
 
-Only torch_npu db ranks have their host facts read (msprof / MindSpore ranks take the device from their
-folders there: not written). The file is built beside its place and moved there whole (:func:`atomic_open`);
-an existing one is replaced only with ``force``.
+msprof and MindSpore db ranks (HostInfoAnalysis' ``is_msprof`` / ``is_mindspore``): the host is the first
+``HOST_INFO`` row of the profiler db msprof-analyze reads for the rank's steps too (a PROF folder's newest
+``msprof_{14 digits}.db``: :func:`~workbench.core.cluster.reduce_db.msprof_db`; a MindSpore rank's
+``ASCEND_PROFILER_OUTPUT/ascend_mindspore_profiler_{rank}.db``), and its RankDeviceMap row is not read from a db
+but ``(rank, device)``: the device of the PROF folder's first ``device_{id}`` entry (a MindSpore rank: of its
+first ``PROF_*`` entry), in its directory listing's order; msprof-analyze's rank is a text there, so its rows
+sort as texts (``"10" < "2"``; the INTEGER column stores the number).
+
+``ClusterStepTraceTime``'s Step of msprof / MindSpore db ranks is NULL: their one row per rank (and the stage
+rows over them) has no step (``MsprofStepTraceTimeDBAdapter`` gives None; our reduction ``""``, as the CSV
+writes it): :attr:`DbFacts.stepless` names those ranks.
+
+The file is built beside its place and moved there whole (:func:`atomic_open`); an existing one is replaced
+only with ``force``.
 """
 
 from __future__ import annotations
@@ -53,6 +64,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import shutil
 import sqlite3
 import tempfile
@@ -62,6 +74,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.core.cluster.merge import BW_INFO, TIME_INFO, TOTAL_OP, ClusterTables
+from workbench.core.cluster.reduce_db import msprof_db
 from workbench.core.fsutil import OutputRefused, atomic_open, refuse_existing
 
 DB_NAME = "cluster_analysis.db"
@@ -79,6 +92,11 @@ HOST_SCHEMA = (("hostUid", "TEXT"), ("hostName", "TEXT"))
 DEVICE_SCHEMA = (("rankId", "INTEGER"), ("deviceId", "INTEGER"), ("hostUid", "TEXT"), ("profilePath", "TEXT"))
 BASE_SCHEMA = (("key", "TEXT"), ("value", "TEXT"))
 DISTRIBUTED_ARGS = "distributed_args"
+# the rank kinds whose db rows msprof-analyze computes from the profiler db's tasks: no Step (NULL), and whose
+# HostInfo / RankDeviceMap come from the PROF folder (HostInfoAnalysis' is_msprof / is_mindspore)
+STEPLESS_KINDS = ("msprof", "mindspore")
+_DEVICE_DIR = re.compile(r"device_\d{1,2}$")  # MsprofDataPreprocessor.DEVICE_PATTERN (re.match)
+_PROF_DIR = re.compile(r"^PROF_\d+_\d+_[0-9a-zA-Z]+")  # MindsporeDataPreprocessor.get_msprof_dir
 # msprof-analyze's TablesConfig "ClusterStepTraceTimeMap" (DBManager.create_tables)
 STEP_SCHEMA = (
     ("step", "TEXT"),
@@ -255,11 +273,29 @@ def _stage_index(index: Any) -> str:
     return "(" + ",".join(parts) + ")"
 
 
-def step_rows(tables: ClusterTables) -> list[tuple[Any, ...]]:
+def _stage_ranks(index: Any) -> set[int]:
+    return {int(p) for p in str(index).strip("()").split(",") if p.strip().lstrip("-").isdigit()}
+
+
+def _no_step(cells: list[Any], stepless: frozenset[int]) -> bool:
+    """Is ``cells`` a row msprof-analyze writes with a NULL Step: ``""`` of a stepless rank, or of a stage
+    holding one (its key is the ranks' None step)?"""
+    if not stepless or len(cells) < 3 or cells[0] != "":
+        return False
+    if cells[1] == "rank":
+        return isinstance(cells[2], int) and cells[2] in stepless
+    return cells[1] == "stage" and bool(_stage_ranks(cells[2]) & stepless)
+
+
+def step_rows(tables: ClusterTables, stepless: Iterable[int] = ()) -> list[tuple[Any, ...]]:
+    """ClusterStepTraceTime's rows; the Step of a ``stepless`` rank's rows (and its stages') is NULL."""
     width = len(STEP_SCHEMA)
+    no_step = frozenset(stepless)
     out = []
     for row in tables.step_rows:
         cells = list(row)
+        if _no_step(cells, no_step):
+            cells[0] = None
         if len(cells) > 2 and cells[1] == "stage":
             cells[2] = _stage_index(cells[2])
         cells = (cells + [0] * width)[:width]
@@ -415,32 +451,73 @@ def matrix_rows(tables: ClusterTables) -> list[tuple[Any, ...]]:
 # ---- what the ranks say beyond the merge: HostInfo, RankDeviceMap, ClusterBaseInfo -------------------
 
 
+def _first_device(folder: str) -> int | None:
+    """MsprofDataPreprocessor.get_device_id: the id of ``folder``'s first ``device_{id}`` entry (listing order)."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return None
+    return next((int(n.split("_")[-1]) for n in names if _DEVICE_DIR.match(n)), None)
+
+
+def _rank_device(rank: int, path: str, kind: str) -> tuple[list[tuple[Any, ...]], str]:
+    """An msprof / MindSpore rank's RankDeviceMap rows as msprof-analyze makes them (``[(str(rank), device)]``,
+    or none) and where the device was looked for."""
+    folder = path
+    if kind == "mindspore":  # its PROF_* folder (MindsporeDataPreprocessor.get_msprof_dir)
+        try:
+            prof = next((n for n in os.listdir(path) if _PROF_DIR.match(n)), None)
+        except OSError:
+            prof = None
+        if prof is None:
+            return [], f"{path}: no PROF_* folder"
+        folder = os.path.join(path, prof)
+    device = _first_device(folder)
+    return ([(str(rank), device)] if device is not None else []), f"{folder}: no device_<id> folder"
+
+
 def read_rank_host(rank: int, path: str, kind: str = "pytorch") -> tuple[Any, list[tuple[Any, ...]], str | None]:
     """One rank's part of HostInfo / RankDeviceMap, read where the rank is (STDLIB ONLY, nothing of this
-    module but itself and stdlib modules: shipped by value to the rank's worker): ``((hostUid, hostName),
-    rows, None)`` with ``rows`` its RANK_DEVICE_MAP rows + hostUid + profilePath, or ``(None, [], warning)``
-    (``(None, [], None)`` for a rank that is no torch_npu rank). Never raises."""
-    if kind != "pytorch":
-        return None, [], None
-    name = f"ascend_pytorch_profiler_{rank}.db"
-    db = os.path.join(path, "ASCEND_PROFILER_OUTPUT", name)
+    module but itself, :func:`~workbench.core.cluster.reduce_db.msprof_db` and stdlib modules: shipped by value to
+    the rank's worker): ``((hostUid, hostName), rows, None)`` with ``rows`` its RankDeviceMap rows + hostUid +
+    profilePath, or ``(None, [], warning)``. ``kind``: the rank's kind (``pytorch``: its
+    ``ascend_pytorch_profiler_{rank}.db``'s RANK_DEVICE_MAP; ``msprof`` / ``mindspore``: see the module
+    docstring). Never raises."""
     left_out = "the rank is left out of HostInfo and RankDeviceMap"
-    if not os.path.isfile(db):
-        return None, [], f"rank {rank}: no {name} in {os.path.dirname(db)}; {left_out}"
+    if kind == "msprof":
+        found = msprof_db(path)
+        if found is None:
+            return None, [], f"rank {rank}: no msprof_<timestamp>.db in {path}; {left_out}"
+        db = found
+    else:
+        prefix = "ascend_mindspore_profiler" if kind == "mindspore" else "ascend_pytorch_profiler"
+        name = f"{prefix}_{rank}.db"
+        db = os.path.join(path, "ASCEND_PROFILER_OUTPUT", name)
+        if not os.path.isfile(db):
+            return None, [], f"rank {rank}: no {name} in {os.path.dirname(db)}; {left_out}"
+    mapped = kind in ("msprof", "mindspore")  # the device from the folder, not from a RANK_DEVICE_MAP table
     try:
         con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
         try:
             con.execute("PRAGMA query_only = 1")
             have = {str(r[0]) for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             host = con.execute("SELECT * FROM HOST_INFO LIMIT 1").fetchall() if "HOST_INFO" in have else []
-            devices = con.execute("SELECT * FROM RANK_DEVICE_MAP").fetchall() if "RANK_DEVICE_MAP" in have else []
+            devices: list[tuple[Any, ...]] = []
+            if not mapped and "RANK_DEVICE_MAP" in have:
+                devices = con.execute("SELECT * FROM RANK_DEVICE_MAP").fetchall()
         finally:
             con.close()
     except sqlite3.Error as exc:
         return None, [], f"{db}: not a readable SQLite database ({exc}); {left_out}"
+    no_device = ""
+    if mapped:
+        devices, no_device = _rank_device(rank, path, kind)
     missing = [t for t, rows in (("HOST_INFO", host), ("RANK_DEVICE_MAP", devices)) if not (rows and rows[0])]
-    if missing or len(host[0]) < 2:
-        return None, [], f"{db}: no {' or '.join(missing or ['HOST_INFO'])} rows; {left_out}"
+    if "HOST_INFO" in missing or len(host[0]) < 2:
+        tables = "HOST_INFO" if mapped else " or ".join(missing or ["HOST_INFO"])
+        return None, [], f"{db}: no {tables} rows; {left_out}"
+    if missing:
+        return None, [], f"{no_device}; {left_out}" if mapped else f"{db}: no RANK_DEVICE_MAP rows; {left_out}"
     uid, host_name = str(host[0][0]), str(host[0][1])
     # msprof-analyze's rank folder: the analysed folder's real path joined with the folder's own name
     folder = os.path.join(os.path.realpath(os.path.dirname(os.path.abspath(path))), os.path.basename(path))
@@ -456,6 +533,7 @@ class DbFacts:
     devices: list[tuple[Any, ...]] = field(default_factory=list)
     distributed_args: dict[str, Any] | None = None
     warnings: list[str] = field(default_factory=list)
+    stepless: frozenset[int] = frozenset()  # ranks whose ClusterStepTraceTime Step is NULL (STEPLESS_KINDS)
 
 
 def _sort_key(row: tuple[Any, ...]) -> tuple[tuple[int, Any], ...]:
@@ -466,10 +544,12 @@ def _sort_key(row: tuple[Any, ...]) -> tuple[tuple[int, Any], ...]:
 def db_facts(
     per_rank: Sequence[tuple[Any, list[tuple[Any, ...]], str | None]],
     distributed_args: Sequence[dict[str, Any] | None] = (),
+    stepless: Iterable[int] = (),
 ) -> DbFacts:
-    """The ranks' :func:`read_rank_host` results (in rank order) and ``distributed_args`` (per rank, in rank
-    order; the first non-empty one counts) as :class:`DbFacts`."""
-    facts = DbFacts()
+    """The ranks' :func:`read_rank_host` results (in rank order), ``distributed_args`` (per rank, in rank
+    order; the first non-empty one counts) and the ``stepless`` ranks (of :data:`STEPLESS_KINDS`) as
+    :class:`DbFacts`."""
+    facts = DbFacts(stepless=frozenset(stepless))
     hosts: dict[str, str] = {}
     for host, rows, warning in per_rank:
         if warning:
@@ -554,7 +634,7 @@ def build(tables: ClusterTables, path: str | Path, facts: DbFacts | None = None)
                     rows = make(tables)
                     _pandas_table(con, table, _declared(table, columns, rows), rows)
             if STEP_TABLE in names:
-                _config_table(con, STEP_TABLE, STEP_SCHEMA, step_rows(tables))
+                _config_table(con, STEP_TABLE, STEP_SCHEMA, step_rows(tables, facts.stepless if facts else ()))
             if facts is not None:
                 for table, schema, rows in (
                     (BASE_TABLE, BASE_SCHEMA, base_rows(facts)),
@@ -586,4 +666,14 @@ def write_db(tables: ClusterTables, out_dir: str | Path, *, force: bool = False,
     return target
 
 
-__all__ = ["DB_NAME", "TABLES", "DbFacts", "build", "db_facts", "planned", "read_rank_host", "write_db"]
+__all__ = [
+    "DB_NAME",
+    "STEPLESS_KINDS",
+    "TABLES",
+    "DbFacts",
+    "build",
+    "db_facts",
+    "planned",
+    "read_rank_host",
+    "write_db",
+]
