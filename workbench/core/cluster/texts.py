@@ -58,4 +58,10 @@ WARNING_TEMPLATES = (
     # analyze.py
     "{0} ranks ({1}) are on both {2} and {3} (one shared disk?); {4}'s are taken",
     "rank {0}: its worker was lost; reduced again on {1}",
+    # files_db.py (HostInfo / RankDeviceMap of db jobs)
+    "rank {0}: no {1} in {2}; the rank is left out of HostInfo and RankDeviceMap",
+    "{0}: not a readable SQLite database ({1}); the rank is left out of HostInfo and RankDeviceMap",
+    "{0}: no {1} rows; the rank is left out of HostInfo and RankDeviceMap",
+    "{0}: no PROF_* folder; the rank is left out of HostInfo and RankDeviceMap",
+    "{0}: no device_<id> folder; the rank is left out of HostInfo and RankDeviceMap",
 )

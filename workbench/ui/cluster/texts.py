@@ -206,6 +206,16 @@ WARNING_LABELS = (
     ),
     QT_TRANSLATE_NOOP("ClusterWarning", "{0} ranks ({1}) are on both {2} and {3} (one shared disk?); {4}'s are taken"),
     QT_TRANSLATE_NOOP("ClusterWarning", "rank {0}: its worker was lost; reduced again on {1}"),
+    QT_TRANSLATE_NOOP("ClusterWarning", "rank {0}: no {1} in {2}; the rank is left out of HostInfo and RankDeviceMap"),
+    QT_TRANSLATE_NOOP(
+        "ClusterWarning",
+        "{0}: not a readable SQLite database ({1}); the rank is left out of HostInfo and RankDeviceMap",
+    ),
+    QT_TRANSLATE_NOOP("ClusterWarning", "{0}: no {1} rows; the rank is left out of HostInfo and RankDeviceMap"),
+    QT_TRANSLATE_NOOP("ClusterWarning", "{0}: no PROF_* folder; the rank is left out of HostInfo and RankDeviceMap"),
+    QT_TRANSLATE_NOOP(
+        "ClusterWarning", "{0}: no device_<id> folder; the rank is left out of HostInfo and RankDeviceMap"
+    ),
 )
 
 
