@@ -18,7 +18,17 @@ operators by "Type" (the AI Core performance categories: non-affine shapes, boun
 room for optimisation) is one class per type. :data:`MAPPING` says which of our rules answer each class
 (``()``: none of ours; :data:`NO_RULE` says why); :data:`PLANT_RULES` which of our rules each planted problem
 must raise. :data:`KNOWN_GAPS` lists, per input, the classes msprof-analyze finds that ours does not, and why
-(tests/core/advisor/test_vs_msprof_analyze.py fails on any other miss).
+(tests/core/advisor/test_vs_msprof_analyze.py fails on any other miss). It held, until they were closed:
+
+- on the cluster job, 包分析, 动态shape算子 and Vector bound: msprof-analyze runs its single-rank analysers over
+  the ranks it picks (the slow rank of each pipeline stage, the rank of most free time, the ranks of the lowest
+  SDMA / RDMA bandwidth); ``advise_cluster`` now runs our report rules over the same ranks' reports
+  (``run.analysed_ranks``), each finding marked with its rank;
+- on aicpu-op, Cube 性能优化算子集合: compute.no_bound (an AI Core share threshold) answered another question;
+  compute.cube_optimization is msprof-analyze's own (cube shapes moving 100 MB or more, affine, whose mean MAC
+  and MTE2 ratios reach no bound, whatever their share);
+- on the cluster job, Cube 不亲和算子集合, msprof-analyze's false positive on the simulated MatMul rows' single
+  input shape: the simulator now writes both inputs ("M,K;K,N").
 
     python benchmarks/bench_advisor.py [--workdir DIR] [--inputs clean,getnext,...] [--json OUT]
 """
@@ -56,7 +66,7 @@ MAPPING: dict[str, tuple[str, ...]] = {
     "整网耗时分析": (),
     "Cube算子性能分析 · 不亲和算子集合": ("compute.cube_affinity",),
     "Cube算子性能分析 · bound算子集合": ("compute.memory_bound",),
-    "Cube算子性能分析 · 性能优化算子集合": ("compute.no_bound",),
+    "Cube算子性能分析 · 性能优化算子集合": ("compute.cube_optimization",),
     "FA算子性能分析 · 不亲和算子集合": ("compute.fa_affinity",),
     "FA算子性能分析 · bound算子集合": ("compute.memory_bound",),
     "FA算子性能分析 · 性能优化算子集合": ("compute.no_bound",),
@@ -120,27 +130,9 @@ PLANT_RULES: dict[str, tuple[str, ...]] = {
     "slow-link": ("cluster.slow_link",),
 }
 
-_CLUSTER_RULES_ONLY = (
-    "advise_cluster runs the cluster rules only; msprof-analyze also runs its single-rank analysers over the "
-    "job's ranks (ours finds it in a rank's own report: advise over open_report of the rank folder)"
-)
-# (input, class) -> why ours does not find what msprof-analyze finds there
-KNOWN_GAPS: dict[tuple[str, str], str] = {
-    ("aicpu-op", "Cube算子性能分析 · 性能优化算子集合"): (
-        "compute.no_bound wants the unbound AI Core tasks to take 10 % of the device time (ours, chosen): the "
-        "unbound MatMulV3 (512x1024 @ 1024x32000) is 12 % of the clean run's device time, 4 % once the planted "
-        "AI CPU FastGelu adds its 4 ms; msprof-analyze lists every cube shape moving 100 MB or more, whatever "
-        "its share"
-    ),
-    (CLUSTER, "包分析"): _CLUSTER_RULES_ONLY + ": communication.small_packets",
-    (CLUSTER, "动态shape算子"): _CLUSTER_RULES_ONLY + ": compute.dynamic_shape (rank 3's operators)",
-    (CLUSTER, "Vector算子性能分析 · bound算子集合"): _CLUSTER_RULES_ONLY + ": compute.vector_bound",
-    (CLUSTER, "Cube算子性能分析 · 不亲和算子集合"): (
-        "msprof-analyze's false positive: the cluster job's MatMulV3 rows give one input shape (\"2048,4096\"); "
-        "its cube inner-axis check returns 'not affine' for fewer than two inputs (logging \"Incorrect input "
-        "shape\"); compute.cube_affinity judges both inputs' inner axes and, with one, nothing"
-    ),
-}
+# (input, class) -> why ours does not find what msprof-analyze finds there (none left: issue #21's gaps are closed;
+# the entries it had and how each was closed are in the module docstring)
+KNOWN_GAPS: dict[tuple[str, str], str] = {}
 
 # msprof-analyze categories whose title carries numbers: (pattern, class)
 _VARIABLE_TITLES = (

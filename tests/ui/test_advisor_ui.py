@@ -305,3 +305,56 @@ def test_a_communication_row_is_marked_and_shown_in_the_communication_tab(
     shown = next(r for r in range(cp.ops.model.rowCount()) if cp.ops.model.source_row(r) in rows)
     assert cp.ops.model.index(shown, 0).data(Qt.ItemDataRole.ToolTipRole).startswith(f"⚑ {name} is slow")
     assert cp.detail_title.text().startswith(f"{name} (step ")  # its details, as a click shows them
+
+
+@pytest.fixture
+def rank_rule():
+    """A report rule: the longest op of the report it runs over (in a cluster: the ranks msprof-analyze picks)."""
+
+    def check(subject):
+        ops = subject.report.ops
+        row = int(np.argmax(ops["duration_us"].to_numpy(dtype=float)))
+        name = str(ops["name"].iloc[row])
+        return [
+            Finding(
+                "test.d3_ui_rank_op",
+                "compute",
+                Severity.MEDIUM,
+                args={"op": name},
+                evidence=(Evidence("op", name, table="ops", row=row, start_ns=int(ops["start_ns"].iloc[row])),),
+            )
+        ]
+
+    model.rule("test.d3_ui_rank_op", "compute", RuleText("{op} is the longest op", ""))(check)
+    yield
+    model._RULES.pop("test.d3_ui_rank_op", None)
+
+
+def test_a_rank_s_finding_shows_its_rank_and_jumps_to_it(qtbot, user, window, rank_rule, tmp_path):
+    """On a cluster the report rules run over the slow rank's own report: its finding says "rank 3" (the
+    list's Rank column, the title), Show selects rank 3 and Open Rank 3 Report opens that rank's report."""
+    from test_cluster_ui import open_cluster, report_docs
+
+    from workbench.simtoolkit.profdata.clusterjob import write_cluster_job
+
+    job = tmp_path / "job4"
+    write_cluster_job(job, 4, tp=2, slow_rank=3, full=True)
+    doc = open_cluster(qtbot, user, window, job)
+    pane = doc.advisor
+    qtbot.waitUntil(lambda: pane.summary.text().startswith("Findings: "), timeout=60000)
+    item = pane.item_of("test.d3_ui_rank_op")
+    assert item is not None, "the report rule did not run over the slow rank"
+    assert not pane.tree.isColumnHidden(3) and pane.tree.headerItem().text(3) == "Rank"
+    assert item.text(3) == "rank 3"
+    name = item.data(0, Qt.ItemDataRole.UserRole).args["op"]
+    _click_item(qtbot, pane.tree, item)
+    qtbot.waitUntil(lambda: pane.title.text() == f"Medium · rank 3 · {name} is the longest op", timeout=5000)
+    assert doc.selected_rank != 3
+    _click_item(qtbot, pane.evidence, pane.evidence.topLevelItem(0))
+    user.click(pane.show_button)
+    qtbot.waitUntil(lambda: doc.selected_rank == 3 and doc.tabs.currentWidget() is doc.overview, timeout=5000)
+    assert pane.status.text() == "Rank 3 selected: Open Rank Report opens its timeline."
+    assert doc.act_open_rank.text() == "Open Rank 3 Report"
+    user.click(doc.toolbar.widgetForAction(doc.act_open_rank))
+    rank3 = next(r.path for r in doc.report.ranks if r.rank == 3)
+    qtbot.waitUntil(lambda: any(str(d.report.source) == rank3 for d in report_docs(window)), timeout=60000)

@@ -105,9 +105,13 @@ def test_bad_paths_are_one_line(tmp_path, capsys):
 def test_a_cluster_job_folder_and_its_saved_report(job, tmp_path, capsys):
     assert main(["advise", str(job), "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert "test.d3_cluster" in doc["rules_run"] and "test.d3_slow_op" not in doc["rules_run"]
+    assert "test.d3_cluster" in doc["rules_run"] and "test.d3_slow_op" in doc["rules_run"]
     mine = next(f for f in doc["findings"] if f["rule"] == "test.d3_cluster")
     assert mine["title"] == "2 ranks analysed" and [e["rank"] for e in mine["evidence"]] == [0, 1]
+    assert mine["rank"] is None  # the cluster's own finding
+    # the report rules ran over the reports of the ranks msprof-analyze would analyse, each finding marked
+    assert {f["rank"] for f in doc["findings"] if f["rule"] == "test.d3_slow_op"} <= {0, 1}
+    assert any(f["rule"] == "test.d3_slow_op" for f in doc["findings"])
     assert not (job / "cluster_analysis_output").exists()  # nothing written into the job
     work = tmp_path / "job"
     import shutil

@@ -241,3 +241,49 @@ def test_vector_bound_lists_the_heavy_vector_types(runs):
     vector = report.ops["task_type"].astype(str) == "AI_VECTOR_CORE"
     assert found.evidence_total == int(vector.sum())  # every vector op of the simulator keeps its pipes busy
     _check_evidence_is_the_data(report, found)
+
+
+def _mean_ratios(report, rows):
+    ops = report.ops
+    return (
+        float(ops["aic_mac_ratio"].iloc[rows].astype(float).mean()),
+        float(ops["aic_mte2_ratio"].iloc[rows].astype(float).mean()),
+    )
+
+
+def test_cube_room_for_optimisation_whatever_its_share(runs):
+    """msprof-analyze's Cube 性能优化算子集合 on the aicpu-op run: the MatMulV3 shape moving 100 MB or more (two
+    calls of 94.7 MB) with affine inner axes and no bound (MAC < 0.8 or < 0.95 with MTE2 < 0.95), its room
+    max(0.8 - MAC, 0.95 - MTE2); listed although unbound AI Core work is under compute.no_bound's share."""
+    report, result = runs["aicpu-op"]
+    (cube,) = _of(result, "compute.cube_optimization")
+    assert cube.args["op_type"] == "MatMulV3" and cube.args["shape"] == "512,1024;1024,32000"
+    rows = _rows(report, type="MatMulV3", input_shapes="512,1024;1024,32000")
+    assert sorted(e.row for e in cube.evidence) == rows and cube.evidence_total == len(rows) == 2
+    mac, mte2 = _mean_ratios(report, rows)
+    assert mac < 0.95 and mte2 < 0.95
+    assert cube.args["headroom"] == f"{max(0.8 - mac, 0.95 - mte2) * 100:.1f} %"
+    facts = {f.key: f.value for f in cube.facts}
+    assert facts["mac"] == f"{mac:.3f}" and facts["mte2"] == f"{mte2:.3f}" and facts["data"] == "189.5 MB"
+    _check_evidence_is_the_data(report, cube)
+
+
+@pytest.mark.parametrize(
+    ("mac", "mte2"), [(0.5, 0.5), (0.85, 0.6), (0.96, 0.5), (0.5, 0.96), (0.81, 0.96), (0.79, 0.949), (0.8, 0.95)]
+)
+def test_cube_bound_is_msprof_analyze_s(mac, mte2):
+    """Our bound of a cube shape from its mean ratios equals msprof-analyze's del_cube_operator_bound."""
+    pytest.importorskip("msprof_analyze")
+    from msprof_analyze.advisor.analyzer.computation.ai_core_performance.ai_core_performance_checker import (
+        AICorePerformanceChecker,
+    )
+
+    from workbench.core.advisor.rules.compute import cube_bound
+
+    class Op:
+        aic_mac_ratio, aic_mte2_ratio = str(mac), str(mte2)
+
+    theirs = AICorePerformanceChecker().del_cube_operator_bound([Op()])
+    bound, room = cube_bound(mac, mte2)
+    assert bool(bound) == bool(theirs[0])
+    assert room == pytest.approx(theirs[1])

@@ -3,9 +3,10 @@
 
 PATH is a report (anything ``report`` opens) or a cluster: a ``cluster.wbcluster``, a
 ``cluster_analysis_output`` folder (or a folder holding one), or a job folder of two or more rank
-folders (analysed in memory: nothing is written into it). The findings are printed sorted by
-severity, one block each (severity, title, facts, the top evidence, advice), or as JSON; ``--html``
-and ``--xlsx`` also write the page / the workbook (atomically, an existing file only with
+folders (analysed in memory: nothing is written into it); on a cluster the report rules also run over the
+reports of the ranks msprof-analyze's advisor analyses there, their findings marked "rank N". The findings
+are printed sorted by severity, one block each (severity, title, facts, the top evidence, advice), or as
+JSON; ``--html`` and ``--xlsx`` also write the page / the workbook (atomically, an existing file only with
 ``--force``). Exit 0 whatever was found (the ``compare`` gate is the CI gate); bad input is one line
 and exit 2.
 """
@@ -68,7 +69,8 @@ def _only(text: str | None, target: str) -> list[str] | None:
     names = [n.strip() for n in text.split(",") if n.strip()]
     if not names:
         raise AdviseError(f"--only {text!r}: expected rule ids or categories, e.g. --only compute")
-    known = model.rules(target)
+    # a cluster runs the report rules too, over the reports of the ranks msprof-analyze would analyse
+    known = model.rules(target) + (model.rules("report") if target == "cluster" else [])
     ids = {r.id for r in known}
     categories = {r.category for r in known}
     unknown = [n for n in names if n not in ids and n not in categories]
@@ -85,7 +87,9 @@ def block(finding: Any, top: int = TOP_EVIDENCE) -> list[str]:
     """One finding as text lines: severity and title, its facts, the top evidence, the advice."""
     from workbench.core.advisor import export
 
-    lines = [f"[{finding.severity.value.upper()}] {finding.title()}  ({finding.rule})"]
+    rank = export.rank_label(finding)
+    where = f"{rank} · " if rank else ""
+    lines = [f"[{finding.severity.value.upper()}] {where}{finding.title()}  ({finding.rule})"]
     for label, value in finding.fact_lines():
         lines.append(f"    {label}: {value}")
     if finding.evidence:

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from workbench.core.advisor.model import AdvisorResult, Evidence, Finding, Severity
+from workbench.core.advisor.model import AdvisorResult, Evidence, Finding, Severity, fill
 
 Translate = Callable[[str], str]
 
@@ -64,6 +64,7 @@ PAGE_LABELS = (
     "{shown} of {total} items",
     "Finding",
     "#",
+    "rank {rank}",
 )
 LABELS = (*SEVERITY_LABELS.values(), *CATEGORY_LABELS.values(), *EVIDENCE_LABELS.values(), *PAGE_LABELS)
 
@@ -83,6 +84,11 @@ def category_label(category: str, translate: Translate = _same) -> str:
 
 def evidence_kind_label(kind: str, translate: Translate = _same) -> str:
     return translate(EVIDENCE_LABELS[kind]) if kind in EVIDENCE_LABELS else kind
+
+
+def rank_label(finding: Finding, translate: Translate = _same) -> str:
+    """ "rank 3" for a finding of a cluster's rank (its own report), "" for one of the report / cluster."""
+    return "" if finding.rank is None else fill(translate("rank {rank}"), {"rank": str(int(finding.rank))})
 
 
 def plain(value: Any) -> Any:
@@ -140,6 +146,7 @@ def finding_dict(f: Finding, translate: Translate = _same) -> dict[str, Any]:
         "rule": f.rule,
         "category": f.category,
         "severity": f.severity.value,
+        "rank": None if f.rank is None else int(f.rank),
         "title": f.title(translate),
         "advice": f.advice(translate),
         "args": dict(f.args),
@@ -190,6 +197,7 @@ h3{font-size:15px;margin:16px 0 6px}.src{color:#666;font-size:13px;word-break:br
 .finding.low{border-left-color:#3d7bd9;background:#fff}.sev{font-size:12px;padding:1px 6px;border-radius:8px}
 table{border-collapse:collapse;font-size:13px;margin:4px 0}td,th{border:1px solid #ddd;padding:2px 8px;text-align:left}
 th{background:#f4f4f4}.advice{background:#f3f8f3;padding:6px 10px;border-radius:4px}.rule{color:#888;font-size:12px}
+.rank{font-size:12px;padding:1px 6px;border-radius:8px;background:#e8e8e8;color:#333}
 """
 
 
@@ -235,7 +243,7 @@ def _html_finding(f: Finding, t: Translate) -> str:
     sev = f.severity.value
     out = [
         f'<div class="finding {sev}">',
-        f'<h3><span class="sev {sev}">{e(severity_label(sev, t))}</span> {e(f.title(t))}</h3>',
+        f'<h3><span class="sev {sev}">{e(severity_label(sev, t))}</span> {_html_rank(f, t)}{e(f.title(t))}</h3>',
         f'<div class="rule">{e(t("Rule"))}: {e(f.rule)}</div>',
     ]
     lines = f.fact_lines(t)
@@ -268,10 +276,15 @@ def _html_finding(f: Finding, t: Translate) -> str:
     return "\n".join(out)
 
 
+def _html_rank(f: Finding, t: Translate) -> str:
+    label = rank_label(f, t)
+    return f'<span class="rank">{html.escape(label)}</span> ' if label else ""
+
+
 # --- xlsx --------------------------------------------------------------------------------------------
 
-FINDING_COLUMNS = ("#", "Severity", "Category", "Rule", "Title", "Facts", "Advice", "Evidence")
-EVIDENCE_COLUMNS = ("Finding", "Rule", "Kind", "What", "Where", "Start (ns)", "Duration (ns)", "Values")
+FINDING_COLUMNS = ("#", "Severity", "Category", "Rule", "Title", "Facts", "Advice", "Evidence", "Rank")
+EVIDENCE_COLUMNS = ("Finding", "Rule", "Kind", "What", "Where", "Start (ns)", "Duration (ns)", "Values", "Rank")
 
 
 def _xlsx_sheets(result: AdvisorResult, t: Translate) -> list[tuple[str, list[str], list[list[Any]]]]:
@@ -281,14 +294,14 @@ def _xlsx_sheets(result: AdvisorResult, t: Translate) -> list[tuple[str, list[st
         total = len(f.evidence) if f.evidence_total is None else f.evidence_total
         findings.append(
             [n, severity_label(f.severity, t), category_label(f.category, t), f.rule, f.title(t), facts]
-            + [f.advice(t), total]
+            + [f.advice(t), total, f.rank]
         )
         for ev in f.evidence:
             values = ", ".join(f"{k}={plain(v)}" for k, v in ev.values.items())
             evidence.append(
                 [n, f.rule, evidence_kind_label(ev.kind, t), ev.label, where(ev)]
                 + [_ns_text(ev.start_ns), _ns_text(ev.dur_ns)]
-                + [values]
+                + [values, f.rank]
             )
     return [
         ("Findings", [t(c) for c in FINDING_COLUMNS], findings),

@@ -11,6 +11,9 @@ translated template formats to the same numbers.
 ``lane``/``device``/``start_ns``/``dur_ns``/``name``), "lane" (a whole timeline lane), "row" (a row of
 any other report table, ``table`` and ``row``), "step", "rank", "link" (``src``/``dst``/``transport``
 in ``values``) or "setting" (an environment or profiler setting the report recorded).
+
+A finding about one rank of a cluster (a report rule that ``advise_cluster`` ran over that rank's own
+report) carries its ``rank``; its evidence then points into that rank's report.
 """
 
 from __future__ import annotations
@@ -68,6 +71,7 @@ class Finding:
     facts: tuple[Fact, ...] = ()
     evidence: tuple[Evidence, ...] = ()
     evidence_total: int | None = None  # how many items there were when evidence is a top-N cut
+    rank: int | None = None  # a cluster's rank whose own report the finding is about (None: the report / cluster)
 
     def text(self) -> RuleText:
         return text_of(self.rule)
@@ -91,7 +95,9 @@ class AdvisorResult:
     warnings: list[str] = field(default_factory=list)  # rules that could not run, and why
 
     def sorted(self) -> list[Finding]:
-        return sorted(self.findings, key=lambda f: (f.severity.rank, f.category, f.rule))
+        return sorted(
+            self.findings, key=lambda f: (f.severity.rank, f.category, f.rule, -1 if f.rank is None else f.rank)
+        )
 
 
 def fill(template: str, args: Mapping[str, str]) -> str:

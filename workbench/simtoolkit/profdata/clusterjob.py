@@ -336,7 +336,11 @@ OPTIMIZER = ("aclnnApplyAdamW_ApplyAdamWAiCore_ApplyAdamW", "ApplyAdamW", "AI_VE
 
 def _kernel(name: str, typ: str, core: str, us: float, out: tuple[int, ...], slow: bool) -> _Ins:
     t = Tensor(out, _BF16, "ND")
-    return _Ins(Op(name, typ, (t,), (t,), core, us * (SLOW_COMPUTE if slow else 1.0), dynamic=True))
+    inputs: tuple[Tensor, ...] = (t,)
+    if "matmul" in typ.lower():  # (M, K) @ (K, N) -> (M, N): both inputs, as real kernel_details give them
+        m, n = out
+        inputs = (Tensor((m, _H), _BF16, "ND"), Tensor((_H, n), _BF16, "ND"))
+    return _Ins(Op(name, typ, inputs, (t,), core, us * (SLOW_COMPUTE if slow else 1.0), dynamic=True))
 
 
 def _comm(kind: str, group: str, elements: int, dtype: str, **kw: Any) -> _Ins:

@@ -72,10 +72,12 @@ EXPORT_LABELS = (
     QT_TRANSLATE_NOOP("AdvisorExport", "{shown} of {total} items"),
     QT_TRANSLATE_NOOP("AdvisorExport", "Finding"),
     QT_TRANSLATE_NOOP("AdvisorExport", "#"),
+    QT_TRANSLATE_NOOP("AdvisorExport", "rank {rank}"),
 )
 SEVERITY_COLORS = {"high": QColor(192, 57, 43), "medium": QColor(214, 150, 0), "low": QColor(61, 123, 217)}
 MARK_COLOR = QColor(230, 126, 34)  # the marks in the views (timeline outline, table rows)
 ROLE = Qt.ItemDataRole.UserRole
+RANK_COLUMN = 3  # the findings list's "Rank" column (a cluster's rank whose own report a finding is about)
 
 
 def translate(text: str) -> str:
@@ -86,6 +88,11 @@ def translate(text: str) -> str:
 
 def finding_title(f: Finding) -> str:
     return f.title(translate)
+
+
+def rank_text(f: Finding) -> str:
+    """ "rank 3" for a finding of one rank of a cluster (its own report), else ""."""
+    return export.rank_label(f, translate)
 
 
 def severity_text(severity: Severity | str) -> str:
@@ -128,7 +135,8 @@ class AdvisorPane(QWidget):
 
         self.tree = QTreeWidget(self)
         self.tree.setObjectName("advisorFindings")
-        self.tree.setHeaderLabels([self.tr("Finding"), self.tr("Category"), self.tr("Evidence")])
+        self.tree.setHeaderLabels([self.tr("Finding"), self.tr("Category"), self.tr("Evidence"), self.tr("Rank")])
+        self.tree.setColumnHidden(RANK_COLUMN, True)  # shown when a finding is about one rank of a cluster
         self.tree.setRootIsDecorated(True)
         self.tree.setAlternatingRowColors(True)
         self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
@@ -250,7 +258,7 @@ class AdvisorPane(QWidget):
             mine = [f for f in findings if f.severity == severity]
             if not mine:
                 continue
-            group = QTreeWidgetItem([f"{severity_text(severity)} ({len(mine)})", "", ""])
+            group = QTreeWidgetItem([f"{severity_text(severity)} ({len(mine)})", "", "", ""])
             group.setForeground(0, QBrush(SEVERITY_COLORS[severity.value]))
             font = group.font(0)
             font.setBold(True)
@@ -259,7 +267,9 @@ class AdvisorPane(QWidget):
             self.tree.addTopLevelItem(group)
             for f in mine:
                 total = len(f.evidence) if f.evidence_total is None else f.evidence_total
-                item = QTreeWidgetItem([finding_title(f), export.category_label(f.category, translate), str(total)])
+                item = QTreeWidgetItem(
+                    [finding_title(f), export.category_label(f.category, translate), str(total), rank_text(f)]
+                )
                 item.setData(0, ROLE, f)
                 item.setToolTip(0, finding_title(f))
                 item.setForeground(0, QBrush(SEVERITY_COLORS[severity.value]))
@@ -267,6 +277,10 @@ class AdvisorPane(QWidget):
                 first = first or item
             group.setExpanded(True)
         self.tree.resizeColumnToContents(1)
+        ranked = any(f.rank is not None for f in findings)
+        self.tree.setColumnHidden(RANK_COLUMN, not ranked)
+        if ranked:
+            self.tree.resizeColumnToContents(RANK_COLUMN)
         if first is not None:
             self.tree.setCurrentItem(first)
         else:
@@ -301,7 +315,8 @@ class AdvisorPane(QWidget):
             self.advice.hide()
             self.evidence_label.clear()
             return
-        self.title.setText(f"{severity_text(f.severity)} · {finding_title(f)}")
+        rank = rank_text(f)
+        self.title.setText(" · ".join(t for t in (severity_text(f.severity), rank, finding_title(f)) if t))
         self.title.setStyleSheet(f"color:{SEVERITY_COLORS[f.severity.value].name()};")
         self.rule_label.setText(self.tr("{0} · rule {1}").format(export.category_label(f.category, translate), f.rule))
         lines = f.fact_lines(translate)

@@ -264,6 +264,8 @@ class ClusterDocument(QWidget):
             pane.set_status(self.tr("{0} selected in the Matrix.").format(e.label))
             return
         rank = e.rank if e.rank is not None else values.get("rank")
+        if rank is None:  # an item of a rank's own report (a report rule run over that rank): its rank
+            rank = getattr(finding, "rank", None)
         if rank is not None and self.report is not None and int(rank) in self.report.tables.ranks:
             self.select_rank(int(rank))
             self.tabs.setCurrentWidget(self.overview)

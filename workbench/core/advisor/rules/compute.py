@@ -114,6 +114,24 @@ TEXTS: dict[str, RuleText] = {
             "share": "Share of device time",
         },
     ),
+    "compute.cube_optimization": RuleText(
+        title="{op_type} on inputs {shape}: {headroom} of room to a cube bound ({count} tasks, {share} of device time)",
+        advice=(
+            "These matrix multiplications move enough data to matter, have cube-friendly shapes and still keep "
+            "neither the cube unit (MAC ratio under 80 %) nor the loads (MTE2 ratio under 95 %) busy: the core "
+            "waits. Check the operator's tiling and block dim against the core count, tune it with AOE, or "
+            "batch or fuse the multiplications so that each call does more work."
+        ),
+        facts={
+            "mac": "Mean MAC ratio",
+            "mte2": "Mean MTE2 ratio",
+            "headroom": "Room to a bound",
+            "data": "Data moved (all calls)",
+            "tasks": "Tasks",
+            "time": "Their time",
+            "share": "Share of device time",
+        },
+    ),
     "compute.dynamic_shape": RuleText(
         title="All {count} operators run with dynamic shapes",
         advice=(
@@ -214,6 +232,8 @@ NO_BOUND_SHARE = 0.1
 TOP_N = 10
 CUBE_MEMORY_MB = 100.0  # msprof-analyze: cube ops of a shape moving >= 100 MB in all are checked
 CUBE_AXIS = 256  # msprof-analyze INNER_AXIS_256
+CUBE_BOUND = (("mac", 0.8), ("mte2", 0.95))  # aicore_performance.yaml cube_operators: aic_mac_ratio, aic_mte2_ratio
+CUBE_TOP = 5  # msprof-analyze lists the 5 shapes with the most room
 FA_AXIS = 128  # msprof-analyze INNER_AXIS_128
 SEQUENCE_MIN, SEQUENCE_MAX = 3, 10  # fusible_operator.yaml min_length 2 / max_length 10: sequences of 3..10 ops
 SEQUENCE_COUNT = 5  # sequence_count_threshold: more occurrences than this
@@ -719,8 +739,10 @@ def _shape_groups(ops: Ops, rows: np.ndarray) -> Iterator[tuple[tuple[str, str, 
 
 
 def _megabytes(shape_in: str, shape_out: str) -> float:
-    """What one call moves, as msprof-analyze estimates it: every element of every tensor, 2 bytes."""
-    elements = sum(int(np.prod(d)) for d in _dims(shape_in) + _dims(shape_out) if d)
+    """What one call moves, as msprof-analyze estimates it (``memory_size``): every element of every tensor,
+    2 bytes, a 1-D input (a bias) counted twice."""
+    elements = sum(int(np.prod(d)) * (2 if len(d) == 1 else 1) for d in _dims(shape_in) if d)
+    elements += sum(int(np.prod(d)) for d in _dims(shape_out) if d)
     return elements * 2 / 1024 / 1024
 
 
@@ -785,6 +807,79 @@ def cube_affinity(subject) -> list[Finding]:
             )
         )
     return sorted(findings, key=lambda f: f.severity.rank)
+
+
+def cube_bound(mac: float, mte2: float) -> tuple[str, float]:
+    """msprof-analyze's ``del_cube_operator_bound`` on a shape's mean ratios: (its bound, "" for none; the
+    room to a bound when there is none). As msprof-analyze has it, a MAC bound alone needs the MTE2
+    threshold (0.95)."""
+    (_, mac_at), (_, mte2_at) = CUBE_BOUND
+    if mac >= mac_at and mte2 >= mte2_at:
+        return "mac_and_mte2_bound", 0.0
+    if mac >= mte2_at:
+        return "mac", 0.0
+    if mte2 >= mte2_at:
+        return "mte2", 0.0
+    return "", max(mac_at - mac, mte2_at - mte2)
+
+
+@rule("compute.cube_optimization", "compute", TEXTS["compute.cube_optimization"])
+def cube_optimization(subject) -> list[Finding]:
+    """msprof-analyze's cube "operators with room for optimisation" (Cube算子性能分析 · 性能优化算子集合):
+    AI_CORE matmul tasks grouped by name and shapes, of groups moving CUBE_MEMORY_MB or more in all whose
+    inputs' inner axes are multiples of CUBE_AXIS (the others are :func:`cube_affinity`'s), whose mean
+    aic_mac_ratio / aic_mte2_ratio reach no bound of CUBE_BOUND; the CUBE_TOP with the most room, whatever
+    their share of the device time (msprof-analyze has no share threshold here)."""
+    ops = _ops(subject)
+    columns = ops.frame.columns if ops is not None else ()
+    if ops is None or "input_shapes" not in columns or not {"aic_mac_ratio", "aic_mte2_ratio"} <= set(columns):
+        return []
+    mac_all = pd.to_numeric(ops.frame["aic_mac_ratio"], errors="coerce").to_numpy(dtype=np.float64)
+    mte2_all = pd.to_numeric(ops.frame["aic_mte2_ratio"], errors="coerce").to_numpy(dtype=np.float64)
+    matmuls = [t for t in set(ops.type) if "matmul" in str(t).lower()]
+    rows = np.flatnonzero((ops.task_type == "AI_CORE") & pd.Series(ops.type, dtype=object).isin(matmuls).to_numpy())
+    found: list[tuple[float, Finding]] = []
+    for (_, shape_in, shape_out), members in _shape_groups(ops, rows):
+        data_mb = _megabytes(shape_in, shape_out) * len(members)
+        if data_mb < CUBE_MEMORY_MB:
+            continue
+        axes = _inner_axes(shape_in)
+        if axes is None or not all(a % CUBE_AXIS == 0 for a in axes):
+            continue
+        measured = members[~(np.isnan(mac_all[members]) | np.isnan(mte2_all[members]))]
+        if not len(measured):
+            continue
+        mac, mte2 = float(mac_all[measured].mean()), float(mte2_all[measured].mean())
+        bound, room = cube_bound(mac, mte2)
+        if bound:
+            continue
+        time, share = _share_facts(ops, members)
+        finding = Finding(
+            rule="compute.cube_optimization",
+            category="compute",
+            severity=severity_of(share),
+            args={
+                "op_type": str(ops.type[members[0]]),
+                "shape": shape_in.strip('"'),
+                "headroom": pct(room),
+                "count": count(len(members)),
+                "share": pct(share),
+            },
+            facts=(
+                Fact("mac", f"{mac:.3f}"),
+                Fact("mte2", f"{mte2:.3f}"),
+                Fact("headroom", pct(room)),
+                Fact("data", f"{data_mb:.1f} MB"),
+                Fact("tasks", count(len(members))),
+                Fact("time", ms(time * 1000)),
+                Fact("share", pct(share)),
+            ),
+            evidence=ops.evidence(_top(members, ops.dur_us), aic_mac_ratio=mac_all, aic_mte2_ratio=mte2_all),
+            evidence_total=len(members),
+        )
+        found.append((room, finding))
+    found.sort(key=lambda x: -x[0])
+    return [f for _room, f in found[:CUBE_TOP]]
 
 
 def _fa_dims(name: str, shape_in: str, shape_out: str) -> tuple[int, str] | None:

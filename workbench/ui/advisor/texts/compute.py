@@ -63,6 +63,21 @@ STRINGS: tuple[str, ...] = tuple(
             "their tiling and shapes; tune them with AOE or fuse small operators.",
         ),
         QT_TRANSLATE_NOOP("Advisor", "Tasks without a bound pipe"),
+        QT_TRANSLATE_NOOP(
+            "Advisor",
+            "{op_type} on inputs {shape}: {headroom} of room to a cube bound ({count} tasks, {share} of device time)",
+        ),
+        QT_TRANSLATE_NOOP(
+            "Advisor",
+            "These matrix multiplications move enough data to matter, have cube-friendly shapes and still keep "
+            "neither the cube unit (MAC ratio under 80 %) nor the loads (MTE2 ratio under 95 %) busy: the core "
+            "waits. Check the operator's tiling and block dim against the core count, tune it with AOE, or "
+            "batch or fuse the multiplications so that each call does more work.",
+        ),
+        QT_TRANSLATE_NOOP("Advisor", "Mean MAC ratio"),
+        QT_TRANSLATE_NOOP("Advisor", "Mean MTE2 ratio"),
+        QT_TRANSLATE_NOOP("Advisor", "Room to a bound"),
+        QT_TRANSLATE_NOOP("Advisor", "Data moved (all calls)"),
         QT_TRANSLATE_NOOP("Advisor", "All {count} operators run with dynamic shapes"),
         QT_TRANSLATE_NOOP(
             "Advisor",
