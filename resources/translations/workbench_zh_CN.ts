@@ -716,6 +716,30 @@ op_debug_level=1</translation>
         <translation>无瓶颈流水的任务</translation>
     </message>
     <message>
+        <source>{op_type} on inputs {shape}: {headroom} of room to a cube bound ({count} tasks, {share} of device time)</source>
+        <translation>{op_type}（输入 {shape}）距 Cube 瓶颈尚有 {headroom} 的优化空间（{count} 个任务，占设备时间 {share}）</translation>
+    </message>
+    <message>
+        <source>These matrix multiplications move enough data to matter, have cube-friendly shapes and still keep neither the cube unit (MAC ratio under 80 %) nor the loads (MTE2 ratio under 95 %) busy: the core waits. Check the operator&apos;s tiling and block dim against the core count, tune it with AOE, or batch or fuse the multiplications so that each call does more work.</source>
+        <translation>这些矩阵乘法的数据量足够大、shape 对 Cube 亲和，却既没有让 Cube 单元忙起来（MAC 占比低于 80 %），也没有让搬运忙起来（MTE2 占比低于 95 %）：核在等待。请对照核数检查算子的切分（tiling）和 block dim，用 AOE 调优，或合并、融合这些矩阵乘法，让每次调用做更多的工作。</translation>
+    </message>
+    <message>
+        <source>Mean MAC ratio</source>
+        <translation>平均 MAC 占比</translation>
+    </message>
+    <message>
+        <source>Mean MTE2 ratio</source>
+        <translation>平均 MTE2 占比</translation>
+    </message>
+    <message>
+        <source>Room to a bound</source>
+        <translation>距瓶颈的空间</translation>
+    </message>
+    <message>
+        <source>Data moved (all calls)</source>
+        <translation>搬运数据量（全部调用）</translation>
+    </message>
+    <message>
         <source>All {count} operators run with dynamic shapes</source>
         <translation>全部 {count} 个算子均以动态 shape 运行</translation>
     </message>
@@ -1098,6 +1122,10 @@ op_debug_level=1</translation>
         <source>#</source>
         <translation>序号</translation>
     </message>
+    <message>
+        <source>rank {rank}</source>
+        <translation>Rank {rank}</translation>
+    </message>
 </context>
 <context>
     <name>AdvisorPane</name>
@@ -1128,6 +1156,10 @@ op_debug_level=1</translation>
     <message>
         <source>Evidence</source>
         <translation>证据</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>Rank</translation>
     </message>
     <message>
         <source>Fact</source>
@@ -1596,6 +1628,10 @@ op_debug_level=1</translation>
     <message>
         <source>Workbench cluster report</source>
         <translation>工作台集群报告</translation>
+    </message>
+    <message>
+        <source>Migration report</source>
+        <translation>迁移报告</translation>
     </message>
 </context>
 <context>
@@ -2718,6 +2754,26 @@ Size: {4} MB · Time: {5} ms</source>
     <message>
         <source>rank {0}: its worker was lost; reduced again on {1}</source>
         <translation>Rank {0}：其 worker 已丢失；已在 {1} 上重新归约</translation>
+    </message>
+    <message>
+        <source>rank {0}: no {1} in {2}; the rank is left out of HostInfo and RankDeviceMap</source>
+        <translation>rank {0}：{2} 中没有 {1}；该 rank 不计入 HostInfo 和 RankDeviceMap</translation>
+    </message>
+    <message>
+        <source>{0}: not a readable SQLite database ({1}); the rank is left out of HostInfo and RankDeviceMap</source>
+        <translation>{0}：不是可读的 SQLite 数据库（{1}）；该 rank 不计入 HostInfo 和 RankDeviceMap</translation>
+    </message>
+    <message>
+        <source>{0}: no {1} rows; the rank is left out of HostInfo and RankDeviceMap</source>
+        <translation>{0}：没有 {1} 行；该 rank 不计入 HostInfo 和 RankDeviceMap</translation>
+    </message>
+    <message>
+        <source>{0}: no PROF_* folder; the rank is left out of HostInfo and RankDeviceMap</source>
+        <translation>{0}：没有 PROF_* 文件夹；该 rank 不计入 HostInfo 和 RankDeviceMap</translation>
+    </message>
+    <message>
+        <source>{0}: no device_&lt;id&gt; folder; the rank is left out of HostInfo and RankDeviceMap</source>
+        <translation>{0}：没有 device_&lt;id&gt; 文件夹；该 rank 不计入 HostInfo 和 RankDeviceMap</translation>
     </message>
 </context>
 <context>
@@ -4487,6 +4543,25 @@ Click: sort by this column · Ctrl+click: select it</source>
     </message>
 </context>
 <context>
+    <name>DiffView</name>
+    <message>
+        <source>Double-click a row of the tables to compare the input file with the migrated one.</source>
+        <translation>双击表格中的一行，对比输入文件与迁移后的文件。</translation>
+    </message>
+    <message>
+        <source>Input (GPU)</source>
+        <translation>输入（GPU）</translation>
+    </message>
+    <message>
+        <source>Migrated (NPU)</source>
+        <translation>迁移后（NPU）</translation>
+    </message>
+    <message>
+        <source>{0}: {1} — not found</source>
+        <translation>{0}：{1} — 未找到</translation>
+    </message>
+</context>
+<context>
     <name>DumpConfigDialog</name>
     <message>
         <source>Dump Configuration</source>
@@ -5590,6 +5665,22 @@ Replace it with the configuration shown? The current file will be kept as {3}.co
         <translation>性能分析运行记录…</translation>
     </message>
     <message>
+        <source>Framework Trans</source>
+        <translation>框架迁移</translation>
+    </message>
+    <message>
+        <source>TensorFlow GPU2Ascend…</source>
+        <translation>TensorFlow GPU2Ascend…</translation>
+    </message>
+    <message>
+        <source>PyTorch GPU2Ascend…</source>
+        <translation>PyTorch GPU2Ascend…</translation>
+    </message>
+    <message>
+        <source>Open Migration Report…</source>
+        <translation>打开迁移报告…</translation>
+    </message>
+    <message>
         <source>Open a project first: deployment maps its folders to a host</source>
         <translation>请先打开工程：部署会把工程目录映射到主机</translation>
     </message>
@@ -5818,6 +5909,10 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
     <message>
         <source>{0} bytes</source>
         <translation>{0} 字节</translation>
+    </message>
+    <message>
+        <source>Open Migration Report</source>
+        <translation>打开迁移报告</translation>
     </message>
     <message>
         <source>{0} vs {1}</source>
@@ -6055,6 +6150,453 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
     <message>
         <source>Merge reports into {0}</source>
         <translation>将报告合并到 {0}</translation>
+    </message>
+</context>
+<context>
+    <name>Migration</name>
+    <message>
+        <source>Supported</source>
+        <translation>支持</translation>
+    </message>
+    <message>
+        <source>Supported after migration by the tool</source>
+        <translation>工具迁移后支持</translation>
+    </message>
+    <message>
+        <source>Supported after manual migration</source>
+        <translation>手工迁移后支持</translation>
+    </message>
+    <message>
+        <source>Analysing</source>
+        <translation>分析中</translation>
+    </message>
+    <message>
+        <source>Unsupported</source>
+        <translation>不支持</translation>
+    </message>
+    <message>
+        <source>Deprecated</source>
+        <translation>废弃</translation>
+    </message>
+    <message>
+        <source>NA</source>
+        <translation>NA</translation>
+    </message>
+    <message>
+        <source>Unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>Precision advice</source>
+        <translation>精度建议</translation>
+    </message>
+    <message>
+        <source>Performance advice</source>
+        <translation>性能建议</translation>
+    </message>
+    <message>
+        <source>Other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <source>TensorFlow 1.x (convert_tf2npu, npu_bridge)</source>
+        <translation>TensorFlow 1.x（convert_tf2npu，npu_bridge）</translation>
+    </message>
+    <message>
+        <source>TensorFlow 2.x (convert_tf2npu, npu_device)</source>
+        <translation>TensorFlow 2.x（convert_tf2npu，npu_device）</translation>
+    </message>
+    <message>
+        <source>PyTorch (msFmkTransplt)</source>
+        <translation>PyTorch（msFmkTransplt）</translation>
+    </message>
+</context>
+<context>
+    <name>MigrationCheck</name>
+    <message>
+        <source>--input: the folder of the GPU project to migrate is missing</source>
+        <translation>--input：缺少要迁移的 GPU 工程文件夹</translation>
+    </message>
+    <message>
+        <source>--out: the output folder is missing</source>
+        <translation>--out：缺少输出文件夹</translation>
+    </message>
+    <message>
+        <source>--out {0}: must not be inside the input folder {1} (the tool refuses it)</source>
+        <translation>--out {0}：不能位于输入文件夹 {1} 内（工具会拒绝）</translation>
+    </message>
+    <message>
+        <source>--main {0}: expected a Python file (.py)</source>
+        <translation>--main {0}：应为 Python 文件（.py）</translation>
+    </message>
+    <message>
+        <source>--main {0}: expected a file inside the input folder {1}</source>
+        <translation>--main {0}：应为输入文件夹 {1} 内的文件</translation>
+    </message>
+    <message>
+        <source>--main {0}: no such file in {1}</source>
+        <translation>--main {0}：{1} 中没有此文件</translation>
+    </message>
+    <message>
+        <source>--pytorch-version {0}: expected one of {1}</source>
+        <translation>--pytorch-version {0}：应为 {1} 之一</translation>
+    </message>
+    <message>
+        <source>--distributed: needs --main, the entry script of the training</source>
+        <translation>--distributed：需要 --main，即训练的入口脚本</translation>
+    </message>
+    <message>
+        <source>--input {0}: expected the folder of a GPU project (it is not a folder)</source>
+        <translation>--input {0}：应为 GPU 工程的文件夹（它不是文件夹）</translation>
+    </message>
+    <message>
+        <source>--input {0}: no Python (.py) file in this folder: nothing to migrate</source>
+        <translation>--input {0}：此文件夹中没有 Python（.py）文件，无可迁移内容</translation>
+    </message>
+    <message>
+        <source>{0}: already holds files; choose another --out or pass --force</source>
+        <translation>{0}：已包含文件；请选择其他 --out 或使用 --force</translation>
+    </message>
+</context>
+<context>
+    <name>MigrationProjectPage</name>
+    <message>
+        <source>GPU project</source>
+        <translation>GPU 工程</translation>
+    </message>
+    <message>
+        <source>The migration tool copies the project, changes the copy for Ascend and reports what it did.</source>
+        <translation>迁移工具复制工程，将副本修改为适配昇腾，并报告所做的修改。</translation>
+    </message>
+    <message>
+        <source>The folder of the GPU project on this computer</source>
+        <translation>本机上 GPU 工程的文件夹</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>e.g. train.py (relative to the project folder)</source>
+        <translation>例如 train.py（相对于工程文件夹）</translation>
+    </message>
+    <message>
+        <source>Distributed: make a multi-device NPU script (needs the main script)</source>
+        <translation>分布式：生成多卡 NPU 脚本（需要主脚本）</translation>
+    </message>
+    <message>
+        <source>Default: &lt;project&gt;_npu beside the project folder</source>
+        <translation>默认：工程文件夹旁的 &lt;工程&gt;_npu</translation>
+    </message>
+    <message>
+        <source>Write into an output folder that already holds files</source>
+        <translation>写入已包含文件的输出文件夹</translation>
+    </message>
+    <message>
+        <source>Framework:</source>
+        <translation>框架：</translation>
+    </message>
+    <message>
+        <source>Project folder:</source>
+        <translation>工程文件夹：</translation>
+    </message>
+    <message>
+        <source>Main script:</source>
+        <translation>主脚本：</translation>
+    </message>
+    <message>
+        <source>PyTorch version:</source>
+        <translation>PyTorch 版本：</translation>
+    </message>
+    <message>
+        <source>Model variable:</source>
+        <translation>模型变量：</translation>
+    </message>
+    <message>
+        <source>Output folder:</source>
+        <translation>输出文件夹：</translation>
+    </message>
+    <message>
+        <source>CANN machine:</source>
+        <translation>CANN 机器：</translation>
+    </message>
+    <message>
+        <source>Command line on the CANN machine:</source>
+        <translation>CANN 机器上的命令行：</translation>
+    </message>
+    <message>
+        <source>GPU project folder</source>
+        <translation>GPU 工程文件夹</translation>
+    </message>
+    <message>
+        <source>Output folder</source>
+        <translation>输出文件夹</translation>
+    </message>
+    <message>
+        <source>msFmkTransplt needs the main script only for a distributed migration.</source>
+        <translation>msFmkTransplt 仅在分布式迁移时需要主脚本。</translation>
+    </message>
+    <message>
+        <source>convert_tf2npu&apos;s -m: the script that starts the training (optional).</source>
+        <translation>convert_tf2npu 的 -m：启动训练的脚本（可选）。</translation>
+    </message>
+    <message>
+        <source>Simulated: the demo host runs a simulated CANN toolkit on this computer.</source>
+        <translation>模拟：演示主机在本机上运行模拟的 CANN 工具包。</translation>
+    </message>
+</context>
+<context>
+    <name>MigrationReportDocument</name>
+    <message>
+        <source>Reading {0}…</source>
+        <translation>正在读取 {0}…</translation>
+    </message>
+    <message>
+        <source>Read migration report {0}</source>
+        <translation>读取迁移报告 {0}</translation>
+    </message>
+    <message>
+        <source>Migration Report</source>
+        <translation>迁移报告</translation>
+    </message>
+    <message>
+        <source>Open Migrated Project</source>
+        <translation>打开迁移后的工程</translation>
+    </message>
+    <message>
+        <source>Choose Input Folder…</source>
+        <translation>选择输入文件夹…</translation>
+    </message>
+    <message>
+        <source>The GPU project the report is about, for the diff</source>
+        <translation>报告所对应的 GPU 工程，用于差异对比</translation>
+    </message>
+    <message>
+        <source>APIs ({0})</source>
+        <translation>API（{0}）</translation>
+    </message>
+    <message>
+        <source>Changes ({0})</source>
+        <translation>修改（{0}）</translation>
+    </message>
+    <message>
+        <source>Notes ({0})</source>
+        <translation>说明（{0}）</translation>
+    </message>
+    <message>
+        <source>{0} report: {1}</source>
+        <translation>{0} 报告：{1}</translation>
+    </message>
+    <message>
+        <source>Input project: {0}</source>
+        <translation>输入工程：{0}</translation>
+    </message>
+    <message>
+        <source>Migrated project: {0}</source>
+        <translation>迁移后的工程：{0}</translation>
+    </message>
+    <message>
+        <source>The tool&apos;s log says the migration failed.</source>
+        <translation>工具日志显示迁移失败。</translation>
+    </message>
+    <message>
+        <source>Files</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>Changes</source>
+        <translation>修改</translation>
+    </message>
+    <message>
+        <source>APIs analysed</source>
+        <translation>已分析的 API</translation>
+    </message>
+    <message>
+        <source>APIs without duplicates</source>
+        <translation>去重后的 API</translation>
+    </message>
+    <message>
+        <source>APIs</source>
+        <translation>API 数</translation>
+    </message>
+    <message>
+        <source>Support of the APIs</source>
+        <translation>API 支持度</translation>
+    </message>
+    <message>
+        <source>Script</source>
+        <translation>脚本</translation>
+    </message>
+    <message>
+        <source>Line</source>
+        <translation>行</translation>
+    </message>
+    <message>
+        <source>Module</source>
+        <translation>模块</translation>
+    </message>
+    <message>
+        <source>API</source>
+        <translation>API</translation>
+    </message>
+    <message>
+        <source>Support</source>
+        <translation>支持度</translation>
+    </message>
+    <message>
+        <source>Advice</source>
+        <translation>迁移建议</translation>
+    </message>
+    <message>
+        <source>All ({0})</source>
+        <translation>全部（{0}）</translation>
+    </message>
+    <message>
+        <source>Support:</source>
+        <translation>支持度：</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>End line</source>
+        <translation>结束行</translation>
+    </message>
+    <message>
+        <source>Operation</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>信息</translation>
+    </message>
+    <message>
+        <source>(input folder not known: Choose Input Folder…)</source>
+        <translation>（输入文件夹未知：请选择输入文件夹…）</translation>
+    </message>
+    <message>
+        <source>(migrated project not found)</source>
+        <translation>（未找到迁移后的工程）</translation>
+    </message>
+    <message>
+        <source>input line {0}</source>
+        <translation>输入第 {0} 行</translation>
+    </message>
+    <message>
+        <source>migrated line {0}</source>
+        <translation>迁移后第 {0} 行</translation>
+    </message>
+    <message>
+        <source>Choose the GPU project folder</source>
+        <translation>选择 GPU 工程文件夹</translation>
+    </message>
+    <message>
+        <source>Created the project {0}: open it with File ▸ Open Project</source>
+        <translation>已创建工程 {0}：请通过 文件 ▸ 打开工程 打开</translation>
+    </message>
+    <message>
+        <source>Migration {0}</source>
+        <translation>迁移 {0}</translation>
+    </message>
+</context>
+<context>
+    <name>MigrationRunPage</name>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Run uploads the project, runs the tool on the CANN machine and downloads its result.</source>
+        <translation>运行会上传工程，在 CANN 机器上运行工具并下载结果。</translation>
+    </message>
+    <message>
+        <source>Command line on the CANN machine:</source>
+        <translation>CANN 机器上的命令行：</translation>
+    </message>
+    <message>
+        <source>{0}
+Project: {1}
+Output: {2}
+CANN machine: {3}</source>
+        <translation>{0}
+工程：{1}
+输出：{2}
+CANN 机器：{3}</translation>
+    </message>
+</context>
+<context>
+    <name>MigrationStatus</name>
+    <message>
+        <source>Uploading {0} to {1} on {2}</source>
+        <translation>正在将 {0} 上传到 {2} 上的 {1}</translation>
+    </message>
+    <message>
+        <source>Running {0} on {1}</source>
+        <translation>正在 {1} 上运行 {0}</translation>
+    </message>
+    <message>
+        <source>Downloading the migrated project and the reports from {0}</source>
+        <translation>正在从 {0} 下载迁移后的工程和报告</translation>
+    </message>
+    <message>
+        <source>Migration finished</source>
+        <translation>迁移完成</translation>
+    </message>
+    <message>
+        <source>Migration failed</source>
+        <translation>迁移失败</translation>
+    </message>
+</context>
+<context>
+    <name>MigrationWizard</name>
+    <message>
+        <source>GPU → Ascend Migration</source>
+        <translation>GPU → 昇腾迁移</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Output folder {0}: already holds files; choose another folder or tick “Write into an output folder that already holds files”</source>
+        <translation>输出文件夹 {0}：已包含文件；请选择其他文件夹，或勾选“写入已包含文件的输出文件夹”</translation>
+    </message>
+    <message>
+        <source>Output folder {0}: it is a file; expected a folder</source>
+        <translation>输出文件夹 {0}：这是一个文件，应为文件夹</translation>
+    </message>
+    <message>
+        <source>CANN machine: none is configured (Ascend ▸ CANN Machines adds one)</source>
+        <translation>CANN 机器：尚未配置（通过 昇腾 ▸ CANN 机器 添加）</translation>
+    </message>
+    <message>
+        <source>Cannot use the CANN machine {0}: {1}</source>
+        <translation>无法使用 CANN 机器 {0}：{1}</translation>
+    </message>
+    <message>
+        <source>Migrate {0}</source>
+        <translation>迁移 {0}</translation>
+    </message>
+    <message>
+        <source>Migrated: {0}</source>
+        <translation>已迁移：{0}</translation>
+    </message>
+    <message>
+        <source>The migration failed: {0}</source>
+        <translation>迁移失败：{0}</translation>
+    </message>
+    <message>
+        <source>Stopped: the tool&apos;s process group on the CANN machine was killed.</source>
+        <translation>已停止：CANN 机器上工具的进程组已被终止。</translation>
     </message>
 </context>
 <context>

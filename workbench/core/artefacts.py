@@ -25,6 +25,7 @@ folder of ranks offers "Analyse as Cluster").
 from __future__ import annotations
 
 import enum
+import json
 import os
 import re
 from collections.abc import Callable
@@ -53,6 +54,7 @@ class Artefact(enum.Enum):
     NPY = "npy"
     CLUSTER_OUTPUT = "cluster_output"  # msprof-analyze's (or our) cluster_analysis_output folder
     CLUSTER_REPORT = "cluster_report"  # the workbench's saved cluster report (cluster.wbcluster)
+    MIGRATION_REPORT = "migration_report"  # convert_tf2npu's report_npu_* / msFmkTransplt's *_msft folder
 
 
 # --- actions: plain ids; the UI maps each to its opener (workbench.ui.openers.OPENERS) -----------
@@ -65,6 +67,7 @@ DUMP_CONFIGURATION = "dump_configuration"  # the Dump Configuration dialog for t
 EDIT_DUMP_CONFIG = "edit_dump_config"  # the Dump Configuration dialog editing this acl.json
 OPEN_DUMP_DATA = "open_dump_data"  # the dump data view
 OPEN_CLUSTER = "open_cluster"  # the Cluster document (a job's ranks analysed, or an analysis re-opened)
+OPEN_MIGRATION = "open_migration"  # the Migration Report document (GPU -> Ascend migration, issue #22)
 
 # What a kind's context actions are called in the explorer's menu (translated in the UI; these
 # are the source strings). Open actions are all "Open" there.
@@ -88,10 +91,20 @@ CLUSTER_FILES = (
     "cluster_communication_matrix.json",
 )
 CLUSTER_REPORT_NAME = "cluster.wbcluster"
-# A rank of a job (torch_npu / MindSpore, as msprof-analyze finds them): a *_ascend_pt / *_ascend_ms
-# folder holding profiler_info_{rank}.json.
+# A rank of a job (torch_npu / MindSpore, text or db export, as msprof-analyze finds them): a *_ascend_pt /
+# *_ascend_ms folder holding profiler_info_{rank}.json.
 RANK_SUFFIXES = ("_ascend_pt", "_ascend_ms")
 _RANK_INFO = re.compile(r"^profiler_info_(\d+)\.json\Z")
+# A rank of a msprof job (msprof-analyze's MsprofDataPreprocessor, core.cluster.ranks): a parsed PROF_* folder
+# (msprof_<timestamp>.db, or mindstudio_profiler_output and analyze) whose device_<id> folder holds
+# info.json.<id>; its rank is that file's rank_id, or (-1: no rank given) its host uid and device.
+PROF_PREFIX = "PROF_"
+_PROF_INFO = re.compile(r"^info\.json\.(\d{1,2})\Z")
+_PROF_DEVICE = re.compile(r"^device_\d{1,2}\Z")
+_PROF_DB = re.compile(r"^msprof_\d{1,20}\.db\Z")
+_PROF_TEXT = {"mindstudio_profiler_output", "analyze"}
+_INFO_BYTES = 65536  # an info.json.<id> is a few KB; a larger one is not read whole
+_PROF_DEVICES_READ = 2  # device_<id> folders looked into per PROF folder
 
 # {op_type}.{op_name}.{task_id}.{stream_id}.{timestamp}: the last three are integers.
 DUMP_NAME = re.compile(r"^[A-Za-z0-9_]+\.[^/]+\.\d+\.\d+\.\d{10,}\Z")  # \Z: not before a trailing newline
@@ -169,6 +182,20 @@ def _looks_like_dump_dir(path: Path) -> bool:
     return bool(dump_leaves(path, limit=1))
 
 
+# The migration tools' report folders (core.migration.reports sits above this module; a test checks the names
+# agree): convert_tf2npu's report_npu_<time>/ and msFmkTransplt's migrated copy <name>_msft/ (or its
+# transplant_result_file/), identified by their files.
+MIGRATION_TF_FILES = ("api_brief_report.txt", "api_analysis_report.xlsx", "success_report.txt")
+MIGRATION_PT_FILES = ("unsupported_api.csv", "unsupported_op.csv", "msFmkTranspltlog.txt")
+
+
+def _is_migration_report(path: Path) -> bool:
+    """A folder holding convert_tf2npu's reports, or msFmkTransplt's change_list.csv with its log or API list."""
+    if any((path / name).is_file() for name in MIGRATION_TF_FILES):
+        return True
+    return (path / "change_list.csv").is_file() and any((path / name).is_file() for name in MIGRATION_PT_FILES)
+
+
 def _is_cluster_output(path: Path) -> bool:
     """A ``cluster_analysis_output`` folder holding one of msprof-analyze's files or our saved report
     (at most five look-ups, and only for a folder of that name)."""
@@ -231,8 +258,10 @@ def _other_rank(folder: Path, suffix: str, rank: int, skip: str = "") -> bool:
 
 def holds_ranks(folder: Path) -> bool:
     """Does ``folder`` directly hold two or more rank folders of one job (one framework, two rank
-    ids at least)? What offers "Analyse as Cluster"; reads a bounded number of entries."""
+    ids at least; or two msprof ``PROF_*`` ranks: :func:`prof_rank`)? What offers "Analyse as Cluster";
+    reads a bounded number of entries."""
     folder = Path(folder)
+    prof: tuple[str, tuple[object, ...]] | None = None  # the first PROF_* rank
     try:
         with os.scandir(folder) as it:
             firsts: dict[str, tuple[str, int]] = {}
@@ -240,25 +269,95 @@ def holds_ranks(folder: Path) -> bool:
                 if n >= _ENTRIES_READ:
                     break
                 suffix = _rank_suffix(entry.name)
-                if suffix is None or suffix in firsts:
+                is_prof = prof is None and entry.name.startswith(PROF_PREFIX)
+                if (suffix is None or suffix in firsts) and not is_prof:
                     continue
                 try:
                     if not entry.is_dir(follow_symlinks=False):
                         continue
                 except OSError:
                     continue
+                if is_prof:
+                    key = prof_rank(Path(entry.path))
+                    prof = (entry.name, key) if key is not None else None
+                    continue
                 rank = rank_id(Path(entry.path))
-                if rank is not None:
+                if rank is not None and suffix is not None:
                     firsts[suffix] = (entry.name, rank)
     except OSError:
         return False
+    if prof is not None and _other_prof_rank(folder, prof[1], skip=prof[0]):
+        return True
     return any(_other_rank(folder, suffix, rank, skip=name) for suffix, (name, rank) in firsts.items())
+
+
+def _entries(folder: Path | str, limit: int = _ENTRIES_READ) -> list[tuple[str, bool, bool]]:
+    """(name, is a folder, is a file) of ``folder``'s first ``limit`` entries, symbolic links neither."""
+    out = []
+    try:
+        with os.scandir(folder) as it:
+            for n, entry in enumerate(it):
+                if n >= limit:
+                    break
+                try:
+                    out.append((entry.name, entry.is_dir(follow_symlinks=False), entry.is_file(follow_symlinks=False)))
+                except OSError:
+                    continue
+    except OSError:
+        return []
+    return out
+
+
+def _info_rank(path: Path, device: int) -> tuple[object, ...] | None:
+    """The rank an ``info.json.<id>`` names: ``("rank", rank_id)``, or ``("device", hostUid, device)`` for -1."""
+    try:
+        with open(path, "rb") as fh:
+            doc = json.loads(fh.read(_INFO_BYTES))
+    except (OSError, ValueError, RecursionError):
+        return None
+    if not isinstance(doc, dict):
+        return None
+    rank = doc.get("rank_id", -1)
+    if isinstance(rank, bool) or not isinstance(rank, int) or rank < -1:
+        return None
+    return ("rank", rank) if rank != -1 else ("device", str(doc.get("hostUid")), device)
+
+
+def prof_rank(folder: Path) -> tuple[object, ...] | None:
+    """The rank of a msprof job's ``PROF_*`` folder (see :data:`PROF_PREFIX`) as a comparable key, None for any
+    other path. Reads a bounded number of entries and one small ``info.json.<id>``."""
+    folder = Path(folder)
+    if not folder.name.startswith(PROF_PREFIX):
+        return None
+    entries = _entries(folder)
+    dirs = sorted(name for name, is_dir, _f in entries if is_dir)
+    if not any(is_file and _PROF_DB.match(name) for name, _d, is_file in entries) and not set(dirs) >= _PROF_TEXT:
+        return None  # not parsed: the analysis skips it
+    for device in [d for d in dirs if _PROF_DEVICE.match(d)][:_PROF_DEVICES_READ]:
+        for name, _d, is_file in _entries(folder / device):
+            m = _PROF_INFO.match(name)
+            if m and is_file:
+                return _info_rank(folder / device / name, int(m.group(1)))
+    return None
+
+
+def _other_prof_rank(folder: Path, rank: tuple[object, ...], skip: str = "") -> bool:
+    """Does ``folder`` directly hold a ``PROF_*`` rank other than ``rank`` (and the entry ``skip``)?"""
+    for name, is_dir, _f in _entries(folder):
+        if name != skip and is_dir and name.startswith(PROF_PREFIX):
+            found = prof_rank(folder / name)
+            if found is not None and found != rank:
+                return True
+    return False
 
 
 def is_job_rank(path: Path) -> bool:
     """Is ``path`` one rank of a job whose folder holds other ranks too (its folder
     :func:`holds_ranks`)? Such a folder is part of a cluster, not a report on its own."""
     path = Path(path)
+    if path.name.startswith(PROF_PREFIX):
+        key = prof_rank(path)
+        return key is not None and _other_prof_rank(path.parent, key, skip=path.name)
     suffix = _rank_suffix(path.name)
     if suffix is None:
         return False
@@ -362,6 +461,14 @@ KINDS: tuple[Kind, ...] = (
         OPEN_CLUSTER,
         folder=True,
         content=_is_cluster_output,
+    ),
+    Kind(
+        Artefact.MIGRATION_REPORT,
+        "Migration report",
+        _never,
+        OPEN_MIGRATION,
+        folder=True,
+        content=_is_migration_report,
     ),
     # files
     Kind(

@@ -31,6 +31,7 @@ ARTEFACT_LABELS = (
     QT_TRANSLATE_NOOP("Artefact", "NumPy array"),
     QT_TRANSLATE_NOOP("Artefact", "Cluster analysis output"),
     QT_TRANSLATE_NOOP("Artefact", "Workbench cluster report"),
+    QT_TRANSLATE_NOOP("Artefact", "Migration report"),
 )
 
 # The explorer's context-menu actions of each artefact kind (core artefacts.ACTION_LABELS).

@@ -379,6 +379,11 @@ class MainWindow(QMainWindow):
         self._action(prof, self.tr("Timeline Color…"), self.timeline_color_dialog)
         self._action(ascend, self.tr("Baseline Comparison…"), self.baseline_comparison_dialog)
         self._action(ascend, self.tr("Model Accuracy Analyzer…"), self.accuracy_analyzer)
+        trans = ascend.addMenu(self.tr("Framework Trans"))
+        self.migration_menu = trans
+        self._action(trans, self.tr("TensorFlow GPU2Ascend…"), lambda: self.migration_wizard("tf1"))
+        self._action(trans, self.tr("PyTorch GPU2Ascend…"), lambda: self.migration_wizard("pytorch"))
+        self._action(trans, self.tr("Open Migration Report…"), self.open_migration_report_dialog)
         ascend.addSeparator()
         self._action(ascend, self.tr("CANN Machines…"), self.cann_machines_dialog)
         self.act_runconfigs = self._action(ascend, self.tr("Run Configurations…"), self.run_configurations_dialog)
@@ -985,6 +990,21 @@ class MainWindow(QMainWindow):
         from workbench.ui.converter import open_model_converter
 
         return open_model_converter(self.context, self, model_path)
+
+    def migration_wizard(self, framework: str = "pytorch"):
+        """Ascend ▸ Framework Trans ▸ TensorFlow / PyTorch GPU2Ascend…: the GPU → Ascend migration wizard."""
+        from workbench.ui.migration.wizard import open_migration_wizard
+
+        return open_migration_wizard(self.context, self, framework)
+
+    def open_migration_report_dialog(self) -> None:
+        """Ascend ▸ Framework Trans ▸ Open Migration Report…: a report_npu_* / *_msft folder (or one above it)."""
+        from workbench.ui import openers
+
+        dialog = _ReportFileDialog(self, self.tr("Open Migration Report"), self._dialog_folder(), folders=True)
+        if dialog.exec() and (dialog.chosen is not None or dialog.selectedFiles()):
+            folder = Path(dialog.chosen or dialog.selectedFiles()[0]).expanduser().absolute()
+            openers.run(artefacts.OPEN_MIGRATION, self.context, self, folder)
 
     def dump_configuration_dialog(self):
         from workbench.ui.dump import open_dump_configuration

@@ -71,6 +71,14 @@ def open_cluster(context: AppContext, _parent: QWidget, path: Path, _view: str |
     return open_document(context, path.parent if path.is_file() else path)
 
 
+def open_migration(context: AppContext, parent: QWidget, path: Path, _view: str | None = None) -> object:
+    """The Migration Report document of a migration tool's report folder (convert_tf2npu's
+    ``report_npu_*``, msFmkTransplt's ``*_msft``): File ▸ Open Report…, the explorer."""
+    from workbench.ui.migration.document import open_migration_report
+
+    return open_migration_report(context, path, parent=parent)
+
+
 OPENERS: dict[str, Opener] = {
     artefacts.OPEN_REPORT: open_report,
     artefacts.OPEN_TEXT: open_text,
@@ -80,6 +88,7 @@ OPENERS: dict[str, Opener] = {
     artefacts.EDIT_DUMP_CONFIG: edit_dump_config,
     artefacts.OPEN_DUMP_DATA: open_dump_data,
     artefacts.OPEN_CLUSTER: open_cluster,
+    artefacts.OPEN_MIGRATION: open_migration,
 }
 
 

@@ -7,7 +7,7 @@ import csv
 from pathlib import Path
 
 import pytest
-from _migration_util import run_tool
+from ._migration_util import run_tool
 from openpyxl import Workbook, load_workbook
 
 from workbench.core.migration.reports import (

@@ -112,12 +112,26 @@ def command_line(job: MigrationJob, toolkit_root: str) -> str:
     return shlex.join(command(job, toolkit_root))
 
 
-def check_local_input(path: str | os.PathLike[str], main: str = "") -> Path:
-    """The local project folder to upload (a folder holding at least one .py), else JobError."""
+def _holds_python(folder: Path, limit: int | None) -> bool:
+    """A .py file in ``folder`` or below; with ``limit``, True once that many entries were seen
+    without one (a check as the user types must not walk a whole disk)."""
+    seen = 0
+    for _root, dirs, files in os.walk(folder):
+        if any(f.endswith(".py") for f in files):
+            return True
+        seen += len(dirs) + len(files)
+        if limit is not None and seen >= limit:
+            return True
+    return False
+
+
+def check_local_input(path: str | os.PathLike[str], main: str = "", *, limit: int | None = None) -> Path:
+    """The local project folder to upload (a folder holding at least one .py), else JobError.
+    ``limit``: look at that many entries at most for the .py (the wizard's check as the user types)."""
     p = Path(path).expanduser()
     if not p.is_dir():
         raise JobError(f"--input {path}: expected the folder of a GPU project (it is not a folder)")
-    if not any(p.rglob("*.py")):
+    if not _holds_python(p, limit):
         raise JobError(f"--input {path}: no Python (.py) file in this folder: nothing to migrate")
     if main:
         m = (p / main) if not os.path.isabs(main) else Path(main)
