@@ -63,7 +63,7 @@ SUMMARY_SHEET = "问题综述"
 # msprof-analyze problem class -> the rules of ours that answer it ("Category · Type" for the categories whose
 # sheet lists its operators by type, see the module docstring); () = no rule of ours (NO_RULE says why)
 MAPPING: dict[str, tuple[str, ...]] = {
-    "整网耗时分析": (),
+    "整网耗时分析": ("schedule.overview",),
     "Cube算子性能分析 · 不亲和算子集合": ("compute.cube_affinity",),
     "Cube算子性能分析 · bound算子集合": ("compute.memory_bound",),
     "Cube算子性能分析 · 性能优化算子集合": ("compute.cube_optimization",),
@@ -98,8 +98,6 @@ MAPPING: dict[str, tuple[str, ...]] = {
 }
 
 NO_RULE: dict[str, str] = {
-    "整网耗时分析": "an overview, not a problem: E2E time as computing / not-overlapped communication / free "
-    "(ours: the Steps tab; the free share is schedule.device_idle's)",
     "AICore核数": "block dim against the AI Core count: no rule of ours",
     "AIcore频率": "AI Core frequency drops (needs the frequency samples): no rule of ours",
     "融合问题": "graph fusion (needs the GE graph dump): no rule of ours",

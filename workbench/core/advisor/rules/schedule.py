@@ -43,6 +43,21 @@ TOP = 5
 OVERLAP = "Overlap Analysis"
 
 TEXTS: dict[str, RuleText] = {
+    "schedule.overview": RuleText(
+        title="The steps take {e2e} end to end: computing {computing}, communication not overlapped "
+        "{not_overlapped}, free {free}",
+        advice=(
+            "An overview of where the step time goes (msprof-analyze's end-to-end analysis): the other "
+            "findings say what to change; the Steps tab shows each step's breakdown."
+        ),
+        facts={
+            "e2e": "End-to-end time",
+            "computing": "Computing",
+            "not_overlapped": "Communication not overlapped",
+            "free": "Free",
+            "steps": "Steps",
+        },
+    ),
     "schedule.device_idle": RuleText(
         title="The device is idle {share} of the step time ({idle} of {total})",
         advice=(
@@ -272,6 +287,55 @@ def _severity(share: float, high: float, medium: float) -> Severity:
 # --- device idle / host bound --------------------------------------------------------------------------
 
 MIN_GAP_NS = 10_000  # a gap worth listing: 10 us
+
+
+@rule("schedule.overview", "schedule", TEXTS["schedule.overview"])
+def overview(subject: Any) -> Iterable[Finding]:
+    """The steps' end-to-end time as msprof-analyze's overall summary gives it: the sums over the steps of
+    Computing, Communication (Not Overlapped) and Free (step_trace_time, else the Overlap Analysis lanes);
+    always low: a summary, not a problem."""
+    from workbench.core.profiling import steps
+
+    frame = steps.step_breakdown(subject.report)
+    if frame is None or not len(frame):
+        return
+    parts = {
+        key: float(frame[column].astype("float64").fillna(0.0).sum()) * 1000  # µs -> ns
+        for key, column in (
+            ("computing", "computing_us"),
+            ("not_overlapped", "communication_not_overlapped_us"),
+            ("free", "free_us"),
+        )
+    }
+    e2e = sum(parts.values())
+    if e2e <= 0:
+        return
+    evidence = tuple(
+        Evidence(
+            kind="step",
+            label=f"step {frame['step'].iloc[k]}",
+            table="step_trace_time" if frame["source"].iloc[k] == "step_trace_time" else None,
+            row=k,
+            values={"step": str(frame["step"].iloc[k])},
+        )
+        for k in range(min(len(frame), TOP))
+    )
+    args = {"e2e": ms(e2e), **{key: ms(value) for key, value in parts.items()}}
+    yield Finding(
+        rule="schedule.overview",
+        category="schedule",
+        severity=Severity.LOW,
+        args=args,
+        facts=(
+            Fact("e2e", ms(e2e)),
+            Fact("computing", f"{ms(parts['computing'])} ({pct(parts['computing'], e2e)})"),
+            Fact("not_overlapped", f"{ms(parts['not_overlapped'])} ({pct(parts['not_overlapped'], e2e)})"),
+            Fact("free", f"{ms(parts['free'])} ({pct(parts['free'], e2e)})"),
+            Fact("steps", count(len(frame))),
+        ),
+        evidence=evidence,
+        evidence_total=len(frame),
+    )
 
 
 @rule("schedule.device_idle", "schedule", TEXTS["schedule.device_idle"])

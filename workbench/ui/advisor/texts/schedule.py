@@ -5,6 +5,20 @@ from __future__ import annotations
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 STRINGS = (
+    QT_TRANSLATE_NOOP(
+        "Advisor",
+        "The steps take {e2e} end to end: computing {computing}, communication not overlapped "
+        "{not_overlapped}, free {free}",
+    ),
+    QT_TRANSLATE_NOOP(
+        "Advisor",
+        "An overview of where the step time goes (msprof-analyze's end-to-end analysis): the other "
+        "findings say what to change; the Steps tab shows each step's breakdown.",
+    ),
+    QT_TRANSLATE_NOOP("Advisor", "End-to-end time"),
+    QT_TRANSLATE_NOOP("Advisor", "Computing"),
+    QT_TRANSLATE_NOOP("Advisor", "Communication not overlapped"),
+    QT_TRANSLATE_NOOP("Advisor", "Free"),
     QT_TRANSLATE_NOOP("Advisor", "The device is idle {share} of the step time ({idle} of {total})"),
     QT_TRANSLATE_NOOP(
         "Advisor",
