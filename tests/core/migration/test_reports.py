@@ -7,7 +7,6 @@ import csv
 from pathlib import Path
 
 import pytest
-from ._migration_util import run_tool
 from openpyxl import Workbook, load_workbook
 
 from workbench.core.migration.reports import (
@@ -17,6 +16,8 @@ from workbench.core.migration.reports import (
     read_brief,
     read_report_folder,
 )
+
+from ._migration_util import run_tool
 
 
 def _tf_run(project: Path, tmp_path: Path, module: str = "tf1") -> Path:
