@@ -9,6 +9,7 @@ import json
 import random
 import shutil
 import sqlite3
+import time
 
 import numpy as np
 import pandas as pd
@@ -20,8 +21,10 @@ from workbench.cli import main
 from workbench.core.profiling.build import open_report
 from workbench.core.profiling.comm import communication_view
 from workbench.core.profiling.dbread import read_db
+from workbench.core.profiling.detect import detect
 from workbench.core.profiling.tables.commread import read_communication, read_communication_matrix
 from workbench.simtoolkit.profdata import mixed_parallel, resnet50_workload, write_torch_npu_job
+from workbench.simtoolkit.profdata.clusterjob import write_cluster_job
 
 TABLES = ("communication", "communication_bandwidth", "communication_sizes", "communication_matrix")
 RANKS = [0, 3]  # two ranks of a 4-rank job: two planes, links to several ranks
@@ -292,7 +295,7 @@ def _msprof_db(path) -> None:
     con.close()
 
 
-def _with_rank(frame: pd.DataFrame, rank: int) -> pd.DataFrame:
+def _with_rank(frame: pd.DataFrame, rank: int | None) -> pd.DataFrame:
     frame = frame.copy()
     frame.insert(0, "rank", pd.array([rank] * len(frame), dtype="Int64"))
     return frame
@@ -330,6 +333,95 @@ def test_msprofs_communication_analyzer_db_reads_as_its_json(job, tmp_path):
     _same(got.tables["communication_sizes"], _with_rank(text["communication_sizes"], 5))
     _same(got.tables["communication_matrix"], _with_rank(matrix, 5))
     assert set(got.tables["communication_matrix"]["statistic"]) == {"op"}
+
+
+# msprof-analyze looks for the analysis db of a db export where its producer puts it
+# (BaseRecipeAnalysis._get_analysis_db_path): torch_npu ASCEND_PROFILER_OUTPUT/analysis.db, msprof
+# PROF_*/analyze/communication_analyzer.db, MindSpore ASCEND_PROFILER_OUTPUT/communication_analyzer.db (copied
+# from msprof's analyze folder). The layout finds it beside the profiler db, for the folder and the db file.
+
+
+def _comm_rows(frame: pd.DataFrame) -> list[tuple]:
+    ops = frame[~frame["total"]]
+    return sorted(zip(ops["op"].astype(str), ops["start_ns"].tolist(), ops["elapse_ms"], ops["wait_ratio"]))
+
+
+@pytest.mark.parametrize("layout, framework", [("msprof", "pytorch"), ("torch_npu", "mindspore")])
+def test_a_communication_analyzer_db_is_found_beside_its_profiler_db_and_read(tmp_path, layout, framework):
+    write_cluster_job(tmp_path / "db", 2, export="db", layout=layout, framework=framework)
+    write_cluster_job(tmp_path / "text", 2, export="text", layout=layout, framework=framework)
+    folders = sorted((tmp_path / "db").iterdir())
+    assert len(folders) == 2
+    for folder in folders:
+        (analyzer,) = folder.rglob("communication_analyzer.db")
+        assert not list(folder.rglob("analysis.db"))
+        (unit,) = detect(folder).units
+        assert unit.dbs[1:] == [analyzer]
+        (alone,) = detect(unit.dbs[0]).units  # the profiler db opened as a file
+        assert alone.dbs == unit.dbs
+        got = read_db(unit.dbs[0], analyzer, rank=unit.rank)
+        assert got.warnings == [] and all(len(got.tables[name]) for name in TABLES)
+        text = tmp_path / "text" / folder.name
+        if layout == "msprof":  # analyze/communication*.json: msprof's own form, the db's rows one for one
+            times = read_communication(text / "analyze" / "communication.json").tables
+            matrix = read_communication_matrix(text / "analyze" / "communication_matrix.json").tables
+            assert got.tables["communication"]["rank"].isna().all()  # neither the layout nor the db names one
+            bandwidth = times["communication_bandwidth"]
+            _same(got.tables["communication"], _with_rank(times["communication"], None))
+            _same(got.tables["communication_bandwidth"], _nonzero(_with_rank(bandwidth, None), bandwidth))
+            _same(got.tables["communication_sizes"], _with_rank(times["communication_sizes"], None))
+            _same(got.tables["communication_matrix"], _with_rank(matrix["communication_matrix"], None))
+        else:  # MindSpore's Text export files its ops by step; the copied msprof db has no step
+            text_ops = read_communication(text / "ASCEND_PROFILER_OUTPUT" / "communication.json").tables
+            assert got.tables["communication"]["step"].isna().all()
+            assert _comm_rows(got.tables["communication"]) == _comm_rows(text_ops["communication"])
+
+
+def test_the_total_op_info_of_a_long_run_takes_linear_time(job, tmp_path):
+    # 3000 steps x 2 ops x 4 transports with a packet size each: the transport order of each (step, kind)'s
+    # Total Op Info sizes was looked up over every op of the run (quadratic: minutes for a 1 M-task db)
+    *_, db_runs = job
+    out = db_runs[0] / "ASCEND_PROFILER_OUTPUT"
+    path = tmp_path / "analysis.db"
+    steps, transports = 3000, ("HCCS", "SDMA", "RDMA", "PCIE")
+    rows = [
+        (
+            f"hcom_allReduce__{s}_{k}_1",
+            "g1",
+            t,
+            1.0 + k,
+            0.5,
+            2.0,
+            0.0,
+            0.25 * (1 + n),
+            3,
+            0.1,
+            f"step{s}",
+            "collective",
+        )
+        for s in range(1, steps + 1)
+        for k in range(2)
+        for n, t in enumerate(transports)
+    ]
+    con = sqlite3.connect(path)
+    with con:
+        con.execute(
+            "CREATE TABLE CommAnalyzerBandwidth (hccl_op_name TEXT, group_name TEXT, transport_type TEXT, "
+            "transit_size NUMERIC, transit_time NUMERIC, bandwidth NUMERIC, large_packet_ratio NUMERIC, "
+            "package_size NUMERIC, count NUMERIC, total_duration NUMERIC, step TEXT, type TEXT)"
+        )
+        con.executemany(f"INSERT INTO CommAnalyzerBandwidth VALUES ({', '.join('?' * 12)})", rows)
+    con.close()
+    start = time.perf_counter()
+    got = read_db(next(out.glob("ascend_pytorch_profiler_*.db")), path)
+    elapsed = time.perf_counter() - start
+    assert elapsed < 15, f"{elapsed:.0f} s"  # was ~55 s here
+    sizes = got.tables["communication_sizes"]
+    totals = sizes[sizes["total"]]
+    assert len(sizes) == len(rows) + len(totals) and len(totals) == steps * len(transports)
+    last = totals[totals["step"] == steps]
+    assert last["transport"].tolist() == list(transports) and last["count"].tolist() == [6] * 4
+    assert last["time_ms"].tolist() == pytest.approx([0.2] * 4)
 
 
 # ---- what is missing is said ----------------------------------------------------------------------------
@@ -471,3 +563,16 @@ def test_a_damaged_analysis_db_never_stops_the_database_from_opening(job, tmp_pa
     got = read_db(next(out.glob("ascend_pytorch_profiler_*.db")), path)
     assert len(got.ops) and all(str(path) in w for w in got.warnings)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["analysis.db"]  # read-only: no journal beside it
+
+
+@pytest.mark.parametrize("layout,framework", [("msprof", "pytorch"), ("torch_npu", "mindspore")])
+def test_a_db_only_msprof_or_mindspore_rank_opens_with_its_communication(tmp_path, layout, framework):
+    """open_report (what File ▸ Open Report and `report` run) on a db-only rank: the communication tables come
+    from its communication_analyzer.db (they stayed empty while build looked only for analysis.db)."""
+    from workbench.core.profiling.build import open_report
+
+    write_cluster_job(tmp_path / "db", 2, export="db", layout=layout, framework=framework)
+    folder = sorted((tmp_path / "db").iterdir())[0]
+    report = open_report(folder, use_cache=False)
+    assert len(report.tables.get("communication", [])) > 0
+    assert len(report.tables.get("communication_matrix", [])) > 0

@@ -119,7 +119,7 @@ class _Builder:
     def _database(self, unit: Unit, device: int | None, ops_parts: list, table_parts: dict, timelines: list) -> None:
         """A unit read from its profiler database (+ analysis.db): :mod:`workbench.core.profiling.dbread`."""
         main = unit.dbs[0]
-        analysis = next((p for p in unit.dbs[1:] if p.name == "analysis.db"), None)
+        analysis = unit.dbs[1] if len(unit.dbs) > 1 else None  # analysis.db or communication_analyzer.db (detect)
         for p in unit.dbs:
             self._step(p)
         data = read_db(main, analysis, default_device=device if device is not None else 0)

@@ -1498,13 +1498,17 @@ def _comm_bandwidth(db: _Db, out: DbData, rank: int | None) -> None:
             for t, rs in by.items()
         ]
 
+    listed: dict[tuple, list] = {}  # (step, kind) -> the transports its ops list, in order (once, not per block)
+    for (step, kind, _op, t), r in bands.items():
+        if not r["total"]:
+            listed.setdefault((step, kind), []).append(t)
+
     def size_total(block: tuple, ops: list[dict]) -> list[dict]:
         by: dict[tuple, list[dict]] = {}
         for r in ops:
             by.setdefault((r["transport"], r["packet_mb"]), []).append(r)
         # torch_npu sums per transport in the order the ops list transports, then per packet size
-        listed = [t for (step, kind, _op, t), r in bands.items() if (step, kind) == block and not r["total"]]
-        order = list(dict.fromkeys([*listed, *(t for t, _ in by)]))
+        order = list(dict.fromkeys([*listed.get(block, []), *(t for t, _ in by)]))
         return [
             {
                 "transport": t,

@@ -12,10 +12,13 @@ Layouts (docs/cann-formats.md §1.3, §4):
   ``PROF_*/analyze/`` (``msprof --analyze=on``; "analyse" in CANN 8.0.RC1 docs: flat, by op)
 - msprof-analyze ``cluster_analysis_output`` (cluster_step_trace_time.csv, ...)         -> cluster
 - a single timeline JSON (-> timeline), a single op_summary / kernel_details CSV, a saved report
-- the database exports (docs/cann-formats.md §11): ``PROF_*/msprof_{timestamp}.db`` (msprof 8.x),
-  ``ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler[_{rank}].db`` (+ ``analysis.db``) and
-  ``ascend_mindspore_profiler[_{rank}].db``, or one such file. Where a folder holds both the Text and
-  the Db export, the Text export is read (as before) and the database is left alone.
+- the database exports (docs/cann-formats.md §11): ``PROF_*/msprof_{timestamp}.db`` (msprof 8.x;
+  + ``PROF_*/analyze/communication_analyzer.db``), ``ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler[_{rank}].db``
+  (+ ``analysis.db``) and ``ascend_mindspore_profiler[_{rank}].db`` (+ the ``communication_analyzer.db`` MindSpore
+  copies from msprof), or one such file (its analysis database found beside it). The analysis database is the
+  unit's second db, where msprof-analyze looks for it (``_get_analysis_db_path``: torch_npu ``analysis.db``,
+  MindSpore and msprof ``communication_analyzer.db``). Where a folder holds both the Text and the Db export, the
+  Text export is read (as before) and the database is left alone.
 - a folder holding several of these: one report, several units (devices or ranks).
 """
 
@@ -178,13 +181,33 @@ def profiler_dbs(folder: Path) -> list[Path]:
     return [p for p in _sorted_files(folder) if is_db_name(p.name)]
 
 
+# The communication analysis of a database export, by the profiler db's producer: torch_npu writes analysis.db,
+# msprof `--analyze=on --type=db` writes PROF_*/analyze/communication_analyzer.db (8.1+; the CANN 8.0.RC1 doc's
+# folder `analyse`), MindSpore copies that file into ASCEND_PROFILER_OUTPUT (docs/cann-formats.md §4.2, §11).
+ANALYSIS_DB = "analysis.db"
+COMM_ANALYZER_DB = "communication_analyzer.db"
+
+
+def analysis_db(db: Path) -> Path | None:
+    """The analysis database that goes with the profiler database ``db``, if there is one."""
+    folder = db.parent
+    if db.name.lower().startswith("msprof_"):
+        found = [folder / d / COMM_ANALYZER_DB for d in ANALYZE_DIRS]
+    elif db.name.lower().startswith("ascend_mindspore_profiler"):
+        found = [folder / COMM_ANALYZER_DB, folder / ANALYSIS_DB]
+    else:
+        found = [folder / ANALYSIS_DB]
+    return next((p for p in found if p.is_file()), None)
+
+
 def _db_unit(root: Path, folder: Path, kind: str) -> Unit | None:
     dbs = profiler_dbs(folder)
     if not dbs:
         return None
     unit = Unit(root, kind, dbs=[dbs[-1]])
-    if (folder / "analysis.db").is_file():
-        unit.dbs.append(folder / "analysis.db")
+    analysis = analysis_db(dbs[-1])
+    if analysis is not None:
+        unit.dbs.append(analysis)
     m = re.search(r"_(\d+)\.db$", dbs[-1].name)
     if m and not dbs[-1].name.startswith("msprof_"):
         unit.rank = int(m.group(1))
@@ -375,8 +398,9 @@ def detect(path: Path) -> Layout:
         if path.suffix.lower() == ".db" and is_db_name(path.name):
             kind = _db_kind(path)
             unit = Unit(path, kind, dbs=[path])
-            if kind == "torch_npu" and (path.parent / "analysis.db").is_file():
-                unit.dbs.append(path.parent / "analysis.db")
+            analysis = analysis_db(path)
+            if analysis is not None:
+                unit.dbs.append(analysis)
             return Layout(kind, path, [unit])
         if path.suffix.lower() == ".csv" and (name in OPS_NAMES or _looks_like_ops_csv(path)):
             kind = _file_kind(path)

@@ -8,20 +8,24 @@ The CANN tools write numbers with tricks (see docs/cann-formats.md §2 and §10)
 - timestamps are decimal µs since the epoch with 3 decimals: they are converted to int64 ns
   digit by digit, never through float64 (which loses the last digits at epoch magnitude).
 
-Reading: Arrow's multi-threaded CSV parser (``pyarrow.csv``) reads each column straight into the
-type its schema asks for: numbers as float64 / int64, text dictionary-encoded (a million rows of a
-few hundred names cost 4 bytes a row), timestamps as text turned into int64 ns from a byte matrix
-when every value has one width (the usual ``1736413971558972.912``), else digit by digit with Arrow
-compute kernels. A file bigger than :data:`PIECE` is read in pieces split at record boundaries
-(quote parity), each piece read into a buffer (never memory-mapped: mapped pages of the whole file
-would count as the process's memory), parsed, converted and appended to result columns sized for
-the whole file before the next piece is read; what a piece allocated is freed and handed back to
-the system before the next one (Arrow's system pool, glibc ``malloc_trim``), so the peak memory is
-the result plus one piece, and a cancel takes effect between pieces. A column whose values do not
-fit the type asked for (``12.0`` in an integer column, text in a PMU column) is read again as text
-and converted value by value as before. Every conversion is checked; a malformed value raises
-:class:`ProfilingDataError` naming the file, the line and the column. Line numbers are only counted
-(:func:`record_lines`) when an error needs one.
+Reading: Arrow's CSV parser (``pyarrow.csv``) reads each column straight into the type its schema
+asks for: numbers as float64 / int64, text dictionary-encoded, timestamps as text turned into int64
+ns from a byte matrix when every value has one width (the usual ``1736413971558972.912``, TABs
+around it or not), else digit by digit with Arrow compute kernels. A file bigger than :data:`PIECE`
+is read in pieces split at record boundaries (quote parity), :data:`AHEAD` pieces parsed at once
+(one thread each, without the GIL) while the one before is converted; each piece is read into a
+buffer (never memory-mapped: mapped pages of the whole file would count as the process's memory)
+and its columns are appended to result columns sized for the whole file: anonymous memory maps, so
+the room never written costs nothing (numpy's huge-page advice would hold up to 2 MB more per
+column). Numbers are copied once, from Arrow's buffers; text keeps each piece's own codes (int16
+while they fit) until the pieces of :data:`TRIM` bytes are mapped to the file's codes with one hash
+lookup of their dictionaries, every new word cleaned once. What the pieces allocated is handed back
+to the system (Arrow's system pool, glibc ``malloc_trim``) every :data:`TRIM` bytes, so the peak
+memory is the result plus a few pieces, and a cancel takes effect between pieces. A column whose
+values do not fit the type asked for (``12.0`` in an integer column, text in a PMU column) is read
+again as text and converted value by value as before. Every conversion is checked; a malformed
+value raises :class:`ProfilingDataError` naming the file, the line and the column. Line numbers are
+only counted (:func:`record_lines`) when an error needs one.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ import codecs
 import contextlib
 import csv
 import ctypes
+import mmap
 import re
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -48,7 +53,8 @@ from workbench.core.profiling.errors import ProfilingDataError
 MISSING = frozenset({"", "N/A", "NA", "n/a", "nan", "NaN", "None", "null"})
 _DECIMAL = re.compile(r"^[+-]?\d+(\.\d*)?$")
 CHUNK = 8 << 20  # bytes per read of the line-number pass
-PIECE = 8 << 20  # a bigger file is parsed in pieces of about this size, one parse block each
+PIECE = 2 << 20  # a bigger file is parsed in pieces of about this size, one parse block each
+TRIM = 8 << 20  # bytes of pieces after which their text is resolved and what they freed handed back
 AHEAD = 2  # pieces parsed at once (one thread each) while the one before is converted
 SAMPLE_ROWS = 64
 INT64_MAX = 2**63 - 1
@@ -416,12 +422,10 @@ def _read_pieces(
         false_values=[],
         timestamp_parsers=[],
     )
-    seen = {i: _Words() for i, k in kinds.items() if k == "text"}
-    uniques: dict[int, list[str]] = {i: [] for i in seen}
     out = {i: _Growing(kinds[i]) for i in range(width)}
     offset = 0
     total = sum(end - start for start, end in pieces)
-    done = 0
+    done = trimmed = 0
 
     def parse(start: int, end: int) -> pa.Table:
         data = source.read_at(end - start, start)
@@ -463,25 +467,22 @@ def _read_pieces(
             for i in range(width):
                 chunked = table.column(i)
                 kind = kinds[i]
-                if kind == "text":  # codes kept as int16 while the uniques fit (half the memory)
-                    out[i].add(_text_piece(chunked, seen[i], uniques[i]), expect, narrow=len(uniques[i]) < 32000)
+                if kind == "text":  # the piece's own codes and dictionary, resolved a few pieces at a time
+                    out[i].add_text(chunked, expect)
                 elif kind in ("ns", "ns_us"):
                     out[i].add(_ns_piece(chunked, "us" if kind == "ns_us" else "auto", offset), expect)
-                elif kind == "int":
-                    if chunked.null_count:
-                        values, missing = pc.fill_null(chunked, 0).to_numpy(), chunked.is_null().to_numpy()
-                    else:
-                        values, missing = chunked.to_numpy(), np.zeros(len(chunked), dtype=bool)
-                    out[i].add(Column(kind, values, missing), expect)
                 else:
-                    out[i].add(Column(kind, chunked.to_numpy()), expect)  # float: nulls become NaN
+                    out[i].add_numbers(*_numbers(chunked), expect)
             offset += table.num_rows
             del table
             chunked = None  # the piece's last column: freed with the table
-            if k % 4 == 3:
+            if done - trimmed >= TRIM:  # the text of these pieces resolved, what they freed handed back
+                for grow in out.values():
+                    grow.resolve()
                 _trim()
+                trimmed = done
     _trim()
-    columns = {i: grow.column(uniques.get(i, [])) for i, grow in out.items()}
+    columns = {i: grow.column() for i, grow in out.items()}
     return columns, offset
 
 
@@ -514,7 +515,12 @@ def _default_pool(pool: pa.MemoryPool) -> Iterator[None]:
 
 class _Growing:
     """A column's arrays, appended piece by piece into buffers sized for the whole file (grown
-    by a quarter when the estimate falls short), so the result is never copied whole."""
+    by a quarter when the estimate falls short), so the result is never copied whole. The buffers
+    are anonymous memory maps (:func:`_buffer`): the part never written costs nothing.
+
+    Text: each piece's codes into its own dictionary are appended as they are and mapped to the
+    file's codes (cleaned uniques in first-seen order, -1 = missing) by :meth:`resolve`, for the
+    pieces of several MB at once: one hash lookup of their dictionaries against the words known."""
 
     def __init__(self, kind: str) -> None:
         self.kind = kind
@@ -522,94 +528,164 @@ class _Growing:
         self.missing: np.ndarray | None = None
         self.rows = 0
         self.error: tuple[int, str, str] | None = None
+        # text: the words met so far (raw and cleaned -> code), their cleaned uniques, the pieces not resolved
+        self.seen: dict[str, int] = {}
+        self.uniques: list[str] = []
+        self.known: pa.Array = pa.array([], type=pa.string())
+        self.known_codes = np.zeros(0, dtype=np.int32)
+        self.pending: list[tuple[pa.Array, int, int]] = []  # (dictionary, first row, rows)
 
-    def add(self, piece: Column, expect: int, narrow: bool = False) -> None:
-        """Append ``piece``; ``narrow``: its values (text codes) fit in int16."""
+    def _room(self, n: int, expect: int, dtype: np.dtype, missing: bool) -> None:
+        """Buffers that hold ``n`` more values of ``dtype`` (widened if narrower)."""
+        if self.values is None:
+            self.values = _buffer(max(expect, n), dtype)
+            if missing:
+                self.missing = _buffer(len(self.values), np.dtype(bool))
+            return
+        size = len(self.values)
+        if self.rows + n > size:
+            size = max(self.rows + n, size + size // 4)
+        wider = self.values.dtype.itemsize < dtype.itemsize
+        if wider or size > len(self.values):
+            self.values = _grown(self.values, self.rows, size, dtype if wider else self.values.dtype)
+            if self.missing is not None and size > len(self.missing):
+                self.missing = _grown(self.missing, self.rows, size, self.missing.dtype)
+
+    def add(self, piece: Column, expect: int) -> None:
+        """Append ``piece`` (timestamps: values, missing and the first bad value)."""
         n = len(piece.values)
         if self.error is None and piece.error is not None:
             self.error = piece.error
-        if self.values is None:
-            self.values = np.empty(max(expect, n), dtype=np.int16 if narrow else piece.values.dtype)
-            if piece.missing is not None:
-                self.missing = np.empty(len(self.values), dtype=bool)
-        elif not narrow and self.values.dtype.itemsize < piece.values.dtype.itemsize:
-            self.values = self.values.astype(piece.values.dtype)  # more uniques than int16 holds
-        elif self.rows + n > len(self.values):
-            size = max(self.rows + n, len(self.values) + len(self.values) // 4)
-            self.values = _grown(self.values, self.rows, size)
-            if self.missing is not None:
-                self.missing = _grown(self.missing, self.rows, size)
+        self._room(n, expect, piece.values.dtype, piece.missing is not None)
+        assert self.values is not None
         self.values[self.rows : self.rows + n] = piece.values
         if self.missing is not None and piece.missing is not None:
             self.missing[self.rows : self.rows + n] = piece.missing
         self.rows += n
 
-    def column(self, uniques: list[str]) -> Column:
+    def add_numbers(self, values: np.ndarray, missing: np.ndarray | None, expect: int) -> None:
+        """Append numbers (:func:`_numbers`): int with its missing mask (0 under it), float with NaN."""
+        n = len(values)
+        integer = self.kind == "int"
+        self._room(n, expect, values.dtype, integer)
+        assert self.values is not None
+        part = self.values[self.rows : self.rows + n]
+        part[:] = values
+        if missing is not None:
+            part[missing] = 0 if integer else np.nan
+        if self.missing is not None:
+            self.missing[self.rows : self.rows + n] = False if missing is None else missing
+        self.rows += n
+
+    def add_text(self, chunked: pa.ChunkedArray, expect: int) -> None:
+        """Append a piece of dictionary-encoded text: its codes (-1 = null) until :meth:`resolve`."""
+        for chunk in chunked.chunks:
+            n = len(chunk)
+            dictionary = chunk.dictionary
+            wide = len(dictionary) >= 32767  # codes kept as int16 while they fit (see resolve)
+            self._room(n, expect, np.dtype(np.int32 if wide else np.int16), False)
+            assert self.values is not None
+            indices = chunk.indices
+            self.values[self.rows : self.rows + n] = (
+                pc.fill_null(indices, -1) if chunk.null_count else indices
+            ).to_numpy()
+            self.pending.append((dictionary, self.rows, n))
+            self.rows += n
+
+    def resolve(self) -> None:
+        """The pending pieces' codes as the file's codes; new words cleaned once each (in first-seen order)."""
+        if not self.pending:
+            return
+        words = pa.concat_arrays([d for d, _, _ in self.pending]) if len(self.pending) > 1 else self.pending[0][0]
+        at = pc.index_in(words, value_set=self.known)
+        at = (pc.fill_null(at, -1) if at.null_count else at).to_numpy()
+        codes = np.empty(len(words), dtype=np.int32)
+        hit = at >= 0
+        codes[hit] = self.known_codes[at[hit]]
+        new = np.flatnonzero(~hit)
+        if len(new):
+            raw = words.take(pa.array(new)).to_pylist()
+            added = np.empty(len(raw), dtype=np.int32)
+            for n, word in enumerate(raw):
+                code = self.seen.get(word)
+                if code is None:
+                    value = clean(word)
+                    code = -1 if value in MISSING else self.seen.get(value)
+                    if code is None:
+                        code = self.seen[value] = len(self.uniques)
+                        self.uniques.append(value)
+                    self.seen[word] = code
+                added[n] = code
+            codes[new] = added
+            fresh = list(dict.fromkeys(raw))  # each new word once, in order
+            self.known = pa.concat_arrays([self.known, pa.array(fresh, type=pa.string())])
+            self.known_codes = np.concatenate([self.known_codes, np.array([self.seen[w] for w in fresh], np.int32)])
+        assert self.values is not None
+        if len(self.uniques) >= 32767 and self.values.dtype.itemsize < 4:
+            self.values = _grown(self.values, self.rows, len(self.values), np.dtype(np.int32))
+        at_word = 0
+        for dictionary, first, n in self.pending:
+            lut = np.empty(len(dictionary) + 1, dtype=self.values.dtype)
+            lut[:-1] = codes[at_word : at_word + len(dictionary)]
+            lut[-1] = -1  # a null's -1 indexes the last
+            part = self.values[first : first + n]
+            part[:] = lut[part]
+            at_word += len(dictionary)
+        self.pending = []
+
+    def column(self) -> Column:
+        if self.kind == "text":
+            self.resolve()
         if self.values is None:
             empty = {"float": np.float64, "text": np.int32}.get(self.kind, np.int64)
-            return Column(self.kind, np.zeros(0, dtype=empty), np.zeros(0, dtype=bool), uniques)
+            return Column(self.kind, np.zeros(0, dtype=empty), np.zeros(0, dtype=bool), self.uniques)
         # views, never copies: the part of a buffer never written costs no memory
         values = self.values[: self.rows]
         missing = None if self.missing is None else self.missing[: self.rows]
-        return Column(self.kind, values, missing, uniques, self.error)
+        return Column(self.kind, values, missing, self.uniques, self.error)
 
 
-def _grown(array: np.ndarray, used: int, size: int) -> np.ndarray:
-    bigger = np.empty(size, dtype=array.dtype)
+def _numbers(chunked: pa.ChunkedArray) -> tuple[np.ndarray, np.ndarray | None]:
+    """A numeric piece as a view of Arrow's values buffer (undefined under a null, never copied) and
+    its null mask (None: no null)."""
+    if chunked.num_chunks != 1:
+        chunked = pa.chunked_array(
+            [pa.concat_arrays(chunked.chunks) if chunked.num_chunks else pa.array([], chunked.type)]
+        )
+    chunk = chunked.chunk(0)
+    n, start = len(chunk), chunk.offset
+    dtype = np.dtype(chunk.type.to_pandas_dtype())
+    values = np.frombuffer(chunk.buffers()[1], dtype=dtype, count=start + n)[start:] if n else np.zeros(0, dtype)
+    if not chunk.null_count:
+        return values, None
+    bits = np.frombuffer(chunk.buffers()[0], dtype=np.uint8)
+    valid = np.unpackbits(bits, count=start + n, bitorder="little")[start:].view(bool)
+    return values, ~valid
+
+
+MAPPED = 1 << 20  # a result buffer of at least this many bytes is an anonymous memory map
+
+
+def _buffer(size: int, dtype: np.dtype) -> np.ndarray:
+    """An uninitialised array of ``size`` values whose pages are only taken when written.
+
+    numpy asks for transparent huge pages on big arrays: a buffer filled piece by piece then holds
+    up to 2 MB it never uses beyond its last write (and faults cost more); an anonymous map (4 KB
+    pages, no huge-page advice) holds only what was written and is unmapped when freed."""
+    nbytes = size * dtype.itemsize
+    if nbytes < MAPPED:
+        return np.empty(size, dtype=dtype)
+    return np.frombuffer(mmap.mmap(-1, nbytes), dtype=dtype, count=size)
+
+
+def _grown(array: np.ndarray, used: int, size: int, dtype: np.dtype) -> np.ndarray:
+    bigger = _buffer(size, np.dtype(dtype))
     bigger[:used] = array[:used]
     return bigger
 
 
 def _looser_ok(kinds: dict[int, str]) -> set[int]:
     return {i for i, k in kinds.items() if k in _LOOSER}
-
-
-def _text_piece(chunked: pa.ChunkedArray, known: _Words, uniques: list[str]) -> Column:
-    """Dictionary-encoded text as codes into the file's cleaned uniques (missing = -1)."""
-    if not chunked.num_chunks:
-        return Column("text", np.zeros(0, dtype=np.int32))
-    if chunked.num_chunks > 1:
-        chunked = chunked.unify_dictionaries()  # one dictionary for the piece: each word looked up once
-    dictionary = chunked.chunk(0).dictionary
-    lut = np.empty(len(dictionary) + 1, dtype=np.int32)
-    lut[:-1] = known.codes(dictionary, uniques)
-    lut[-1] = -1
-    codes = [lut[pc.fill_null(chunk.indices, len(dictionary)).to_numpy()] for chunk in chunked.chunks]
-    return Column("text", np.concatenate(codes) if len(codes) > 1 else codes[0])
-
-
-class _Words:
-    """The raw words of a text column seen so far and their codes (``-1`` = a missing value): a
-    piece's dictionary is looked up by Arrow's hash kernel, only new words in Python."""
-
-    def __init__(self) -> None:
-        self.seen: dict[str, int] = {}  # raw and cleaned words -> code; each is cleaned once per file
-        self.raw: pa.Array = pa.array([], type=pa.string())
-        self.raw_codes = np.zeros(0, dtype=np.int32)
-
-    def codes(self, dictionary: pa.Array, uniques: list[str]) -> np.ndarray:
-        at = pc.index_in(dictionary, value_set=self.raw).to_numpy(zero_copy_only=False)
-        new = np.flatnonzero(np.isnan(at)) if at.dtype.kind == "f" else np.zeros(0, dtype=np.int64)
-        out = np.empty(len(dictionary), dtype=np.int32)
-        hit = ~np.isnan(at) if at.dtype.kind == "f" else np.ones(len(at), dtype=bool)
-        out[hit] = self.raw_codes[at[hit].astype(np.int64)]
-        if len(new):
-            words = dictionary.take(pa.array(new)).to_pylist()
-            added = np.empty(len(words), dtype=np.int32)
-            for n, word in enumerate(words):
-                code = self.seen.get(word)
-                if code is None:
-                    value = clean(word)
-                    code = -1 if value in MISSING else self.seen.get(value)
-                    if code is None:
-                        code = self.seen[value] = len(uniques)
-                        uniques.append(value)
-                    self.seen[word] = code
-                added[n] = code
-            out[new] = added
-            self.raw = pa.concat_arrays([self.raw, pa.array(words, type=pa.string())])
-            self.raw_codes = np.concatenate([self.raw_codes, added])
-        return out
 
 
 _NUMBER = r"^(?P<sign>[+-]?)(?P<whole>\d*)(?P<dot>\.?)(?P<frac>\d*)$"
@@ -622,17 +698,16 @@ def _ns_piece(chunked: pa.ChunkedArray, unit: str, offset: int) -> Column:
     ``unit='auto'``: 18+ digit values are ns already. A malformed value is kept in ``uniques``
     as (row, expected, value) and raised once the table can name its line.
     """
-    text = pc.utf8_trim_whitespace(chunked)
     fixed: list[np.ndarray] = []
-    for chunk in text.chunks:
+    for chunk in chunked.chunks:
         values = _fixed_width_ns(chunk, unit)
         if values is None:
             break
         fixed.append(values)
-    if len(fixed) == text.num_chunks:  # the usual file: every value d..d.ddd of one width
-        values = np.concatenate(fixed) if fixed else np.zeros(0, dtype=np.int64)
-        return Column("ns", values, np.zeros(len(values), dtype=bool))
-    text = pc.utf8_trim_whitespace(pc.utf8_trim(text, '"'))
+    if len(fixed) == chunked.num_chunks:  # the usual file: every value d..d.ddd of one width
+        values = fixed[0] if len(fixed) == 1 else np.concatenate(fixed) if fixed else np.zeros(0, dtype=np.int64)
+        return Column("ns", values.astype(np.int64, copy=False), np.zeros(len(values), dtype=bool))
+    text = pc.utf8_trim_whitespace(pc.utf8_trim(pc.utf8_trim_whitespace(chunked), '"'))
     missing = pc.or_kleene(pc.is_null(text), pc.is_in(text, pa.array(sorted(MISSING)))).to_numpy(zero_copy_only=False)
     missing = np.asarray(missing, dtype=bool)
     parts = pc.extract_regex(pc.fill_null(text, "0"), _NUMBER)
@@ -676,8 +751,9 @@ def _ns_piece(chunked: pa.ChunkedArray, unit: str, offset: int) -> Column:
 
 def _fixed_width_ns(chunk: pa.Array, unit: str) -> np.ndarray | None:
     """The fast path of :func:`_ns_piece`: when every value of ``chunk`` is plain digits with the
-    dot at one place (``1736413971558972.912``), the digits are read as a byte matrix; None when
-    any value is missing, signed, of another width or too big (the general path decides)."""
+    dot at one place (``1736413971558972.912``, the same TABs or spaces around each: torch_npu's
+    ``"…972.912\t"``), the digits are read as a byte matrix; None when any value is missing,
+    signed, of another width or too big (the general path decides)."""
     n = len(chunk)
     if n == 0 or chunk.null_count:
         return None
@@ -686,6 +762,15 @@ def _fixed_width_ns(chunk: pa.Array, unit: str) -> np.ndarray | None:
     if width == 0 or int(offsets[-1] - offsets[0]) != width * n or not (np.diff(offsets) == width).all():
         return None
     raw = np.frombuffer(chunk.buffers()[2], dtype=np.uint8)[offsets[0] : offsets[-1]].reshape(n, width)
+    lead, trail = 0, width  # columns of blanks in every value (what the general path trims)
+    while lead < trail and _blank(raw[:, lead]):
+        lead += 1
+    while trail > lead and _blank(raw[:, trail - 1]):
+        trail -= 1
+    if trail == lead:
+        return None
+    if (lead, trail) != (0, width):
+        raw, width = raw[:, lead:trail], trail - lead
     dot = int(np.flatnonzero(raw[0] == 46)[0]) if (raw[0] == 46).any() else width
     if not 1 <= dot <= 16 or (unit != "us" and dot >= 18):
         return None
@@ -705,6 +790,10 @@ def _fixed_width_ns(chunk: pa.Array, unit: str) -> np.ndarray | None:
     if frac.shape[1] > 3:
         ns += frac[:, 3] >= 5
     return ns
+
+
+def _blank(column: np.ndarray) -> bool:
+    return bool(((column == 9) | (column == 32)).all())
 
 
 def _ns_error(n: int, missing: np.ndarray, row: int, expected: str, text: pa.ChunkedArray, k: int) -> Column:
