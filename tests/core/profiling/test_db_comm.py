@@ -9,7 +9,6 @@ import json
 import random
 import shutil
 import sqlite3
-import time
 
 import numpy as np
 import pandas as pd
@@ -377,9 +376,10 @@ def test_a_communication_analyzer_db_is_found_beside_its_profiler_db_and_read(tm
             assert _comm_rows(got.tables["communication"]) == _comm_rows(text_ops["communication"])
 
 
-def test_the_total_op_info_of_a_long_run_takes_linear_time(job, tmp_path):
-    # 3000 steps x 2 ops x 4 transports with a packet size each: the transport order of each (step, kind)'s
-    # Total Op Info sizes was looked up over every op of the run (quadratic: minutes for a 1 M-task db)
+def test_the_total_op_info_of_a_long_run_has_every_steps_transports(job, tmp_path):
+    # 3000 steps x 2 ops x 4 transports with a packet size each: each (step, kind)'s Total Op Info sizes in
+    # its transports' order (the order is built once per step and kind: it was looked up over every op of the
+    # run, quadratic; the time is benchmarks/bench_db.py's, no timed test)
     *_, db_runs = job
     out = db_runs[0] / "ASCEND_PROFILER_OUTPUT"
     path = tmp_path / "analysis.db"
@@ -412,10 +412,7 @@ def test_the_total_op_info_of_a_long_run_takes_linear_time(job, tmp_path):
         )
         con.executemany(f"INSERT INTO CommAnalyzerBandwidth VALUES ({', '.join('?' * 12)})", rows)
     con.close()
-    start = time.perf_counter()
     got = read_db(next(out.glob("ascend_pytorch_profiler_*.db")), path)
-    elapsed = time.perf_counter() - start
-    assert elapsed < 15, f"{elapsed:.0f} s"  # was ~55 s here
     sizes = got.tables["communication_sizes"]
     totals = sizes[sizes["total"]]
     assert len(sizes) == len(rows) + len(totals) and len(totals) == steps * len(transports)

@@ -18,6 +18,7 @@ Everything is integer ns; :func:`step_rows` gives ns, the writers format µs.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -150,7 +151,15 @@ def step_rows(lanes: list[LaneSlice], receives: list[tuple[int, int]], windows: 
     first: list[int | None] = [None] * len(windows)
     e2e: list[list[int] | None] = [None] * len(windows)
 
+    los = [lo for _s, lo, _hi, _f in windows]
+    disjoint = all(windows[i][2] <= windows[i + 1][1] for i in range(len(windows) - 1))
+
     def window_of(ts: int) -> int | None:
+        """The first window holding ``ts``: by bisection when the windows are in order and disjoint (a long
+        run has thousands of steps), else by a scan."""
+        if disjoint:
+            i = bisect.bisect_right(los, ts) - 1
+            return i if i >= 0 and windows[i][1] <= ts < windows[i][2] else None
         return next((i for i, (_s, lo, hi, _f) in enumerate(windows) if lo <= ts < hi), None)
 
     items = [(x.name, x.start_ns, x.end_ns) for x in lanes] + [(RECEIVE, s, e) for s, e in receives]
