@@ -128,6 +128,28 @@ def prof_rank(member: str) -> Callable[[bytes, Path], None]:
     return go
 
 
+def migration_file(name: str) -> Callable[[bytes, Path], None]:
+    """One report file of a migration tool (issue #22) damaged inside a copy of the report folder the simulated
+    tool wrote for a GPU sample: the folder reads, or raises MigrationReportError naming the file."""
+
+    def go(data: bytes, work: Path) -> None:
+        from fuzzkit import feed
+        from test_fuzz_migration import _seed, _use
+
+        from workbench.core.migration import reports
+
+        seed = _seed(name)
+        folder = Path(shutil.copytree(seed.parent, work / seed.parent.name))
+        write(folder / name, data)
+
+        def run() -> None:
+            _use(reports.read_report_folder(folder, ("/x",)))
+
+        feed(f"campaign-migration/{name}", folder / name, run, (reports.MigrationReportError,))
+
+    return go
+
+
 def _real_samples() -> list[tuple[str, Callable[[bytes, Path], None]]]:
     s = SAMPLES
     return [
@@ -245,3 +267,27 @@ def test_simulator_saved_report_mutations(tmp_path: Path) -> None:
 
 def test_dump_file_mutations(tmp_path: Path) -> None:
     campaign("dump", DUMP, b"", _sim_dump, tmp_path)
+
+
+# The migration tools' report files (seeded as tests/fuzz/test_fuzz_migration.py seeds(): one run of each simulated
+# tool on the GPU samples), each through reports.read_report_folder.
+MIGRATION_FILES = (
+    "success_report.txt",
+    "failed_report.txt",
+    "api_brief_report.txt",
+    "api_analysis_report.xlsx",
+    "change_list.csv",
+    "unsupported_api.csv",
+    "msFmkTranspltlog.txt",
+)
+
+
+@pytest.mark.parametrize("name", MIGRATION_FILES)
+def test_migration_report_mutations(tmp_path: Path, name: str) -> None:
+    from test_fuzz_migration import PT_NAMES, TF_NAMES, _seed
+
+    assert set(MIGRATION_FILES) == set(TF_NAMES + PT_NAMES), "every report file the migration fuzz seeds"
+    seed = _seed(name)
+    siblings = sorted(p for p in seed.parent.glob(f"*{seed.suffix}") if p != seed and p.is_file())
+    other = siblings[0].read_bytes() if siblings else seed.read_bytes()
+    campaign(f"migration/{name}", seed.read_bytes(), other, migration_file(name), tmp_path)

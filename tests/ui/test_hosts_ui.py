@@ -43,6 +43,9 @@ def test_demo_host_checks_as_simulated(qtbot, user, window):
     run_check(qtbot, user, dialog)
     assert dialog.last_check["simulated"] is True
     assert "(simulated)" in dialog.status.text() and "8.0.RC1" in dialog.status.text()
+    # every tool the toolkit has, the migration tools too
+    tools = "atc, msprof, msaccucmp, msfmktransplt, convert_tf2npu_tf1, convert_tf2npu_tf2, npu_smi"
+    assert dialog.status.text().endswith(f"\nTools: {tools}"), dialog.status.text()
     assert dialog.devices.rowCount() == len(dialog.last_check["devices"]) > 0
     assert dialog.devices.item(0, 2).text().startswith("Ascend")
 

@@ -395,3 +395,73 @@ def test_tf2_over_ssh_on_a_configured_machine(qtbot, user, window, tf_project, l
     qtbot.waitUntil(lambda: doc.tabs.currentIndex() == 1, timeout=5000)
     double_click_row(qtbot, doc.change_view, 0)
     assert_diff_at(qtbot, doc, "right", change.line)
+
+
+def demo_migration(window, project: Path, out: Path):
+    """The simulated msFmkTransplt run on the demo host, as core runs it (a report folder the user has)."""
+    from workbench.core.migration.run import run_migration
+    from workbench.core.services.demohost import resolve_host
+
+    result = run_migration("pytorch", project, out, window.context.host_transport("demo"), resolve_host("demo").toolkit)
+    assert result.ok, result.error
+    return result
+
+
+def test_open_report_opens_a_migration_report_folder(qtbot, user, window, pt_project, tmp_path):
+    """File ▸ Open Report… with a migration report folder typed in Qt's dialog, Enter: the Migration Report
+    document opens through the registry (before, the dialog went into the folder and stayed open)."""
+    result = demo_migration(window, pt_project, tmp_path / "out")
+    with user.answering(QFileDialog, user.typing_path(result.report_dir)) as answered:
+        user.trigger(window, "File/Open Report…")
+    assert answered == ["Open Report"]
+    qtbot.waitUntil(lambda: isinstance(window.documents.currentWidget(), MigrationReportDocument), timeout=10000)
+    doc = window.documents.currentWidget()
+    qtbot.waitUntil(lambda: doc.report is not None, timeout=10000)
+    assert doc.path == Path(result.report_dir) and len(doc.report.changes) == len(result.report.changes) > 0
+
+
+def test_open_migrated_project_through_the_context(qtbot, user, window, pt_project, tmp_path):
+    """The document opens the migrated project with its AppContext's open_project (no main window as its
+    parent: a context built of fakes)."""
+    from dataclasses import replace
+
+    from workbench.ui.migration.document import open_migration_report
+
+    result = demo_migration(window, pt_project, tmp_path / "out")
+    opened: list[str] = []
+    shown: list = []
+    context = replace(
+        window.context,
+        open_project=opened.append,
+        add_document=lambda widget, title, tip="": shown.append(widget) or 0,
+    )
+    doc = open_migration_report(context, result.report_dir, result.report, output_dir=result.output_dir)
+    qtbot.addWidget(doc)
+    assert shown == [doc]
+    doc.show()
+    user.click(doc.open_project_button)
+    qtbot.waitUntil(lambda: opened == [result.output_dir], timeout=5000)
+    assert (Path(result.output_dir) / ".ascend-workbench" / "project.json").is_file()
+    assert window.project is None, "the context's open_project, not the main window's"
+
+
+def test_run_status_lines_in_the_output_dock_in_zh_cn(qtbot, user, zh_window, pt_project):
+    """The zh_CN window: core's status lines of the run (upload, run, download, finished) show in Chinese in
+    the Output dock, as the report's do (before, they stayed English there)."""
+    from workbench.core.migration import run
+    from workbench.ui.migration import texts
+
+    assert texts.STATUS_TEMPLATES == run.STATUS_TEMPLATES  # the translations' list is core's
+    entries = zh_window.menu_entries()
+    entries[next(p for p in entries if p.endswith("/PyTorch GPU2Ascend…"))].trigger()
+    wizard = the_wizard(qtbot)
+    user.retype(wizard.project_page.input, str(pt_project))
+    qtbot.waitUntil(lambda: wizard.button(NEXT).isEnabled(), timeout=5000)
+    user.click(wizard.button(NEXT))
+    user.click(wizard.button(RUN))
+    qtbot.waitUntil(lambda: "迁移完成" in output_text(zh_window), timeout=60000)
+    text = output_text(zh_window)
+    assert "正在将 gpu_pytorch_trainer 上传到 " in text and "pytorch_gpu2npu.sh" in text
+    for english in ("Uploading ", "Running pytorch_gpu2npu.sh", "Downloading the migrated", "Migration finished"):
+        assert english not in text, english
+    qtbot.waitUntil(lambda: not wizard.button(STOP).isEnabled(), timeout=10000)

@@ -78,6 +78,9 @@ class AppContext:
     """A comparison task failed ``(message, exception)``: status bar and a warning box."""
     open_comparison_row: Callable[[Any, int], None]
     """Open both timelines of row ``int`` of a ``Comparison`` (the comparison views' double-click)."""
+    open_project: Callable[[str | Path], object] | None = None
+    """Open a folder as the workbench project: ``open_project(folder)`` (the main window's; it asks
+    before closing the current one). None in a context without a window (a test's fakes)."""
 
     @property
     def project(self) -> Project | None:

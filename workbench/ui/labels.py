@@ -162,9 +162,38 @@ def tr_template(context: str, text: str, templates) -> str:
     return QCoreApplication.translate(context, template).format(*args)
 
 
+# Where core's status lines come from: (translation context, core module with its STATUS_TEMPLATES). A core package
+# contributes its templates here (core packages do not import each other for it: profiling knows nothing of
+# migration); their translations are the QT_TRANSLATE_NOOP lists in that context (STATUS_LABELS,
+# ui/migration/texts.STATUS_TEMPLATES; tests check each list equals its module's).
+STATUS_SOURCES = (
+    ("TaskStatus", "workbench.core.profiling.views"),
+    ("MigrationStatus", "workbench.core.migration.run"),
+)
+
+
+def status_templates() -> dict[str, str]:
+    """Every known status template -> its translation context. Profiling's always; another package's once it is
+    imported (a work function's line comes from a module that is loaded, so nothing heavy is imported here)."""
+    import sys
+
+    from workbench.core.profiling import views  # noqa: F401 - profiling's lines are known from the start
+
+    found: dict[str, str] = {}
+    for context, name in STATUS_SOURCES:
+        for template in getattr(sys.modules.get(name), "STATUS_TEMPLATES", ()):
+            found.setdefault(template, context)
+    return found
+
+
 def tr_status(line: str) -> str:
     """A status line of a core work function (``progress.status``), translated where its
-    template is known (``views.STATUS_TEMPLATES``); other lines are shown as they are."""
+    template is known (:func:`status_templates`); other lines are shown as they are."""
     from workbench.core.profiling import views
 
-    return tr_template("TaskStatus", line, views.STATUS_TEMPLATES)
+    templates = status_templates()
+    found = views.match_template(line, templates)
+    if found is None:
+        return line
+    template, args = found
+    return QCoreApplication.translate(templates[template], template).format(*args)

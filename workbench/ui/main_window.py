@@ -238,6 +238,7 @@ class MainWindow(QMainWindow):
             show_comparison=self.show_comparison,
             comparison_failed=self.report_task_failed,
             open_comparison_row=self.open_comparison_row,
+            open_project=self.open_project,
         )
 
     def _current_project(self) -> core_project.Project | None:
@@ -810,7 +811,8 @@ class MainWindow(QMainWindow):
 
     def open_report_dialog(self) -> None:
         """File ▸ Open Report…: a report file, or a report folder selected in the list (PROF_*,
-        *_ascend_pt, ...: Open opens it; double-click still enters it)."""
+        *_ascend_pt, ..., or any folder kind of the artefact registry: a migration report, a cluster output;
+        Open opens it as the explorer does; double-click still enters it)."""
         dialog = _ReportFileDialog(self, self.tr("Open Report"), self._dialog_folder())
         dialog.setNameFilter(self.tr("Profiling reports (*.json *.csv *.wbreport);;All files (*)"))
         if dialog.exec() and (dialog.chosen is not None or dialog.selectedFiles()):
@@ -1212,7 +1214,8 @@ def saved_geometry(blob: bytes) -> tuple[QRect, bool] | None:
 
 class _ReportFileDialog(QFileDialog):
     """Qt's own (non-native) file dialog for File ▸ Open Report… (``folders=False``: a file, or a
-    report folder — PROF_*, *_ascend_pt, cluster_analysis_output — that Open opens instead of
+    report folder — PROF_*, *_ascend_pt, cluster_analysis_output — or any folder kind of the artefact
+    registry (a migration report, a dump folder) that Open opens, through the registry, instead of
     entering) and File ▸ Open Report Folder… (``folders=True``: any folder). What the file name
     field holds (typed, or the entry clicked in the list) is what opens."""
 
@@ -1242,7 +1245,9 @@ class _ReportFileDialog(QFileDialog):
         if path is None or not path.exists():
             super().accept()  # nothing typed (the current folder), or Qt's "not found" message
             return
-        if path.is_file() and not self.folders or path.is_dir() and (self.folders or report_root(path)):
+        # a folder the registry knows (a migration report, a cluster output, a dump, …) or a report folder opens
+        known = path.is_dir() and (artefacts.recognise(path) is not None or report_root(path))
+        if path.is_file() and not self.folders or path.is_dir() and (self.folders or known):
             self.chosen = path
             QDialog.accept(self)
             return

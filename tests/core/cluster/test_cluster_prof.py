@@ -404,13 +404,19 @@ def test_msprof_db_ranks_are_found_and_reduced_from_their_two_dbs(prof_db_job) -
     ]
 
 
-def _mindspore_prof_folders(job: Path) -> None:
-    """The ``PROF_*/device_{id}`` a real MindSpore rank folder holds beside ASCEND_PROFILER_OUTPUT (the simulator
-    writes none): where msprof-analyze takes a MindSpore rank's device for RankDeviceMap."""
-    for rank in job.glob("*_ascend_ms"):
-        (info,) = rank.glob("profiler_info_*.json")
-        r = int(info.stem.rsplit("_", 1)[1])
-        (rank / f"PROF_{r + 1:06d}_20240603093000000_MSRANK{r:04d}AAAAAA" / f"device_{r % 8}").mkdir(parents=True)
+def test_a_mindspore_rank_holds_its_prof_folder_with_the_ranks_device(ms_job) -> None:
+    """The simulator writes what real MindSpore keeps in a rank folder beside ASCEND_PROFILER_OUTPUT: msprof's
+    PROF_* of the rank, device_{id}/info.json.{id} of the rank's device (msprof-analyze's RankDeviceMap reads it)."""
+    from workbench.core.cluster import files_db
+
+    for r, rank in enumerate(ms_job.rank_dirs):
+        (prof,) = rank.glob("PROF_*")
+        (device,) = [p for p in prof.iterdir() if p.name.startswith("device_")]
+        dev = int(device.name.split("_")[1])
+        assert json.loads((device / f"info.json.{dev}").read_text())["rank_id"] == r
+        assert (prof / "host" / "info.json").is_file()
+        _host, rows, warning = files_db.read_rank_host(r, str(rank), "mindspore")
+        assert warning is None and [row[1] for row in rows] == [dev], (r, rows, warning)
 
 
 @pytest.mark.parametrize(("fixture", "kind"), [("ms_job", "mindspore"), ("prof_db_job", "msprof")])
@@ -423,8 +429,6 @@ def test_a_db_job_gives_msprof_analyzes_cluster_analysis_db(request, fixture, ki
     job = request.getfixturevalue(fixture)
     copy = tmp_path / "job"  # both read the same folder: RankDeviceMap's profilePath is the rank's folder
     shutil.copytree(job.rank_dirs[0].parent, copy)
-    if kind == "mindspore":
-        _mindspore_prof_folders(copy)
     result = analyze.analyze(copy, out=tmp_path / "ours")
     assert result.warnings == [] and files_db.DB_NAME in [p.name for p in result.written]
     done = subprocess.run([exe, "cluster", "-d", str(copy)], capture_output=True, text=True, timeout=300)
@@ -547,7 +551,6 @@ def test_prof_and_mindspore_ranks_reduce_on_ssh_started_workers_without_workbenc
 
     job = tmp_path / "job"
     write_cluster_job(job, 4, tp=2, slow_rank=3, layout=layout, export=export, framework=framework)
-    _mindspore_prof_folders(job)
     HostStore().save([sshd_server.host("cann-a")])
     here, remote = tmp_path / "here", tmp_path / "remote"
     assert main(["cluster", "analyze", str(job), "--out", str(here), "--workers", "1"]) == 0

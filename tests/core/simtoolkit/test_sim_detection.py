@@ -22,6 +22,9 @@ def test_detects_version_tools_and_devices(sim_prefixes, version):
         "atc": f"{info.root}/bin/atc",
         "msprof": f"{info.root}/tools/profiler/bin/msprof",
         "msaccucmp": f"{info.root}/tools/operator_cmp/compare/msaccucmp.py",
+        "msfmktransplt": f"{info.root}/tools/ms_fmk_transplt/pytorch_gpu2npu.sh",
+        "convert_tf2npu_tf1": f"{prefix}/tfplugin/latest/python/site-packages/npu_bridge/convert_tf2npu/main.py",
+        "convert_tf2npu_tf2": f"{prefix}/tfplugin/latest/python/site-packages/npu_device/convert_tf2npu/main.py",
         "npu_smi": f"{prefix}/driver/tools/npu-smi",
     }
     smi = read_npu_smi(t, info)
@@ -62,7 +65,15 @@ def test_host_check_json(sim_prefixes):
     prefix = sim_prefixes["6.0.1"]
     out = check_host(LocalTransport(), str(prefix))
     assert out["reachable"] and out["cann_version"] == "6.0.1" and out["simulated"]
-    assert out["tools"] == {"atc": True, "msprof": True, "msaccucmp": True, "npu_smi": True}
+    assert out["tools"] == {
+        "atc": True,
+        "msprof": True,
+        "msaccucmp": True,
+        "msfmktransplt": True,
+        "convert_tf2npu_tf1": True,
+        "convert_tf2npu_tf2": True,
+        "npu_smi": True,
+    }
     assert [(d["id"], d["chip"], d["soc_version"], d["health"]) for d in out["devices"]] == [
         (0, "910A", "Ascend910A", "OK"),
         (1, "910A", "Ascend910A", "OK"),

@@ -33,6 +33,14 @@ from workbench.core.tasks import CancelToken, NullProgress, Progress, ScaledProg
 
 REMOTE_BASE = "ascend-workbench/migration"  # under the login folder
 _PROGRESS = re.compile(r"\[Progress:\s*([\d.]+)%\]")
+# The status lines of run_migration (progress.status), as templates ({0}… are names, folders, hosts): the UI
+# shows them translated (ui/labels.tr_status; their translations: ui/migration/texts.STATUS_TEMPLATES).
+UPLOADING = "Uploading {0} to {1} on {2}"
+RUNNING = "Running {0} on {1}"
+DOWNLOADING = "Downloading the migrated project and the reports from {0}"
+FINISHED = "Migration finished"
+FAILED = "Migration failed"
+STATUS_TEMPLATES = (UPLOADING, RUNNING, DOWNLOADING, FINISHED, FAILED)
 
 
 @dataclass
@@ -153,7 +161,7 @@ def run_migration(
         target_model=target_model,
     )
     check_job(job)
-    progress.status(f"Uploading {local_in.name} to {remote} on {transport.label}")
+    progress.status(UPLOADING.format(local_in.name, remote, transport.label))
     transport.mkdir(posixpath.dirname(remote_in))
     transport.put(str(local_in), remote_in, progress=ScaledProgress(progress, 0.0, 0.2), cancel=cancel)
     transport.mkdir(job.output)
@@ -161,7 +169,7 @@ def run_migration(
         transport.mkdir(job.report)
     argv = command(job, toolkit.root)
     line = command_line(job, toolkit.root)
-    progress.status(f"Running {posixpath.basename(argv[1] if argv[0] == 'python3' else argv[0])} on {transport.label}")
+    progress.status(RUNNING.format(posixpath.basename(argv[1] if argv[0] == "python3" else argv[0]), transport.label))
     progress.fraction(0.2)
     run = transport.run(
         argv, cwd=remote, env=env, toolkit=toolkit.set_env, progress=_ToolProgress(progress), cancel=cancel
@@ -191,7 +199,7 @@ def run_migration(
         result.error = f"{tool} on {transport.label}: exit status {run.exit_status}: {reason}"
         result.duration_s = time.monotonic() - t0
         return result
-    progress.status(f"Downloading the migrated project and the reports from {transport.label}")
+    progress.status(DOWNLOADING.format(transport.label))
     local_out.mkdir(parents=True, exist_ok=True)
     transport.get(job.output, str(local_out / "output"), progress=ScaledProgress(progress, 0.8, 0.95), cancel=cancel)
     produced = sorted(p for p in (local_out / "output").iterdir() if p.is_dir())
@@ -215,5 +223,5 @@ def run_migration(
             result.error = f"{job.output} on {transport.label}: the tool wrote no migrated project"
     result.duration_s = time.monotonic() - t0
     progress.fraction(1.0)
-    progress.status("Migration finished" if result.ok else "Migration failed")
+    progress.status(FINISHED if result.ok else FAILED)
     return result

@@ -40,6 +40,15 @@ TOOL_PATHS = {
     "atc": ("bin/atc", "compiler/bin/atc", "atc/bin/atc"),
     "msprof": ("tools/profiler/bin/msprof", "bin/msprof"),
     "msaccucmp": ("tools/operator_cmp/compare/msaccucmp.py",),
+    # the migration tools (docs/cann-formats.md §12): msFmkTransplt in the toolkit, convert_tf2npu in the TF
+    # Adapter's site-packages beside it (<Ascend>/tfplugin/latest; from .../ascend-toolkit/latest or .../cann)
+    "msfmktransplt": ("tools/ms_fmk_transplt/pytorch_gpu2npu.sh",),
+    "convert_tf2npu_tf1": tuple(
+        f"{up}tfplugin/latest/python/site-packages/npu_bridge/convert_tf2npu/main.py" for up in ("../../", "../")
+    ),
+    "convert_tf2npu_tf2": tuple(
+        f"{up}tfplugin/latest/python/site-packages/npu_device/convert_tf2npu/main.py" for up in ("../../", "../")
+    ),
 }
 NPU_SMI_FALLBACKS = ("/usr/local/sbin/npu-smi", "/usr/local/bin/npu-smi", "/usr/local/Ascend/driver/tools/npu-smi")
 _VERSION_RE = re.compile(r"^\d+\.\d+\.(?:\d+|RC\d+|rc\d+|alpha\d+|beta\d+|T\d+)(?:\.\w+)?$")
@@ -62,7 +71,7 @@ class ToolkitInfo:
     set_env: str  # the script every run sources
     version: str | None  # "8.0.RC1", None when no version file says it
     arch: str | None  # "x86_64" / "aarch64"
-    tools: dict[str, str | None]  # atc, msprof, msaccucmp, npu_smi -> path or None
+    tools: dict[str, str | None]  # TOOL_PATHS' tools and npu_smi -> path or None
     simulated: bool  # installed by workbench.simtoolkit
     install_info: dict[str, str] = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
@@ -219,7 +228,8 @@ def detect_toolkit(
             warnings.append(f"{root}: no {INFO_NAME} states the CANN version")
     tools: dict[str, str | None] = {}
     for tool, rels in TOOL_PATHS.items():
-        tools[tool] = next((posixpath.join(root, r) for r in rels if f.exists(posixpath.join(root, r))), None)
+        paths = [posixpath.normpath(posixpath.join(root, r)) for r in rels]
+        tools[tool] = next((p for p in paths if f.exists(p)), None)
     tools["npu_smi"] = _find_npu_smi(transport, f, set_env, cancel)
     simulated = f.exists(posixpath.join(root, SIM_MARKER))
     return ToolkitInfo(root, set_env, version, arch, tools, simulated, info, tuple(warnings))

@@ -964,6 +964,16 @@ def _write_rank(
     write_text(
         root / "logs" / f"profiler_{stamp(start_ns)}.log", f"[INFO] simulated {profiler} profiler: parse finished\n"
     )
+    if framework == "mindspore":
+        # MindSpore keeps msprof's PROF_* of the rank inside the rank folder (host/, device_{id}/info.json.{id}, the
+        # raw data): msprof-analyze's HostInfo / RankDeviceMap take the rank's device from its device_{id} folder
+        # (MindsporeDataPreprocessor.get_msprof_dir, MsprofDataPreprocessor.get_device_id)
+        prof = root / prof_name(run, job.seed + 7919 * r)
+        write_raw(prof, run, cann(CANN_VERSION))
+        info_path = prof / f"device_{dev}" / f"info.json.{dev}"
+        info = json.loads(info_path.read_text())
+        info["rank_id"] = r  # the job's rank, as msprof writes it for a framework's rank (UNVERIFIED for MindSpore)
+        write_text(info_path, json.dumps(info))
     if not full:
         return
     if export in ("text", "both"):
@@ -1015,7 +1025,8 @@ def write_cluster_job(
     mindstudio_profiler_output/ and the analyze JSONs, ``"both"`` both). ``framework="mindspore"``: MindSpore's
     ``*_ascend_ms`` folders (the same text files; its db export ``ascend_mindspore_profiler_{rank}.db`` with the CANN
     tables and META_DATA, plus the ``communication_analyzer.db`` MindSpore copies from msprof:
-    :func:`write_comm_analyzer_db`; not ``full``). Raises ValueError naming the bad argument; FileExistsError when a
+    :func:`write_comm_analyzer_db`, and the rank's own ``PROF_*`` folder with ``device_{id}/info.json.{id}`` as
+    MindSpore keeps it there; not ``full``). Raises ValueError naming the bad argument; FileExistsError when a
     rank folder exists (nothing is written then)."""
     if export not in EXPORTS:
         raise ValueError(f"export: {export!r} is not one of {', '.join(EXPORTS)}")

@@ -401,11 +401,11 @@ def open_migration_report(
     parent: QWidget | None = None,
 ) -> MigrationReportDocument:
     """Open a migration report as a document tab (read by a task unless ``report`` is given).
-    ``parent``'s ``open_project(folder)`` (the main window's) opens the migrated project."""
+    The context's ``open_project(folder)`` opens the migrated project (``parent`` is not used: the document
+    becomes a tab of the context's window)."""
     folder = Path(folder).expanduser().absolute()
-    opener = getattr(parent, "open_project", None)
     doc = MigrationReportDocument(
-        context, folder, report, input_dir=input_dir, output_dir=output_dir, open_project=opener
+        context, folder, report, input_dir=input_dir, output_dir=output_dir, open_project=context.open_project
     )
     title = QCoreApplication.translate("MigrationReportDocument", "Migration {0}").format(
         (Path(output_dir).name if output_dir else "") or folder.name
