@@ -358,3 +358,37 @@ def test_a_rank_s_finding_shows_its_rank_and_jumps_to_it(qtbot, user, window, ra
     user.click(doc.toolbar.widgetForAction(doc.act_open_rank))
     rank3 = next(r.path for r in doc.report.ranks if r.rank == 3)
     qtbot.waitUntil(lambda: any(str(d.report.source) == rank3 for d in report_docs(window)), timeout=60000)
+
+
+def test_closing_the_report_while_the_advisor_runs_leaves_no_call_into_the_deleted_pane(qtbot, user, window, run_dir):
+    """The tab's close button while the advisor is still working: the task is cancelled and ends after the pane
+    is gone; its signals must not reach the deleted pane (a lambda connection did: "Internal C++ object already
+    deleted", seen as an intermittent failure of other UI tests)."""
+    import threading
+
+    from PySide6.QtWidgets import QTabBar
+
+    started, release = threading.Event(), threading.Event()
+
+    def slow(subject):
+        started.set()
+        release.wait(30)
+        return []
+
+    model.rule("test.d3_ui_slow", "schedule", RuleText("slow", ""))(slow)
+    try:
+        doc = open_via_menu(qtbot, user, window, run_dir)
+        qtbot.waitUntil(started.is_set, timeout=30000)
+        task = doc.advisor_task
+        ended = []
+        task.finished.connect(lambda: ended.append(True))
+        button = window.documents.tabBar().tabButton(window.documents.indexOf(doc), QTabBar.ButtonPosition.RightSide)
+        qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: window.documents.count() == 0, timeout=10000)
+        release.set()
+        # finished comes after cancelled: by then the cancelled slot has run (pytest-qt fails the test on an
+        # exception raised in it)
+        qtbot.waitUntil(lambda: bool(ended), timeout=30000)
+    finally:
+        release.set()
+        model._RULES.pop("test.d3_ui_slow", None)

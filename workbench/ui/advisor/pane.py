@@ -233,6 +233,13 @@ class AdvisorPane(QWidget):
         self.summary.setText(self.tr("The advisor could not run: {0}").format(message))
         self.summary.setStyleSheet("color:#933;")
 
+    def task_failed(self, message: str, _error: object = None) -> None:
+        """The advisor task's ``failed`` (a slot of this pane, so Qt drops the connection with the pane)."""
+        self.set_failed(message)
+
+    def task_cancelled(self) -> None:
+        self.set_failed(self.tr("cancelled"))
+
     def set_result(self, result: AdvisorResult) -> None:
         self.result = result
         self.progress.hide()

@@ -361,8 +361,10 @@ class ReportDocument(QWidget):
         self.advisor.set_running(None)
         task.progress_changed.connect(self.advisor.set_running)
         task.succeeded.connect(self._advisor_ready)
-        task.failed.connect(lambda message, _exc: self.advisor.set_failed(message))
-        task.cancelled.connect(lambda: self.advisor.set_failed(self.tr("cancelled")))
+        # the pane's own slots, not lambdas: a report closed while the advisor runs deletes the pane, and Qt
+        # then drops these connections (a lambda would call into the deleted pane)
+        task.failed.connect(self.advisor.task_failed)
+        task.cancelled.connect(self.advisor.task_cancelled)
 
     def _advisor_ready(self, result) -> None:
         from workbench.ui.advisor.marks import place
