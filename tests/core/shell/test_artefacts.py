@@ -147,6 +147,7 @@ def test_every_artefact_has_exactly_one_entry():
         artefacts.EDIT_DUMP_CONFIG,
         artefacts.OPEN_DUMP_DATA,
         artefacts.OPEN_CLUSTER,
+        artefacts.OPEN_MIGRATION,
     }
     for kind in artefacts.KINDS:
         assert kind.open in opens, kind
