@@ -3,8 +3,8 @@ TensorFlow GPU2Ascend…, the project folder chosen in Qt's own file dialog, the
 core's checks on the page (Next disabled), the exact command line, Run on the demo host (simulated
 msFmkTransplt / convert_tf2npu), and the Migration Report document that opens at the end: its tables
 hold exactly the rows of the tools' files (read here with csv / openpyxl), the support filter, a
-double-click opens the side-by-side diff at that line on both sides; a report folder re-opened
-through Open Migration Report…; the zh_CN window's headers."""
+double-click opens the side-by-side diff at that line on both sides (every row of the PyTorch change
+list); a report folder re-opened through Open Migration Report…; the zh_CN window's headers."""
 
 from __future__ import annotations
 
@@ -168,16 +168,28 @@ def test_pytorch_sample_migrated_on_the_demo_host(qtbot, user, window, pt_projec
     # a change: the migrated line, highlighted on both sides, the GPU line beside it
     qtbot.mouseClick(doc.tabs.tabBar(), Qt.MouseButton.LeftButton, pos=doc.tabs.tabBar().tabRect(1).center())
     qtbot.waitUntil(lambda: doc.tabs.currentIndex() == 1, timeout=5000)
-    row = next(i for i, c in enumerate(changes) if c[0] == "train.py" and "torch.cuda to torch.npu" in c[4])
-    double_click_row(qtbot, doc.change_view, row)
-    line = int(changes[row][1])
-    assert_diff_at(qtbot, doc, "right", line)
-    migrated = (out / "train.py").read_text().splitlines()[line - 1]
-    original = (pt_project / "train.py").read_text()
+    # every change of the list, one after the other: its migrated line on the right, highlighted on both
+    # sides, the GPU line it replaced (a modify) or nothing (an insert) beside it
     diff = doc.diff_view
-    assert diff.block_text("right", diff.current_row).endswith(migrated) and "torch.npu" in migrated
-    left = diff.block_text("left", diff.current_row)[7:]
-    assert "torch.cuda" in left and left in original
+    assert len(changes) == 11, "models/resnet.py: 3 changes, train.py: 8"
+    for row, (file, start, _end, kind, message) in enumerate(changes):
+        line = int(start)
+        double_click_row(qtbot, doc.change_view, row)
+        qtbot.waitUntil(lambda f=file, n=line: diff.title.text().startswith(f"{f}:{n}  "), timeout=5000)
+        assert_diff_at(qtbot, doc, "right", line)
+        assert diff.right_label.text().endswith(str(out / file)), diff.right_label.text()
+        migrated = (out / file).read_text().splitlines()[line - 1]
+        right = diff.block_text("right", diff.current_row)
+        assert right == f"{line:>5}  {migrated}", f"change {row} ({file}:{line} {message})"
+        left = diff.block_text("left", diff.current_row)
+        original = (pt_project / file).read_text().splitlines()
+        if kind == "insert":
+            assert left.strip() == "" and migrated == "import torch_npu", f"change {row}: an added line"
+        else:
+            number = int(left[:5])
+            assert left[7:] == original[number - 1] != migrated, f"change {row}: the GPU line beside it"
+            if "torch.cuda to torch.npu" in message:
+                assert "torch.cuda" in left and "torch.npu" in migrated
 
     # Open Migrated Project: the migrated copy becomes the workbench project
     user.click(doc.open_project_button)

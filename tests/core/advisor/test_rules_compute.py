@@ -21,7 +21,7 @@ STREAM_LANE = "Ascend Hardware · Stream 3"
 def runs(tmp_path_factory):
     """One report per plant (and one without), each opened from its own generated run folder."""
     out = {}
-    for plant in ("", "aicpu-op", "int64-aicpu", "memory-bound", "unfused-rmsnorm"):
+    for plant in ("", "aicpu-op", "int64-aicpu", "memory-bound", "unfused-rmsnorm", "no-aicore"):
         folder = tmp_path_factory.mktemp(plant or "clean")
         path = write_torch_npu(folder, transformer_workload(), plants=[plant] if plant else [])
         report = open_report(path)
@@ -61,7 +61,7 @@ def _check_evidence_is_the_data(report, finding):
 
 
 def test_the_plants_are_known_with_a_description():
-    for name in ("aicpu-op", "int64-aicpu", "memory-bound", "unfused-rmsnorm"):
+    for name in ("aicpu-op", "int64-aicpu", "memory-bound", "unfused-rmsnorm", "no-aicore"):
         assert problems.PLANTS.get(name), name
 
 
@@ -92,6 +92,32 @@ def test_without_the_plant_no_stream_is_dominated_and_fastgelu_stays_on_ai_core(
     assert result.rules_run and not result.warnings
     assert _of(result, "compute.aicpu_stream") == []
     assert [f.args["op_type"] for f in _of(result, "compute.aicpu_has_aicore")] == ["ArgMaxV2"]
+
+
+def test_no_aicore_plant_says_no_ai_core_was_used(runs):
+    """The forum's "after migrating my LSTM only HBM is used, no AI Core": every task on AI CPU is one
+    plain finding with the share per task type, the longest tasks as evidence and advice on the NPU placement."""
+    report, result = runs["no-aicore"]
+    assert set(report.ops["task_type"].astype(str)) == {"AI_CPU"}
+    (found,) = _of(result, "compute.no_aicore")
+    assert found.severity is Severity.HIGH
+    n = len(report.ops)
+    assert found.title() == (
+        f"No task ran on the AI Core or vector cores: 100.0 % of the device time is AI_CPU ({n} tasks)"
+    )
+    facts = dict(found.fact_lines())
+    total_us = float(report.ops["duration_us"].sum())
+    assert facts["Device tasks"] == str(n) and facts["AI_CPU share of the device time"] == "100.0 %"
+    assert facts["Device time"] == f"{total_us / 1000:.3f} ms"
+    longest = sorted(range(n), key=lambda r: -float(report.ops["duration_us"].iloc[r]))[:10]
+    assert [e.row for e in found.evidence] == longest and found.evidence_total == n
+    assert "transfer_to_npu" in found.advice() and "jit_compile=False" in found.advice()
+    _check_evidence_is_the_data(report, found)
+
+
+def test_without_the_no_aicore_plant_no_run_says_so(runs):
+    for name in ("clean", "aicpu-op", "int64-aicpu", "memory-bound", "unfused-rmsnorm"):
+        assert _of(runs[name][1], "compute.no_aicore") == [], name
 
 
 def test_int64_plant_is_a_dtype_fallback_of_cumsum(runs):

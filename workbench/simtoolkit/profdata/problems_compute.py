@@ -11,6 +11,9 @@
 - ``unfused-rmsnorm``: every ``LayerNormV3`` written out as the six small vector ops of a hand-written
   RMSNorm (Pow, ReduceMean, Add, Rsqrt, Mul, Mul) with MTE-bound PMU values (MTE2 0.957 + MTE3 0.413 of
   the core time against a vector ratio of 0.18): a chain of 6 that repeats 8 times in a 2-layer, 2-step run;
+- ``no-aicore``: the forum's "after migration only HBM is used, no AI Core": every op but the communication
+  ones runs as an AI CPU kernel (``...AiCore...`` names become ``...AiCpu...``, the time the scheduler gives an
+  AI CPU kernel: 40 us + its bytes / 200 per ns), so no task is on the AI Core or vector cores;
 - ``memory-bound``: every ``MatMulV3`` task has memory-bound PMU values (MTE2 ratio 0.957 against a MAC ratio
   of 0.557: memory_bound 1.718), so memory-bound operators take most of the device time.
 """
@@ -65,6 +68,20 @@ def _int64_aicpu(workload: Workload) -> Workload:
         dynamic=True,
     )
     return dataclasses.replace(workload, ops=(cumsum, *workload.ops))
+
+
+@register(
+    "no-aicore",
+    "workload",
+    "every op (communication aside) moved to AI CPU: no task on the AI Core or vector cores",
+)
+def _no_aicore(workload: Workload) -> Workload:
+    ops = []
+    for op in workload.ops:
+        if op.core != "HCCL":
+            op = dataclasses.replace(op, name=op.name.replace("AiCore", "AiCpu"), core="AI_CPU", duration_us=None)
+        ops.append(op)
+    return dataclasses.replace(workload, ops=tuple(ops))
 
 
 def _sequence_length(workload: Workload) -> int:

@@ -87,6 +87,24 @@ TEXTS: dict[str, RuleText] = {
             "share": "Share of device time",
         },
     ),
+    "compute.no_aicore": RuleText(
+        title=(
+            "No task ran on the AI Core or vector cores: {top_share} of the device time is {top_type} ({count} tasks)"
+        ),
+        advice=(
+            "The device worked, but none of its compute cores did: every task ran on the AI CPU or only copied "
+            "memory or communicated (most of all {op_types}). Check that the model and its inputs really are on "
+            "the NPU (model.npu() and tensor.npu(), or from torch_npu.contrib import transfer_to_npu at the top of "
+            "the script); that these operator types have AI Core kernels in this CANN version and get data types "
+            "they take (float16, bfloat16 or float32 rather than int64 or double); and that dynamic shapes do not "
+            "send them elsewhere: try torch_npu.npu.set_compile_mode(jit_compile=False)."
+        ),
+        facts={
+            "tasks": "Device tasks",
+            "time": "Device time",
+            "type_share": "{type} share of the device time",
+        },
+    ),
     "compute.memory_bound": RuleText(
         title="Memory-bound operators take {share} of the device time ({count} tasks)",
         advice=(
@@ -583,6 +601,49 @@ def aicpu_dtype(subject) -> list[Finding]:
             )
         )
     return sorted(findings, key=lambda f: f.severity.rank)
+
+
+COMPUTE_CORE_TASK_TYPES = ("AI_CORE", "AI_VECTOR_CORE", "MIX_AIC", "MIX_AIV")  # tasks on the compute cores
+
+
+@rule("compute.no_aicore", "compute", TEXTS["compute.no_aicore"])
+def no_aicore(subject) -> list[Finding]:
+    """The forum's "only HBM is used, no AI Core": the device ran tasks, and not one of them on the AI Core,
+    AI Vector or MIX cores (all on AI CPU, or only memory copies / DSA / communication). A report whose tasks
+    lack a task type cannot tell, so says nothing. Facts: the share of the device time per task type (all
+    tasks, communication too: it is all the device did); evidence: the longest tasks."""
+    ops = _ops(subject)
+    if ops is None or not len(ops) or (ops.task_type == "").any():
+        return []
+    if ops.task_types(*COMPUTE_CORE_TASK_TYPES).any():
+        return []
+    total = float(ops.dur_us.sum())
+    if total <= 0:
+        return []
+    rows = np.arange(len(ops))
+    shares = [(t, float(ops.dur_us[m].sum()) / total) for t, m in _groups(rows, ops.task_type)]
+    shares.sort(key=lambda x: (-x[1], x[0]))
+    top_type, top_share = shares[0]
+    return [
+        Finding(
+            rule="compute.no_aicore",
+            category="compute",
+            severity=Severity.HIGH,
+            args={
+                "top_type": top_type,
+                "top_share": pct(top_share),
+                "count": count(len(ops)),
+                "op_types": _type_list(list(ops.type), ops.dur_us),
+            },
+            facts=(
+                Fact("tasks", count(len(ops))),
+                Fact("time", ms(total * 1000)),
+                *(Fact("type_share", pct(share), {"type": t}) for t, share in shares),
+            ),
+            evidence=ops.evidence(_top(rows, ops.dur_us)),
+            evidence_total=len(ops),
+        )
+    ]
 
 
 # --- AI Core pipes ----------------------------------------------------------------------------------

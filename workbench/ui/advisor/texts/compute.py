@@ -42,6 +42,22 @@ STRINGS: tuple[str, ...] = tuple(
             "(int64 to int32, double to float32) where the values allow it.",
         ),
         QT_TRANSLATE_NOOP("Advisor", "Data types"),
+        QT_TRANSLATE_NOOP(
+            "Advisor",
+            "No task ran on the AI Core or vector cores: {top_share} of the device time is {top_type} ({count} tasks)",
+        ),
+        QT_TRANSLATE_NOOP(
+            "Advisor",
+            "The device worked, but none of its compute cores did: every task ran on the AI CPU or only copied "
+            "memory or communicated (most of all {op_types}). Check that the model and its inputs really are on "
+            "the NPU (model.npu() and tensor.npu(), or from torch_npu.contrib import transfer_to_npu at the top of "
+            "the script); that these operator types have AI Core kernels in this CANN version and get data types "
+            "they take (float16, bfloat16 or float32 rather than int64 or double); and that dynamic shapes do not "
+            "send them elsewhere: try torch_npu.npu.set_compile_mode(jit_compile=False).",
+        ),
+        QT_TRANSLATE_NOOP("Advisor", "Device tasks"),
+        QT_TRANSLATE_NOOP("Advisor", "Device time"),
+        QT_TRANSLATE_NOOP("Advisor", "{type} share of the device time"),
         QT_TRANSLATE_NOOP("Advisor", "Memory-bound operators take {share} of the device time ({count} tasks)"),
         QT_TRANSLATE_NOOP(
             "Advisor",
