@@ -388,6 +388,12 @@ class TaskRunner:
         for handle in self.active():
             handle.cancel()
 
+    @property
+    def closed(self) -> bool:
+        """True once :meth:`shutdown` began: :meth:`submit` refuses new work from then on."""
+        with self._lock:
+            return self._closed
+
     def shutdown(self, wait: bool = True, timeout: float | None = 10.0) -> bool:
         """Cancel every task and stop the threads. True if all threads ended in time."""
         with self._lock:

@@ -214,3 +214,14 @@ def test_a_failed_job_shows_the_message_of_our_errors_as_it_is(caplog):
     assert handle.error_text == str(bad)
     record = next(r for r in caplog.records if "Open report" in r.getMessage())
     assert record.exc_info is not None  # the traceback is in the log, not in front of the user
+
+
+def test_a_runner_says_it_is_closed_once_shutdown_began():
+    """What a view checks before it starts follow-up work while the window closes (a report that got ready
+    as the window shut the runner down started the advisor and raised 'the task runner is shut down')."""
+    runner = TaskRunner(max_workers=1)
+    assert runner.closed is False
+    runner.shutdown(wait=True)
+    assert runner.closed is True
+    with pytest.raises(RuntimeError, match="shut down"):
+        runner.submit(lambda progress, cancel: None)

@@ -348,6 +348,8 @@ class ReportDocument(QWidget):
         thread); the Advisor tab, its count and the marks in the views fill when it is done."""
         if self.advisor is None or self.advisor_task is not None:
             return
+        if self._context.bridge.runner.closed:  # the window is closing (a report that got ready as it closed)
+            return
         from workbench.core.advisor.run import advise
 
         task = self._context.bridge.start(
