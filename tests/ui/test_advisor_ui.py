@@ -171,6 +171,64 @@ def test_advisor_tab_counts_and_shows_the_evidence(qtbot, user, window, rules, r
     qtbot.waitUntil(lambda: steps.chart.selected == steps.ids.index(2), timeout=5000)
 
 
+GAP_RULE = "test.d3_ui_gap"
+
+
+def _gap(subject):
+    """The widest gap between two neighbouring slices of the lane of the longest op, as a stretch."""
+    tl = subject.report.timeline
+    lane = int(tl.lane[int(np.argmax(tl.dur_ns))])
+    on = np.flatnonzero(np.asarray(tl.lane) == lane)
+    on = on[np.argsort(np.asarray(tl.start_ns)[on])]
+    ends = np.asarray(tl.start_ns)[on][:-1] + np.asarray(tl.dur_ns)[on][:-1]
+    gaps = np.asarray(tl.start_ns)[on][1:] - ends
+    k = int(np.argmax(gaps))
+    info = tl.lanes[lane]
+    return [
+        Finding(
+            GAP_RULE,
+            "schedule",
+            Severity.MEDIUM,
+            evidence=(
+                Evidence(
+                    "lane",
+                    "the gap",
+                    lane=info.thread_name,
+                    device=info.device,
+                    start_ns=int(tl.origin_ns) + int(ends[k]),
+                    dur_ns=int(gaps[k]),
+                ),
+            ),
+        )
+    ]
+
+
+def test_showing_an_idle_stretch_replaces_the_selected_slice_in_properties(qtbot, user, window, run_dir):
+    model.rule(GAP_RULE, "schedule", RuleText("A gap", ""))(_gap)
+    try:
+        doc = open_via_menu(qtbot, user, window, run_dir)
+        title = _advisor_tab(qtbot, doc)
+        tv = doc.timeline_view
+        tl = doc.report.timeline
+        first = int(np.argmax(tl.dur_ns))
+        tv.select_slice(first, center=True)  # a slice selected before: its Properties shown
+        qtbot.waitUntil(lambda: window.details.properties().get("Name") == tl.names[int(tl.name_id[first])])
+        click_tab(qtbot, doc, title)
+        pane = doc.advisor
+        _click_item(qtbot, pane.tree, pane.item_of(GAP_RULE))
+        qtbot.waitUntil(lambda: pane.evidence.topLevelItemCount() == 1, timeout=5000)
+        _click_item(qtbot, pane.evidence, pane.evidence.topLevelItem(0))
+        user.click(pane.show_button)
+        qtbot.waitUntil(lambda: pane.status.text() == "the gap: the stretch is selected on the timeline.", timeout=5000)
+        props = window.details.properties()
+        assert "Name" not in props  # no longer the slice selected before
+        t0, t1, lanes = tv.selection_range
+        assert props["Duration"].endswith(f"({t1 - t0:,} ns)") and t1 > t0
+        assert props["Lanes"]
+    finally:
+        model._RULES.pop(GAP_RULE, None)
+
+
 def test_export_html_and_json_through_the_dialog(qtbot, user, window, rules, run_dir, tmp_path):
     doc = open_via_menu(qtbot, user, window, run_dir)
     title = _advisor_tab(qtbot, doc)

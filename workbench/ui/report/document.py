@@ -643,6 +643,19 @@ class ReportDocument(QWidget):
         )
         self.slice_list.show_slices(tl, area, self.tr("Slices of the area: {0}").format(where))
         self.data_tabs.setCurrentWidget(self.selection)
+        self.slice_details.emit(self.tr("Selected area"), self._area_rows(t0, t1, lanes, len(area)))
+
+    def _area_rows(self, t0: int, t1: int, lanes: list, slices: int) -> list[tuple]:
+        """The Properties of a selected stretch (a dragged area, an advisor's idle gap): what replaces
+        the slice selected before it."""
+        tl = self.report.timeline
+        return [
+            (self.tr("Start"), timeline_ops.format_ns(t0, 1000) + f"  ({t0:,} ns)"),
+            (self.tr("End"), timeline_ops.format_ns(t1, 1000)),
+            (self.tr("Duration"), timeline_ops.format_ns(t1 - t0) + f"  ({t1 - t0:,} ns)"),
+            (self.tr("Lanes"), "; ".join(views.lane_label(tl.lanes[int(i)]) for i in (lanes or []))),
+            (self.tr("Slices"), f"{slices:,}"),
+        ]
 
     def _area_text(self) -> str:
         t0, t1, lanes = self._area or (0, 0, [])
