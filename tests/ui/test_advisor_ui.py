@@ -390,7 +390,8 @@ def rank_rule():
 
 def test_a_rank_s_finding_shows_its_rank_and_jumps_to_it(qtbot, user, window, rank_rule, tmp_path):
     """On a cluster the report rules run over the slow rank's own report: its finding says "rank 3" (the
-    list's Rank column, the title), Show selects rank 3 and Open Rank 3 Report opens that rank's report."""
+    list's Rank column, the title), Show selects rank 3 and Open Rank 3 Report opens that rank's report with
+    the finding's op selected in it."""
     from test_cluster_ui import open_cluster, report_docs
 
     from workbench.simtoolkit.profdata.clusterjob import write_cluster_job
@@ -416,6 +417,20 @@ def test_a_rank_s_finding_shows_its_rank_and_jumps_to_it(qtbot, user, window, ra
     user.click(doc.toolbar.widgetForAction(doc.act_open_rank))
     rank3 = next(r.path for r in doc.report.ranks if r.rank == 3)
     qtbot.waitUntil(lambda: any(str(d.report.source) == rank3 for d in report_docs(window)), timeout=60000)
+    # ... and there the finding's op: its Op Info row selected, its slice in Properties
+    opened = next(d for d in report_docs(window) if str(d.report.source) == rank3)
+    row = item.data(0, Qt.ItemDataRole.UserRole).evidence[0].row
+    qtbot.waitUntil(
+        lambda: (
+            opened.data_tabs.currentWidget() is opened.stats
+            and {opened.stats.model.source_row(i.row()) for i in opened.stats.view.selectionModel().selectedRows()}
+            == {row}
+        ),
+        timeout=30000,
+    )
+    assert str(opened.report.ops["name"].iloc[row]) == name
+    qtbot.waitUntil(lambda: window.details.properties().get("Name") == name, timeout=10000)
+    assert opened.advisor.status.text().startswith(f"{name}: row {row + 1} of Statistics ▸ Op Info")
 
 
 def test_closing_the_report_while_the_advisor_runs_leaves_no_call_into_the_deleted_pane(qtbot, user, window, run_dir):

@@ -62,7 +62,8 @@ class AppContext:
     add_document: Callable[[QWidget, str, str], int]
     """Show a widget as a document tab: ``add_document(widget, title, tooltip)`` -> tab index."""
     open_report: Callable[..., None]
-    """Open a profiling report as a document: ``open_report(path, view=None)`` (recorded as recent)."""
+    """Open a profiling report as a document: ``open_report(path, view=None, then=None)`` (recorded as
+    recent; ``then(document)`` once it is filled)."""
     show_status: Callable[..., None]
     """A message in the status bar: ``show_status(text, timeout_ms=0)``."""
     warn: Callable[[str, str], None]

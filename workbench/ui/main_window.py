@@ -783,13 +783,14 @@ class MainWindow(QMainWindow):
             return
         openers.run(action, self.context, self, path, view)
 
-    def open_report(self, path: str | Path, view: str | None = None) -> None:
+    def open_report(self, path: str | Path, view: str | None = None, then=None) -> None:
         """Open ``path`` as a report document; it joins Recent Reports (by its absolute path) once it
-        has opened — a report that fails to load is not offered again."""
+        has opened — a report that fails to load is not offered again. ``then(document)`` runs once
+        the document is filled."""
         from workbench.ui.report.document import open_report as open_document
 
         path = Path(path).expanduser().absolute()
-        open_document(self, path, view)
+        open_document(self, path, view, then)
         pages = [self.documents.widget(i) for i in reversed(range(self.documents.count()))]
         page = next((w for w in pages if getattr(w, "path", None) == path and hasattr(w, "task")), None)
         if page is not None:  # its loading page: Recent Reports once the load succeeded

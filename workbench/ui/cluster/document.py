@@ -66,6 +66,7 @@ class ClusterDocument(QWidget):
         self.task: Any = None  # the running QtTask
         self.force = False  # the running analysis replaces existing files (the user said yes)
         self.selected_rank: int | None = None
+        self._rank_evidence: tuple | None = None  # (rank, finding, evidence) Show picked in a rank's own report
         self.closed = False  # the tab was closed: the task's last signals find no widgets to update
         self.overview: Any = None
         self.comm: Any = None
@@ -268,6 +269,9 @@ class ClusterDocument(QWidget):
             rank = getattr(finding, "rank", None)
         if rank is not None and self.report is not None and int(rank) in self.report.tables.ranks:
             self.select_rank(int(rank))
+            if getattr(finding, "rank", None) == int(rank) and e.kind != "rank":
+                # an item of the rank's own report: opening that report shows it there
+                self._rank_evidence = (int(rank), finding, e)
             self.tabs.setCurrentWidget(self.overview)
             pane.set_status(self.tr("Rank {0} selected: Open Rank Report opens its timeline.").format(int(rank)))
             return
@@ -439,6 +443,8 @@ class ClusterDocument(QWidget):
 
     # --- ranks ----------------------------------------------------------------------------------------
     def select_rank(self, rank: int) -> None:
+        if rank != self.selected_rank:
+            self._rank_evidence = None  # the advisor's item was of the rank selected before
         self.selected_rank = rank
         if self.overview is not None:
             self.overview.select_rank(rank)
@@ -477,7 +483,12 @@ class ClusterDocument(QWidget):
                 title, self.tr("Rank {0}: its folder {1} does not exist any more.").format(rank, info.path)
             )
         else:
-            self.context.open_report(Path(info.path))
+            pending = self._rank_evidence
+            if pending is not None and pending[0] == rank:  # the finding's item, shown in the rank's report
+                _rank, finding, e = pending
+                self.context.open_report(Path(info.path), then=lambda doc: doc.show_evidence(finding, e))
+            else:
+                self.context.open_report(Path(info.path))
 
     def rank_menu(self, rank: int, at: QPoint) -> QMenu:
         menu = QMenu(self)

@@ -9,6 +9,7 @@ message. Core's English texts (status lines, the AI Core description) are transl
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -836,24 +837,26 @@ class ReportDocument(QWidget):
         menu.exec(tv.plot.mapToGlobal(pos))
 
 
-def open_report(window, path: Path, view: str | None = None) -> None:
+def open_report(window, path: Path, view: str | None = None, then: Callable[[Any], None] | None = None) -> None:
     """Load ``path`` as a task. A loading page takes the document tab at once (progress, Cancel,
-    and a preview of a big trace's start); the ReportDocument replaces it when the load is done."""
+    and a preview of a big trace's start); the ReportDocument replaces it when the load is done.
+    ``then(document)`` runs once the document is on screen and filled (e.g. to show an item in it)."""
     from workbench.ui.report.loading import ReportLoadingPage
 
     title = QCoreApplication.translate("ReportDocument", "Open report {0}").format(path.name)
     task = window.bridge.start(views.open_for_view, path, title=title, kind="report")
     page = ReportLoadingPage(path, task, window)
     window.add_document(page, path.name, str(path))
-    _ReportOpener(window, path, view, task, page)
+    _ReportOpener(window, path, view, task, page, then)
 
 
 class _ReportOpener(QObject):
     """Follows one report-loading task: feeds the loading page, swaps in the document, cleans up."""
 
-    def __init__(self, window, path: Path, view: str | None, task, page) -> None:
+    def __init__(self, window, path: Path, view: str | None, task, page, then=None) -> None:
         super().__init__(page)
         self.window, self.path, self.view, self.task, self.page = window, path, view, task, page
+        self.then = then
         task.status_changed.connect(self.status)
         task.progress_changed.connect(page.set_fraction)
         task.partial_result.connect(page.partial)
@@ -901,6 +904,12 @@ class _ReportOpener(QObject):
             window.documents.setCurrentIndex(index)
         self.setParent(doc)  # outlives the page (deleted now), for the cache step below
         self.page.deleteLater()
+        if self.then is not None:
+            then = self.then
+            if doc.ready:
+                then(doc)
+            else:
+                doc.filled.connect(lambda: then(doc))
         if report.pending_cache is not None:  # written once the document is complete on screen
             if doc.ready:
                 self.write_cache()
