@@ -19,7 +19,7 @@ from workbench.simtoolkit import platform
 CONFIG_NAME = "simulated_toolkit.json"
 ENV_CONFIG = "ASCEND_SIM_CONFIG"
 # Bumped whenever the installed layout or launchers change: the demo host reinstalls on mismatch.
-LAYOUT_STAMP = 3
+LAYOUT_STAMP = 4  # 4: the simulated torch / torch_npu runtime
 BANNER = "[simulated CANN toolkit]"
 # ``extra`` keys a test may set in simulated_toolkit.json to play a less usual host:
 # an Atlas A3 whose ``npu-smi info -t board -i N -c C`` prints no "NPU Name" line (UNVERIFIED for

@@ -10,6 +10,8 @@
     prefix/ascend-toolkit/<version>/tools/profiler/bin/msprof
     prefix/ascend-toolkit/<version>/tools/operator_cmp/compare/msaccucmp.py
     prefix/ascend-toolkit/<version>/python/site-packages/acl/__init__.py   simulated pyACL (:mod:`pyacl`)
+    prefix/ascend-toolkit/<version>/python/site-packages/torch/__init__.py, torch_npu/__init__.py
+                                                          simulated torch + torch_npu (:mod:`torchsim`)
     prefix/ascend-toolkit/<version>/simulated_toolkit.json  the simulator's own settings
     prefix/ascend-toolkit/<version>/tools/ms_fmk_transplt/pytorch_gpu2npu.sh   PyTorch GPU2Ascend (:mod:`migration.gpu2npu`)
     prefix/tfplugin/latest/python/site-packages/npu_bridge/convert_tf2npu/main.py   TF 1.15 GPU2Ascend
@@ -35,7 +37,7 @@ from pathlib import Path
 
 import workbench
 from workbench.core.fsutil import atomic_write_text
-from workbench.simtoolkit import platform, pyacl
+from workbench.simtoolkit import platform, pyacl, torchsim
 from workbench.simtoolkit.config import CONFIG_NAME, ENV_CONFIG, SimConfig
 
 ENV_SAVED_PYTHONPATH = "ASCEND_SIM_SAVED_PYTHONPATH"  # "unset" or "set:<value>"
@@ -170,7 +172,7 @@ def install(
         "opp",
         "lib64",
     )
-    for sub in (*subs, "python/site-packages/acl"):
+    for sub in (*subs, "python/site-packages/acl", *(f"python/site-packages/{p}" for p in torchsim.PACKAGES)):
         (version_dir / sub).mkdir(parents=True, exist_ok=True)
     (driver / "tools").mkdir(parents=True, exist_ok=True)
     # latest -> <version> (replaced atomically when switching versions)
@@ -199,6 +201,8 @@ def install(
     atomic_write_text(
         version_dir / "python/site-packages/acl/__init__.py", pyacl.package_text(_package_parent(), str(config_path))
     )
+    for name, text in torchsim.package_texts(_package_parent(), str(config_path)).items():
+        atomic_write_text(version_dir / "python/site-packages" / name / "__init__.py", text)
     msprof_link = version_dir / "bin" / "msprof"
     if msprof_link.is_symlink() or msprof_link.exists():
         msprof_link.unlink()

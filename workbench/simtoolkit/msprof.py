@@ -11,7 +11,10 @@ option gets getopt's ``msprof: unrecognized option '--x'`` on stderr and the hel
 
 What is profiled: the ops of the models the application loaded through the simulated pyACL
 runtime (:mod:`pyacl`: msprof gives the app ``ASCEND_SIM_RUNTIME_LOG``, a file the runtime appends
-its loads and dumps to; the runtime has written the acl.json dump itself). For an application that
+its loads and dumps to; the runtime has written the acl.json dump itself), or the kernels a PyTorch
+script launched on the simulated torch / torch_npu runtime (:mod:`torchsim`: one event per op on an npu
+tensor, in launch order, the whole run as one iteration); a script that imported torch_npu but launched
+no kernel gets no PROF_* folder (there is no device data). For an application that
 did not use it (a C++ binary the simulator cannot watch), the model it runs (:mod:`appmodels`: the
 first existing ``.om`` written by the simulated atc, or ``.onnx``, among its arguments or named in
 its script) and the runtime's dump after it (:func:`dumpwriter.dump_after_app`). Ops are in the
@@ -323,6 +326,37 @@ def loaded_workload(events: list[dict]):
     return workload, f"{simconfig.BANNER} profiling the ops of the models the application loaded: {what}"
 
 
+NO_KERNELS = (
+    "the application started the simulated torch_npu runtime but launched no kernel on the NPU: "
+    "no device data, no PROF_* folder written"
+)
+
+
+def torch_ran(events: list[dict]) -> bool:
+    """Did the application start the simulated torch / torch_npu runtime?"""
+    from workbench.simtoolkit.torchsim.runtime import ran_torch
+
+    return ran_torch(events)
+
+
+def torch_workload(events: list[dict], app: list[str]):
+    """``(workload, note)`` of the kernels the application launched on the simulated torch_npu runtime (in
+    launch order, every kernel of the run), or None when it launched none."""
+    from workbench.simtoolkit.torchsim.runtime import EVENT_INIT, kernel_events, workload_of
+
+    kernels = kernel_events(events)
+    if not kernels:
+        return None
+    script = next((str(e.get("script")) for e in events if e.get("event") == EVENT_INIT and e.get("script")), "")
+    script = script or next((a for a in app if a.endswith(".py")), app[0])
+    workload = workload_of(Path(script).stem, kernels)
+    types = len({k.get("type") for k in kernels})
+    return workload, (
+        f"{simconfig.BANNER} profiling the ops {script} ran on the simulated torch_npu runtime "
+        f"({len(kernels)} kernels of {types} op types)"
+    )
+
+
 def _devices(cfg: simconfig.SimConfig) -> list[int]:
     visible = os.environ.get("ASCEND_RT_VISIBLE_DEVICES", "").strip()
     if not visible:
@@ -390,6 +424,13 @@ def collect(params: dict[str, str], app: list[str], cfg: simconfig.SimConfig) ->
     finally:
         os.unlink(runtime_log)
     picked = loaded_workload(events)
+    iterations = 2
+    if picked is None and torch_ran(events):
+        picked, iterations = torch_workload(events, app), 1
+        if picked is None:
+            print(f"{simconfig.BANNER} {NO_KERNELS}", file=sys.stderr, flush=True)
+            info("Profiling finished.")
+            return 0
     if not events:  # not a pyACL app: the runtime's acl.json dump as the simulator guesses it
         from workbench.simtoolkit.dumpwriter import dump_after_app
 
@@ -408,6 +449,7 @@ def collect(params: dict[str, str], app: list[str], cfg: simconfig.SimConfig) ->
         cann_version=cfg.cann_version,
         soc=profiler_soc(cfg.soc_version),
         devices=devices,
+        iterations=iterations,
         aic_metrics=metrics,
         seed=seed,
         start_ns=start_ns - start_ns % 1_000_000,

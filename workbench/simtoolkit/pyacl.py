@@ -111,8 +111,9 @@ def _error(api: str, code: int, why: str) -> int:
     return code
 
 
-def _log(event: str, **data: Any) -> None:
-    """One JSON line for the simulated msprof, when it started this process (or its parent)."""
+def log_event(event: str, **data: Any) -> None:
+    """One JSON line for the simulated msprof, when it started this process (or its parent); the
+    simulated torch / torch_npu runtime (:mod:`torchsim`) reports its kernels through it too."""
     target = os.environ.get(ENV_RUNTIME_LOG)
     if not target:
         return
@@ -125,6 +126,9 @@ def _log(event: str, **data: Any) -> None:
             os.close(fd)
     except OSError:
         pass
+
+
+_log = log_event
 
 
 def _visible_devices() -> int:

@@ -447,7 +447,11 @@ def report_documents(window):
     return [d for d in docs if isinstance(d, ReportDocument)]
 
 
-def journey_profile(qtbot, window, budget: Budget = DEFAULT):
+def journey_profile(
+    qtbot, window, budget: Budget = DEFAULT, *, name: str = "tinynet_prof", script: str = "main.py", args: str = ""
+):
+    """Ascend ▸ System Profiler ▸ New Profiling…: the project's Python ``script`` (with ``args``) under
+    msprof on the CANN machine, deployed first; the report document that opens."""
     from PySide6.QtWidgets import QWizard
 
     from workbench.ui.profiler.wizard import NewProfilingWizard
@@ -455,14 +459,16 @@ def journey_profile(qtbot, window, budget: Budget = DEFAULT):
     trigger(window, "Ascend/System Profiler/New Profiling…")
     wizard = opened(qtbot, window, NewProfilingWizard, "the New Profiling wizard", budget)
     e = wizard.exec_page
-    type_text(qtbot, wizard.project_page.name, "tinynet_prof")
+    type_text(qtbot, wizard.project_page.name, name)
     click(qtbot, wizard.button(QWizard.WizardButton.NextButton), budget, "Next")
     wait_for(qtbot, lambda: wizard.currentPage() is e, "Executable Properties", budget)
     assert e.host.currentData() == HOST, f"the project's CANN machine is preselected, not {e.host.currentText()}"
     assert e.project_path.text() == str(window.project.root)
     choose(qtbot, e.executable_type, "python", budget, "Executable type")
-    type_text(qtbot, e.executable, "main.py")
+    type_text(qtbot, e.executable, script)
     type_text(qtbot, e.python, sys.executable)
+    if args:
+        type_text(qtbot, e.args, args)
     if not e.deploy.isChecked():
         click(qtbot, e.deploy, budget)
     wait_for(qtbot, lambda: "simulated toolkit" in e.host_info.text(), "the host's toolkit found", budget)

@@ -1,20 +1,24 @@
 """The migration journey of issue #22, end to end, through clicks and keys only: a GPU PyTorch trainer
 migrated on the CANN machine (Ascend ▸ Framework Trans ▸ PyTorch GPU2Ascend…), the Migration Report's
 "Open Migrated Project", the migrated copy deployed to the machine, its train.py run by a run
-configuration, profiled (New Profiling) and the report's Advisor tab read.
+configuration, profiled (New Profiling, test_journeys.journey_profile) and the report's Advisor tab read.
 
-What the simulated machine does with the migrated train.py: it has no PyTorch (the simulated toolkit
-plays CANN, not torch / torch_npu), so the script really starts on the host and stops at ``import torch``
-(the traceback is in the Output dock, exit status 1); msprof runs it the same way and then profiles its
-canned torch_npu-style transformer workload (it says so on stderr), whose AI Core work the advisor
-reviews. The sample's model is a ResNet-18, not the forum's LSTM, so the journey cannot end on
-"no AI Core used" (compute.no_aicore; tests/core/advisor/test_rules_compute.py plants it).
+What the simulated machine does with the migrated train.py: the simulated toolkit ships a simulated
+PyTorch + torch_npu (workbench.simtoolkit.torchsim, installed as ``torch`` / ``torch_npu`` beside the
+simulated pyACL), so the script really trains there (``--dummy``: random CIFAR-sized images, no download)
+and prints its epoch lines into the Output dock, exit status 0. Under msprof every op it runs on the NPU
+is a kernel of the PROF_* folder: the report holds the script's own ResNet-18 ops (Conv2D, BNTrainingUpdate,
+ApplyMomentum ...), not a canned workload. The sample computes its train accuracy every step from int64
+tensors (``(output.argmax(1) == target).sum().item()``): on Ascend that compare runs on AI CPU, and the
+journey ends on the Advisor tab showing that finding (compute.aicpu_dtype, "Equal runs on AI CPU with
+INT64 data").
 """
 
 from __future__ import annotations
 
 import shutil
 import sys
+from collections import Counter
 from pathlib import Path
 
 from journey_data import HOST
@@ -31,11 +35,12 @@ from journey_kit import (
 )
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialogButtonBox, QFileDialog, QWizard
-from test_journeys import button_named, journey_deploy, opened, report_documents
+from test_journeys import button_named, journey_deploy, journey_profile, opened
 
 DEFAULT = Budget()
 SAMPLE = Path(__file__).resolve().parents[3] / "resources" / "samples" / "gpu_pytorch_trainer"
 LEFT = Qt.MouseButton.LeftButton
+TRAIN_ARGS = "--epochs 1 --batch-size 8 --dummy 16"  # two steps of the sample's ResNet-18 on random images
 
 
 def journey_migrate(qtbot, window, project: Path, budget: Budget = DEFAULT):
@@ -71,7 +76,7 @@ def journey_migrate(qtbot, window, project: Path, budget: Budget = DEFAULT):
 
 
 def journey_run_train(qtbot, window, budget: Budget = DEFAULT):
-    """Ascend ▸ Run Configurations…: ``python train.py --epochs 1`` on the CANN machine, deployed first."""
+    """Ascend ▸ Run Configurations…: ``python train.py ARGS`` on the CANN machine, deployed first."""
     from workbench.core.services.runconfig import REMOTE
     from workbench.ui.hosts.runconfig_dialog import RunConfigurationsDialog
 
@@ -80,7 +85,7 @@ def journey_run_train(qtbot, window, budget: Budget = DEFAULT):
     click(qtbot, button_named(dialog, "Add"), budget)
     type_text(qtbot, dialog.name, "train")
     type_text(qtbot, dialog.executable, sys.executable)
-    type_text(qtbot, dialog.args, "train.py --epochs 1")
+    type_text(qtbot, dialog.args, f"train.py {TRAIN_ARGS}")
     choose(qtbot, dialog.mode, REMOTE, budget, "Run mode")
     choose(qtbot, dialog.host, HOST, budget, "CANN machine")
     if not dialog.deploy_first.isChecked():
@@ -90,39 +95,6 @@ def journey_run_train(qtbot, window, budget: Budget = DEFAULT):
     click(qtbot, dialog.run_button, budget)
     wait_for(qtbot, lambda: dialog.status.text().startswith("Exited with status"), "the script's exit", budget)
     return dialog
-
-
-def journey_profile_train(qtbot, window, budget: Budget = DEFAULT):
-    """Ascend ▸ System Profiler ▸ New Profiling…: train.py under msprof on the CANN machine; the report."""
-    from workbench.ui.profiler.wizard import NewProfilingWizard
-
-    trigger(window, "Ascend/System Profiler/New Profiling…")
-    wizard = opened(qtbot, window, NewProfilingWizard, "the New Profiling wizard", budget)
-    e = wizard.exec_page
-    type_text(qtbot, wizard.project_page.name, "migrated_prof")
-    click(qtbot, wizard.button(QWizard.WizardButton.NextButton), budget, "Next")
-    wait_for(qtbot, lambda: wizard.currentPage() is e, "Executable Properties", budget)
-    assert e.host.currentData() == HOST, f"the project's CANN machine is preselected, not {e.host.currentText()}"
-    assert e.project_path.text() == str(window.project.root)
-    choose(qtbot, e.executable_type, "python", budget, "Executable type")
-    type_text(qtbot, e.executable, "train.py")
-    type_text(qtbot, e.python, sys.executable)
-    if not e.deploy.isChecked():
-        click(qtbot, e.deploy, budget)
-    wait_for(qtbot, lambda: "simulated toolkit" in e.host_info.text(), "the host's toolkit found", budget)
-    while wizard.currentPage() is not wizard.check_page:
-        before = wizard.currentPage()
-        click(qtbot, wizard.button(QWizard.WizardButton.NextButton), budget, "Next")
-        wait_for(qtbot, lambda b=before: wizard.currentPage() is not b, f"the page after {before.title()}", budget)
-    before = len(report_documents(window))
-    click(qtbot, wizard.button(QWizard.WizardButton.FinishButton), budget, "Start")
-    wait_for(
-        qtbot,
-        lambda: len(report_documents(window)) > before and report_documents(window)[-1].ready,
-        "the profiling report opened",
-        budget,
-    )
-    return report_documents(window)[-1]
 
 
 def click_tab(qtbot, tabs, prefix: str, budget: Budget = DEFAULT) -> None:
@@ -171,34 +143,46 @@ def test_migrated_project_deployed_run_and_profiled(qtbot, window, machine, sshd
         assert (remote / rel).read_bytes() == (out / rel).read_bytes(), rel
     click(qtbot, deployment.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Close), DEFAULT)
 
-    # 3. a run configuration runs train.py on the machine: it starts there and, with no PyTorch on the
-    # simulated machine, stops at its first import; the Output dock shows the host's traceback
+    # 3. a run configuration runs train.py on the machine: the simulated torch_npu runs it to the end
     dialog = journey_run_train(qtbot, window)
     log = window.output.view_for(dialog.task.handle.task_id).toPlainText()
-    assert dialog.status.text() == "Exited with status 1.", dialog.status.text()
-    assert f'File "{remote / "train.py"}"' in log and "ModuleNotFoundError: No module named 'torch'" in log, log
+    assert dialog.status.text() == "Exited with status 0.", log
+    assert "epoch 0 step 0 loss " in log and "epoch 0 done: 16 images, train accuracy " in log, log
+    assert "[simulated] torch/torch_npu runtime" in log, "the runtime says it is simulated"
+    assert (remote / "resnet18_cifar10.pth").is_file(), "the script saved its checkpoint on the host"
     click(qtbot, dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Close), DEFAULT, "Close")
 
-    # 4. profile it: msprof runs the script the same way, then profiles its canned torch_npu workload
-    report = journey_profile_train(qtbot, window)
-    wait_for(qtbot, lambda: "canned transformer workload" in output_text(window), "msprof's note", DEFAULT)
-    assert len(report.report.ops) > 0 and "MatMulV3" in set(report.report.ops["type"].astype(str))
+    # 4. profile it: msprof runs the script again; the report holds the script's own kernels
+    report = journey_profile(qtbot, window, name="migrated_prof", script="train.py", args=TRAIN_ARGS)
+    wait_for(qtbot, lambda: "ran on the simulated torch_npu runtime" in output_text(window), "msprof's note", DEFAULT)
+    assert "canned" not in output_text(window)
+    ops = report.report.ops
+    types = Counter(ops["type"].astype(str))
+    assert types["Conv2D"] == 2 * 20 and types["ApplyMomentum"] == 2 * 62, types  # ResNet-18, two steps
+    assert not {"MatMulV3", "FlashAttentionScore"} & set(types), "no canned transformer op"
+    equal = ops[ops["type"].astype(str) == "Equal"]
+    assert len(equal) == 2 and set(equal["task_type"].astype(str)) == {"AI_CPU"}
 
-    # 5. the report's Advisor tab: its findings listed
+    # 5. the report's Advisor tab: the finding about the script's accuracy compare, shown
     wait_for(qtbot, lambda: report.advisor_result is not None, "the advisor's result", DEFAULT)
     findings = report.advisor_result.sorted()
-    assert findings, "the advisor finds something in the profiled run"
     click_tab(qtbot, report.tabs, f"Advisor ({len(findings)})")
     pane = report.advisor
     wait_for(qtbot, lambda: pane.summary.text().startswith(f"Findings: {len(findings)} ("), "the summary", DEFAULT)
-    titles = [
-        pane.tree.topLevelItem(g).child(k).text(0)
+    items = [
+        pane.tree.topLevelItem(g).child(k)
         for g in range(pane.tree.topLevelItemCount())
         for k in range(pane.tree.topLevelItem(g).childCount())
     ]
-    assert len(titles) == len(findings)
-    rules = {f.rule for f in findings}
-    assert "compute.no_aicore" not in rules, "the canned workload runs on the AI Core"
-    assert "compute.aicpu_has_aicore" in rules, rules  # its ArgMaxV2 on AI CPU
-    wait_for(qtbot, lambda: pane.title.text() != "", "the first finding shown", DEFAULT)
+    assert len(items) == len(findings)
+    assert "compute.no_aicore" not in {f.rule for f in findings}, "the script's convolutions run on the AI Core"
+    title = "Equal runs on AI CPU with INT64 data (2 tasks, "
+    item = next((i for i in items if i.text(0).startswith(title)), None)
+    assert item is not None, [i.text(0) for i in items]
+    pane.tree.scrollToItem(item)
+    rect = pane.tree.visualItemRect(item)
+    qtbot.mouseClick(pane.tree.viewport(), LEFT, pos=rect.center())
+    wait_for(qtbot, lambda: title in pane.title.text(), "the finding shown", DEFAULT)
+    assert pane.rule_label.text().endswith("rule compute.aicpu_dtype"), pane.rule_label.text()
+    assert "Convert them to a supported type before the call (int64 to int32" in pane.advice.text()
     end_state(qtbot, window, "13-migration-journey")
