@@ -11,7 +11,13 @@ import sys
 from collections.abc import Sequence
 
 from workbench import __version__, wiring
-from workbench.core.verbs import VERB_HOMES, VERB_MODULES, VERBS, register_verb  # noqa: F401 - re-exported
+from workbench.core.verbs import (  # noqa: F401 - re-exported
+    VERB_HOMES,
+    VERB_MODULES,
+    VERBS,
+    register_verb,
+    with_default_action,
+)
 
 
 def _load_verbs(only: str | None = None) -> None:
@@ -78,6 +84,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv and argv[0] in VERB_HOMES:
         _load_verbs(argv[0])  # only the module of this verb: --version, --help and the GUI import none
     if argv and argv[0] in VERBS:
+        argv = with_default_action(argv)
         help_text, add_arguments, handler = VERBS[argv[0]]
         parser = argparse.ArgumentParser(prog=f"ascend-workbench {argv[0]}", description=help_text)
         add_arguments(parser)

@@ -52,8 +52,29 @@ VERB_HOMES = {
 }
 
 
-def register_verb(name: str, help_text: str, add_arguments: AddArguments, handler: Handler) -> None:
+# verb name -> (its default action, every action it has): ``<verb> X …`` where X is none of its actions
+# and no option means ``<verb> <default> X …`` (``migrate HOST --framework …`` is ``migrate run HOST …``)
+DEFAULT_ACTIONS: dict[str, tuple[str, tuple[str, ...]]] = {}
+
+
+def register_verb(
+    name: str,
+    help_text: str,
+    add_arguments: AddArguments,
+    handler: Handler,
+    default_action: tuple[str, tuple[str, ...]] | None = None,
+) -> None:
     VERBS[name] = (help_text, add_arguments, handler)
+    if default_action is not None:
+        DEFAULT_ACTIONS[name] = default_action
+
+
+def with_default_action(argv: list[str]) -> list[str]:
+    """``argv`` (verb first) with the verb's default action put in where the user left it out."""
+    default = DEFAULT_ACTIONS.get(argv[0]) if argv else None
+    if default is None or len(argv) < 2 or argv[1].startswith("-") or argv[1] in default[1]:
+        return argv
+    return [argv[0], default[0], *argv[1:]]
 
 
 def add_verb_module(module: str, verbs: Iterable[str]) -> None:

@@ -106,6 +106,17 @@ def test_migrate_dry_run_prints_the_command(isolated_home, pt_project, tmp_path)
     )
 
 
+def test_migrate_host_without_the_word_run_is_a_run(isolated_home, pt_project, tmp_path):
+    """The issue's form, ``migrate HOST --framework …``: the same as ``migrate run HOST …``."""
+    r = _cli(isolated_home, "migrate", "demo", "--framework", "pytorch", "--input", str(pt_project),
+             "--out", str(tmp_path / "o"), "--dry-run")  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    tool = "/usr/local/Ascend/ascend-toolkit/latest/tools/ms_fmk_transplt/pytorch_gpu2npu.sh"
+    assert r.stdout.strip().startswith(f"{tool} -i {pt_project} ")
+    help_text = _cli(isolated_home, "migrate", "--help").stdout
+    assert "migrate [run] HOST --framework" in help_text
+
+
 def test_migrate_report_on_a_bad_folder_is_one_line(isolated_home, tmp_path):
     (tmp_path / "change_list.csv").write_text("File,Start Line,End Line,Operation Type,Message\na.py,x,1,Insert,m\n")
     r = _cli(isolated_home, "migrate", "report", str(tmp_path))

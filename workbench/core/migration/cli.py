@@ -32,8 +32,11 @@ def _fail(msg: str, code: int) -> int:
 
 
 def _add_arguments(p: argparse.ArgumentParser) -> None:
+    p.usage = "ascend-workbench migrate [run] HOST --framework … | migrate report DIR"
     sub = p.add_subparsers(dest="action", required=True, metavar="ACTION")
-    r = sub.add_parser("run", help="run the migration tool on a CANN machine and fetch the migrated project")
+    r = sub.add_parser(
+        "run", help="(the default action) run the migration tool on a CANN machine and fetch the migrated project"
+    )
     r.add_argument("host", metavar="HOST", help="a configured CANN machine, or 'demo' (simulated toolkit)")
     r.add_argument("--framework", required=True, choices=("tf1", "tf2", "pytorch"))
     r.add_argument("--input", required=True, metavar="DIR", help="the GPU project folder")
@@ -178,4 +181,5 @@ register_verb(
     "GPU -> Ascend migration: run convert_tf2npu / msFmkTransplt on a CANN machine, or read its reports",
     _add_arguments,
     _handle,
+    default_action=("run", ("run", "report")),  # the issue's `migrate HOST --framework …`
 )
