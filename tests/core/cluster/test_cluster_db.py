@@ -24,6 +24,8 @@ from workbench.core.cluster import files, files_db, merge, ranks, reduce
 from workbench.core.fsutil import OutputRefused
 from workbench.simtoolkit.profdata.clusterjob import write_cluster_job
 
+from .dbcompare import assert_same_db, db_tables, msprof_analyze, run_cluster
+
 SHAPE = {"tp": 2, "pp": 2, "slow_rank": 5, "slow_link": (2, 3)}
 OUT = "ASCEND_PROFILER_OUTPUT"
 FIELDS = ("step_header", "steps", "communication", "matrix", "parallel_group_info", "distributed_args")
@@ -132,17 +134,16 @@ def test_the_db_reduction_equals_the_text_reduction_rank_by_rank(jobs):
         assert d.read_bytes == sum(p.stat().st_size for p in [*read, rank / "profiler_metadata.json"])  # the dbs
 
 
-def test_a_db_rank_reduces_on_a_worker_without_workbench(jobs, tmp_path):
-    """The engine ships reduce.reduce_source by value to hosts where workbench is not installed: the db
-    reader must travel with it (an import inside the function would fail there)."""
+def _without_workbench(tmp_path: Path, fn, source, compute: str) -> object:
+    """``compute`` (Python that sets ``out`` from ``fn`` and ``src``) run by a Python that cannot import workbench,
+    ``fn`` and ``source`` shipped by value as the engine ships them to a worker of the user's cluster: ``out``."""
     import cloudpickle
 
     import workbench
 
-    source = ranks.discover(str(_job(jobs, "db"))).ranks[3]
     cloudpickle.register_pickle_by_value(workbench)
     try:
-        blob = cloudpickle.dumps((reduce.reduce_source, source))
+        blob = cloudpickle.dumps((fn, source))
     finally:
         cloudpickle.unregister_pickle_by_value(workbench)
     site = tmp_path / "site"
@@ -155,18 +156,27 @@ def test_a_db_rank_reduces_on_a_worker_without_workbench(jobs, tmp_path):
         "            raise ModuleNotFoundError(f'No module named {name!r}')\n"
         "sys.meta_path.insert(0, _NotInstalled())\n"
     )
-    code = (
-        "import pickle, sys\n"
-        "fn, src = pickle.loads(sys.stdin.buffer.read())\n"
-        "red = fn(src)\n"
-        "sys.stdout.buffer.write(pickle.dumps((red.steps, red.communication, red.matrix, red.warnings)))\n"
-    )
+    code = f"import pickle, sys\nfn, src = pickle.loads(sys.stdin.buffer.read())\n{compute}\n"
+    code += "sys.stdout.buffer.write(pickle.dumps(out))\n"
     done = subprocess.run(
         [sys.executable, "-c", code], input=blob, capture_output=True, env={"PYTHONPATH": str(site)}, timeout=120
     )
     assert done.returncode == 0, done.stderr.decode()[-2000:]
+    return pickle.loads(done.stdout)
+
+
+def test_a_db_rank_reduces_on_a_worker_without_workbench(jobs, tmp_path):
+    """The engine ships reduce.reduce_source by value to hosts where workbench is not installed: the db
+    reader must travel with it (an import inside the function would fail there)."""
+    source = ranks.discover(str(_job(jobs, "db"))).ranks[3]
+    there = _without_workbench(
+        tmp_path,
+        reduce.reduce_source,
+        source,
+        "red = fn(src)\nout = (red.steps, red.communication, red.matrix, red.warnings)",
+    )
     here = reduce.reduce_source(source)
-    assert pickle.loads(done.stdout) == (here.steps, here.communication, here.matrix, [])
+    assert there == (here.steps, here.communication, here.matrix, [])
 
 
 # ---- (b) cluster analyze: the same text files --------------------------------------------------------------
@@ -217,20 +227,6 @@ def test_the_db_output_is_never_written_over_without_force(jobs, analysed, tmp_p
 # ---- (c) against msprof-analyze's own db output --------------------------------------------------------------
 
 
-def _tables(path: Path) -> dict[str, tuple[str, Counter]]:
-    """Each table's CREATE statement and its rows as a multiset of (storage type, value) cells."""
-    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    try:
-        out = {}
-        for name, sql in con.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table'"):
-            cols = [c[1] for c in con.execute(f'PRAGMA table_info("{name}")')]
-            listed = ", ".join(f'typeof("{c}"), "{c}"' for c in cols)
-            out[name] = (sql, Counter(con.execute(f'SELECT {listed} FROM "{name}"')))
-        return out
-    finally:
-        con.close()
-
-
 def _stage_set(index: str) -> object:
     text = str(index)
     return frozenset(int(x) for x in text.strip("()").split(",") if x.strip()) if text.startswith("(") else int(text)
@@ -243,28 +239,19 @@ def test_msprof_analyzes_cluster_analysis_db_has_our_tables(jobs, tmp_path, caps
     """The db job with Megatron's distributed_args in its profiler_metadata.json (as torch_npu writes them
     for a Megatron run): msprof-analyze's cluster_analysis.db and ours hold the same eight tables, rows,
     values and storage types (ClusterBaseInfo, HostInfo, RankDeviceMap too)."""
-    exe = shutil.which("msprof-analyze")
-    if exe is None:
-        pytest.skip("msprof-analyze is not installed (pip install msprof-analyze)")
+    exe = msprof_analyze()
     copy = tmp_path / "job"  # msprof-analyze writes cluster_analysis_output/ into the folder it reads
     shutil.copytree(_job(jobs, "db"), copy)
     for rank, meta in enumerate(sorted(copy.glob("*/profiler_metadata.json"))):
         doc = json.loads(meta.read_text())
         doc["distributed_args"] = {**MEGATRON, "world_size": 8, "rank": rank, "sequence_parallel": False}
         meta.write_text(json.dumps(doc, indent=4))
-    done = subprocess.run([exe, "cluster", "-d", str(copy)], capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-    assert "data type: db" in done.stdout + done.stderr
+    assert "data type: db" in run_cluster(exe, copy)
     out = tmp_path / "ours"
     assert main(["cluster", "analyze", str(copy), "--out", str(out)]) == 0
     capsys.readouterr()
-    theirs = _tables(copy / "cluster_analysis_output" / files_db.DB_NAME)
-    ours = _tables(out / files_db.DB_NAME)
-    assert set(ours) == set(theirs) == set(files_db.TABLES)
-    for name in files_db.TABLES:
-        (sql_o, rows_o), (sql_t, rows_t) = ours[name], theirs[name]
-        assert sql_o == sql_t, name  # the same columns and declared types
-        assert sum(rows_o.values()) > 0 and rows_o == rows_t, name  # every row, value and storage type
+    ours, _theirs = assert_same_db(out / files_db.DB_NAME, copy)
+    assert set(ours) == set(files_db.TABLES)
     con = sqlite3.connect(f"file:{out / files_db.DB_NAME}?mode=ro", uri=True)
     try:
         base = con.execute(f"SELECT key, value FROM {files_db.BASE_TABLE}").fetchall()
@@ -286,7 +273,7 @@ def test_msprof_analyzes_cluster_analysis_db_has_our_tables(jobs, tmp_path, caps
 
 
 def test_a_job_without_distributed_args_has_no_cluster_base_info(analysed):
-    tables = set(_tables(analysed["db"] / files_db.DB_NAME))
+    tables = set(db_tables(analysed["db"] / files_db.DB_NAME))
     assert tables == set(files_db.TABLES) - {files_db.BASE_TABLE}
 
 
@@ -326,38 +313,13 @@ def test_a_rank_without_host_info_is_left_out_of_host_info_and_rank_device_map(j
 def test_the_db_ranks_host_facts_are_read_on_a_worker_without_workbench(jobs, tmp_path):
     """The engine ships analyze's db-rank function by value: the reduction and the host facts' reader must
     travel with it (a worker of the user's cluster has no workbench)."""
-    import cloudpickle
-
-    import workbench
     from workbench.core.cluster import analyze
 
     source = ranks.discover(str(_job(jobs, "db"))).ranks[3]
-    cloudpickle.register_pickle_by_value(workbench)
-    try:
-        blob = cloudpickle.dumps((analyze._reduce_db_rank, source))
-    finally:
-        cloudpickle.unregister_pickle_by_value(workbench)
-    site = tmp_path / "site"
-    site.mkdir()
-    (site / "sitecustomize.py").write_text(
-        "import sys\n"
-        "class _NotInstalled:\n"
-        "    def find_spec(self, name, path=None, target=None):\n"
-        "        if name.split('.')[0] == 'workbench':\n"
-        "            raise ModuleNotFoundError(f'No module named {name!r}')\n"
-        "sys.meta_path.insert(0, _NotInstalled())\n"
+    there = _without_workbench(
+        tmp_path, analyze._reduce_db_rank, source, "red, host = fn(src)\nout = (red.steps, host)"
     )
-    code = (
-        "import pickle, sys\n"
-        "fn, src = pickle.loads(sys.stdin.buffer.read())\n"
-        "red, host = fn(src)\n"
-        "sys.stdout.buffer.write(pickle.dumps((red.steps, host)))\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code], input=blob, capture_output=True, env={"PYTHONPATH": str(site)}, timeout=120
-    )
-    assert done.returncode == 0, done.stderr.decode()[-2000:]
-    assert pickle.loads(done.stdout) == (
+    assert there == (
         reduce.reduce_source(source).steps,
         (("0", "localhost"), [(3, 3, "0", source.path)], None),
     )
@@ -417,6 +379,19 @@ def test_a_missing_column_is_one_warning_naming_the_table_and_column(jobs, tmp_p
     assert red.warnings == [f"{analysis}: table CommAnalyzerTime has no column wait_time; taken as 0"]
     info = next(iter(next(iter(red.communication.values()))["collective"].values()))
     assert info["Communication Time Info"]["Wait Time(ms)"] == 0
+
+
+def test_a_ranks_own_total_rows_are_left_out_of_its_links(jobs, tmp_path):
+    """A matrix row whose operator starts with "Total" is the rank's own total (as in the text reduction): it is
+    no link, and its cells are not read (a bad number in it is no warning)."""
+    _analysis, clean = _damaged(jobs, tmp_path / "clean")
+    _analysis, red = _damaged(
+        jobs,
+        tmp_path / "total",
+        "INSERT INTO CommAnalyzerMatrix VALUES ('Total Op Info', 'g', '0', '1', 'HCCS', 'lots', 1, 1, 'step1',"
+        " 'collective', 'Total Op Info')",
+    )
+    assert red.warnings == [] and red.matrix == clean.matrix and red.matrix
 
 
 def test_not_a_database_is_one_warning(jobs, tmp_path):

@@ -14,7 +14,6 @@ import json
 import shutil
 import sqlite3
 import subprocess
-from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -23,6 +22,8 @@ from workbench.core.cluster import analyze, files, files_db, findings, merge, ra
 from workbench.core.cluster.texts import WARNING_TEMPLATES
 from workbench.core.profiling.views import match_template
 from workbench.simtoolkit.profdata.clusterjob import write_cluster_job
+
+from .dbcompare import assert_same_db, db_tables, msprof_analyze, run_cluster
 
 SLOW_RANK = 5
 SLOW_LINK = (2, 3)
@@ -369,20 +370,6 @@ def test_a_profiler_dbs_step_row_is_msprof_analyzes_with_the_bubble_its_merge_le
     assert any("no communication_analyzer.db" in w for w in red.warnings)
 
 
-def _tables(path: Path) -> dict[str, tuple[str, Counter]]:
-    """Each table's CREATE statement and its rows as a multiset of (storage type, value) cells."""
-    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    try:
-        out = {}
-        for name, sql in con.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table'"):
-            cols = [c[1] for c in con.execute(f'PRAGMA table_info("{name}")')]
-            listed = ", ".join(f'typeof("{c}"), "{c}"' for c in cols)
-            out[name] = (sql, Counter(con.execute(f'SELECT {listed} FROM "{name}"')))
-        return out
-    finally:
-        con.close()
-
-
 @pytest.fixture(scope="module")
 def prof_db_job(tmp_path_factory):
     """The same 8-rank job, msprof's db export (msprof_{timestamp}.db + analyze/communication_analyzer.db)."""
@@ -423,26 +410,17 @@ def test_a_mindspore_rank_holds_its_prof_folder_with_the_ranks_device(ms_job) ->
 def test_a_db_job_gives_msprof_analyzes_cluster_analysis_db(request, fixture, kind, tmp_path) -> None:
     """Every table msprof-analyze writes, and only those: the merged ones, ClusterStepTraceTime with its NULL
     Step, HostInfo and RankDeviceMap from the profiler dbs and the PROF folders' devices."""
-    exe = shutil.which("msprof-analyze")
-    if exe is None:
-        pytest.skip("msprof-analyze is not installed (pip install msprof-analyze)")
+    exe = msprof_analyze()
     job = request.getfixturevalue(fixture)
     copy = tmp_path / "job"  # both read the same folder: RankDeviceMap's profilePath is the rank's folder
     shutil.copytree(job.rank_dirs[0].parent, copy)
     result = analyze.analyze(copy, out=tmp_path / "ours")
     assert result.warnings == [] and files_db.DB_NAME in [p.name for p in result.written]
-    done = subprocess.run([exe, "cluster", "-d", str(copy)], capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-    assert f"profiling type: {kind}" in done.stdout + done.stderr and "data type: db" in done.stdout + done.stderr
-    theirs = _tables(copy / "cluster_analysis_output" / files_db.DB_NAME)
-    ours = _tables(tmp_path / "ours" / files_db.DB_NAME)
+    said = run_cluster(exe, copy)
+    assert f"profiling type: {kind}" in said and "data type: db" in said
+    _ours, theirs = assert_same_db(tmp_path / "ours" / files_db.DB_NAME, copy)
     merged = {files_db.GROUP_TABLE, files_db.TIME_TABLE, files_db.BANDWIDTH_TABLE, files_db.MATRIX_TABLE}
     assert merged | {files_db.STEP_TABLE, files_db.HOST_TABLE, files_db.DEVICE_TABLE} <= set(theirs)
-    assert set(ours) == set(theirs)
-    for name in sorted(theirs):
-        (sql_o, rows_o), (sql_t, rows_t) = ours[name], theirs[name]
-        assert sql_o == sql_t, name
-        assert sum(rows_o.values()) > 0 and rows_o == rows_t, name  # every row, value and storage type
     assert {r[:2] for r in theirs[files_db.STEP_TABLE][1]} == {("null", None)}  # no Step: NULL, also for stages
 
 
@@ -566,5 +544,5 @@ def test_prof_and_mindspore_ranks_reduce_on_ssh_started_workers_without_workbenc
     for name in files.NAMES:
         assert (remote / name).read_bytes() == (here / name).read_bytes(), name
     if export == "db":  # the host facts too, read on the workers (files_db.read_rank_host by value)
-        tables = _tables(remote / files_db.DB_NAME)
-        assert tables == _tables(here / files_db.DB_NAME) and sum(tables[files_db.DEVICE_TABLE][1].values()) == 4
+        tables = db_tables(remote / files_db.DB_NAME)
+        assert tables == db_tables(here / files_db.DB_NAME) and sum(tables[files_db.DEVICE_TABLE][1].values()) == 4

@@ -60,6 +60,7 @@ import json
 import os
 import re
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -351,35 +352,56 @@ def _read_communication(con: sqlite3.Connection, path: str, red: Any) -> None:
     red.communication = doc
 
 
-def _read_matrix(con: sqlite3.Connection, path: str, red: Any) -> None:
+_MatrixRow = tuple[str, str, str, str, dict[str, Any], dict[str, Any]]
+
+
+def _matrix_rows(
+    con: sqlite3.Connection, path: str, red: Any, extra: tuple[str, ...] = (), totals: bool = True
+) -> Iterator[_MatrixRow] | None:
+    """The rows of MATRIX_TABLE that name their operator, group and both ranks (``totals`` False: not the
+    TOTAL rows), as (op name, group, src rank, dst rank, the row's cells by column (also the ``extra``
+    columns it has), its link: Transport Type and the MATRIX_KEYS numbers). None (a warning) when the table
+    or a key column is missing; a missing number column is one warning and 0."""
     where = f"{path}: table {MATRIX_TABLE}"
     have = _columns(con, MATRIX_TABLE)
     if have is None:
         red.warnings.append(f"{path}: no table {MATRIX_TABLE}; the rank's links are left out")
-        return
+        return None
     lost = [c for c in ("hccl_op_name", "group_name", "src_rank", "dst_rank") if c not in have]
     if lost:
         red.warnings.append(f"{where} has no column {', '.join(lost)}; the rank's links are left out")
-        return
+        return None
     absent = [c for c in (*MATRIX_KEYS, "transport_type") if c not in have]
     if absent:
         red.warnings.append(f"{where} has no column {', '.join(absent)}; taken as 0")
-    optional = [c for c in ("transport_type", *MATRIX_KEYS, "step", "type", "op_name") if c in have]
+    optional = [c for c in ("transport_type", *MATRIX_KEYS, *extra) if c in have]
     wanted = ["hccl_op_name", "group_name", "src_rank", "dst_rank", *optional]
     cells = _Cells(red, where)
+
+    def rows() -> Iterator[_MatrixRow]:
+        for row in _rows(con, MATRIX_TABLE, wanted):
+            cell = dict(zip(wanted, row))
+            name, group = _text(cell["hccl_op_name"]), _text(cell["group_name"])
+            src, dst = _text(cell["src_rank"]), _text(cell["dst_rank"])
+            if name is None or group is None or src is None or dst is None or (not totals and name.startswith(TOTAL)):
+                continue
+            link: dict[str, Any] = {"Transport Type": _text(cell.get("transport_type")) or ""}
+            for col, label in MATRIX_KEYS.items():
+                link[label] = _json_float(cells.number(cell[col], col)) if col in cell else 0
+            yield name, group, src, dst, cell, link
+
+    return rows()
+
+
+def _read_matrix(con: sqlite3.Connection, path: str, red: Any) -> None:
+    found = _matrix_rows(con, path, red, ("step", "type", "op_name"), totals=False)
+    if found is None:
+        return
     doc: dict[str, dict[str, dict[str, Any]]] = {}
-    for row in _rows(con, MATRIX_TABLE, wanted):
-        cell = dict(zip(wanted, row))
-        name, group = _text(cell["hccl_op_name"]), _text(cell["group_name"])
-        src, dst = _text(cell["src_rank"]), _text(cell["dst_rank"])
-        if name is None or group is None or src is None or dst is None or name.startswith(TOTAL):
-            continue
+    for name, group, src, dst, cell, link in found:
         step = _text(cell.get("step")) or "step"
         kind = _text(cell.get("type"))
         kind = kind if kind in KINDS else _kind_of(name)
-        link: dict[str, Any] = {"Transport Type": _text(cell.get("transport_type")) or ""}
-        for col, label in MATRIX_KEYS.items():
-            link[label] = _json_float(cells.number(cell[col], col)) if col in cell else 0
         op_name = _text(cell.get("op_name"))
         if op_name:
             link["Op Name"] = op_name
@@ -571,32 +593,12 @@ def _group_sum(values: Any) -> float:
 
 def _read_msprof_matrix(con: sqlite3.Connection, path: str, red: Any) -> None:
     """msprof's per-operator CommAnalyzerMatrix integrated as msprof-analyze's db mode does (module docstring)."""
-    where = f"{path}: table {MATRIX_TABLE}"
-    have = _columns(con, MATRIX_TABLE)
-    if have is None:
-        red.warnings.append(f"{path}: no table {MATRIX_TABLE}; the rank's links are left out")
+    found = _matrix_rows(con, path, red)
+    if found is None:
         return
-    lost = [c for c in ("hccl_op_name", "group_name", "src_rank", "dst_rank") if c not in have]
-    if lost:
-        red.warnings.append(f"{where} has no column {', '.join(lost)}; the rank's links are left out")
-        return
-    absent = [c for c in (*MATRIX_KEYS, "transport_type") if c not in have]
-    if absent:
-        red.warnings.append(f"{where} has no column {', '.join(absent)}; taken as 0")
-    optional = [c for c in ("transport_type", *MATRIX_KEYS) if c in have]
-    wanted = ["hccl_op_name", "group_name", "src_rank", "dst_rank", *optional]
-    cells = _Cells(red, where)
     grouped: dict[tuple[str, str, str, str, str], list[dict[str, Any]]] = {}
-    for row in _rows(con, MATRIX_TABLE, wanted):
-        cell = dict(zip(wanted, row))
-        name, group = _text(cell["hccl_op_name"]), _text(cell["group_name"])
-        src, dst = _text(cell["src_rank"]), _text(cell["dst_rank"])
-        if name is None or group is None or src is None or dst is None:
-            continue
+    for name, group, src, dst, _cell, link in found:
         kind = "p2p" if name.lower().startswith(P2P_PREFIXES) else "collective"
-        link: dict[str, Any] = {"Transport Type": _text(cell.get("transport_type")) or ""}
-        for col, label in MATRIX_KEYS.items():
-            link[label] = _json_float(cells.number(cell[col], col)) if col in cell else 0
         link["Op Name"] = name
         grouped.setdefault((kind, group, name.split("__")[0], src, dst), []).append(link)
     doc: dict[str, dict[str, dict[str, Any]]] = {}

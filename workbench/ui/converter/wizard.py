@@ -16,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QMessageBox, QPushButton, QWidget, QWizard
+from PySide6.QtWidgets import QMessageBox, QPushButton, QWidget
 
 from workbench.core.atc import (
     ConversionJob,
@@ -43,8 +43,9 @@ from workbench.ui.converter.page_aipp import AippPage
 from workbench.ui.converter.page_inputs import InputsPage
 from workbench.ui.converter.page_model import ModelPage
 from workbench.ui.converter.page_summary import SummaryPage
+from workbench.ui.dialogs.run_wizard import RUN, STOP, RunWizard
 
-CONVERT, STOP = QWizard.WizardButton.CustomButton1, QWizard.WizardButton.CustomButton2
+CONVERT = RUN  # the wizard's Run button, labelled Convert
 WORKING_FOLDER = "<working folder>"
 
 
@@ -76,30 +77,13 @@ def read_inputs(path: str, framework: int | None, *, progress, cancel) -> ModelI
     return inspect_model(path, framework)
 
 
-class ConverterWizard(QWizard):
+class ConverterWizard(RunWizard):
     def __init__(self, context: AppContext, model_path: str | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.context = context
         self.setWindowTitle(self.tr("Model Converter"))
-        self.setWizardStyle(QWizard.WizardStyle.ClassicStyle)
-        self.setOption(QWizard.WizardOption.NoBackButtonOnStartPage, True)
-        self.setOption(QWizard.WizardOption.HaveCustomButton1, True)
-        self.setOption(QWizard.WizardOption.HaveCustomButton2, True)
         self.setButtonText(CONVERT, self.tr("Convert"))
-        self.setButtonText(STOP, self.tr("Stop"))
-        self.setButtonText(QWizard.WizardButton.CancelButton, self.tr("Close"))
-        self.setButtonLayout(
-            [
-                QWizard.WizardButton.Stretch,
-                QWizard.WizardButton.BackButton,
-                QWizard.WizardButton.NextButton,
-                CONVERT,
-                STOP,
-                QWizard.WizardButton.CancelButton,
-            ]
-        )
         self.button(STOP).setEnabled(False)
-        self.customButtonClicked.connect(self._custom_button)
 
         self.model_page = ModelPage(self)
         self.inputs_page = InputsPage(self)
@@ -123,7 +107,6 @@ class ConverterWizard(QWizard):
         self._keep_inputs: list | None = None  # remembered inputs, kept if they fit the model
         self.job = ConversionJob()
         self.issues: list[Issue] = []
-        self.task = None
         self.inspect_task = None
         self.soc_task = None
         self._soc_host = ""  # the host soc_task asks
@@ -299,13 +282,8 @@ class ConverterWizard(QWizard):
         return str(base / f"{self.job.effective_output_name}_insert_op.cfg")
 
     # --- running ----------------------------------------------------------------------------------
-    def _custom_button(self, which: int) -> None:
-        # customButtonClicked delivers an int; PySide6's WizardButton is a Python enum (never == an int)
-        button = QWizard.WizardButton(which)
-        if button == CONVERT:
-            self.convert()
-        elif button == STOP and self.task is not None:
-            self.task.cancel()
+    def start_run(self) -> None:
+        self.convert()
 
     def confirm_overwrite(self, path: Path) -> bool:
         answer = QMessageBox.question(

@@ -48,14 +48,13 @@ from workbench.core.migration.job import (
 )
 from workbench.core.migration.run import MigrationResult, default_out, run_migration
 from workbench.core.services import demohost
-from workbench.ui.bridge import QtTask
 from workbench.ui.context import AppContext
+from workbench.ui.dialogs.run_wizard import RUN, STOP, RunWizard
 from workbench.ui.migration.texts import framework_label, tr_check, tr_status
 
 if TYPE_CHECKING:
     from workbench.ui.migration.document import MigrationReportDocument
 
-RUN, STOP = QWizard.WizardButton.CustomButton1, QWizard.WizardButton.CustomButton2
 DEFAULT_ROOT = "/usr/local/Ascend/ascend-toolkit/latest"  # until the host's toolkit is known
 WORKING_FOLDER = "<working folder>"
 CHECK_ENTRIES = 5000  # entries looked at for a .py as the user types (the run checks the whole folder)
@@ -253,34 +252,16 @@ class MigrationRunPage(QWizardPage):
             self.progress.setValue(int(max(0.0, min(1.0, float(value))) * 1000))
 
 
-class MigrationWizard(QWizard):
+class MigrationWizard(RunWizard):
     def __init__(
         self, context: AppContext, framework: str = "pytorch", input_dir: str = "", parent: QWidget | None = None
     ) -> None:
         super().__init__(parent)
         self.context = context
         self.setWindowTitle(self.tr("GPU → Ascend Migration"))
-        self.setWizardStyle(QWizard.WizardStyle.ClassicStyle)
-        self.setOption(QWizard.WizardOption.NoBackButtonOnStartPage, True)
-        self.setOption(QWizard.WizardOption.HaveCustomButton1, True)
-        self.setOption(QWizard.WizardOption.HaveCustomButton2, True)
         self.setButtonText(RUN, self.tr("Run"))
-        self.setButtonText(STOP, self.tr("Stop"))
-        self.setButtonText(QWizard.WizardButton.CancelButton, self.tr("Close"))
-        self.setButtonLayout(
-            [
-                QWizard.WizardButton.Stretch,
-                QWizard.WizardButton.BackButton,
-                QWizard.WizardButton.NextButton,
-                RUN,
-                STOP,
-                QWizard.WizardButton.CancelButton,
-            ]
-        )
-        self.customButtonClicked.connect(self._custom_button)
         self.errors: list[str] = []
         self.preview = ""
-        self.task: QtTask | None = None
         self.last_result: MigrationResult | None = None
         self.document: MigrationReportDocument | None = None
         self.project_page = MigrationProjectPage(self)
@@ -393,13 +374,8 @@ class MigrationWizard(QWizard):
         self.button(QWizard.WizardButton.BackButton).setEnabled(not running)
 
     # --- running --------------------------------------------------------------------------------
-    def _custom_button(self, which: int) -> None:
-        # customButtonClicked delivers an int; PySide6's WizardButton is a Python enum (never == an int)
-        button = QWizard.WizardButton(which)
-        if button == RUN:
-            self.run()
-        elif button == STOP and self.task is not None:
-            self.task.cancel()
+    def start_run(self) -> None:
+        self.run()
 
     def run(self):
         self.refresh()

@@ -248,6 +248,38 @@ def _not_overlapped_slices(subject: Any) -> list[Evidence]:
     return out
 
 
+def _bandwidth_evidence(
+    subject: Any,
+    starts: dict[tuple[str, str], Any],
+    picked: pd.DataFrame,
+    key: np.ndarray,
+    values: dict[str, np.ndarray | str],
+) -> list[Evidence]:
+    """The TOP rows of ``picked`` (communication_bandwidth rows) by ``key``, smallest first: each its row
+    (its step, then ``values``: a text as it is, an array (one per row of ``picked``) its row's number) and
+    its operator's slice on the timeline."""
+    evidence: list[Evidence] = []
+    for pos in np.argsort(key, kind="stable")[:TOP]:
+        k = int(pos)
+        row = picked.iloc[k]
+        evidence.append(
+            Evidence(
+                kind="row",
+                label=str(row["op"]).split("@")[0],
+                table="communication_bandwidth",
+                row=int(picked.index[k]),
+                values={
+                    "step": str(row["step"]),
+                    **{name: v if isinstance(v, str) else float(v[k]) for name, v in values.items()},
+                },
+            )
+        )
+        found = _op_slice(subject, str(row["op"]), starts.get((str(row["step"]), str(row["op"]))))
+        if found is not None:
+            evidence.append(found)
+    return evidence
+
+
 # --- small packets -------------------------------------------------------------------------------------
 
 
@@ -270,23 +302,9 @@ def small_packets(subject: Any) -> Iterable[Finding]:
         if ratio <= SMALL_RATIO:
             continue
         time = _number(rows, "time_ms")
-        picked = rows[small]
-        order = np.argsort(size[small], kind="stable")
-        evidence = []
-        for k in order[:TOP]:
-            row = picked.iloc[int(k)]
-            evidence.append(
-                Evidence(
-                    kind="row",
-                    label=str(row["op"]).split("@")[0],
-                    table="communication_bandwidth",
-                    row=int(picked.index[int(k)]),
-                    values={"step": str(row["step"]), "size_mb": float(size[small][k]), "transport": transport},
-                )
-            )
-            found = _op_slice(subject, str(row["op"]), starts.get((str(row["step"]), str(row["op"]))))
-            if found is not None:
-                evidence.append(found)
+        evidence = _bandwidth_evidence(
+            subject, starts, rows[small], size[small], {"size_mb": size[small], "transport": transport}
+        )
         args = {"share": pct(ratio), "transport": transport, "limit": _mb(limit)}
         facts = [
             Fact("ops", count(len(rows)), {"transport": transport}),
@@ -416,28 +434,13 @@ def slow_transport(subject: Any) -> Iterable[Finding]:
         slow = rate < expected * SLOW_FRACTION
         if not slow.any():
             continue
-        picked = rows[slow]
-        order = np.argsort(rate[slow], kind="stable")
-        evidence = []
-        for k in order[:TOP]:
-            row = picked.iloc[int(k)]
-            evidence.append(
-                Evidence(
-                    kind="row",
-                    label=str(row["op"]).split("@")[0],
-                    table="communication_bandwidth",
-                    row=int(picked.index[int(k)]),
-                    values={
-                        "step": str(row["step"]),
-                        "transport": transport,
-                        "bandwidth_gbs": float(rate[slow][k]),
-                        "size_mb": float(size[slow][k]),
-                    },
-                )
-            )
-            found = _op_slice(subject, str(row["op"]), starts.get((str(row["step"]), str(row["op"]))))
-            if found is not None:
-                evidence.append(found)
+        evidence = _bandwidth_evidence(
+            subject,
+            starts,
+            rows[slow],
+            rate[slow],
+            {"transport": transport, "bandwidth_gbs": rate[slow], "size_mb": size[slow]},
+        )
         worst = float(rate[slow].min())
         n = int(slow.sum())
         share = n / len(rows)

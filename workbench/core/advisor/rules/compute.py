@@ -35,7 +35,7 @@ so it never sees a vector chain as MTE-bound).
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -497,28 +497,11 @@ def aicpu_has_aicore(subject) -> list[Finding]:
     if found is None:
         return []
     ops, rows, wide = found
-    total = ops.device_us
     rows = np.asarray([r for r in rows if str(ops.type[r]).lower() in AICORE_OP_TYPES and not wide[int(r)]], np.int64)
     findings = []
     for op_type, members in _groups(rows, ops.type[rows]):
-        time = float(ops.dur_us[members].sum())
-        share = time / total if total else 0.0
-        findings.append(
-            Finding(
-                rule="compute.aicpu_has_aicore",
-                category="compute",
-                severity=severity_of(share),
-                args={"op_type": op_type, "count": count(len(members)), "share": pct(share)},
-                facts=(
-                    Fact("tasks", count(len(members))),
-                    Fact("time", ms(time * 1000)),
-                    Fact("share", pct(share)),
-                    Fact("longest", ms(float(ops.dur_us[members].max()) * 1000)),
-                ),
-                evidence=ops.evidence(_top(members, ops.dur_us)),
-                evidence_total=len(members),
-            )
-        )
+        longest = Fact("longest", ms(float(ops.dur_us[members].max()) * 1000))
+        findings.append(_group_finding("compute.aicpu_has_aicore", ops, members, {"op_type": op_type}, last=(longest,)))
     return sorted(findings, key=lambda f: f.severity.rank)
 
 
@@ -577,29 +560,12 @@ def aicpu_dtype(subject) -> list[Finding]:
     if found is None:
         return []
     ops, rows, wide = found
-    total = ops.device_us
     rows = np.asarray([r for r in rows if str(ops.type[r]).lower() in AICORE_OP_TYPES and wide[int(r)]], np.int64)
     findings = []
     for op_type, members in _groups(rows, ops.type[rows]):
         dtypes = ", ".join(sorted(set().union(*(wide[int(r)] for r in members))))
-        time = float(ops.dur_us[members].sum())
-        share = time / total if total else 0.0
-        findings.append(
-            Finding(
-                rule="compute.aicpu_dtype",
-                category="compute",
-                severity=severity_of(share),
-                args={"op_type": op_type, "dtypes": dtypes, "count": count(len(members)), "share": pct(share)},
-                facts=(
-                    Fact("dtypes", dtypes),
-                    Fact("tasks", count(len(members))),
-                    Fact("time", ms(time * 1000)),
-                    Fact("share", pct(share)),
-                ),
-                evidence=ops.evidence(_top(members, ops.dur_us)),
-                evidence_total=len(members),
-            )
-        )
+        args = {"op_type": op_type, "dtypes": dtypes}
+        findings.append(_group_finding("compute.aicpu_dtype", ops, members, args, first=(Fact("dtypes", dtypes),)))
     return sorted(findings, key=lambda f: f.severity.rank)
 
 
@@ -668,6 +634,43 @@ def _aicore_rows(ops: Ops) -> np.ndarray:
     return ops.task_types(*stats.AI_CORE_TASK_TYPES)
 
 
+def _rows_finding(
+    rule_id: str,
+    ops: Ops,
+    rows: np.ndarray,
+    severity: tuple[float, Severity, Severity],
+    *,
+    min_share: float = 0.0,
+    with_count: bool = True,
+    args: Mapping[str, str] | None = None,
+    facts: tuple[Fact, ...] = (),
+    values: Mapping[str, np.ndarray] | None = None,
+) -> list[Finding]:
+    """The one finding of a rule about a set of OPs rows taken together (none when ``rows`` is empty or takes
+    less than ``min_share`` of the device time): ``severity`` (at, at or above, below) by the share; args the
+    share, the task count (``with_count``), the top op types, then ``args``; facts the tasks, their time and
+    share, then ``facts``; evidence the longest rows with ``values``."""
+    time, share = _share_facts(ops, rows)
+    if not len(rows) or share < min_share:
+        return []
+    return [
+        Finding(
+            rule=rule_id,
+            category="compute",
+            severity=severity[1] if share >= severity[0] else severity[2],
+            args={
+                "share": pct(share),
+                **({"count": count(len(rows))} if with_count else {}),
+                "op_types": _type_list(list(ops.type[rows]), ops.dur_us[rows]),
+                **(args or {}),
+            },
+            facts=(Fact("tasks", count(len(rows))), Fact("time", ms(time * 1000)), Fact("share", pct(share)), *facts),
+            evidence=ops.evidence(_top(rows, ops.dur_us), **(values or {})),
+            evidence_total=len(rows),
+        )
+    ]
+
+
 @rule("compute.memory_bound", "compute", TEXTS["compute.memory_bound"])
 def memory_bound(subject) -> list[Finding]:
     """AI Core tasks with memory_bound > 1 (the file's column, else mte2 / max(mac, vec)) whose MTE2 pipe
@@ -686,31 +689,14 @@ def memory_bound(subject) -> list[Finding]:
     with np.errstate(invalid="ignore"):
         hit = _aicore_rows(ops) & (bound > 1.0) & (mte2 > BOUND_RATIO)
     rows = np.flatnonzero(hit)
-    total = ops.device_us
-    time = float(ops.dur_us[rows].sum())
-    share = time / total if total else 0.0
-    if not len(rows) or share < MEMORY_BOUND_SHARE:
+    if not len(rows):
         return []
-    return [
-        Finding(
-            rule="compute.memory_bound",
-            category="compute",
-            severity=Severity.HIGH if share >= 0.5 else Severity.MEDIUM,
-            args={
-                "share": pct(share),
-                "count": count(len(rows)),
-                "op_types": _type_list(list(ops.type[rows]), ops.dur_us[rows]),
-            },
-            facts=(
-                Fact("tasks", count(len(rows))),
-                Fact("time", ms(time * 1000)),
-                Fact("share", pct(share)),
-                Fact("worst", f"{float(np.nanmax(bound[rows])):.3f}"),
-            ),
-            evidence=ops.evidence(_top(rows, ops.dur_us), memory_bound=bound, mte2_ratio=mte2),
-            evidence_total=len(rows),
-        )
-    ]
+    worst = Fact("worst", f"{float(np.nanmax(bound[rows])):.3f}")
+    severity = (0.5, Severity.HIGH, Severity.MEDIUM)
+    values = {"memory_bound": bound, "mte2_ratio": mte2}
+    return _rows_finding(
+        "compute.memory_bound", ops, rows, severity, min_share=MEMORY_BOUND_SHARE, facts=(worst,), values=values
+    )
 
 
 @rule("compute.no_bound", "compute", TEXTS["compute.no_bound"])
@@ -728,26 +714,8 @@ def no_bound(subject) -> list[Finding]:
     with np.errstate(invalid="ignore"):
         busy = (np.nan_to_num(data, nan=0.0) > BOUND_RATIO).any(axis=0)
     rows = np.flatnonzero(_aicore_rows(ops) & measured & ~busy & (ops.dur_us >= MIN_TASK_US))
-    total = ops.device_us
-    time = float(ops.dur_us[rows].sum())
-    share = time / total if total else 0.0
-    if not len(rows) or share < NO_BOUND_SHARE:
-        return []
-    return [
-        Finding(
-            rule="compute.no_bound",
-            category="compute",
-            severity=Severity.MEDIUM if share >= 0.3 else Severity.LOW,
-            args={
-                "share": pct(share),
-                "count": count(len(rows)),
-                "op_types": _type_list(list(ops.type[rows]), ops.dur_us[rows]),
-            },
-            facts=(Fact("tasks", count(len(rows))), Fact("time", ms(time * 1000)), Fact("share", pct(share))),
-            evidence=ops.evidence(_top(rows, ops.dur_us), **{k: v for k, v in pipes.items()}),
-            evidence_total=len(rows),
-        )
-    ]
+    severity = (0.3, Severity.MEDIUM, Severity.LOW)
+    return _rows_finding("compute.no_bound", ops, rows, severity, min_share=NO_BOUND_SHARE, values=pipes)
 
 
 # --- shapes -----------------------------------------------------------------------------------------
@@ -826,6 +794,33 @@ def _share_facts(ops: Ops, members: np.ndarray) -> tuple[float, float]:
     return time, (time / total if total else 0.0)
 
 
+def _group_finding(
+    rule_id: str,
+    ops: Ops,
+    members: np.ndarray,
+    args: Mapping[str, str],
+    *,
+    first: tuple[Fact, ...] = (),
+    last: tuple[Fact, ...] = (),
+    share_fact: bool = True,
+    values: Mapping[str, np.ndarray] | None = None,
+) -> Finding:
+    """The finding about one group of OPs rows (an op type, a shape): severity from the group's share of the
+    device time; args ``args``, then its task count and share; facts ``first``, its tasks, their time (and
+    share: ``share_fact``), then ``last``; evidence its longest rows with ``values``."""
+    time, share = _share_facts(ops, members)
+    share_facts = (Fact("share", pct(share)),) if share_fact else ()
+    return Finding(
+        rule=rule_id,
+        category="compute",
+        severity=severity_of(share),
+        args={**args, "count": count(len(members)), "share": pct(share)},
+        facts=(*first, Fact("tasks", count(len(members))), Fact("time", ms(time * 1000)), *share_facts, *last),
+        evidence=ops.evidence(_top(members, ops.dur_us), **(values or {})),
+        evidence_total=len(members),
+    )
+
+
 @rule("compute.cube_affinity", "compute", TEXTS["compute.cube_affinity"])
 def cube_affinity(subject) -> list[Finding]:
     """msprof-analyze's cube affinity: AI_CORE matmul tasks, grouped by name and shapes, of groups moving
@@ -842,31 +837,9 @@ def cube_affinity(subject) -> list[Finding]:
         axes = _inner_axes(shape_in)
         if axes is None or all(a % CUBE_AXIS == 0 for a in axes):
             continue
-        time, share = _share_facts(ops, members)
-        op_type = str(ops.type[members[0]])
         axes_text = ", ".join(str(a) for a in axes)
-        findings.append(
-            Finding(
-                rule="compute.cube_affinity",
-                category="compute",
-                severity=severity_of(share),
-                args={
-                    "op_type": op_type,
-                    "shape": shape_in.strip('"'),
-                    "axes": axes_text,
-                    "count": count(len(members)),
-                    "share": pct(share),
-                },
-                facts=(
-                    Fact("axes", axes_text),
-                    Fact("tasks", count(len(members))),
-                    Fact("time", ms(time * 1000)),
-                    Fact("share", pct(share)),
-                ),
-                evidence=ops.evidence(_top(members, ops.dur_us)),
-                evidence_total=len(members),
-            )
-        )
+        args = {"op_type": str(ops.type[members[0]]), "shape": shape_in.strip('"'), "axes": axes_text}
+        findings.append(_group_finding("compute.cube_affinity", ops, members, args, first=(Fact("axes", axes_text),)))
     return sorted(findings, key=lambda f: f.severity.rank)
 
 
@@ -914,29 +887,18 @@ def cube_optimization(subject) -> list[Finding]:
         bound, room = cube_bound(mac, mte2)
         if bound:
             continue
-        time, share = _share_facts(ops, members)
-        finding = Finding(
-            rule="compute.cube_optimization",
-            category="compute",
-            severity=severity_of(share),
-            args={
-                "op_type": str(ops.type[members[0]]),
-                "shape": shape_in.strip('"'),
-                "headroom": pct(room),
-                "count": count(len(members)),
-                "share": pct(share),
-            },
-            facts=(
+        finding = _group_finding(
+            "compute.cube_optimization",
+            ops,
+            members,
+            {"op_type": str(ops.type[members[0]]), "shape": shape_in.strip('"'), "headroom": pct(room)},
+            first=(
                 Fact("mac", f"{mac:.3f}"),
                 Fact("mte2", f"{mte2:.3f}"),
                 Fact("headroom", pct(room)),
                 Fact("data", f"{data_mb:.1f} MB"),
-                Fact("tasks", count(len(members))),
-                Fact("time", ms(time * 1000)),
-                Fact("share", pct(share)),
             ),
-            evidence=ops.evidence(_top(members, ops.dur_us), aic_mac_ratio=mac_all, aic_mte2_ratio=mte2_all),
-            evidence_total=len(members),
+            values={"aic_mac_ratio": mac_all, "aic_mte2_ratio": mte2_all},
         )
         found.append((room, finding))
     found.sort(key=lambda x: -x[0])
@@ -979,23 +941,9 @@ def fa_affinity(subject) -> list[Finding]:
         head_dim, seq = str(dims[0]), dims[1]
         if dims[0] % FA_AXIS == 0 and (not seq.isdigit() or int(seq) % FA_AXIS == 0):
             continue
-        time, share = _share_facts(ops, members)
-        findings.append(
-            Finding(
-                rule="compute.fa_affinity",
-                category="compute",
-                severity=severity_of(share),
-                args={"head_dim": head_dim, "seq": seq, "count": count(len(members)), "share": pct(share)},
-                facts=(
-                    Fact("head_dim", head_dim),
-                    Fact("seq", seq),
-                    Fact("tasks", count(len(members))),
-                    Fact("time", ms(time * 1000)),
-                ),
-                evidence=ops.evidence(_top(members, ops.dur_us)),
-                evidence_total=len(members),
-            )
-        )
+        args = {"head_dim": head_dim, "seq": seq}
+        first = (Fact("head_dim", head_dim), Fact("seq", seq))
+        findings.append(_group_finding("compute.fa_affinity", ops, members, args, first=first, share_fact=False))
     return sorted(findings, key=lambda f: f.severity.rank)
 
 
@@ -1151,24 +1099,10 @@ def vector_bound(subject) -> list[Finding]:
             bounds.update({int(r): bound for r in members})
     if not bound_rows:
         return []
-    hit = np.concatenate(bound_rows)
-    time = float(ops.dur_us[hit].sum())
-    share = time / total if total else 0.0
     kinds = ", ".join(sorted(set(bounds.values())))
-    label = np.asarray([bounds.get(i, "") for i in range(len(ops))], dtype=object)
-    return [
-        Finding(
-            rule="compute.vector_bound",
-            category="compute",
-            severity=Severity.MEDIUM if share >= 0.2 else Severity.LOW,
-            args={"share": pct(share), "op_types": _type_list(list(ops.type[hit]), ops.dur_us[hit]), "bounds": kinds},
-            facts=(
-                Fact("tasks", count(len(hit))),
-                Fact("time", ms(time * 1000)),
-                Fact("share", pct(share)),
-                Fact("bounds", kinds),
-            ),
-            evidence=ops.evidence(_top(hit, ops.dur_us), bound=label),
-            evidence_total=len(hit),
-        )
-    ]
+    label = {"bound": np.asarray([bounds.get(i, "") for i in range(len(ops))], dtype=object)}
+    hit, severity = np.concatenate(bound_rows), (0.2, Severity.MEDIUM, Severity.LOW)
+    args, facts = {"bounds": kinds}, (Fact("bounds", kinds),)
+    return _rows_finding(
+        "compute.vector_bound", ops, hit, severity, with_count=False, args=args, facts=facts, values=label
+    )
