@@ -1,5 +1,4 @@
-<?xml version="1.0" encoding="utf-8"?>
-<!DOCTYPE TS>
+<?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>AICoreMetrics</name>
@@ -106,7 +105,7 @@
 <context>
     <name>AccuracyAnalyzer</name>
     <message>
-        <source>Check the input preprocessing: mean/scale, channel order (RGB/BGR), layout (NCHW/NHWC) and AIPP settings must match the framework&apos;s.</source>
+        <source>Check the input preprocessing: mean/scale, channel order (RGB/BGR), layout (NCHW/NHWC) and AIPP settings must match the framework's.</source>
         <translation>检查输入预处理：mean/scale、通道顺序（RGB/BGR）、数据排布（NCHW/NHWC）和 AIPP 设置必须与框架中的一致。</translation>
     </message>
     <message>
@@ -206,7 +205,7 @@
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <source>msaccucmp&apos;s result CSV layout</source>
+        <source>msaccucmp's result CSV layout</source>
         <translation>msaccucmp 结果 CSV 的格式</translation>
     </message>
     <message>
@@ -341,7 +340,7 @@
         <translation>移除</translation>
     </message>
     <message>
-        <source>node:index;node:index (default: the model&apos;s outputs)</source>
+        <source>node:index;node:index (default: the model's outputs)</source>
         <translation>node:index;node:index（默认：模型的输出）</translation>
     </message>
     <message>
@@ -349,7 +348,7 @@
         <translation>选择…</translation>
     </message>
     <message>
-        <source>Choose output nodes from the model&apos;s graph</source>
+        <source>Choose output nodes from the model's graph</source>
         <translation>从模型的图中选择输出节点</translation>
     </message>
     <message>
@@ -369,7 +368,7 @@
         <translation>1 — 开启（通道数较少的输入，例如使用 AIPP 的图像）</translation>
     </message>
     <message>
-        <source>default: &lt;project&apos;s remote folder&gt;/atc or ~/ascend-workbench/atc/…</source>
+        <source>default: &lt;project's remote folder&gt;/atc or ~/ascend-workbench/atc/…</source>
         <translation>默认：&lt;工程的远端目录&gt;/atc 或 ~/ascend-workbench/atc/…</translation>
     </message>
     <message>
@@ -417,7 +416,7 @@ op_debug_level=1</translation>
         <translation>其他参数：</translation>
     </message>
     <message>
-        <source>Other flags, line {0}: expected name=value, got &apos;{1}&apos;</source>
+        <source>Other flags, line {0}: expected name=value, got '{1}'</source>
         <translation>其他参数，第 {0} 行：应为 name=value，实际为“{1}”</translation>
     </message>
     <message>
@@ -460,11 +459,11 @@ op_debug_level=1</translation>
         <translation>它自身的等待时间</translation>
     </message>
     <message>
-        <source>Link {src} -&gt; {dst} ({transport}) reaches {bandwidth}, {ratio} of its transport&apos;s median</source>
+        <source>Link {src} -&gt; {dst} ({transport}) reaches {bandwidth}, {ratio} of its transport's median</source>
         <translation>链路 {src} -&gt; {dst}（{transport}）带宽为 {bandwidth}，为同类链路中位数的 {ratio}</translation>
     </message>
     <message>
-        <source>One link is slower than the others of its kind. Check the link&apos;s hardware and configuration (hccn_tool for RDMA: link state, errors, PFC / DSCP settings; HCCS: the board), whether other traffic shares it, and the ranks&apos; placement.</source>
+        <source>One link is slower than the others of its kind. Check the link's hardware and configuration (hccn_tool for RDMA: link state, errors, PFC / DSCP settings; HCCS: the board), whether other traffic shares it, and the ranks' placement.</source>
         <translation>这条链路比同类链路慢。检查链路的硬件和配置（RDMA 用 hccn_tool 查看链路状态、错误计数、PFC / DSCP 设置；HCCS 检查单板），是否有其他流量共用该链路，以及各 rank 的部署位置。</translation>
     </message>
     <message>
@@ -564,7 +563,7 @@ op_debug_level=1</translation>
         <translation>{count} 个通信算子的数据量未按 512 字节对齐</translation>
     </message>
     <message>
-        <source>SDMA transfers whose size is not a multiple of 512 bytes run slower. Pad the tensors you communicate (or the bucket sizes) to multiples of 512 bytes; ask the HCCL engineers for the operator&apos;s data layout where it is not yours to change.</source>
+        <source>SDMA transfers whose size is not a multiple of 512 bytes run slower. Pad the tensors you communicate (or the bucket sizes) to multiples of 512 bytes; ask the HCCL engineers for the operator's data layout where it is not yours to change.</source>
         <translation>数据量不是 512 字节整数倍的 SDMA 传输更慢。把要通信的张量（或分桶大小）填充到 512 字节的整数倍；若数据布局不由你决定，请联系 HCCL 工程师。</translation>
     </message>
     <message>
@@ -740,7 +739,7 @@ op_debug_level=1</translation>
         <translation>{op_type}（输入 {shape}）距 Cube 瓶颈尚有 {headroom} 的优化空间（{count} 个任务，占设备时间 {share}）</translation>
     </message>
     <message>
-        <source>These matrix multiplications move enough data to matter, have cube-friendly shapes and still keep neither the cube unit (MAC ratio under 80 %) nor the loads (MTE2 ratio under 95 %) busy: the core waits. Check the operator&apos;s tiling and block dim against the core count, tune it with AOE, or batch or fuse the multiplications so that each call does more work.</source>
+        <source>These matrix multiplications move enough data to matter, have cube-friendly shapes and still keep neither the cube unit (MAC ratio under 80 %) nor the loads (MTE2 ratio under 95 %) busy: the core waits. Check the operator's tiling and block dim against the core count, tune it with AOE, or batch or fuse the multiplications so that each call does more work.</source>
         <translation>这些矩阵乘法的数据量足够大、shape 对 Cube 亲和，却既没有让 Cube 单元忙起来（MAC 占比低于 80 %），也没有让搬运忙起来（MTE2 占比低于 95 %）：核在等待。请对照核数检查算子的切分（tiling）和 block dim，用 AOE 调优，或合并、融合这些矩阵乘法，让每次调用做更多的工作。</translation>
     </message>
     <message>
@@ -840,7 +839,7 @@ op_debug_level=1</translation>
         <translation>迭代端到端耗时 {e2e}：计算 {computing}，未被掩盖的通信 {not_overlapped}，空闲 {free}</translation>
     </message>
     <message>
-        <source>An overview of where the step time goes (msprof-analyze&apos;s end-to-end analysis): the other findings say what to change; the Steps tab shows each step&apos;s breakdown.</source>
+        <source>An overview of where the step time goes (msprof-analyze's end-to-end analysis): the other findings say what to change; the Steps tab shows each step's breakdown.</source>
         <translation>迭代时间的去向概览（即 msprof-analyze 的整网耗时分析）：其他问题说明该改什么；“迭代”页签给出每个迭代的拆分。</translation>
     </message>
     <message>
@@ -976,7 +975,7 @@ op_debug_level=1</translation>
         <translation>{count} 项环境设置可能拖慢运行</translation>
     </message>
     <message>
-        <source>Change the settings listed (each line says what to set), then profile again. These are the environment variables msprof-analyze&apos;s advisor checks.</source>
+        <source>Change the settings listed (each line says what to set), then profile again. These are the environment variables msprof-analyze's advisor checks.</source>
         <translation>按列出的建议修改这些设置（每行说明应如何设置），然后重新采集性能数据。这些是 msprof-analyze advisor 检查的环境变量。</translation>
     </message>
     <message>
@@ -984,7 +983,7 @@ op_debug_level=1</translation>
         <translation>ASCEND_GLOBAL_LOG_LEVEL（debug/info 级日志会拖慢训练；export ASCEND_GLOBAL_LOG_LEVEL=3）</translation>
     </message>
     <message>
-        <source>HCCL_RDMA_TC (RoCE DSCP value; must match the network&apos;s configuration)</source>
+        <source>HCCL_RDMA_TC (RoCE DSCP value; must match the network's configuration)</source>
         <translation>HCCL_RDMA_TC（RoCE 报文的 DSCP 值；须与网络配置一致）</translation>
     </message>
     <message>
@@ -1437,7 +1436,7 @@ op_debug_level=1</translation>
         <translation>YUV420SP → RGB</translation>
     </message>
     <message>
-        <source>Fill the matrix and input biases for JPEG-decoded YUV420SP (BT.601 full range) to RGB, as in Huawei&apos;s samples</source>
+        <source>Fill the matrix and input biases for JPEG-decoded YUV420SP (BT.601 full range) to RGB, as in Huawei's samples</source>
         <translation>按华为样例，填入从 JPEG 解码的 YUV420SP（BT.601 全范围）转换到 RGB 的矩阵和输入偏置</translation>
     </message>
     <message>
@@ -1532,7 +1531,7 @@ op_debug_level=1</translation>
         <translation>例如 hcom_allReduce__586_0_1</translation>
     </message>
     <message>
-        <source>Which start of the operator on each rank&apos;s timeline (1: the first)</source>
+        <source>Which start of the operator on each rank's timeline (1: the first)</source>
         <translation>该算子在各 Rank 时间线上的第几次开始（1：第一次）</translation>
     </message>
     <message>
@@ -1700,6 +1699,10 @@ op_debug_level=1</translation>
         <source>Analyse as Cluster</source>
         <translation>作为集群分析</translation>
     </message>
+    <message>
+        <source>Show Graph</source>
+        <translation>显示计算图</translation>
+    </message>
 </context>
 <context>
     <name>ArtefactFileModel</name>
@@ -1797,7 +1800,7 @@ op_debug_level=1</translation>
         <translation>浏览…</translation>
     </message>
     <message>
-        <source>another host&apos;s name, or user@host:port</source>
+        <source>another host's name, or user@host:port</source>
         <translation>另一台主机的名称，或 user@host:port</translation>
     </message>
     <message>
@@ -1935,7 +1938,7 @@ Tools: {3}</source>
         <translation>无法确定：可能为 {0} 之一</translation>
     </message>
     <message>
-        <source>npu-smi info does not tell this chip&apos;s exact --soc_version and the board query (npu-smi info -t board) did not answer: choose it in the Model Converter.</source>
+        <source>npu-smi info does not tell this chip's exact --soc_version and the board query (npu-smi info -t board) did not answer: choose it in the Model Converter.</source>
         <translation>npu-smi info 无法给出该芯片确切的 --soc_version，且单板查询（npu-smi info -t board）没有答复：请在模型转换中选择。</translation>
     </message>
 </context>
@@ -1967,7 +1970,7 @@ Tools: {3}</source>
     </message>
     <message>
         <source>CANN {0} · working folder on the host: {1}
-Output: {2}/RUN_ID (RUN_ID: the run&apos;s date and time, chosen when it starts)</source>
+Output: {2}/RUN_ID (RUN_ID: the run's date and time, chosen when it starts)</source>
         <translation>CANN {0} · 主机上的工作目录：{1}
 输出：{2}/RUN_ID（RUN_ID：本次运行的日期和时间，在启动时确定）</translation>
     </message>
@@ -2218,19 +2221,19 @@ Output: {2}/RUN_ID (RUN_ID: the run&apos;s date and time, chosen when it starts)
         <translation>两个集群中都没有慢 Rank 和慢链路。</translation>
     </message>
     <message>
-        <source>Rank {0}&apos;s Computing and Free exceed rank {1}&apos;s by no more than {2} % of its step.</source>
+        <source>Rank {0}'s Computing and Free exceed rank {1}'s by no more than {2} % of its step.</source>
         <translation>Rank {0} 的计算与空闲时间比 Rank {1} 多出的部分均不超过其迭代时间的 {2} %。</translation>
     </message>
     <message>
-        <source>The columns where rank {0}&apos;s mean exceeds rank {1}&apos;s by more than {2} % of rank {1}&apos;s step (Computing + Communication (Not Overlapped) + Free). Ranked: Computing and Free.</source>
+        <source>The columns where rank {0}'s mean exceeds rank {1}'s by more than {2} % of rank {1}'s step (Computing + Communication (Not Overlapped) + Free). Ranked: Computing and Free.</source>
         <translation>Rank {0} 的均值比 Rank {1} 多出超过 Rank {1} 迭代时间（计算 + 通信（未被掩盖）+ 空闲）{2} % 的列。参与排序：计算与空闲。</translation>
     </message>
     <message>
-        <source>A rank regressed in a column when its mean change there exceeds the cluster&apos;s median change by more than {0} % of its step (Computing + Communication (Not Overlapped) + Free). Ranked: Computing and Free; communication is mostly waiting for the others.</source>
+        <source>A rank regressed in a column when its mean change there exceeds the cluster's median change by more than {0} % of its step (Computing + Communication (Not Overlapped) + Free). Ranked: Computing and Free; communication is mostly waiting for the others.</source>
         <translation>某 Rank 在某列的均值变化超出集群在该列变化的中位数，且超出部分大于其迭代时间（计算 + 通信（未被掩盖）+ 空闲）的 {0} % 时，即视为该列劣化。参与排序：计算与空闲；通信时间多为等待其他 Rank。</translation>
     </message>
     <message>
-        <source>No rank regressed: no rank&apos;s Computing or Free grew more than the cluster&apos;s did.</source>
+        <source>No rank regressed: no rank's Computing or Free grew more than the cluster's did.</source>
         <translation>没有 Rank 劣化：没有 Rank 的计算或空闲时间增长超过集群整体。</translation>
     </message>
     <message>
@@ -2246,7 +2249,7 @@ Output: {2}/RUN_ID (RUN_ID: the run&apos;s date and time, chosen when it starts)
         <translation>变化 (µs)</translation>
     </message>
     <message>
-        <source>Cluster&apos;s Change (µs)</source>
+        <source>Cluster's Change (µs)</source>
         <translation>集群变化 (µs)</translation>
     </message>
     <message>
@@ -2285,7 +2288,7 @@ Output: {2}/RUN_ID (RUN_ID: the run&apos;s date and time, chosen when it starts)
         <translation>与基线比较…</translation>
     </message>
     <message>
-        <source>Compare this cluster with a baseline cluster&apos;s folder (nothing is written into it)</source>
+        <source>Compare this cluster with a baseline cluster's folder (nothing is written into it)</source>
         <translation>将此集群与一个基线集群的文件夹比较（不会向其中写入任何内容）</translation>
     </message>
     <message>
@@ -2332,7 +2335,7 @@ Output: {2}/RUN_ID (RUN_ID: the run&apos;s date and time, chosen when it starts)
         <translation>打开 Rank 报告</translation>
     </message>
     <message>
-        <source>Open the selected rank&apos;s profiling folder as a report</source>
+        <source>Open the selected rank's profiling folder as a report</source>
         <translation>将所选 Rank 的性能数据目录作为报告打开</translation>
     </message>
     <message>
@@ -2408,7 +2411,7 @@ Output: {2}/RUN_ID (RUN_ID: the run&apos;s date and time, chosen when it starts)
         <translation>矩阵</translation>
     </message>
     <message>
-        <source>read from msprof-analyze&apos;s cluster_analysis_output</source>
+        <source>read from msprof-analyze's cluster_analysis_output</source>
         <translation>读自 msprof-analyze 的 cluster_analysis_output</translation>
     </message>
     <message>
@@ -2440,11 +2443,11 @@ Output: {2}/RUN_ID (RUN_ID: the run&apos;s date and time, chosen when it starts)
         <translation>打开 Rank {0} 的报告</translation>
     </message>
     <message>
-        <source>Rank {0}: this cluster names no folder for it ({1} was read without the ranks&apos; folders).</source>
+        <source>Rank {0}: this cluster names no folder for it ({1} was read without the ranks' folders).</source>
         <translation>Rank {0}：此集群未记录它的目录（读取 {1} 时没有各 Rank 的目录）。</translation>
     </message>
     <message>
-        <source>Rank {0} is on the remote host {1} ({2}): opening a remote rank&apos;s report is not supported; copy its folder to this machine and open it there.</source>
+        <source>Rank {0} is on the remote host {1} ({2}): opening a remote rank's report is not supported; copy its folder to this machine and open it there.</source>
         <translation>Rank {0} 位于远程主机 {1}（{2}）：不支持打开远程 Rank 的报告；请将其目录复制到本机后再打开。</translation>
     </message>
     <message>
@@ -2530,7 +2533,7 @@ Size: {4} MB · Time: {5} ms</source>
         <translation>算子：{0}</translation>
     </message>
     <message>
-        <source>No slow rank (Computing more than {0} % above its peers&apos; median) and no slow link (bandwidth under {1} % of its transport&apos;s median)</source>
+        <source>No slow rank (Computing more than {0} % above its peers' median) and no slow link (bandwidth under {1} % of its transport's median)</source>
         <translation>没有慢 Rank（计算耗时比同组中位数高 {0} % 以上）也没有慢链路（带宽低于其传输类型中位数的 {1} %）</translation>
     </message>
     <message>
@@ -2621,7 +2624,7 @@ Size: {4} MB · Time: {5} ms</source>
         <translation>；与其同通信域的 Rank 平均等待 {0}，Rank {1} 自身等待 {2}</translation>
     </message>
     <message>
-        <source>Link {0} → {1} ({2}): {3} GB/s, {4} % of the {2} links&apos; median {5} GB/s; {6} MB in {7}</source>
+        <source>Link {0} → {1} ({2}): {3} GB/s, {4} % of the {2} links' median {5} GB/s; {6} MB in {7}</source>
         <translation>链路 {0} → {1}（{2}）：{3} GB/s，为 {2} 链路中位数 {5} GB/s 的 {4} %；{7} 内传输 {6} MB</translation>
     </message>
     <message>
@@ -2760,7 +2763,7 @@ Size: {4} MB · Time: {5} ms</source>
         <translation>Rank {0}：{2} 中没有 {1}；没有通信数据</translation>
     </message>
     <message>
-        <source>{0}: no table {1}; the rank&apos;s steps are left out</source>
+        <source>{0}: no table {1}; the rank's steps are left out</source>
         <translation>{0}：没有表 {1}；该 Rank 的迭代数据未纳入</translation>
     </message>
     <message>
@@ -2792,7 +2795,7 @@ Size: {4} MB · Time: {5} ms</source>
         <translation>{0}：链路 {1} 经 parallel_group_info 映射（其 Rank 没有 r-r 链路）；msprof-analyze 会丢弃该链路</translation>
     </message>
     <message>
-        <source>{0} ranks ({1}) are on both {2} and {3} (one shared disk?); {4}&apos;s are taken</source>
+        <source>{0} ranks ({1}) are on both {2} and {3} (one shared disk?); {4}'s are taken</source>
         <translation>{0} 个 Rank（{1}）同时位于 {2} 和 {3}（共享磁盘？）；采用 {4} 上的</translation>
     </message>
     <message>
@@ -4332,19 +4335,11 @@ Click: sort by this column · Ctrl+click: select it</source>
         <translation>转换</translation>
     </message>
     <message>
-        <source>Stop</source>
-        <translation>停止</translation>
-    </message>
-    <message>
-        <source>Close</source>
-        <translation>关闭</translation>
-    </message>
-    <message>
         <source>Open Model Structure</source>
         <translation>打开模型结构</translation>
     </message>
     <message>
-        <source>Could not remember the converter&apos;s values: {0}</source>
+        <source>Could not remember the converter's values: {0}</source>
         <translation>无法记住模型转换的参数值：{0}</translation>
     </message>
     <message>
@@ -4479,7 +4474,7 @@ Click: sort by this column · Ctrl+click: select it</source>
         <translation>已同步到 {0}。发送文件：{1} 个（{2} 字节）；新建文件夹：{3} 个；在主机上删除：{4} 个；保留（仅在主机上）：{5} 个。</translation>
     </message>
     <message>
-        <source>Conflicts not sent (the host&apos;s copy was kept): {0}.</source>
+        <source>Conflicts not sent (the host's copy was kept): {0}.</source>
         <translation>未发送的冲突（保留了主机上的副本）：{0}。</translation>
     </message>
     <message>
@@ -4511,7 +4506,7 @@ Click: sort by this column · Ctrl+click: select it</source>
         <translation>符号链接 — 不发送</translation>
     </message>
     <message>
-        <source>conflict: edited here and on the host — overwrite the host&apos;s copy?</source>
+        <source>conflict: edited here and on the host — overwrite the host's copy?</source>
         <translation>冲突：本地和主机上都已修改 — 覆盖主机上的副本？</translation>
     </message>
     <message>
@@ -4672,7 +4667,7 @@ Click: sort by this column · Ctrl+click: select it</source>
         <translation>{0}（开启 Dump 时写入）</translation>
     </message>
     <message>
-        <source>Read by the runtime on the machine the application runs on: a relative path is relative to the application&apos;s working folder (the deployed project folder on a CANN machine); the folder must exist there.</source>
+        <source>Read by the runtime on the machine the application runs on: a relative path is relative to the application's working folder (the deployed project folder on a CANN machine); the folder must exist there.</source>
         <translation>由应用程序所在机器上的运行时读取：相对路径相对于应用程序的工作目录（在 CANN 机器上即部署后的工程目录）；该目录必须在那里已存在。</translation>
     </message>
     <message>
@@ -4688,7 +4683,7 @@ Click: sort by this column · Ctrl+click: select it</source>
         <translation>Dump 单算子调用（dump_op_switch）</translation>
     </message>
     <message>
-        <source>(not set: the runtime&apos;s default)</source>
+        <source>(not set: the runtime's default)</source>
         <translation>（未设置：使用运行时的默认值）</translation>
     </message>
     <message>
@@ -4824,7 +4819,7 @@ Click: sort by this column · Ctrl+click: select it</source>
         <translation>文件中列出的算子：{0}</translation>
     </message>
     <message>
-        <source>Load the offline model: model_name is its om JSON&apos;s top-level name.</source>
+        <source>Load the offline model: model_name is its om JSON's top-level name.</source>
         <translation>请加载离线模型：model_name 为其 om JSON 的顶层名称。</translation>
     </message>
     <message>
@@ -5301,6 +5296,239 @@ Replace it with the configuration shown? The current file will be kept as {3}.co
     </message>
 </context>
 <context>
+    <name>GraphDocument</name>
+    <message>
+        <source>Compare with…</source>
+        <translation>对比…</translation>
+    </message>
+    <message>
+        <source>Show another model beside this one (e.g. the ONNX model of this om)</source>
+        <translation>在旁边显示另一个模型（例如此 om 对应的 ONNX 模型）</translation>
+    </message>
+    <message>
+        <source>Opening {0} cancelled</source>
+        <translation>已取消打开 {0}</translation>
+    </message>
+    <message>
+        <source>{0}: no op named {1}</source>
+        <translation>{0}：没有名为 {1} 的算子</translation>
+    </message>
+    <message>
+        <source>Compare with Model</source>
+        <translation>选择对比模型</translation>
+    </message>
+    <message>
+        <source>Models ({0});;All files (*)</source>
+        <translation>模型 ({0});;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Map the ops of {0}</source>
+        <translation>映射 {0} 的算子</translation>
+    </message>
+    <message>
+        <source>{0} — Graph</source>
+        <translation>{0} — 计算图</translation>
+    </message>
+</context>
+<context>
+    <name>GraphLegend</name>
+    <message>
+        <source>Convolution</source>
+        <translation>卷积</translation>
+    </message>
+    <message>
+        <source>MatMul</source>
+        <translation>矩阵乘</translation>
+    </message>
+    <message>
+        <source>Elementwise</source>
+        <translation>逐元素</translation>
+    </message>
+    <message>
+        <source>Normalisation</source>
+        <translation>归一化</translation>
+    </message>
+    <message>
+        <source>Data movement</source>
+        <translation>数据搬移</translation>
+    </message>
+    <message>
+        <source>Control / I/O</source>
+        <translation>控制 / 输入输出</translation>
+    </message>
+    <message>
+        <source>Other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <source>Collapsed group</source>
+        <translation>折叠的分组</translation>
+    </message>
+</context>
+<context>
+    <name>GraphPane</name>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Find op by name or type (Ctrl+F)</source>
+        <translation>按名称或类型查找算子 (Ctrl+F)</translation>
+    </message>
+    <message>
+        <source>Previous</source>
+        <translation>上一个</translation>
+    </message>
+    <message>
+        <source>Previous match (Shift+Enter)</source>
+        <translation>上一个匹配 (Shift+Enter)</translation>
+    </message>
+    <message>
+        <source>Next</source>
+        <translation>下一个</translation>
+    </message>
+    <message>
+        <source>Next match (Enter)</source>
+        <translation>下一个匹配 (Enter)</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>适应窗口</translation>
+    </message>
+    <message>
+        <source>Show the whole graph</source>
+        <translation>显示整张图</translation>
+    </message>
+    <message>
+        <source>Reading and laying out {0}…</source>
+        <translation>正在读取并布局 {0}…</translation>
+    </message>
+    <message>
+        <source>Model graph of {0}</source>
+        <translation>{0} 的模型计算图</translation>
+    </message>
+    <message>
+        <source>Model graph of {0}: {1}</source>
+        <translation>{0} 的模型计算图：{1}</translation>
+    </message>
+    <message>
+        <source>{0} ops, {1} shown</source>
+        <translation>{0} 个算子，显示 {1} 个</translation>
+    </message>
+    <message>
+        <source>No path between {0} and {1}</source>
+        <translation>{0} 与 {1} 之间没有路径</translation>
+    </message>
+    <message>
+        <source>Path: {0} ops</source>
+        <translation>路径：{0} 个算子</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Group</source>
+        <translation>分组</translation>
+    </message>
+    <message>
+        <source>Original ops</source>
+        <translation>原始算子</translation>
+    </message>
+    <message>
+        <source>Input {0}</source>
+        <translation>输入 {0}</translation>
+    </message>
+    <message>
+        <source> (weight)</source>
+        <translation>（权重）</translation>
+    </message>
+    <message>
+        <source>Go to producer {0}</source>
+        <translation>转到生产者 {0}</translation>
+    </message>
+    <message>
+        <source>Output {0}</source>
+        <translation>输出 {0}</translation>
+    </message>
+    <message>
+        <source>Consumer</source>
+        <translation>消费者</translation>
+    </message>
+    <message>
+        <source>Go to consumer</source>
+        <translation>转到消费者</translation>
+    </message>
+    <message>
+        <source>Attribute {0}</source>
+        <translation>属性 {0}</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>种类</translation>
+    </message>
+    <message>
+        <source>Ops</source>
+        <translation>算子数</translation>
+    </message>
+    <message>
+        <source>Expand</source>
+        <translation>展开</translation>
+    </message>
+    <message>
+        <source>no match</source>
+        <translation>无匹配</translation>
+    </message>
+    <message>
+        <source>{0} of {1}</source>
+        <translation>第 {0} 个，共 {1} 个</translation>
+    </message>
+    <message>
+        <source>Expanding {0}…</source>
+        <translation>正在展开 {0}…</translation>
+    </message>
+    <message>
+        <source>Collapsing {0}…</source>
+        <translation>正在折叠 {0}…</translation>
+    </message>
+    <message>
+        <source>Layout of {0}</source>
+        <translation>{0} 的布局</translation>
+    </message>
+    <message>
+        <source>Expand Group</source>
+        <translation>展开分组</translation>
+    </message>
+    <message>
+        <source>Go to Producer</source>
+        <translation>转到生产者</translation>
+    </message>
+    <message>
+        <source>Go to Consumer</source>
+        <translation>转到消费者</translation>
+    </message>
+    <message>
+        <source>Path to Here</source>
+        <translation>到此处的路径</translation>
+    </message>
+    <message>
+        <source>Collapse Group “{0}”</source>
+        <translation>折叠分组“{0}”</translation>
+    </message>
+    <message>
+        <source>Copy Name</source>
+        <translation>复制名称</translation>
+    </message>
+    <message>
+        <source>Fit to Window</source>
+        <translation>适应窗口</translation>
+    </message>
+</context>
+<context>
     <name>Heatmap</name>
     <message>
         <source>Destination rank</source>
@@ -5412,7 +5640,7 @@ Replace it with the configuration shown? The current file will be kept as {3}.co
         <translation>本地文件夹</translation>
     </message>
     <message>
-        <source>Only what the views need is copied (mindstudio_profiler_output, or summary and timeline, plus the info files); data never exported is exported on the host first. The import is listed with the project&apos;s profiling runs.</source>
+        <source>Only what the views need is copied (mindstudio_profiler_output, or summary and timeline, plus the info files); data never exported is exported on the host first. The import is listed with the project's profiling runs.</source>
         <translation>仅复制视图所需的内容（mindstudio_profiler_output，或 summary 和 timeline，以及 info 文件）；从未导出过的数据会先在主机上导出。导入的结果会与工程的性能分析运行记录列在一起。</translation>
     </message>
     <message>
@@ -5459,7 +5687,7 @@ Replace it with the configuration shown? The current file will be kept as {3}.co
         <translation>输入</translation>
     </message>
     <message>
-        <source>The model&apos;s inputs and the shapes ATC compiles for. Use -1 for a dynamic axis.</source>
+        <source>The model's inputs and the shapes ATC compiles for. Use -1 for a dynamic axis.</source>
         <translation>模型的输入，以及 ATC 编译所用的 shape。动态轴请使用 -1。</translation>
     </message>
     <message>
@@ -5499,8 +5727,8 @@ Replace it with the configuration shown? The current file will be kept as {3}.co
         <translation>（未设置）</translation>
     </message>
     <message>
-        <source>input names separated by &apos;;&apos; (fed as float16)</source>
-        <translation>输入名称，以 &apos;;&apos; 分隔（以 float16 输入）</translation>
+        <source>input names separated by ';' (fed as float16)</source>
+        <translation>输入名称，以 ';' 分隔（以 float16 输入）</translation>
     </message>
     <message>
         <source>Input format:</source>
@@ -5535,8 +5763,8 @@ Replace it with the configuration shown? The current file will be kept as {3}.co
         <translation>动态维度</translation>
     </message>
     <message>
-        <source>one value per -1 axis, gears separated by &apos;;&apos; e.g. 1,224;2,448 (needs input format ND)</source>
-        <translation>每个 -1 轴一个值，各档位以 &apos;;&apos; 分隔，例如 1,224;2,448（需要输入格式为 ND）</translation>
+        <source>one value per -1 axis, gears separated by ';' e.g. 1,224;2,448 (needs input format ND)</source>
+        <translation>每个 -1 轴一个值，各档位以 ';' 分隔，例如 1,224;2,448（需要输入格式为 ND）</translation>
     </message>
     <message>
         <source>The model is not read locally: enter its inputs by hand.</source>
@@ -5697,7 +5925,7 @@ Replace it with the configuration shown? The current file will be kept as {3}.co
         <translation>打开集群…</translation>
     </message>
     <message>
-        <source>Analyse a job&apos;s folder of ranks as a cluster, or open a cluster_analysis_output</source>
+        <source>Analyse a job's folder of ranks as a cluster, or open a cluster_analysis_output</source>
         <translation>将作业的各 Rank 目录作为集群分析，或打开 cluster_analysis_output</translation>
     </message>
     <message>
@@ -5986,7 +6214,7 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
         <translation>转到峰值</translation>
     </message>
     <message>
-        <source>Put the cursor on the highest curve&apos;s peak and list what is alive there</source>
+        <source>Put the cursor on the highest curve's peak and list what is alive there</source>
         <translation>把游标放到最高曲线的峰值处，并列出此时仍占用内存的算子</translation>
     </message>
     <message>
@@ -6034,7 +6262,7 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
         <translation>在时间线上显示</translation>
     </message>
     <message>
-        <source>Go to the Timeline with the clicked allocation&apos;s operator selected</source>
+        <source>Go to the Timeline with the clicked allocation's operator selected</source>
         <translation>转到时间线并选中所单击分配的算子</translation>
     </message>
     <message>
@@ -6381,7 +6609,7 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
         <translation>msFmkTransplt 仅在分布式迁移时需要主脚本。</translation>
     </message>
     <message>
-        <source>convert_tf2npu&apos;s -m: the script that starts the training (optional).</source>
+        <source>convert_tf2npu's -m: the script that starts the training (optional).</source>
         <translation>convert_tf2npu 的 -m：启动训练的脚本（可选）。</translation>
     </message>
     <message>
@@ -6440,7 +6668,7 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
         <translation>迁移后的工程：{0}</translation>
     </message>
     <message>
-        <source>The tool&apos;s log says the migration failed.</source>
+        <source>The tool's log says the migration failed.</source>
         <translation>工具日志显示迁移失败。</translation>
     </message>
     <message>
@@ -6603,14 +6831,6 @@ CANN 机器：{3}</translation>
         <translation>运行</translation>
     </message>
     <message>
-        <source>Stop</source>
-        <translation>停止</translation>
-    </message>
-    <message>
-        <source>Close</source>
-        <translation>关闭</translation>
-    </message>
-    <message>
         <source>Output folder {0}: already holds files; choose another folder or tick “Write into an output folder that already holds files”</source>
         <translation>输出文件夹 {0}：已包含文件；请选择其他文件夹，或勾选“写入已包含文件的输出文件夹”</translation>
     </message>
@@ -6639,8 +6859,15 @@ CANN 机器：{3}</translation>
         <translation>迁移失败：{0}</translation>
     </message>
     <message>
-        <source>Stopped: the tool&apos;s process group on the CANN machine was killed.</source>
+        <source>Stopped: the tool's process group on the CANN machine was killed.</source>
         <translation>已停止：CANN 机器上工具的进程组已被终止。</translation>
+    </message>
+</context>
+<context>
+    <name>Minimap</name>
+    <message>
+        <source>Overview: click or drag to move the view</source>
+        <translation>概览：单击或拖动以移动视图</translation>
     </message>
 </context>
 <context>
@@ -6762,7 +6989,7 @@ CANN 机器：{3}</translation>
         <translation>无法从文件名检测</translation>
     </message>
     <message>
-        <source>the model&apos;s file name</source>
+        <source>the model's file name</source>
         <translation>模型的文件名</translation>
     </message>
     <message>
@@ -6970,7 +7197,7 @@ CANN 机器：{3}</translation>
         <translation>{0}/{1} 个算子</translation>
     </message>
     <message>
-        <source>Choose Dump Option &quot;Several&quot; to pick ops</source>
+        <source>Choose Dump Option "Several" to pick ops</source>
         <translation>将 Dump 选项设为“部分”即可选择算子</translation>
     </message>
 </context>
@@ -6981,7 +7208,7 @@ CANN 机器：{3}</translation>
         <translation>性能分析选项</translation>
     </message>
     <message>
-        <source>What msprof collects. The defaults are msprof&apos;s; the command line below follows every change.</source>
+        <source>What msprof collects. The defaults are msprof's; the command line below follows every change.</source>
         <translation>msprof 采集的内容。默认值与 msprof 一致；下方的命令行会随每次修改同步更新。</translation>
     </message>
     <message>
@@ -7103,7 +7330,7 @@ CANN 机器：{3}</translation>
         <translation>保存…</translation>
     </message>
     <message>
-        <source>Save this job&apos;s output to a file</source>
+        <source>Save this job's output to a file</source>
         <translation>将此任务的输出保存到文件</translation>
     </message>
     <message>
@@ -7404,7 +7631,7 @@ CANN 机器：{3}</translation>
         <translation>请先选择一条运行记录。</translation>
     </message>
     <message>
-        <source>{0}: the run&apos;s data is gone (deleted outside the workbench?)</source>
+        <source>{0}: the run's data is gone (deleted outside the workbench?)</source>
         <translation>{0}：该运行的数据已不存在（是否在工作台之外被删除？）</translation>
     </message>
     <message>
@@ -7458,12 +7685,12 @@ CANN 机器：{3}</translation>
         <translation>工程属性</translation>
     </message>
     <message>
-        <source>Name the profiling project and choose where its results are kept. Every run gets its own folder there and appears in the project&apos;s Profiling runs.</source>
+        <source>Name the profiling project and choose where its results are kept. Every run gets its own folder there and appears in the project's Profiling runs.</source>
         <translation>为性能分析工程命名，并选择结果的保存位置。每次运行都会在其中拥有单独的文件夹，并显示在工程的性能分析运行记录中。</translation>
     </message>
     <message>
-        <source>letters, digits, &apos;.&apos;, &apos;_&apos; or &apos;-&apos;</source>
-        <translation>字母、数字、&apos;.&apos;、&apos;_&apos; 或 &apos;-&apos;</translation>
+        <source>letters, digits, '.', '_' or '-'</source>
+        <translation>字母、数字、'.'、'_' 或 '-'</translation>
     </message>
     <message>
         <source>Browse…</source>
@@ -7512,12 +7739,12 @@ CANN 机器：{3}</translation>
 <context>
     <name>QtPrompter</name>
     <message>
-        <source>The authenticity of host {0} ({1}) can&apos;t be established.
+        <source>The authenticity of host {0} ({1}) can't be established.
 
 {2} key fingerprint:
 {3}
 
-Trust this key and connect? It will be remembered in Ascend Workbench&apos;s known_hosts file.</source>
+Trust this key and connect? It will be remembered in Ascend Workbench's known_hosts file.</source>
         <translation>无法确认主机 {0}（{1}）的真实性。
 
 {2} 密钥指纹：
@@ -7577,7 +7804,7 @@ Trust this key and connect? It will be remembered in Ascend Workbench&apos;s kno
         <translation>查询为空：请编写一条 SELECT 语句</translation>
     </message>
     <message>
-        <source>one statement at a time: remove what follows the first &apos;;&apos;</source>
+        <source>one statement at a time: remove what follows the first ';'</source>
         <translation>一次只能执行一条语句：请删除第一个“;”之后的内容</translation>
     </message>
     <message>
@@ -7890,6 +8117,18 @@ Trust this key and connect? It will be remembered in Ascend Workbench&apos;s kno
     <message>
         <source>Slices of the area: {0}</source>
         <translation>区域内的切片：{0}</translation>
+    </message>
+    <message>
+        <source>Selected area</source>
+        <translation>选中区域</translation>
+    </message>
+    <message>
+        <source>Lanes</source>
+        <translation>泳道</translation>
+    </message>
+    <message>
+        <source>Slices</source>
+        <translation>切片数</translation>
     </message>
     <message>
         <source>{0} lanes, {1} → {2} ({3})</source>
@@ -8310,8 +8549,8 @@ Trust this key and connect? It will be remembered in Ascend Workbench&apos;s kno
         <translation>{0}  （{1}）</translation>
     </message>
     <message>
-        <source>field &apos;args&apos;: {0}</source>
-        <translation>字段 &apos;args&apos;：{0}</translation>
+        <source>field 'args': {0}</source>
+        <translation>字段 'args'：{0}</translation>
     </message>
     <message>
         <source>Environment</source>
@@ -8336,6 +8575,17 @@ Trust this key and connect? It will be remembered in Ascend Workbench&apos;s kno
     <message>
         <source>Stopped.</source>
         <translation>已停止。</translation>
+    </message>
+</context>
+<context>
+    <name>RunWizard</name>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
     </message>
 </context>
 <context>
@@ -8417,7 +8667,7 @@ Trust this key and connect? It will be remembered in Ascend Workbench&apos;s kno
         <translation>此报告没有按迭代的时间分解。</translation>
     </message>
     <message>
-        <source>Steps: {0} ({1}). Computing + Communication (Not Overlapped) + Free = the step&apos;s time. Click a bar to select the step on the timeline.</source>
+        <source>Steps: {0} ({1}). Computing + Communication (Not Overlapped) + Free = the step's time. Click a bar to select the step on the timeline.</source>
         <translation>迭代：{0}（{1}）。计算 + 通信（未被掩盖）+ 空闲 = 迭代时间。单击柱形可在时间线上选中该迭代。</translation>
     </message>
 </context>
@@ -8484,7 +8734,7 @@ Trust this key and connect? It will be remembered in Ascend Workbench&apos;s kno
         <translation>读自 step_trace_time.csv</translation>
     </message>
     <message>
-        <source>computed from the timeline&apos;s Overlap Analysis lanes</source>
+        <source>computed from the timeline's Overlap Analysis lanes</source>
         <translation>由时间线的 Overlap Analysis 泳道计算</translation>
     </message>
 </context>
