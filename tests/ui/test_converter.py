@@ -407,10 +407,13 @@ def test_the_wizard_falls_back_to_the_demo_host_only_when_the_project_names_none
     qtbot.waitUntil(lambda: ready(wizard), timeout=20000)
 
 
-def test_an_om_json_of_any_name_opens_as_the_model_structure_on_double_click(qtbot, window, tmp_path, samples):
+def test_an_om_json_of_any_name_opens_as_a_graph_and_its_menu_lists_its_ops(qtbot, window, tmp_path, samples):
     import shutil
 
+    from uikit import click_menu_entry, explorer_menu
+
     from workbench.ui.converter.structure_view import ModelStructureView
+    from workbench.ui.graph.document import GraphDocument
 
     root = tmp_path / "proj"
     create_project(root)
@@ -423,6 +426,17 @@ def test_an_om_json_of_any_name_opens_as_the_model_structure_on_double_click(qtb
     # a double click as a platform delivers it: press + release, then the double-click event
     qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=pos)
     qtbot.mouseDClick(view.viewport(), Qt.MouseButton.LeftButton, pos=pos)
+    qtbot.waitUntil(
+        lambda: (
+            isinstance(window.documents.currentWidget(), GraphDocument)
+            and window.documents.currentWidget().pane.data is not None
+        ),
+        timeout=30000,
+    )
+    shown_graph = window.documents.currentWidget().pane.data.graph
+    assert shown_graph.name == "sub_model" and len(shown_graph.nodes) >= 19
+    # its op list: the explorer's Show Model Structure
+    click_menu_entry(qtbot, explorer_menu(qtbot, window, graph), "Show Model Structure")
     qtbot.waitUntil(lambda: isinstance(window.documents.currentWidget(), ModelStructureView), timeout=30000)
     doc = window.documents.currentWidget()
     assert window.documents.tabText(window.documents.currentIndex()) == "sub_model_graph.json — Structure"

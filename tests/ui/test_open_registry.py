@@ -8,9 +8,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QPoint, Qt
-from PySide6.QtGui import QContextMenuEvent
-from PySide6.QtWidgets import QApplication, QDialogButtonBox, QMenu
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDialogButtonBox
+from uikit import click_menu_entry, explorer_menu, explorer_row_centre
 
 from workbench.core import artefacts
 from workbench.core.project import create_project
@@ -41,33 +41,6 @@ def project(window, samples, tmp_path):
     return root
 
 
-def _row_centre(qtbot, window, path: Path) -> QPoint:
-    view = window.explorer.view
-    qtbot.waitUntil(lambda: not view.visualRect(window.explorer.index_of(path)).isEmpty(), timeout=10000)
-    return view.visualRect(window.explorer.index_of(path)).center()
-
-
-def _context_menu(qtbot, window, path: Path) -> QMenu:
-    """Right-click ``path`` in the explorer: the menu the panel pops up."""
-    viewport = window.explorer.view.viewport()
-    pos = _row_centre(qtbot, window, path)
-    QApplication.sendEvent(viewport, QContextMenuEvent(QContextMenuEvent.Reason.Mouse, pos, viewport.mapToGlobal(pos)))
-    shown = [m for m in window.explorer.findChildren(QMenu) if m.isVisible()]
-    assert len(shown) == 1, "right-click pops up one menu"
-    return shown[0]
-
-
-def _click(qtbot, menu: QMenu, text: str) -> None:
-    """Click the entry ``text`` of the popped-up ``menu``, as a user does."""
-    texts = [a.text() for a in menu.actions()]
-    action = next((a for a in menu.actions() if a.text() == text), None)
-    assert action is not None, f"{text!r} not in {texts}"
-    triggered = []
-    action.triggered.connect(lambda *_: triggered.append(True))
-    qtbot.mouseClick(menu, Qt.MouseButton.LeftButton, pos=menu.actionGeometry(action).center())
-    qtbot.waitUntil(lambda: bool(triggered) and not menu.isVisible(), timeout=5000)
-
-
 # offscreen QPA: a popup menu raises itself and grabs the keyboard, which that platform cannot do
 # (real platforms can); the warnings say so and are harmless here.
 def test_explorer_context_menu_opens_the_right_view(qtbot, window, project):
@@ -79,13 +52,13 @@ def test_explorer_context_menu_opens_the_right_view(qtbot, window, project):
         return [d for d in window.findChildren(DumpConfigDialog) if d.isVisible()]
 
     om_json = project / "model.json"  # an om JSON named *.json: known by its content
-    menu = _context_menu(qtbot, window, om_json)
+    menu = explorer_menu(qtbot, window, om_json)
     assert [a.text() for a in menu.actions()] == ["Open", "Show Model Structure", "Dump Configuration…"]
-    _click(qtbot, menu, "Show Model Structure")
+    click_menu_entry(qtbot, menu, "Show Model Structure")
     qtbot.waitUntil(lambda: isinstance(window.documents.currentWidget(), ModelStructureView), timeout=30000)
     assert window.documents.tabToolTip(window.documents.currentIndex()) == str(om_json)
 
-    _click(qtbot, _context_menu(qtbot, window, om_json), "Dump Configuration…")
+    click_menu_entry(qtbot, explorer_menu(qtbot, window, om_json), "Dump Configuration…")
     qtbot.waitUntil(lambda: bool(dialogs()), timeout=10000)
     dialog = dialogs()[0]
     assert dialog.model_path.text() == str(om_json)
@@ -93,15 +66,15 @@ def test_explorer_context_menu_opens_the_right_view(qtbot, window, project):
     qtbot.waitUntil(lambda: not dialogs(), timeout=10000)
 
     acl = project / "acl.json"
-    menu = _context_menu(qtbot, window, acl)
+    menu = explorer_menu(qtbot, window, acl)
     assert [a.text() for a in menu.actions()] == ["Open"]
-    _click(qtbot, menu, "Open")
+    click_menu_entry(qtbot, menu, "Open")
     qtbot.waitUntil(lambda: bool(dialogs()), timeout=10000)
     assert dialogs()[0].acl_path.text() == str(acl)
     dialogs()[0].close()
 
     npy = project / "golden.npy"
-    _click(qtbot, _context_menu(qtbot, window, npy), "Open Dump Data")
+    click_menu_entry(qtbot, explorer_menu(qtbot, window, npy), "Open Dump Data")
     qtbot.waitUntil(lambda: isinstance(window.documents.currentWidget(), DumpDataView), timeout=10000)
     assert window.documents.currentWidget().path == npy
 
@@ -110,7 +83,7 @@ def test_double_click_on_a_report_opens_the_report_document(qtbot, window, proje
     from workbench.ui.report.document import ReportDocument
 
     report = project / "kernel_details.csv"
-    pos = _row_centre(qtbot, window, report)
+    pos = explorer_row_centre(qtbot, window, report)
     viewport = window.explorer.view.viewport()
     # a double click as a platform delivers it: press + release, then the double-click event
     # (QTest's mouseDClick sends only the latter; an item view opens on it when it saw the press)

@@ -127,7 +127,9 @@ def every_kind(window, samples, tmp_path):
     shutil.copytree(RESOURCES / "resnet_torch_npu", root / "torch")
     ascend_pt = next((root / "torch").iterdir())
     np.save(root / "golden.npy", np.arange(12, dtype=np.float32).reshape(3, 4))
-    (root / "resnet50.onnx").write_bytes(b"\x08\x07")
+    from workbench.core.graph.synth import synth_onnx
+
+    synth_onnx(300, root / "resnet50.onnx")
     (root / "net.pb").write_bytes(b"\x0a\x00")
     leaf = _write_dump(samples, root / "dump", "a_model_with_a_long_name_as_real_ones_have")
     dump_file = max(leaf.iterdir(), key=lambda f: len(f.name))
@@ -145,6 +147,8 @@ def _doc_ready(window, kind: str, path: Path | None = None) -> bool:
         return False
     if kind == "ReportDocument":
         return doc.ready
+    if kind == "GraphDocument":
+        return doc.pane.data is not None
     if kind == "DumpDataView":
         return "dump files" in doc.title.text() or doc.title.text().endswith(": NumPy array")
     return True
@@ -159,9 +163,9 @@ def test_no_document_changes_the_size_of_the_window(qtbot, window, every_kind):
     qtbot.waitUntil(lambda: window.size().width() == 1200 and window.isVisible(), timeout=5000)
     docks = {n: window.docks[n].width() for n in ("ProjectExplorerDock", "DetailsDock")}
     opened = [
-        (root / "model.json", "ModelStructureView"),
-        (root / "test.om.json", "ModelStructureView"),
-        (root / "resnet50.onnx", "ModelStructureView"),
+        (root / "model.json", "GraphDocument"),
+        (root / "test.om.json", "GraphDocument"),
+        (root / "resnet50.onnx", "GraphDocument"),
         (root / "kernel_details.csv", "ReportDocument"),
         (root / "trace_view.json", "ReportDocument"),
         (prof, "ReportDocument"),

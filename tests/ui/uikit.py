@@ -217,3 +217,36 @@ class User:
             qtbot.keyClick(edit, Qt.Key.Key_Return)
 
         return handler
+
+
+def explorer_row_centre(qtbot, window, path):
+    """Where ``path``'s row is in the project explorer, once it is shown."""
+    view = window.explorer.view
+    qtbot.waitUntil(lambda: not view.visualRect(window.explorer.index_of(path)).isEmpty(), timeout=10000)
+    return view.visualRect(window.explorer.index_of(path)).center()
+
+
+def explorer_menu(qtbot, window, path):
+    """Right-click ``path`` in the project explorer: the menu the panel pops up."""
+    from PySide6.QtGui import QContextMenuEvent
+    from PySide6.QtWidgets import QApplication, QMenu
+
+    viewport = window.explorer.view.viewport()
+    pos = explorer_row_centre(qtbot, window, path)
+    QApplication.sendEvent(viewport, QContextMenuEvent(QContextMenuEvent.Reason.Mouse, pos, viewport.mapToGlobal(pos)))
+    shown = [m for m in window.explorer.findChildren(QMenu) if m.isVisible()]
+    assert len(shown) == 1, "right-click pops up one menu"
+    return shown[0]
+
+
+def click_menu_entry(qtbot, menu, text: str) -> None:
+    """Click the entry ``text`` of the popped-up ``menu``, as a user does; it triggers and the menu closes."""
+    from PySide6.QtCore import Qt
+
+    texts = [a.text() for a in menu.actions()]
+    action = next((a for a in menu.actions() if a.text() == text), None)
+    assert action is not None, f"{text!r} not in {texts}"
+    triggered = []
+    action.triggered.connect(lambda *_: triggered.append(True))
+    qtbot.mouseClick(menu, Qt.MouseButton.LeftButton, pos=menu.actionGeometry(action).center())
+    qtbot.waitUntil(lambda: bool(triggered) and not menu.isVisible(), timeout=5000)

@@ -68,12 +68,14 @@ EDIT_DUMP_CONFIG = "edit_dump_config"  # the Dump Configuration dialog editing t
 OPEN_DUMP_DATA = "open_dump_data"  # the dump data view
 OPEN_CLUSTER = "open_cluster"  # the Cluster document (a job's ranks analysed, or an analysis re-opened)
 OPEN_MIGRATION = "open_migration"  # the Migration Report document (GPU -> Ascend migration, issue #22)
+OPEN_MODEL_GRAPH = "open_model_graph"  # the model as a navigable graph (issue #23)
 
 # What a kind's context actions are called in the explorer's menu (translated in the UI; these
 # are the source strings). Open actions are all "Open" there.
 ACTION_LABELS: dict[str, str] = {
     CONVERT_MODEL: "Convert Model…",
     SHOW_MODEL_STRUCTURE: "Show Model Structure",
+    OPEN_MODEL_GRAPH: "Show Graph",
     DUMP_CONFIGURATION: "Dump Configuration…",
     OPEN_DUMP_DATA: "Open Dump Data",
     OPEN_CLUSTER: "Analyse as Cluster",
@@ -471,11 +473,9 @@ KINDS: tuple[Kind, ...] = (
         content=_is_migration_report,
     ),
     # files
-    Kind(
-        Artefact.ONNX_MODEL, "ONNX model", _suffix(".onnx"), SHOW_MODEL_STRUCTURE, (CONVERT_MODEL, SHOW_MODEL_STRUCTURE)
-    ),
-    Kind(Artefact.TF_MODEL, "TensorFlow model", _suffix(".pb"), OPEN_TEXT, (CONVERT_MODEL,)),
-    Kind(Artefact.CAFFE_MODEL, "Caffe model", _suffix(".prototxt"), OPEN_TEXT, (CONVERT_MODEL,)),
+    Kind(Artefact.ONNX_MODEL, "ONNX model", _suffix(".onnx"), OPEN_MODEL_GRAPH, (CONVERT_MODEL, SHOW_MODEL_STRUCTURE)),
+    Kind(Artefact.TF_MODEL, "TensorFlow model", _suffix(".pb"), OPEN_TEXT, (CONVERT_MODEL, OPEN_MODEL_GRAPH)),
+    Kind(Artefact.CAFFE_MODEL, "Caffe model", _suffix(".prototxt"), OPEN_TEXT, (CONVERT_MODEL, OPEN_MODEL_GRAPH)),
     Kind(Artefact.CAFFE_WEIGHTS, "Caffe weights", _suffix(".caffemodel"), OPEN_TEXT),
     Kind(Artefact.AIR_MODEL, "AIR model", _suffix(".air"), OPEN_TEXT, (CONVERT_MODEL,)),
     Kind(
@@ -483,7 +483,7 @@ KINDS: tuple[Kind, ...] = (
         "Offline model (.om)",
         _suffix(".om"),
         SHOW_MODEL_STRUCTURE,
-        (SHOW_MODEL_STRUCTURE, DUMP_CONFIGURATION),
+        (SHOW_MODEL_STRUCTURE, OPEN_MODEL_GRAPH, DUMP_CONFIGURATION),
     ),
     Kind(Artefact.NPY, "NumPy array", _suffix(".npy"), OPEN_DUMP_DATA, (OPEN_DUMP_DATA,)),
     Kind(Artefact.SAVED_REPORT, "Workbench report", _suffix(SAVED_REPORT_SUFFIX), OPEN_REPORT),
@@ -503,7 +503,7 @@ KINDS: tuple[Kind, ...] = (
         Artefact.OM_JSON,
         "Model structure (om JSON)",
         lambda n: n.lower().endswith(".om.json"),
-        SHOW_MODEL_STRUCTURE,
+        OPEN_MODEL_GRAPH,
         (SHOW_MODEL_STRUCTURE, DUMP_CONFIGURATION),
         on_open=_json_file(looks_like_om_json),
     ),

@@ -38,6 +38,7 @@ ARTEFACT_LABELS = (
 ACTION_LABELS = (
     QT_TRANSLATE_NOOP("ArtefactAction", "Convert Model…"),
     QT_TRANSLATE_NOOP("ArtefactAction", "Show Model Structure"),
+    QT_TRANSLATE_NOOP("ArtefactAction", "Show Graph"),
     QT_TRANSLATE_NOOP("ArtefactAction", "Dump Configuration…"),
     QT_TRANSLATE_NOOP("ArtefactAction", "Open Dump Data"),
     QT_TRANSLATE_NOOP("ArtefactAction", "Analyse as Cluster"),

@@ -79,6 +79,13 @@ def open_migration(context: AppContext, parent: QWidget, path: Path, _view: str 
     return open_migration_report(context, path, parent=parent)
 
 
+def open_model_graph(context: AppContext, _parent: QWidget, path: Path, _view: str | None = None) -> object:
+    """The model as a navigable graph (issue #23): ONNX, om JSON, .om (atc --mode=1), prototxt, pb."""
+    from workbench.ui.graph.document import open_model_graph as open_document
+
+    return open_document(context, path)
+
+
 OPENERS: dict[str, Opener] = {
     artefacts.OPEN_REPORT: open_report,
     artefacts.OPEN_TEXT: open_text,
@@ -89,6 +96,7 @@ OPENERS: dict[str, Opener] = {
     artefacts.OPEN_DUMP_DATA: open_dump_data,
     artefacts.OPEN_CLUSTER: open_cluster,
     artefacts.OPEN_MIGRATION: open_migration,
+    artefacts.OPEN_MODEL_GRAPH: open_model_graph,
 }
 
 

@@ -148,6 +148,7 @@ def test_every_artefact_has_exactly_one_entry():
         artefacts.OPEN_DUMP_DATA,
         artefacts.OPEN_CLUSTER,
         artefacts.OPEN_MIGRATION,
+        artefacts.OPEN_MODEL_GRAPH,
     }
     for kind in artefacts.KINDS:
         assert kind.open in opens, kind
@@ -215,11 +216,11 @@ def test_opening_decides_by_the_registry(samples, tmp_path):
     assert classify(om_json) is None and classify(renamed) is None, "the explorer stays name-based for these"
     expected = {
         renamed: a.OPEN_REPORT,
-        om_json: a.SHOW_MODEL_STRUCTURE,
+        om_json: a.OPEN_MODEL_GRAPH,
         other: a.OPEN_TEXT,
         samples / "acl-json-dump-samples" / "acl.json": a.EDIT_DUMP_CONFIG,
         samples / "torch_npu-kernel_details-pipe" / "kernel_details.csv": a.OPEN_REPORT,
-        samples / "atc-om2json-large" / "test.om.json": a.SHOW_MODEL_STRUCTURE,
+        samples / "atc-om2json-large" / "test.om.json": a.OPEN_MODEL_GRAPH,
         samples / "atc-aipp-config" / "aipp.config": a.OPEN_TEXT,
         samples / "npu-smi": None,  # a plain folder expands
     }
