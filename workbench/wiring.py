@@ -1,6 +1,7 @@
 """The composition root: plugs the simulated CANN toolkit into core, which does not know it.
 
-``install()`` gives the demo host (``demo``) its toolkit and lists the ``sim`` verb. It is called
+``install()`` gives the demo host (``demo``) its toolkit, lists the ``sim`` verb and gives
+``model graph --png`` the GUI's renderer. It is called
 by ``workbench.cli.main`` before any verb runs and by the GUI start (``workbench.ui.app``); the
 test suite calls it too (``tests/conftest.py``). It imports nothing heavy: the simulated toolkit
 is imported only when the demo host is first used, and ``sim``'s module only when that verb runs.
@@ -21,10 +22,19 @@ def demo_toolkit() -> Path:
     return ensure_demo_toolkit()
 
 
+def png_renderer():  # noqa: ANN201 - workbench.ui.graph.render.render_png
+    """The GUI's PNG renderer of a laid-out graph (``model graph --png``): Qt, imported only when used."""
+    from workbench.ui.graph.render import render_png
+
+    return render_png
+
+
 def install() -> None:
     """Wire the simulated toolkit in (idempotent)."""
     from workbench.core import verbs
+    from workbench.core.graph import hooks as graph_hooks
     from workbench.core.services import demohost
 
     demohost.set_demo_toolkit_provider(demo_toolkit)
+    graph_hooks.set_png_renderer(png_renderer)
     verbs.add_verb_module(SIM_VERB_MODULE, SIM_VERBS)

@@ -150,14 +150,22 @@ def migration_file(name: str) -> Callable[[bytes, Path], None]:
     return go
 
 
+def _om_and_graph(path: Path, _work: Path) -> None:
+    """An om JSON read as the op tree and as the model graph (loaded and laid out, issue #23)."""
+    from test_fuzz_graph import read_graph
+
+    read_om("om-json", path)
+    read_graph("graph-om", path)
+
+
 def _real_samples() -> list[tuple[str, Callable[[bytes, Path], None]]]:
     s = SAMPLES
     return [
         ("acl-json-dump-samples/acl.json", _as("acl.json", lambda p, w: read_acl("acl.json", p))),
         ("acl-json-torch_npu-exception/acl.json", _as("acl.json", lambda p, w: read_acl("acl.json", p))),
         ("atc-aipp-config/aipp.config", _as("aipp.config", lambda p, w: read_aipp_file("aipp", p))),
-        ("atc-om2json-310-cann5.1/model.json", _as("model.json", lambda p, w: read_om("om-json", p))),
-        ("atc-om2json-large/test.om.json", _as("test.om.json", lambda p, w: read_om("om-json", p))),
+        ("atc-om2json-310-cann5.1/model.json", _as("model.json", _om_and_graph)),
+        ("atc-om2json-large/test.om.json", _as("test.om.json", _om_and_graph)),
         ("msprof-analyze-cluster/cluster_communication.json",
          _cluster("cluster_communication.json", s / "msprof-analyze-cluster/cluster_communication.json")),
         ("msprof-analyze-cluster/cluster_step_trace_time.csv",

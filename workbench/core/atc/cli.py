@@ -14,7 +14,11 @@ content whatever its name) or of an .om (``atc --mode=1`` on the host first: the
 its om JSON). ``model structure FILE [--host NAME] [--search TEXT] [--save-json PATH] [--json]``:
 the op list of an .om (atc --mode=1 on the host), om JSON or ONNX model. Without ``--host`` an
 .om is read on the CANN machine of the project holding it (as the Model Structure view picks:
-the project's host, else its converter's last one), else on the demo host.
+the project's host, else its converter's last one), else on the demo host. ``model graph FILE
+[--layout-json OUT] [--svg OUT] [--png OUT] [--force] [--host NAME] [--json]``: the model (ONNX, om
+JSON, .om, Caffe .prototxt, TensorFlow .pb/.pbtxt) as a laid-out graph (workbench.core.graph): node,
+edge and group counts and the layout's size; --png through the GUI's renderer (registered by the
+composition root; Qt is imported only then).
 """
 
 from __future__ import annotations
@@ -237,6 +241,19 @@ def _model_args(p: argparse.ArgumentParser) -> None:
     q.add_argument("--save-json", metavar="PATH", help="keep the om JSON here")
     q.add_argument("--accept-new-host-key", action="store_true")
     q.add_argument("--json", action="store_true")
+    q = sub.add_parser(
+        "graph",
+        help="the model as a laid-out graph (ONNX, om JSON, .om, Caffe .prototxt, TensorFlow .pb/.pbtxt): "
+        "counts, layout JSON, SVG, PNG",
+    )
+    q.add_argument("file")
+    q.add_argument("--layout-json", metavar="OUT", help="write the layout (boxes, edge routes) as JSON")
+    q.add_argument("--svg", metavar="OUT", help="write the drawing as SVG")
+    q.add_argument("--png", metavar="OUT", help="write the drawing as PNG (rendered with Qt, offscreen)")
+    q.add_argument("--force", action="store_true", help="replace existing output files")
+    q.add_argument("--host", help=host_help)
+    q.add_argument("--accept-new-host-key", action="store_true")
+    q.add_argument("--json", action="store_true", help="print the counts as JSON")
 
 
 def _fmt_tensor(t: dict) -> str:
@@ -248,6 +265,8 @@ def _model(args: argparse.Namespace) -> int:
     from workbench.core.dump.omjson import OmJsonError
     from workbench.core.services.transport import TransportError
 
+    if args.action == "graph":
+        return _graph(args)
     try:
         if args.action == "inspect":
             info = _inspect(args).to_json()
@@ -345,7 +364,102 @@ def _structure(args: argparse.Namespace) -> Any:
     )
 
 
+def _read_graph(args: argparse.Namespace) -> Any:
+    """The graph of ``args.file``; an .om is read as its om JSON (atc --mode=1 on the host, as
+    ``model structure`` does)."""
+    import tempfile
+
+    from workbench.core.atc.structure import read_om
+    from workbench.core.graph.load import GraphError, load_graph
+
+    if not _is_om(args.file):
+        return load_graph(args.file)
+    with tempfile.TemporaryDirectory(prefix="wb-graph-") as tmp:
+        local = Path(tmp) / (Path(args.file).stem + ".json")
+        _on_host(args, lambda tr, tk: read_om(args.file, tr, tk, save_json=local, progress=_LogProgress(True)))
+        try:
+            graph = load_graph(local)
+        except GraphError as exc:
+            raise GraphError(str(exc).replace(str(local), f"{args.file} (its atc --mode=1 JSON)")) from None
+    graph.source = str(args.file)
+    return graph
+
+
+def _graph(args: argparse.Namespace) -> int:
+    from workbench.core.atc.modelinfo import ModelInfoError
+    from workbench.core.fsutil import OutputRefused, refuse_existing, refuse_inputs
+    from workbench.core.graph.export import png_renderer, write_layout_json, write_svg
+    from workbench.core.graph.layout import layout_graph
+    from workbench.core.graph.load import GraphError
+    from workbench.core.services.hosts import HostError
+    from workbench.core.services.transport import TransportError
+
+    outs = [
+        (flag, o) for flag, o in (("--layout-json", args.layout_json), ("--svg", args.svg), ("--png", args.png)) if o
+    ]
+    try:
+        seen: dict[Path, str] = {}
+        for flag, out in outs:
+            refuse_inputs(out, [args.file], inside=False)
+            refuse_existing(out, args.force)
+            key = Path(out).expanduser().resolve()
+            if key in seen:
+                raise OutputRefused(f"{out}: given to both {seen[key]} and {flag}; write them to different files")
+            seen[key] = flag
+        render = png_renderer() if args.png else None
+        if args.png and render is None:
+            raise OutputRefused(f"--png {args.png}: PNG needs the workbench's GUI part, not available here; use --svg")
+        graph = _read_graph(args)
+    except (GraphError, OutputRefused, ModelInfoError, HostError, ValueError) as exc:
+        return _fail(str(exc), INVALID)
+    except (TransportError, OSError) as exc:
+        return _fail(str(exc), FAILED)
+    layout = layout_graph(graph)
+    written = []
+    try:
+        if args.layout_json:
+            written.append(str(write_layout_json(graph, layout, args.layout_json, force=args.force)))
+        if args.svg:
+            written.append(str(write_svg(graph, layout, args.svg, force=args.force)))
+        if args.png and render is not None:
+            render(graph, layout, args.png)
+            written.append(str(args.png))
+    except (OutputRefused, ValueError) as exc:
+        return _fail(str(exc), INVALID)
+    except OSError as exc:
+        return _fail(f"cannot write: {exc}", FAILED)
+    data = {
+        "name": graph.name,
+        "format": graph.format,
+        "source": graph.source,
+        "nodes": len(graph.nodes),
+        "edges": len(graph.edge_src),
+        "groups": len(graph.groups),
+        "layout": {"width": round(layout.width, 1), "height": round(layout.height, 1), **layout.figures},
+        "warnings": list(graph.warnings),
+        "written": written,
+    }
+    for w in graph.warnings:
+        print(f"warning: {w}", file=sys.stderr)
+    text = "\n".join(
+        [
+            f"graph: {graph.name} ({graph.format})",
+            f"nodes: {data['nodes']}  edges: {data['edges']}  groups: {data['groups']}",
+            f"layout: {layout.width:.0f} x {layout.height:.0f}  ({layout.figures.get('layers', 0)} layers, "
+            f"{layout.figures.get('crossings', 0)} crossings)",
+            *(f"wrote: {p}" for p in written),
+        ]
+    )
+    _emit(data, args.json, text)
+    return VALID
+
+
 register_verb(
     "convert", "convert a model to an offline model (.om) with ATC on a CANN machine", _convert_args, _convert
 )
-register_verb("model", "inspect a model's inputs, or list the ops of an .om / ONNX model", _model_args, _model)
+register_verb(
+    "model",
+    "inspect a model's inputs, list the ops of an .om / ONNX model, or lay it out as a graph",
+    _model_args,
+    _model,
+)

@@ -29,32 +29,20 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
 import numpy as np
 
 from workbench.core import fsutil
+from workbench.core.graph.hooks import PngRenderer, png_renderer, set_png_renderer  # noqa: F401 - re-exported
 from workbench.core.graph.layout import CHAR_W, LINE_H, group_label, short_name
 from workbench.core.graph.model import Graph, Layout
 
 LAYOUT_FORMAT = "ascend-workbench-graph-layout"
 LAYOUT_VERSION = 1
 
-# PNG needs Qt: the composition root (workbench.wiring) registers the GUI's renderer here
-PngRenderer = Callable[[Graph, Layout, str], object]
-_png_provider: Callable[[], PngRenderer] | None = None
-
-
-def set_png_renderer(provider: Callable[[], PngRenderer] | None) -> None:
-    """``provider()`` returns ``render_png(graph, layout, path)`` (imported only when called)."""
-    global _png_provider
-    _png_provider = provider
-
-
-def png_renderer() -> PngRenderer | None:
-    return _png_provider() if _png_provider is not None else None
+# PNG needs Qt: the composition root (workbench.wiring) registers the GUI's renderer in .hooks
 
 
 def _members(graph: Graph, layout: Layout) -> dict[int, int]:

@@ -482,7 +482,9 @@ def _plain_text_one(v: Any) -> Any:
 # --- TensorFlow -------------------------------------------------------------------------------
 
 
-def _tf_graph(p: Path, nodes: list[tuple[str, str, list[str], dict[str, Any]]], cancel: CancelToken) -> Graph:
+def _tf_graph(
+    p: Path, nodes: list[tuple[str, str, list[str], dict[str, Any]]], cancel: CancelToken, *, library: bool = False
+) -> Graph:
     if not nodes:
         raise GraphError(f"{p}: field 'node': no nodes; expected a TensorFlow GraphDef")
     b = _Builder(str(p), cancel)
@@ -508,6 +510,8 @@ def _tf_graph(p: Path, nodes: list[tuple[str, str, list[str], dict[str, Any]]], 
         b.node(node, produces=[f"{name}:{k}" for k in range(max(n_out, 8))], consumes=ins)
     if control:
         b.warnings.append(f"{p}: {control} control inputs (^name) are not drawn")
+    if library:
+        b.warnings.append(f"{p}: the graph's function library is not shown (only the top-level nodes)")
     return b.graph(p.stem, "tf", unresolved=f"{p}: {{n}} node inputs name no node of the graph (left unconnected)")
 
 
@@ -547,7 +551,7 @@ def _tf_text(p: Path, cancel: CancelToken) -> Graph:
                 attrs[entry["key"][0]] = _tf_text_attr(value) if isinstance(value, dict) else value
         inputs = [x for x in nd.get("input", []) if isinstance(x, str)]
         nodes.append((name, op, inputs, attrs))
-    return _tf_graph(p, nodes, cancel)
+    return _tf_graph(p, nodes, cancel, library=bool(doc.get("library")))
 
 
 def _tf_text_attr(v: dict) -> Any:
@@ -644,7 +648,7 @@ def _graphdef_class() -> Any:
     entry.field.add(name="key", number=1, type=fd.TYPE_STRING, label=opt)
     entry.field.add(name="value", number=2, type=fd.TYPE_MESSAGE, label=opt, type_name=".wbtf.AttrValue")
     entry.options.map_entry = True
-    message("GraphDef", [("node", 1, fd.TYPE_MESSAGE, rep, "NodeDef")])
+    message("GraphDef", [("node", 1, fd.TYPE_MESSAGE, rep, "NodeDef"), ("library", 2, fd.TYPE_BYTES, opt, "")])
     pool = descriptor_pool.DescriptorPool()
     pool.Add(f)
     cls = message_factory.GetMessageClass(pool.FindMessageTypeByName("wbtf.GraphDef"))
@@ -675,7 +679,7 @@ def _tf_binary(p: Path, cancel: CancelToken) -> Graph:
         attrs = {key: _tf_attr(v) for key, v in nd.attr.items()}
         nodes.append((nd.name, nd.op, list(nd.input), attrs))
     cancel.raise_if_cancelled()
-    return _tf_graph(p, nodes, cancel)
+    return _tf_graph(p, nodes, cancel, library=bool(gd.library))
 
 
 def _tf_attr(v: Any) -> Any:
