@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 import re
 import subprocess
 import sys
@@ -16,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import onnx
 import pytest
+from _toolkit_shell import in_toolkit_shell, toolkit_env
 from onnx import TensorProto, helper, numpy_helper
 
 from workbench.core.dump.dumpfile import read_dump
@@ -48,24 +48,8 @@ print("app done, model id", model_id, flush=True)
 """
 
 
-def _env(**extra: str) -> dict[str, str]:
-    env = {
-        k: v for k, v in os.environ.items() if k not in ("ASCEND_SIM_CONFIG", "PYTHONPATH", "ASCEND_SIM_RUNTIME_LOG")
-    }
-    env.update(extra)
-    return env
-
-
 def _bash(prefix: Path, script: str, cwd: Path, **extra: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        ["bash", "-c", f"source {prefix}/ascend-toolkit/set_env.sh && {script}"],
-        capture_output=True,
-        text=True,
-        env=_env(**extra),
-        timeout=180,
-        cwd=cwd,
-        check=False,
-    )
+    return in_toolkit_shell(prefix, script, cwd, timeout=180, **extra)
 
 
 def _tiny_onnx(path: Path) -> None:
@@ -241,7 +225,7 @@ def test_remote_run_on_the_demo_host_dumps(sim_prefixes, tiny_om, tmp_path):
         [sys.executable, "-m", "workbench", "remote", "run", "demo", "--cwd", str(app), "--", "python3", "main.py"],
         capture_output=True,
         text=True,
-        env=_env(),
+        env=toolkit_env(),
         timeout=300,
         check=False,
     )

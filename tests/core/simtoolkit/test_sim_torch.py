@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 import shlex
 import shutil
 import subprocess
@@ -17,6 +16,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from _toolkit_shell import in_toolkit_shell
 
 SAMPLES = Path(__file__).resolve().parents[3] / "resources" / "samples"
 BANNER = "[simulated] torch/torch_npu runtime of the Ascend Workbench simulated toolkit"
@@ -42,23 +42,8 @@ print("loss", round(loss.item(), 4), torch.__version__, torch_npu.__version__)
 """
 
 
-def _env(**extra: str) -> dict[str, str]:
-    drop = ("ASCEND_SIM_CONFIG", "PYTHONPATH", "ASCEND_SIM_RUNTIME_LOG", "ASCEND_RT_VISIBLE_DEVICES")
-    env = {k: v for k, v in os.environ.items() if k not in drop}
-    env.update(extra)
-    return env
-
-
 def _bash(prefix: Path, script: str, cwd: Path, **extra: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        ["bash", "-c", f"source {prefix}/ascend-toolkit/set_env.sh && {script}"],
-        capture_output=True,
-        text=True,
-        env=_env(**extra),
-        timeout=300,
-        cwd=cwd,
-        check=False,
-    )
+    return in_toolkit_shell(prefix, script, cwd, timeout=300, **extra)
 
 
 def _kernels(log: Path) -> list[dict]:
