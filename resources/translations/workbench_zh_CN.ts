@@ -213,6 +213,22 @@
         <translation>导出 xlsx…</translation>
     </message>
     <message>
+        <source>Show Selected Op in Graph</source>
+        <translation>在计算图中显示所选算子</translation>
+    </message>
+    <message>
+        <source>Centre and select the clicked row's op in the model graph (the fusion rule's om JSON)</source>
+        <translation>在模型计算图（融合规则的 om JSON）中居中并选中所点击行的算子</translation>
+    </message>
+    <message>
+        <source>Show in Graph</source>
+        <translation>在计算图中显示</translation>
+    </message>
+    <message>
+        <source>Centre and select the first op below the threshold in the model graph (the fusion rule's om JSON)</source>
+        <translation>在模型计算图（融合规则的 om JSON）中居中并选中第一个低于阈值的算子</translation>
+    </message>
+    <message>
         <source>Choose the NPU dump and the ground truth, then Compare.</source>
         <translation>选择 NPU Dump 和标杆数据，然后点击“比对”。</translation>
     </message>
@@ -5366,6 +5382,17 @@ Replace it with the configuration shown? The current file will be kept as {3}.co
     </message>
 </context>
 <context>
+    <name>GraphLinks</name>
+    <message>
+        <source>Models ({0});;All files (*)</source>
+        <translation>模型 ({0});;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Choose the Model of {0}</source>
+        <translation>选择 {0} 所在的模型</translation>
+    </message>
+</context>
+<context>
     <name>GraphPane</name>
     <message>
         <source>Cancel</source>
@@ -5723,6 +5750,14 @@ Replace it with the configuration shown? The current file will be kept as {3}.co
         <translation>用从模型读取的输入重新填充表格</translation>
     </message>
     <message>
+        <source>Show in Graph</source>
+        <translation>在计算图中显示</translation>
+    </message>
+    <message>
+        <source>Centre and select the selected input in the model's graph</source>
+        <translation>在模型计算图中居中并选中所选输入</translation>
+    </message>
+    <message>
         <source>(not set)</source>
         <translation>（未设置）</translation>
     </message>
@@ -5929,6 +5964,14 @@ Replace it with the configuration shown? The current file will be kept as {3}.co
         <translation>将作业的各 Rank 目录作为集群分析，或打开 cluster_analysis_output</translation>
     </message>
     <message>
+        <source>Open Model Graph…</source>
+        <translation>打开模型计算图…</translation>
+    </message>
+    <message>
+        <source>Show an ONNX model, an om JSON, an .om, a prototxt or a pb as a graph</source>
+        <translation>以计算图显示 ONNX 模型、om JSON、.om、prototxt 或 pb</translation>
+    </message>
+    <message>
         <source>Import Result…</source>
         <translation>导入结果…</translation>
     </message>
@@ -6113,6 +6156,10 @@ Repair it? The damaged file is kept beside it as project.json.corrupt and a fres
     <message>
         <source>Open Cluster</source>
         <translation>打开集群</translation>
+    </message>
+    <message>
+        <source>Open Model Graph</source>
+        <translation>打开模型计算图</translation>
     </message>
     <message>
         <source>Searching {0} for reports…</source>
@@ -7200,6 +7247,14 @@ CANN 机器：{3}</translation>
         <source>Choose Dump Option "Several" to pick ops</source>
         <translation>将 Dump 选项设为“部分”即可选择算子</translation>
     </message>
+    <message>
+        <source>Show in Graph</source>
+        <translation>在计算图中显示</translation>
+    </message>
+    <message>
+        <source>Centre and select {0} in the model graph</source>
+        <translation>在模型计算图中居中并选中 {0}</translation>
+    </message>
 </context>
 <context>
     <name>OptionsPage</name>
@@ -7309,6 +7364,14 @@ CANN 机器：{3}</translation>
     <message>
         <source>Search nodes</source>
         <translation>搜索节点</translation>
+    </message>
+    <message>
+        <source>Show in Graph</source>
+        <translation>在计算图中显示</translation>
+    </message>
+    <message>
+        <source>Centre and select the current entry's node in the model's graph</source>
+        <translation>在模型计算图中居中并选中当前条目的节点</translation>
     </message>
 </context>
 <context>
@@ -8073,6 +8136,14 @@ Trust this key and connect? It will be remembered in Ascend Workbench's known_ho
     <message>
         <source>{0} is not shown in a view of this report.</source>
         <translation>{0} 不在此报告的任何视图中显示。</translation>
+    </message>
+    <message>
+        <source>Show in Graph</source>
+        <translation>在计算图中显示</translation>
+    </message>
+    <message>
+        <source>Centre and select {0} in an open model graph (or choose the model)</source>
+        <translation>在已打开的模型计算图中居中并选中 {0}（或选择模型）</translation>
     </message>
     <message>
         <source>Events of {0} · {1}</source>

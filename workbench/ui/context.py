@@ -82,6 +82,10 @@ class AppContext:
     open_project: Callable[[str | Path], object] | None = None
     """Open a folder as the workbench project: ``open_project(folder)`` (the main window's; it asks
     before closing the current one). None in a context without a window (a test's fakes)."""
+    documents: Callable[[], list[QWidget]] | None = None
+    """The widgets open as document tabs, in tab order (None without a window)."""
+    show_document: Callable[[QWidget], None] | None = None
+    """Make an open document the current tab (None without a window)."""
 
     @property
     def project(self) -> Project | None:

@@ -131,6 +131,7 @@ class MainWindow(QMainWindow):
 
         self.explorer = ProjectExplorerPanel(self)
         self.details = DetailsPanel(self)
+        self.documents.currentChanged.connect(self._document_changed)  # the dock follows the current tab
         self.output = OutputPanel(self)
         self.tasks = TasksPanel(self)
         # in the explorer a plain folder expands on activation: it is not searched for reports
@@ -239,6 +240,8 @@ class MainWindow(QMainWindow):
             comparison_failed=self.report_task_failed,
             open_comparison_row=self.open_comparison_row,
             open_project=self.open_project,
+            documents=self.document_widgets,
+            show_document=self.show_document,
         )
 
     def _current_project(self) -> core_project.Project | None:
@@ -354,6 +357,10 @@ class MainWindow(QMainWindow):
         self.act_open_cluster = self._action(file_menu, self.tr("Open Cluster…"), self.open_cluster_dialog)
         self.act_open_cluster.setToolTip(
             self.tr("Analyse a job's folder of ranks as a cluster, or open a cluster_analysis_output")
+        )
+        self.act_open_model_graph = self._action(file_menu, self.tr("Open Model Graph…"), self.open_model_graph_dialog)
+        self.act_open_model_graph.setToolTip(
+            self.tr("Show an ONNX model, an om JSON, an .om, a prototxt or a pb as a graph")
         )
         file_menu.addSeparator()
         self.recent_projects_menu = file_menu.addMenu(self.tr("Recent Projects"))
@@ -739,6 +746,24 @@ class MainWindow(QMainWindow):
         self.documents.setCurrentIndex(index)
         return index
 
+    def document_widgets(self) -> list[QWidget]:
+        """The widgets open as document tabs, in tab order."""
+        return [self.documents.widget(i) for i in range(self.documents.count())]
+
+    def show_document(self, widget: QWidget) -> None:
+        """Make the open document ``widget`` the current tab."""
+        if self.documents.indexOf(widget) >= 0:
+            self.documents.setCurrentWidget(widget)
+
+    def _document_changed(self, index: int) -> None:
+        """Another document tab is current: the Properties dock no longer shows the previous one's
+        selection; a document that can (``publish_properties()``, e.g. a graph) shows its own again."""
+        self.details.clear()
+        widget = self.documents.widget(index) if index >= 0 else None
+        publish = getattr(widget, "publish_properties", None)
+        if callable(publish):
+            publish()
+
     def show_slice_details(self, title: str, rows) -> None:
         """A timeline slice was selected (rows) or unselected (no rows): the Details dock follows."""
         if rows:
@@ -837,6 +862,15 @@ class MainWindow(QMainWindow):
         dialog = _ReportFileDialog(self, self.tr("Open Cluster"), self._dialog_folder(), folders=True)
         if dialog.exec() and (dialog.chosen is not None or dialog.selectedFiles()):
             self.open_cluster(dialog.chosen or dialog.selectedFiles()[0])
+
+    def open_model_graph_dialog(self) -> None:
+        """File ▸ Open Model Graph…: a model file (ONNX, om JSON, .om, prototxt, pb) as a graph document."""
+        from workbench.ui.graph.document import open_model_graph
+        from workbench.ui.graph.links import ask_model_file
+
+        path = ask_model_file(self, self.tr("Open Model Graph"), self._dialog_folder())
+        if path:
+            open_model_graph(self.context, path)
 
     def open_cluster(self, folder: str | Path) -> None:
         from workbench.ui import openers

@@ -231,7 +231,7 @@ def test_every_enabled_button_and_action_has_a_receiver(qtbot, window, project, 
     results: dict[str, list[tuple[str, list[str]]]] = {}
     for entry in sorted(set(entries) - set(NOT_OPENED)):
         results[entry] = open_and_check(qtbot, window, entry, two_runs)
-    # documents the Project Explorer opens (double-click / Enter): an om JSON's model structure,
+    # documents the Project Explorer opens (double-click / Enter): an om JSON's graph,
     # a report, a dump folder
     root = Path(project.root)
     shutil.copy(samples / "atc-om2json-310-cann5.1" / "model.json", root / "model.om.json")
@@ -281,7 +281,7 @@ def test_every_enabled_button_and_action_has_a_receiver(qtbot, window, project, 
         "RunConfigurationsDialog",
         "DeploymentDialog",
         "ShortcutsDialog",
-        "ModelStructureView",
+        "GraphDocument",
         "ReportDocument",
         "DumpDataView",
     }

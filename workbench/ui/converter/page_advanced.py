@@ -5,6 +5,8 @@ ATC's flag list by validation)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
@@ -60,11 +62,25 @@ def _combo(parent: QWidget, values: tuple[str, ...], unset: str) -> QComboBox:
     return box
 
 
-class OutNodePicker(QDialog):
-    """A searchable, checkable list of the graph's ``node:index`` outputs."""
+def node_name(output: str) -> str:
+    """The node of a ``node:index`` output (the text itself when it has no index)."""
+    node, sep, index = output.strip().rpartition(":")
+    return node if sep and node and index.isdigit() else output.strip()
 
-    def __init__(self, candidates: list[str], chosen: list[str], parent: QWidget | None = None) -> None:
+
+class OutNodePicker(QDialog):
+    """A searchable, checkable list of the graph's ``node:index`` outputs; ``show_node(name)``: the
+    Show in Graph button's action on the current entry's node."""
+
+    def __init__(
+        self,
+        candidates: list[str],
+        chosen: list[str],
+        parent: QWidget | None = None,
+        show_node: Callable[[str], object] | None = None,
+    ) -> None:
         super().__init__(parent)
+        self.show_node = show_node
         self.setWindowTitle(self.tr("Output Nodes"))
         self.search = QLineEdit(self)
         self.search.setPlaceholderText(self.tr("Search nodes"))
@@ -78,9 +94,18 @@ class OutNodePicker(QDialog):
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
+        self.graph_button = QPushButton(self.tr("Show in Graph"), self)
+        self.graph_button.setToolTip(self.tr("Centre and select the current entry's node in the model's graph"))
+        self.graph_button.setEnabled(False)
+        self.graph_button.setVisible(show_node is not None)
+        self.graph_button.clicked.connect(lambda: self.show_current())
+        self.list.currentItemChanged.connect(
+            lambda *_: self.graph_button.setEnabled(self.list.currentItem() is not None)
+        )
         layout = QVBoxLayout(self)
         layout.addWidget(self.search)
         layout.addWidget(self.list, 1)
+        layout.addWidget(self.graph_button, 0, Qt.AlignmentFlag.AlignLeft)
         layout.addWidget(buttons)
         self.resize(380, 420)
 
@@ -88,6 +113,11 @@ class OutNodePicker(QDialog):
         for i in range(self.list.count()):
             item = self.list.item(i)
             item.setHidden(text.lower() not in item.text().lower())
+
+    def show_current(self) -> None:
+        item = self.list.currentItem()
+        if item is not None and self.show_node is not None:
+            self.show_node(node_name(item.text()))
 
     def chosen(self) -> list[str]:
         return [
@@ -262,9 +292,13 @@ class AdvancedPage(ConverterPage):
 
     def pick_out_nodes(self) -> None:
         chosen = [n.strip() for n in self.out_nodes.text().split(";") if n.strip()]
-        dialog = OutNodePicker(self.candidates(), chosen, self)
+        dialog = OutNodePicker(self.candidates(), chosen, self, show_node=self.show_in_graph)
         if dialog.exec():
             self.out_nodes.setText(";".join(dialog.chosen()))
+
+    def show_in_graph(self, node: str) -> bool:
+        """Open the wizard's model as a graph (or its open graph) with ``node`` centred and selected."""
+        return show_model_node(self, self.model_info, node)
 
     # --- job ------------------------------------------------------------------------------------------------
     def apply(self, job: ConversionJob, problems: list[Issue]) -> None:
@@ -320,3 +354,13 @@ class AdvancedPage(ConverterPage):
         self.small_channel.setCurrentIndex({None: 0, False: 1, True: 2}[job.enable_small_channel])
         self.remote_dir.setText(job.remote_dir)
         self.extra.setPlainText("\n".join(f"{k}={v}" for k, v in job.extra.items()))
+
+
+def show_model_node(page: ConverterPage, info: ModelInputs | None, node: str) -> bool:
+    """``node`` of the model read locally (``info``) centred and selected in its graph document."""
+    context = getattr(page.wizard(), "context", None)
+    if info is None or context is None or not node:
+        return False
+    from workbench.ui.graph.links import show_in_graph
+
+    return show_in_graph(context, node, info.path, page)

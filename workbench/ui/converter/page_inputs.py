@@ -76,8 +76,13 @@ class InputsPage(ConverterPage):
         reset = QPushButton(self.tr("Reset from Model"), self)
         reset.setToolTip(self.tr("Fill the table again with the inputs read from the model"))
         reset.clicked.connect(self.reset_from_model)
+        self.graph_button = QPushButton(self.tr("Show in Graph"), self)
+        self.graph_button.setToolTip(self.tr("Centre and select the selected input in the model's graph"))
+        self.graph_button.setEnabled(False)
+        self.graph_button.clicked.connect(lambda: self.show_in_graph())
+        self.table.currentCellChanged.connect(lambda *_: self._update_graph_button())
         buttons = QHBoxLayout()
-        for b in (add, remove, reset):
+        for b in (add, remove, reset, self.graph_button):
             buttons.addWidget(b)
         buttons.addStretch(1)
         self.dynamic_hint = QLabel(self)
@@ -186,11 +191,23 @@ class InputsPage(ConverterPage):
             out.append(((name.text() if name else "").strip(), (shape.text() if shape else "").strip()))
         return out
 
+    def _update_graph_button(self) -> None:
+        self.graph_button.setEnabled(self.model_info is not None and self.table.currentRow() >= 0)
+
+    def show_in_graph(self) -> bool:
+        """The selected row's input centred and selected in the graph of the model read locally."""
+        from workbench.ui.converter.page_advanced import show_model_node
+
+        row = self.table.currentRow()
+        item = self.table.item(row, NAME) if row >= 0 else None
+        return item is not None and show_model_node(self, self.model_info, item.text().strip())
+
     # --- model -------------------------------------------------------------------------------------------------
     def set_model(self, info: ModelInputs | None, error: str = "", keep: list[InputSpec] | None = None) -> None:
         """Show the inputs read from the model; ``keep``: remembered inputs kept when they name the
         model's inputs (else the table is filled from the model)."""
         self.model_info = info
+        self._update_graph_button()
         if info is None:
             self.status.setText(error or self.tr("The model is not read locally: enter its inputs by hand."))
             return

@@ -191,6 +191,14 @@ class AccuracyAnalyzer(QWidget):
         self.xlsx_button.clicked.connect(self.export_xlsx_dialog)
         self.table.bar.addWidget(self.csv_button)
         self.table.bar.addWidget(self.xlsx_button)
+        self.row_graph_button = QPushButton(self.tr("Show Selected Op in Graph"), self)
+        self.row_graph_button.setToolTip(
+            self.tr("Centre and select the clicked row's op in the model graph (the fusion rule's om JSON)")
+        )
+        self.row_graph_button.setEnabled(False)
+        self.row_graph_button.clicked.connect(lambda: self.show_row_in_graph())
+        self.row_graph_button.hide()  # shown with the clicked row's details
+        self._row: int | None = None  # the source row clicked last
         self.table.row_activated.connect(self._row_activated)
         self.guidance = QLabel(self)
         self.guidance.setWordWrap(True)
@@ -206,7 +214,15 @@ class AccuracyAnalyzer(QWidget):
         sl = QVBoxLayout(side)
         sl.setContentsMargins(6, 0, 0, 0)
         sl.addWidget(self.guidance)
+        self.graph_button = QPushButton(self.tr("Show in Graph"), side)
+        self.graph_button.setToolTip(
+            self.tr("Centre and select the first op below the threshold in the model graph (the fusion rule's om JSON)")
+        )
+        self.graph_button.clicked.connect(lambda: self.show_first_in_graph())
+        self.graph_button.hide()
+        sl.addWidget(self.graph_button, 0, Qt.AlignmentFlag.AlignLeft)
         sl.addWidget(self.details)
+        sl.addWidget(self.row_graph_button, 0, Qt.AlignmentFlag.AlignLeft)
         sl.addStretch(1)
         split = QSplitter(Qt.Orientation.Horizontal, self)
         split.addWidget(self.table)
@@ -298,6 +314,9 @@ class AccuracyAnalyzer(QWidget):
     # ----- results
     def show_report(self, report: CompareReport) -> None:
         self.report = report
+        self._row = None
+        self.row_graph_button.setEnabled(False)
+        self.row_graph_button.hide()
         report.threshold = self.threshold.value()
         frame = report_frame(report)
         first = report.first_below_threshold
@@ -363,6 +382,7 @@ class AccuracyAnalyzer(QWidget):
         if report is None:
             return
         first = report.first_below_threshold
+        self.graph_button.setVisible(first is not None)
         if first is None:
             self.guidance.setText(
                 "<b>"
@@ -398,6 +418,9 @@ class AccuracyAnalyzer(QWidget):
         if self.report is None or not 0 <= source_row < len(self.report.rows):
             return
         r = self.report.rows[source_row]
+        self._row = source_row
+        self.row_graph_button.setEnabled(bool(r.npu_op))
+        self.row_graph_button.show()
         parts = [
             f"<b>{_html(r.tensor_index)}</b>",
             self.tr("NPU dump: {0}").format(_html(r.npu_file or "-")),
@@ -406,6 +429,24 @@ class AccuracyAnalyzer(QWidget):
         if r.reason:
             parts.append(self.tr("Reason: {0}").format(_html(r.reason)))
         self.details.setText("<br>".join(parts))
+
+    # ----- the model graph
+    def show_first_in_graph(self) -> bool:
+        """The first op below the threshold centred and selected in the model graph."""
+        first = self.report.first_below_threshold if self.report is not None else None
+        return first is not None and self._show_in_graph(first.npu_op)
+
+    def show_row_in_graph(self) -> bool:
+        """The op of the row clicked last centred and selected in the model graph."""
+        if self.report is None or self._row is None or not 0 <= self._row < len(self.report.rows):
+            return False
+        return self._show_in_graph(self.report.rows[self._row].npu_op)
+
+    def _show_in_graph(self, name: str) -> bool:
+        from workbench.ui.graph.links import show_in_graph
+
+        # the fusion rule is the model's om JSON; without one, an open graph holding the op, or ask
+        return show_in_graph(self.context, name, self.rule.text() or None, self)
 
     # ----- exports
     def _set_exports(self, on: bool) -> None:

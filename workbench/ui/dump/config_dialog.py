@@ -94,6 +94,7 @@ class DumpConfigDialog(QDialog):
         self.model_status.setWordWrap(True)
         self.tree = OpTree(self)
         self.tree.checked_changed.connect(self.refresh)
+        self.tree.graph_requested.connect(self.show_in_graph)
         model_box = QGroupBox(self.tr("Offline model"), self)
         mf = QFormLayout(model_box)
         mf.addRow(self.tr("Model:"), self.model_path)
@@ -366,6 +367,20 @@ class DumpConfigDialog(QDialog):
             )
         )
         self._show_settings()
+
+    def graph_model(self) -> str:
+        """The model to show as a graph: the om JSON the op tree was read from (for an .om, the one
+        ``atc --mode=1`` wrote locally), else the Model field."""
+        source = self.model.source if self.model is not None else ""
+        if source and Path(source).is_file():
+            return source
+        return self.model_path.text().strip()
+
+    def show_in_graph(self, name: str) -> bool:
+        """Op ``name`` of the op tree centred and selected in the model's graph document."""
+        from workbench.ui.graph.links import show_in_graph
+
+        return show_in_graph(self.context, name, self.graph_model() or None, self)
 
     def _model_failed(self, message: str, _exc: object) -> None:
         self.model_status.setText("<span style='color:#c0392b'>" + _html(message) + "</span>")

@@ -3,7 +3,7 @@
 One top-level item per graph, its ops below in model order (name, type, output shapes). Ops the
 runtime never dumps (Data, Const, NetOutput…) are greyed and cannot be ticked. Ticking is enabled
 only for Dump Option "Several"; right-click Enable Dump / Disable Dump ticks or unticks every
-selected op at once.
+selected op at once; Show in Graph (``graph_requested``) names the op under the cursor.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ class OpTree(QWidget):
     """Search box + tree of ops with check boxes; ``checked_changed`` fires after each (un)tick."""
 
     checked_changed = Signal()
+    graph_requested = Signal(str)  # an op's context menu ▸ Show in Graph: its name
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -38,6 +39,7 @@ class OpTree(QWidget):
         self._items: dict[str, QTreeWidgetItem] = {}
         self._checkable = False
         self._bulk = False
+        self._popup: QMenu | None = None
         self.search = QLineEdit(self)
         self.search.setPlaceholderText(self.tr("Search ops by name or type"))
         self.search.setClearButtonEnabled(True)
@@ -165,9 +167,18 @@ class OpTree(QWidget):
             self.checked_changed.emit()
 
     def _context_menu(self, pos) -> None:
-        menu = QMenu(self)
+        if self._popup is not None:  # the last one (closed by now): one menu kept, not one per right-click
+            self._popup.deleteLater()
+        menu = self._popup = QMenu(self)
         menu.addAction(self.act_enable)
         menu.addAction(self.act_disable)
         if not self._checkable:
             menu.addSection(self.tr('Choose Dump Option "Several" to pick ops'))
-        menu.exec(self.tree.viewport().mapToGlobal(pos))
+        item = self.tree.itemAt(pos)
+        name = item.data(0, NAME_ROLE) if item is not None else None
+        if name:  # an op's row (any op, dumped or not): where it is in the model graph
+            menu.addSeparator()
+            show = menu.addAction(self.tr("Show in Graph"))
+            show.setToolTip(self.tr("Centre and select {0} in the model graph").format(name))
+            show.triggered.connect(lambda: self.graph_requested.emit(name))
+        menu.popup(self.tree.viewport().mapToGlobal(pos))

@@ -631,6 +631,11 @@ class GraphDocument(QWidget):
         self._map()
 
     # --- cross-links -------------------------------------------------------------------------------------
+    def publish_properties(self) -> None:
+        """The document became current again: its selected op back in the Properties dock."""
+        if self.pane.graph and self.pane.selected:
+            self.pane.show_properties(self.pane.selected[0])
+
     def reveal(self, name: str) -> bool:
         """Centre and select the op named ``name`` (exact; else the om ops whose fused originals
         include it, :meth:`Graph.by_original_name`) in the (first) graph; False if there is none.
@@ -712,18 +717,36 @@ class GraphDocument(QWidget):
             target.select_nodes(mapped, centre=True, emit=False)
 
 
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve()
+    except OSError:
+        return a == b
+
+
 def open_model_graph(
     context: AppContext, path: str | Path, host: str | None = None, reveal: str | None = None
 ) -> GraphDocument | None:
     """Open ``path`` as a graph document (an .om through ``atc --mode=1`` on ``host``, default the
-    project's CANN machine); ``reveal``: an op to centre and select once it shows."""
-    path = Path(path)
+    project's CANN machine); ``reveal``: an op to centre and select once it shows. A document of
+    the same file already open is made the current tab (and reveals) instead of a second one."""
+    path = Path(path).expanduser().absolute()
+    open_docs = context.documents() if context.documents is not None else []
+    same = next((w for w in open_docs if isinstance(w, GraphDocument) and _same_file(w.path, path)), None)
+    if same is not None:
+        if context.show_document is not None:
+            context.show_document(same)
+        if reveal and not same.reveal(reveal):
+            context.show_status(
+                QCoreApplication.translate("GraphDocument", "{0}: no op named {1}").format(path.name, reveal)
+            )
+        return same
     transport = toolkit = None
     if path.suffix.lower() == ".om":
+        from workbench.core.atc.run import default_host  # the project's CANN machine, else the last, else demo
         from workbench.core.services.demohost import resolve_host
-        from workbench.ui.converter.structure_view import default_host
 
-        host = host or default_host(context)
+        host = host or default_host(context.project)
         try:
             transport = context.host_transport(host)
             toolkit = resolve_host(host).toolkit or None

@@ -228,6 +228,9 @@ class ReportDocument(QWidget):
             lambda _i: self.show_statistics(self.stats_selector.currentData())
         )
         self.stats.bar.insertWidget(0, self.stats_selector)
+        # right-click an op of Statistics ▸ Op Info: Show in Graph (issue #23)
+        self.stats.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.stats.view.customContextMenuRequested.connect(self._stats_menu)
         self.aicore = FrameTable(self.tr("AI Core Metrics"), self)
         self.selection = FrameTable(self.tr("Selection"), self)
         self.selection.set_note(self.tr("Shift+drag across lanes in the timeline to select a time range."))
@@ -567,6 +570,35 @@ class ReportDocument(QWidget):
             self.stats_selector.blockSignals(True)
             self.stats_selector.setCurrentIndex(i)
             self.stats_selector.blockSignals(False)
+
+    def stats_op_name(self, row: int) -> str:
+        """The op name of view row ``row`` of Statistics ▸ Op Info ("" on another table)."""
+        model = self.stats.model
+        if self.stats_selector.currentData() != "Op Info" or "name" not in model.columns:
+            return ""
+        if not 0 <= row < model.rowCount():
+            return ""
+        value = model.raw(row, model.columns.index("name"))
+        return "" if value is None or (isinstance(value, float) and np.isnan(value)) else str(value)
+
+    def _stats_menu(self, pos: QPoint) -> None:
+        index = self.stats.view.indexAt(pos)
+        name = self.stats_op_name(index.row()) if index.isValid() else ""
+        if not name or self._context is None:
+            return
+        old = getattr(self, "_stats_popup", None)
+        if old is not None:  # the last one (closed by now): one menu kept, not one per right-click
+            old.deleteLater()
+        menu = self._stats_popup = QMenu(self)
+        action = menu.addAction(self.tr("Show in Graph"), lambda: self._show_op_in_graph(name))
+        action.setToolTip(self.tr("Centre and select {0} in an open model graph (or choose the model)").format(name))
+        menu.popup(self.stats.view.viewport().mapToGlobal(pos))
+
+    def _show_op_in_graph(self, name: str) -> None:
+        from workbench.ui.graph.links import show_in_graph
+
+        # a report does not name its model: an open graph holding the op, else the user picks the model
+        show_in_graph(self._context, name, None, self)
 
     def _fill_aicore(self) -> None:
         frame, description, mask = views.ai_core_view(self.report)
