@@ -5556,6 +5556,21 @@ Replace it with the configuration shown? The current file will be kept as {3}.co
     </message>
 </context>
 <context>
+    <name>GraphStatus</name>
+    <message>
+        <source>Layering</source>
+        <translation>布局分层</translation>
+    </message>
+    <message>
+        <source>Ordering</source>
+        <translation>排序以减少交叉</translation>
+    </message>
+    <message>
+        <source>Placing</source>
+        <translation>放置节点</translation>
+    </message>
+</context>
+<context>
     <name>Heatmap</name>
     <message>
         <source>Destination rank</source>

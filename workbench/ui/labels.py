@@ -166,10 +166,11 @@ def tr_template(context: str, text: str, templates) -> str:
 # Where core's status lines come from: (translation context, core module with its STATUS_TEMPLATES). A core package
 # contributes its templates here (core packages do not import each other for it: profiling knows nothing of
 # migration); their translations are the QT_TRANSLATE_NOOP lists in that context (STATUS_LABELS,
-# ui/migration/texts.STATUS_TEMPLATES; tests check each list equals its module's).
+# ui/migration/texts.STATUS_TEMPLATES, ui/graph/work.STATUS_TEMPLATES; tests check each list equals its module's).
 STATUS_SOURCES = (
     ("TaskStatus", "workbench.core.profiling.views"),
     ("MigrationStatus", "workbench.core.migration.run"),
+    ("GraphStatus", "workbench.core.graph.layout"),
 )
 
 

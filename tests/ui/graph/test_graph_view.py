@@ -109,6 +109,10 @@ def test_clicking_a_box_shows_its_properties_and_follows_an_input(qtbot, window,
     rows = _details(window)
     assert rows["Type"] == "Conv2D" and pane.selected == [conv]
     assert rows["Input 0"].startswith(graph.nodes[conv].inputs[0].name)
+    # its long attribute names ("Attribute PartitionedCall_Conv_52_Conv2D_12_kernelname") leave the values in sight
+    tree = window.details.tree
+    assert max(len(k) for k in rows) > 50
+    assert tree.columnWidth(0) <= tree.viewport().width() // 2
 
     # the input row's action (double-click in the Properties dock) goes to the producer
     producer = pane.producer_of(graph.nodes[conv].inputs[0].name)
@@ -383,3 +387,22 @@ def test_show_graph_in_the_context_menu_of_prototxt_and_om(qtbot, window, tmp_pa
     graph = _graph_documents(window)[1].pane.graph
     assert graph.format == "om" and graph.source == str(root / "m.om")
     assert any(n.op_type == "Conv2D" for n in graph.nodes)
+
+
+def test_the_layout_s_status_lines_show_in_chinese(qtbot, zh_window, samples, tmp_path):
+    """The zh_CN window: the layout's steps (core's status lines) in the Output dock are in Chinese."""
+    from workbench.core.graph import layout
+    from workbench.ui.graph import work
+
+    assert work.STATUS_TEMPLATES == layout.STATUS_TEMPLATES  # the translations' list is core's
+    root = tmp_path / "proj"
+    create_project(root)
+    shutil.copyfile(samples / OM_JSON, root / "test.om.json")
+    zh_window.open_project(root)
+    _open(qtbot, zh_window, root / "test.om.json")
+    tabs = zh_window.output.tabs
+    text = "\n".join(
+        tabs.widget(i).toPlainText() for i in range(tabs.count()) if hasattr(tabs.widget(i), "toPlainText")
+    )
+    assert "布局分层" in text and "排序" in text and "放置" in text
+    assert not any(word in text for word in layout.STATUS_TEMPLATES)

@@ -52,6 +52,13 @@ DUMMY_W = 4.0
 SWEEPS = 4  # down+up sweep pairs of the crossing reduction
 PLACE_PASSES = 12
 
+# The status lines of a layout (progress.status); the UI shows them translated (ui/labels.tr_status; their
+# translations: ui/graph/work.STATUS_TEMPLATES).
+LAYERING = "Layering"
+ORDERING = "Ordering"
+PLACING = "Placing"
+STATUS_TEMPLATES = (LAYERING, ORDERING, PLACING)
+
 
 def short_name(name: str) -> str:
     """The second label line: the name's last ``/`` part, left-elided to :data:`NAME_MAX_CHARS`."""
@@ -295,7 +302,7 @@ def sugiyama(
     src = np.asarray(src, dtype=np.int64)
     dst = np.asarray(dst, dtype=np.int64)
     m = len(src)
-    progress.status("Layering")
+    progress.status(LAYERING)
     rev, pre = _break_cycles(n, src, dst, cancel)
     a = np.where(rev, dst, src)  # upper end
     b = np.where(rev, src, dst)  # lower end
@@ -377,7 +384,7 @@ def sugiyama(
                 seq_l[s0 + j] = v
                 pos_l[v] = j
 
-    progress.status("Ordering")
+    progress.status(ORDERING)
     best = count()
     best_seq = list(seq_l)
     stale = 0
@@ -398,7 +405,7 @@ def sugiyama(
     cancel.raise_if_cancelled()
 
     # x: separations in layer order, then alternating pulls towards neighbours and projection
-    progress.status("Placing")
+    progress.status(PLACING)
     width = np.concatenate([np.asarray(w, dtype=np.float64), np.full(total_d, DUMMY_W)])
     sw = width[seq]
     dummy_seq = weight_node[seq]

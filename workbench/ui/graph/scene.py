@@ -31,7 +31,7 @@ OVERVIEW_MAX = 4096  # the overview image's longest side, pixels
 VECTOR_MAX = 8000  # more boxes than this in the window: the overview image is drawn (also where it is sharp)
 OUTLINE_PX = 24.0  # from this box width on screen the boxes get an outline (a pen costs as much as the fill)
 MAX_SEGMENTS = 1500  # more edge segments than this in the window (vector mode): the edges are not drawn
-TEXT_PX = 28.0  # from this box height on screen the labels are drawn
+TEXT_PX = 24.0  # from this box height on screen the labels are drawn (a ~8 px font)
 MARGIN = 40.0  # layout units around the graph
 
 SELECT_COLOUR = QColor("#ff8c00")

@@ -10,6 +10,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from PySide6.QtCore import QT_TRANSLATE_NOOP
+
 from workbench.core.graph.model import Graph
 from workbench.core.tasks import CancelToken, Progress, ScaledProgress
 from workbench.ui.graph.scene import SceneData
@@ -121,3 +123,11 @@ def map_models(first: Graph, second: Graph, *, progress: Progress, cancel: Cance
         if j is not None:
             out[i] = [j]
     return out
+
+
+# The translations of core's layout status lines (core graph.layout.STATUS_TEMPLATES, shown by ui/labels.tr_status).
+STATUS_TEMPLATES = (
+    QT_TRANSLATE_NOOP("GraphStatus", "Layering"),
+    QT_TRANSLATE_NOOP("GraphStatus", "Ordering"),
+    QT_TRANSLATE_NOOP("GraphStatus", "Placing"),
+)

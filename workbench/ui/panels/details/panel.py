@@ -48,7 +48,9 @@ class DetailsPanel(QWidget):
         self.tree.setRootIsDecorated(False)
         self.tree.setAlternatingRowColors(True)
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
-        self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        # the names' column fits its names, up to half the width: a long attribute name never pushes
+        # the values out of sight (its full text is the tooltip); the user may still drag it
+        self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
         self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.tree.customContextMenuRequested.connect(self._menu)
         self.tree.itemDoubleClicked.connect(lambda item, _col: self._run_action(item))
@@ -79,8 +81,19 @@ class DetailsPanel(QWidget):
             if action is not None:
                 item.setData(0, ACTION_ROLE, len(self._actions))
                 item.setToolTip(0, self.tr("Double-click or right-click: {0}").format(action[0]))
+            else:
+                item.setToolTip(0, name)
             self._actions.append(action)
             self.tree.addTopLevelItem(item)
+        self._fit_names()
+
+    def _fit_names(self) -> None:
+        wanted = self.tree.sizeHintForColumn(0) + 16
+        self.tree.header().resizeSection(0, max(60, min(wanted, self.tree.viewport().width() // 2)))
+
+    def resizeEvent(self, event) -> None:  # noqa: ANN001 - QResizeEvent
+        super().resizeEvent(event)
+        self._fit_names()
 
     def properties(self) -> dict[str, str]:
         return {
