@@ -5347,6 +5347,25 @@ Replace it with the configuration shown? The current file will be kept as {3}.co
     </message>
 </context>
 <context>
+    <name>GraphGroup</name>
+    <message>
+        <source>scope</source>
+        <translation>作用域</translation>
+    </message>
+    <message>
+        <source>function</source>
+        <translation>函数</translation>
+    </message>
+    <message>
+        <source>subgraph</source>
+        <translation>子图</translation>
+    </message>
+    <message>
+        <source>{0} · {1} nodes</source>
+        <translation>{0} · {1} 个节点</translation>
+    </message>
+</context>
+<context>
     <name>GraphLegend</name>
     <message>
         <source>Convolution</source>

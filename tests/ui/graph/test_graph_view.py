@@ -406,3 +406,11 @@ def test_the_layout_s_status_lines_show_in_chinese(qtbot, zh_window, samples, tm
     )
     assert "布局分层" in text and "排序" in text and "放置" in text
     assert not any(word in text for word in layout.STATUS_TEMPLATES)
+    # a large model opens with its scopes collapsed: their boxes say what they hold in Chinese
+    from workbench.core.graph.synth import synth_onnx
+
+    synth_onnx(2500, root / "big.onnx")
+    doc = _open(qtbot, zh_window, root / "big.onnx")
+    groups = [k for k, v in enumerate(doc.pane.data.items.tolist()) if v < 0]
+    assert groups and all(doc.pane.data.names[k].startswith("作用域 · ") for k in groups)
+    assert doc.pane.data.names[groups[0]].endswith(" 个节点")

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from pyqtgraph.Qt.internals import PrimitiveArray
-from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QImage, QPainter, QPen, QStaticText
 
 from workbench.core.graph.layout import LINE_H, group_label, short_name
@@ -33,6 +33,19 @@ OUTLINE_PX = 24.0  # from this box width on screen the boxes get an outline (a p
 MAX_SEGMENTS = 1500  # more edge segments than this in the window (vector mode): the edges are not drawn
 TEXT_PX = 24.0  # from this box height on screen the labels are drawn (a ~8 px font)
 MARGIN = 40.0  # layout units around the graph
+
+GROUP_KINDS = {
+    "scope": QT_TRANSLATE_NOOP("GraphGroup", "scope"),
+    "function": QT_TRANSLATE_NOOP("GraphGroup", "function"),
+    "graph": QT_TRANSLATE_NOOP("GraphGroup", "subgraph"),
+}
+
+
+def group_size_text(kind: str, count: int) -> str:
+    """A collapsed group's second line, translated: "scope · 13 nodes"."""
+    label = QCoreApplication.translate("GraphGroup", GROUP_KINDS.get(kind, kind))
+    return QCoreApplication.translate("GraphGroup", "{0} · {1} nodes").format(label, count)
+
 
 SELECT_COLOUR = QColor("#ff8c00")
 PATH_COLOUR = QColor("#d62728")
@@ -97,7 +110,8 @@ class SceneData:
             else:
                 g = graph.groups[-v - 1]
                 cats[k] = GROUP
-                first, second = group_label(g, int(counts[-v - 1]))
+                first, _second = group_label(g, int(counts[-v - 1]))
+                second = group_size_text(g.kind, int(counts[-v - 1]))
                 self.types.append(first)
                 self.names.append(second)
                 self.shapes.append("")
