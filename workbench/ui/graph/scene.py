@@ -43,7 +43,7 @@ GROUP_KINDS = {
 
 def group_size_text(kind: str, count: int) -> str:
     """A collapsed group's second line, translated: "scope · 13 nodes"."""
-    label = QCoreApplication.translate("GraphGroup", GROUP_KINDS.get(kind, kind))
+    label = QCoreApplication.translate("GraphGroup", str(GROUP_KINDS.get(kind, kind)))
     return QCoreApplication.translate("GraphGroup", "{0} · {1} nodes").format(label, count)
 
 
