@@ -331,6 +331,7 @@ def _to_json(flags: dict[str, str], argv: Sequence[str], cfg: simconfig.SimConfi
             atc_cmdline=cmdline,
             component=cfg.release.component,
             precision_mode="must_keep_origin_dtype",
+            fuse=False,  # a framework model's JSON shows its ops as they are; fusion happens in the om build
         )
     atomic_write_text(json_path, json.dumps(doc, indent=2) + "\n")
 

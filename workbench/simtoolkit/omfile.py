@@ -15,6 +15,15 @@ each op carries ``name, type, attr, input, input_desc, output_desc, dst_name, ds
 A multi-gear model (``--dynamic_batch_size`` …) keeps one graph with the biggest gear's shapes (real
 ATC adds a Case op with one subgraph per gear; the simulator does not), GE's multi-batch attributes
 on its Data ops and the ``ascend_mbatch_shape_data`` input; its tensor descs have the gear's dims.
+
+**Fusion** (ONNX models, as ATC's default fusion passes do; :func:`fusion_plan`): MatMul/Gemm + bias Add
+(+ Relu/LeakyRelu/Sigmoid/Tanh) becomes one op of the MatMul's CANN type, and a chain of elementwise ops
+(Div/Mul/Add/Sub/Sqrt) one op of the first op's type. The fused op is named by concatenating the fused
+ops' names (the bias Add's name is not part of it), ``_datadump_original_op_names`` lists the originals
+(for a MatMul: the bias Constant node, the Add, the MatMul, the activation) and its output desc names
+the last fused op in ``_datadump_origin_name`` — as in samples/atc-om2json-large/test.om.json
+(``RealDiv Div_331Mul_333Add_335Mul_337Add_338``, ``BatchMatMulV2 MatMul_344LeakyRelu_347``). Only
+single-consumer intermediates that are no graph output or ``--out_nodes`` tensor are fused.
 """
 
 from __future__ import annotations
@@ -22,10 +31,11 @@ from __future__ import annotations
 import json
 import os
 import struct
+from dataclasses import dataclass
 from pathlib import Path
 
 from workbench.core.fsutil import atomic_write_bytes
-from workbench.simtoolkit.atc_model import DTYPE_BYTES, Graph, TensorInfo
+from workbench.simtoolkit.atc_model import DTYPE_BYTES, Graph, Node, TensorInfo
 
 MAGIC = 0x444F4D49
 MARKER = b"ASCEND-WORKBENCH-SIM"
@@ -69,6 +79,9 @@ CORE_OF = {
     "Conv2DBackpropInput": "AI_CORE",
 }
 FOLDED = {"Dropout", "Identity", "Constant"}  # no device op after ATC
+MATMULS = {"MatMul", "Gemm"}  # fused with a following bias Add (+ an activation)
+ACTIVATIONS = {"Relu", "LeakyRelu", "Sigmoid", "Tanh"}
+ELEMENTWISE = {"Div", "Mul", "Add", "Sub", "Sqrt"}  # chains of these become one op
 FLOAT = ("DT_FLOAT", "DT_DOUBLE")
 MBATCH_INPUT = "ascend_mbatch_shape_data"  # the gear input of a multi-gear model (ACL_DYNAMIC_TENSOR_NAME)
 
@@ -132,6 +145,77 @@ def _desc(t: TensorInfo, out: bool, origin_dtype: str | None = None) -> dict:
     return d
 
 
+@dataclass
+class FusedOp:
+    """Framework nodes ATC turns into one device op."""
+
+    name: str
+    nodes: list[Node]  # in graph order; the op's output is the last node's
+    originals: list[str]  # _datadump_original_op_names
+
+
+def fusion_plan(graph: Graph, keep: set[str] | frozenset[str] = frozenset()) -> list[FusedOp]:
+    """The fusions ATC's default passes make in an ONNX ``graph`` (none for other frameworks).
+
+    (a) MatMul/Gemm whose only consumer is an Add of a bias (an initializer or a Constant node's
+    output), optionally followed by the Add's only consumer when it is Relu/LeakyRelu/Sigmoid/Tanh:
+    named ``<MatMul><activation>``, originals ``[<bias Constant>, <Add>, <MatMul>, <activation>]``;
+    (b) a chain of Div/Mul/Add/Sub/Sqrt where each op's output has exactly one consumer, the next
+    op of the chain: named by concatenating the ops' names, originals in chain order. An intermediate
+    tensor that is a graph output or in ``keep`` (``--out_nodes``) ends the fusion there."""
+    if graph.framework != "Onnx":
+        return []
+    keep = set(keep) | set(graph.outputs)
+    consumers: dict[str, list[Node]] = {}
+    constant_of: dict[str, Node] = {}
+    for node in graph.nodes:
+        for t in dict.fromkeys(i for i in node.inputs if i):
+            consumers.setdefault(t, []).append(node)
+        if node.type == "Constant":
+            constant_of.update((o, node) for o in node.outputs if o)
+    claimed: set[int] = set()
+
+    def sole_consumer(node: Node) -> Node | None:
+        outs = [o for o in node.outputs if o]
+        if len(node.outputs) != 1 or len(outs) != 1 or outs[0] in keep:
+            return None
+        users = consumers.get(outs[0], [])
+        if len(users) != 1 or id(users[0]) in claimed:
+            return None
+        return users[0]
+
+    plan: list[FusedOp] = []
+    for node in graph.nodes:
+        if node.type not in MATMULS or id(node) in claimed:
+            continue
+        add = sole_consumer(node)
+        if add is None or add.type != "Add" or len([i for i in add.inputs if i]) != 2:
+            continue
+        others = [i for i in add.inputs if i and i != node.outputs[0]]
+        if len(others) != 1 or not (others[0] in graph.weights or others[0] in constant_of):
+            continue
+        nodes, originals = [node, add], [add.name, node.name]
+        if others[0] in constant_of:
+            originals.insert(0, constant_of[others[0]].name)
+        act = sole_consumer(add)
+        if act is not None and act.type in ACTIVATIONS:
+            nodes.append(act)
+            originals.append(act.name)
+        claimed.update(id(n) for n in nodes)
+        plan.append(FusedOp(node.name + (nodes[2].name if len(nodes) > 2 else ""), nodes, originals))
+    for node in graph.nodes:
+        if node.type not in ELEMENTWISE or id(node) in claimed:
+            continue
+        chain = [node]
+        claimed.add(id(node))
+        while (nxt := sole_consumer(chain[-1])) is not None and nxt.type in ELEMENTWISE:
+            chain.append(nxt)
+            claimed.add(id(nxt))
+        if len(chain) > 1:
+            plan.append(FusedOp("".join(n.name for n in chain), chain, [n.name for n in chain]))
+    return plan
+
+
 def build_om_json(
     graph: Graph,
     *,
@@ -143,13 +227,16 @@ def build_om_json(
     precision_mode: str,
     out_nodes: list[str] | None = None,
     dynamic: dict | None = None,
+    fuse: bool = True,
 ) -> tuple[dict, list[dict]]:
     """The ``--mode=1`` document of the model ATC would build, and the workload ops for msprof.
 
     ``dynamic`` (from the simulated atc's ``dynamic_gears``: ``origin`` dims with -1, ``gears``,
     ``values`` per gear) makes a multi-gear model: ``graph`` then holds the biggest gear's shapes,
     the dynamic Data ops carry ``_mbatch_origin_input_dims`` and ``_all_origin_gears_inputs`` (GE's
-    multi-batch attributes) and an ``ascend_mbatch_shape_data`` Data input (DT_INT64) is added."""
+    multi-batch attributes) and an ``ascend_mbatch_shape_data`` Data input (DT_INT64) is added.
+    ``fuse`` applies :func:`fusion_plan` (a model ATC builds; ``--mode=1`` of a framework model shows
+    its ops unfused): a fused op stands where its last node was, one workload op per fused op."""
     fp16 = precision_mode in ("force_fp16", "allow_mix_precision", "allow_mix_precision_fp16", "allow_fp32_to_fp16")
     ops: list[dict] = []
     producer: dict[str, tuple[str, int]] = {}  # tensor -> (op name, output index)
@@ -158,8 +245,25 @@ def build_om_json(
     def tensor(name: str) -> TensorInfo:
         return graph.tensors.get(name) or graph.weights.get(name) or TensorInfo([], "DT_FLOAT", "ND")
 
-    def add(op_name: str, op_type: str, ins: list[str], outs: list[TensorInfo], extra: dict | None = None) -> dict:
+    def add(
+        op_name: str,
+        op_type: str,
+        ins: list[str],
+        outs: list[TensorInfo],
+        extra: dict | None = None,
+        origins: list[tuple[str, int, TensorInfo]] | None = None,
+    ) -> dict:
         in_descs = [_desc(tensor(t) if t not in producer else _out_of(t), False) for t in ins if t]
+        out_descs = [_desc(o, True) for o in outs]
+        for d, (origin, index, info) in zip(out_descs, origins or []):
+            d["attr"] += _attrs(
+                {
+                    "_datadump_origin_name": _s(origin),
+                    "_datadump_origin_output_index": _i(index),
+                    "_datadump_origin_format": _s(info.format),
+                    "_datadump_origin_data_type": _s(info.dtype),
+                }
+            )
         op = {
             "attr": _attrs(extra or {}),
             "name": op_name,
@@ -167,7 +271,7 @@ def build_om_json(
             "id": len(ops),
             "input": [f"{producer[t][0]}:{producer[t][1]}" if t in producer else "" for t in ins] or [""],
             "input_desc": in_descs,
-            "output_desc": [_desc(o, True) for o in outs],
+            "output_desc": out_descs,
             "has_out_attr": True,
         }
         srcs = [producer[t] for t in ins if t in producer]
@@ -211,45 +315,59 @@ def build_om_json(
         )
         graph_inputs.append(MBATCH_INPUT)
     task_names = []
+    final = list(out_nodes or []) or graph.outputs
+    fused_at = {id(f.nodes[-1]): f for f in fusion_plan(graph, set(final))} if fuse else {}
+    inside = {id(n) for f in fused_at.values() for n in f.nodes[:-1]}
+    constants = {o for n in graph.nodes if n.type == "Constant" for o in n.outputs if o}  # folded into Const ops
     for node in graph.nodes:
         if node.type in FOLDED:
             for o, i in zip(node.outputs, node.inputs):
                 if i in producer:
                     producer[o] = producer[i]
             continue
-        typ = cann_type(graph.framework, node.type)
+        if id(node) in inside:
+            continue  # emitted with the last node of its fusion
+        fusion = fused_at.get(id(node))
+        members = fusion.nodes if fusion else [node]
+        op_name = fusion.name if fusion else node.name
+        internal = {o for n in members[:-1] for o in n.outputs}
+        ins = [i for n in members for i in n.inputs if i and i not in internal]
+        typ = cann_type(graph.framework, members[0].type)
         outs = [lowered(tensor(o)) for o in node.outputs if o]
-        for w in node.inputs:
-            if w in graph.weights and w not in producer:
-                add(w, "Const", [""], [lowered(graph.weights[w])])
+        for w in ins:
+            if (w in graph.weights or w in constants) and w not in producer:
+                add(w, "Const", [""], [lowered(graph.weights.get(w) or tensor(w))])
                 producer[w] = (w, 0)
-        core = _PROF_TYPES.get(node.type, ("", ""))[1] or CORE_OF.get(typ, "AI_VECTOR_CORE")
+        core = _PROF_TYPES.get(members[0].type, ("", ""))[1] or CORE_OF.get(typ, "AI_VECTOR_CORE")
         engine = "AIcpuEngine" if core == "AI_CPU" else "AIcoreEngine"
+        origins = [(node.name, k, tensor(o)) for k, o in enumerate(x for x in node.outputs if x)] if fusion else None
         add(
-            node.name,
+            op_name,
             typ,
-            [i for i in node.inputs if i],
+            ins,
             outs,
             {
                 "_engine_type": _s(engine),
-                "_datadump_original_op_names": _list("s", [node.name], "VT_LIST_STRING"),
+                "_datadump_original_op_names": _list(
+                    "s", fusion.originals if fusion else [node.name], "VT_LIST_STRING"
+                ),
                 "tvm_blockdim": _i(8),
                 "_is_custom_op": _b(False),
             },
+            origins,
         )
-        task_names.append(node.name)
-        for k, o in enumerate(x for x in node.outputs if x):
-            producer[o] = (node.name, k)
+        task_names.append(op_name)
         workload.append(
             {
-                "name": node.name,
+                "name": op_name,
                 "type": typ,
                 "core": core,
-                "inputs": [_wl(tensor(i) if i not in producer else _out_of(i)) for i in node.inputs if i],
+                "inputs": [_wl(tensor(i) if i not in producer else _out_of(i)) for i in ins],
                 "outputs": [_wl(o) for o in outs],
             }
         )
-    final = list(out_nodes or []) or graph.outputs
+        for k, o in enumerate(x for x in node.outputs if x):
+            producer[o] = (op_name, k)
     net_inputs = []
     for t in final:
         if t in producer and fp16 and _out_of(t).dtype == "DT_FLOAT16" and tensor(t).dtype in FLOAT:

@@ -303,6 +303,50 @@ def test_compare_with_selects_the_mapped_ops(qtbot, window, user, tmp_path):
     qtbot.waitUntil(lambda: [om.graph.nodes[i].name for i in om.selected] == ["relu2"], timeout=5000)
 
 
+def test_compare_with_selects_all_onnx_ops_of_a_fused_op_and_back(qtbot, window, user, tmp_path):
+    """The simulated atc fuses MatMul + bias Add + LeakyRelu into one op (as real ATC does): selecting that
+    om op selects every ONNX op it holds; selecting one of them selects the fused om op."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "core" / "atc"))
+    from atc_fusion_models import FUSED, fusion_mlp
+    from PySide6.QtWidgets import QFileDialog
+
+    from workbench.simtoolkit import atc
+
+    root = tmp_path / "fused"
+    create_project(root)
+    fusion_mlp(root / "mlp.onnx")
+    argv = [f"--model={root / 'mlp.onnx'}", "--framework=5", f"--output={root / 'mlp'}", "--soc_version=Ascend310P3"]
+    assert atc.main(argv) == 0
+    assert atc.main(["--mode=1", f"--om={root / 'mlp.om'}", f"--json={root / 'mlp.json'}"]) == 0
+    window.open_project(root)
+    doc = _open(qtbot, window, root / "mlp.json")
+    with user.answering(QFileDialog, user.typing_path(root / "mlp.onnx")):
+        user.click(doc.compare_button)
+    qtbot.waitUntil(lambda: doc.other is not None and doc.other.data is not None and bool(doc.mapping), timeout=60000)
+    om, onnx = doc.pane, doc.other
+    fused = om.graph.index("MatMul_344LeakyRelu_347")
+    om.canvas.centre_on_item(om.item_of(fused), min_scale=1.0)
+    _click_item(qtbot, om, om.item_of(fused))
+    want = sorted(onnx.graph.index(name) for name in FUSED["MatMul_344LeakyRelu_347"][1])
+    qtbot.waitUntil(lambda: onnx.selected == want, timeout=5000)
+    assert {onnx.graph.nodes[i].name for i in onnx.selected} == {
+        "Constant_345",
+        "Add_346",
+        "MatMul_344",
+        "LeakyRelu_347",
+    }
+    for name in ("Add_346", "Sqrt_316"):
+        k = onnx.graph.index(name)
+        onnx.canvas.centre_on_item(onnx.item_of(k), min_scale=1.0)
+        _click_item(qtbot, onnx, onnx.item_of(k))
+        expected = "MatMul_344LeakyRelu_347" if name == "Add_346" else "Div_315Sqrt_316"
+        qtbot.waitUntil(
+            lambda expected=expected: [om.graph.nodes[i].name for i in om.selected] == [expected], timeout=5000
+        )
+
+
 def test_reveal_centres_and_selects_by_name_or_original_name(qtbot, window, project):
     doc = _open(qtbot, window, project / "test.om.json")
     graph = doc.pane.graph
