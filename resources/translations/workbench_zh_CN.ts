@@ -5322,12 +5322,44 @@ Replace it with the configuration shown? The current file will be kept as {3}.co
         <translation>在旁边显示另一个模型（例如此 om 对应的 ONNX 模型）</translation>
     </message>
     <message>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>Save the graph as shown as SVG, PNG or layout JSON</source>
+        <translation>将当前显示的计算图保存为 SVG、PNG 或布局 JSON</translation>
+    </message>
+    <message>
         <source>Opening {0} cancelled</source>
         <translation>已取消打开 {0}</translation>
     </message>
     <message>
         <source>{0}: no op named {1}</source>
         <translation>{0}：没有名为 {1} 的算子</translation>
+    </message>
+    <message>
+        <source>Export Graph</source>
+        <translation>导出计算图</translation>
+    </message>
+    <message>
+        <source>SVG image (*.svg)</source>
+        <translation>SVG 图像 (*.svg)</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png)</source>
+        <translation>PNG 图像 (*.png)</translation>
+    </message>
+    <message>
+        <source>Layout JSON (*.json)</source>
+        <translation>布局 JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Export the graph of {0}</source>
+        <translation>导出 {0} 的计算图</translation>
+    </message>
+    <message>
+        <source>Graph saved to {0}</source>
+        <translation>计算图已保存到 {0}</translation>
     </message>
     <message>
         <source>Compare with Model</source>

@@ -458,3 +458,29 @@ def test_the_layout_s_status_lines_show_in_chinese(qtbot, zh_window, samples, tm
     groups = [k for k, v in enumerate(doc.pane.data.items.tolist()) if v < 0]
     assert groups and all(doc.pane.data.names[k].startswith("作用域 · ") for k in groups)
     assert doc.pane.data.names[groups[0]].endswith(" 个节点")
+
+
+def test_export_writes_the_graph_as_shown_as_svg_png_and_layout_json(qtbot, window, user, project, tmp_path):
+    """Export… (Qt's own save dialog): SVG, PNG and the layout JSON of what is shown, written as a task."""
+    import json
+    import xml.etree.ElementTree as ET
+
+    from PySide6.QtGui import QImage
+    from PySide6.QtWidgets import QFileDialog
+
+    doc = _open(qtbot, window, project / "test.om.json")
+    qtbot.waitUntil(doc.export_button.isEnabled, timeout=5000)
+    n = len(doc.pane.data.layout.items)
+    out = tmp_path / "exports"
+    out.mkdir()
+    for name in ("g.svg", "g.png", "g.json"):
+        with user.answering(QFileDialog, user.typing_path(out / name)):
+            user.click(doc.export_button)
+        qtbot.waitUntil(lambda name=name: (out / name).is_file(), timeout=30000)
+    svg = ET.parse(out / "g.svg").getroot()
+    assert len([e for e in svg.iter() if e.tag.endswith("rect")]) >= n
+    image = QImage(str(out / "g.png"))
+    assert not image.isNull() and image.width() > 100
+    laid = json.loads((out / "g.json").read_text())
+    assert len(laid["nodes"]) == n
+    assert sorted(p.name for p in out.iterdir()) == ["g.json", "g.png", "g.svg"]  # nothing else left behind

@@ -46,7 +46,7 @@ from workbench.ui.context import AppContext
 from workbench.ui.graph.canvas import GraphCanvas, Minimap, item_edges, path_edges
 from workbench.ui.graph.scene import Highlight, SceneData, shape_text
 from workbench.ui.graph.style import CATEGORIES
-from workbench.ui.graph.work import map_models, open_graph, relayout
+from workbench.ui.graph.work import EXPORT_SUFFIXES, export_graph, map_models, open_graph, relayout
 
 MODEL_FILTER = "*.onnx *.json *.om *.prototxt *.pb *.pbtxt"
 MAX_ROWS = 60  # attribute / consumer rows shown in the Properties dock
@@ -577,8 +577,14 @@ class GraphDocument(QWidget):
         self.compare_button.setObjectName("graphCompare")
         self.compare_button.setToolTip(self.tr("Show another model beside this one (e.g. the ONNX model of this om)"))
         self.compare_button.clicked.connect(lambda: self.choose_compare())
+        self.export_button = QPushButton(self.tr("Export…"), self)
+        self.export_button.setObjectName("graphExport")
+        self.export_button.setToolTip(self.tr("Save the graph as shown as SVG, PNG or layout JSON"))
+        self.export_button.setEnabled(False)  # once the graph shows
+        self.export_button.clicked.connect(lambda: self.choose_export())
         top = QHBoxLayout()
         top.addStretch(1)
+        top.addWidget(self.export_button)
         top.addWidget(self.compare_button)
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.pane = GraphPane(context, path, transport=transport, toolkit=toolkit, parent=self.splitter)
@@ -624,6 +630,7 @@ class GraphDocument(QWidget):
         pane.search.selectAll()
 
     def _loaded(self) -> None:
+        self.export_button.setEnabled(True)
         if self._reveal is not None:
             name, self._reveal = self._reveal, None
             if not self.reveal(name):
@@ -652,6 +659,39 @@ class GraphDocument(QWidget):
         return True
 
     # --- side by side ------------------------------------------------------------------------------------
+    def choose_export(self) -> None:
+        """Export…: Qt's own save dialog (it asks before replacing a file), then the file written as a task."""
+        data = self.pane.data
+        if data is None:
+            return
+        path, chosen = QFileDialog.getSaveFileName(
+            self,
+            self.tr("Export Graph"),
+            str(self.path.with_suffix(".svg")),
+            ";;".join([self.tr("SVG image (*.svg)"), self.tr("PNG image (*.png)"), self.tr("Layout JSON (*.json)")]),
+            options=QFileDialog.Option.DontUseNativeDialog,
+        )
+        if not path:
+            return
+        if Path(path).suffix.lower() not in EXPORT_SUFFIXES:  # typed without a suffix: the chosen filter's
+            path += next((s for s in EXPORT_SUFFIXES if s[1:] in chosen.lower()), ".svg")
+        task = self.context.bridge.start(
+            export_graph,
+            data.graph,
+            data.layout,
+            path,
+            title=self.tr("Export the graph of {0}").format(self.path.name),
+            kind="graph",
+        )
+        task.succeeded.connect(self._exported)
+        task.failed.connect(self._export_failed)
+
+    def _exported(self, path: Path) -> None:
+        self.context.show_status(self.tr("Graph saved to {0}").format(path))
+
+    def _export_failed(self, message: str, _exc: object) -> None:
+        self.context.warn(self.tr("Export Graph"), message)
+
     def choose_compare(self) -> None:
         start = str(self.path.parent)
         path, _ = QFileDialog.getOpenFileName(

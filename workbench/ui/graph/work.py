@@ -125,6 +125,27 @@ def map_models(first: Graph, second: Graph, *, progress: Progress, cancel: Cance
     return out
 
 
+EXPORT_SUFFIXES = (".svg", ".png", ".json")
+
+
+def export_graph(graph: Graph, layout: Any, path: str, *, progress: Progress, cancel: CancelToken) -> Path:
+    """Work function: the graph as shown (its collapsed groups as boxes) written to ``path``, by its
+    suffix: SVG, PNG or the layout JSON (core ``graph.export``). The user chose the file in a dialog
+    that asked before replacing one; the model itself is never written over."""
+    from workbench.core.graph import export
+
+    cancel.raise_if_cancelled()
+    progress.status(f"Writing {Path(path).name}")
+    suffix = Path(path).suffix.lower()
+    if suffix == ".svg":
+        return export.write_svg(graph, layout, path, force=True)
+    if suffix == ".json":
+        return export.write_layout_json(graph, layout, path, force=True)
+    from workbench.ui.graph.render import render_png
+
+    return render_png(graph, layout, path)
+
+
 # The translations of core's layout status lines (core graph.layout.STATUS_TEMPLATES, shown by ui/labels.tr_status).
 STATUS_TEMPLATES = (
     QT_TRANSLATE_NOOP("GraphStatus", "Layering"),
