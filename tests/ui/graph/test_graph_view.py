@@ -156,6 +156,37 @@ def test_the_minimap_moves_the_view(qtbot, window, project):
     )
 
 
+def test_the_minimap_of_a_long_chain_shows_the_stretch_around_the_view(qtbot, window, tmp_path):
+    """A graph ~100x taller than wide (a long chain of layers): fitted whole into the minimap it would be a
+    hair-thin line; the minimap shows it wide enough to read and scrolls with the view instead."""
+    from workbench.core.graph.synth import synth_onnx
+    from workbench.ui.graph.canvas import MIN_FILL
+
+    root = tmp_path / "long"
+    create_project(root)
+    synth_onnx(1500, root / "long.onnx")
+    window.open_project(root)
+    doc = _open(qtbot, window, root / "long.onnx")
+    pane, minimap = doc.pane, doc.pane.minimap
+    b = pane.data.bounds
+    assert b.height() > 50 * b.width(), "the model is a long chain"
+    image = minimap.grab().toImage()
+    background = image.pixel(2, 2)
+    inked = {
+        x
+        for x in range(3, image.width() - 3)
+        for y in range(3, image.height() - 3, 3)
+        if image.pixel(x, y) != background
+    }
+    assert len(inked) >= MIN_FILL * minimap.width() * 0.8, "the graph is drawn wide enough to see its boxes"
+    before = pane.canvas.visible_rect().center()
+    target = QPoint(minimap.width() // 2, minimap.height() - 10)
+    qtbot.mouseClick(minimap, LEFT, pos=target)
+    qtbot.waitUntil(lambda: pane.canvas.visible_rect().center().y() > before.y() + 10, timeout=5000)
+    moved = pane.canvas.visible_rect().center().y() - before.y()
+    assert moved < b.height() / 10, "a click moves within the stretch shown, not across the whole model"
+
+
 def test_wheel_zooms_at_the_cursor_and_fit_shows_everything(qtbot, window, project):
     from PySide6.QtCore import QPointF
     from PySide6.QtGui import QWheelEvent

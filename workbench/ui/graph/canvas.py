@@ -198,6 +198,9 @@ class GraphCanvas(QGraphicsView):
         self.view_changed.emit()
 
 
+MIN_FILL = 1 / 6  # a very long graph fills at least this much of the minimap across
+
+
 class Minimap(QWidget):
     """The whole graph small (its overview image) with the canvas's visible rectangle; a click or a
     drag in it centres the canvas there."""
@@ -211,33 +214,41 @@ class Minimap(QWidget):
         canvas.view_changed.connect(self.update)
         self.setToolTip(self.tr("Overview: click or drag to move the view"))
 
-    def _frame(self) -> tuple[QRectF, float] | None:
-        """Where the graph is drawn in the widget and its scale (pixels per scene unit)."""
+    def _frame(self) -> tuple[QRectF, float, QRectF] | None:
+        """Where the minimap's part of the graph is drawn in the widget, its scale (pixels per scene
+        unit) and that part (scene units). The whole graph where it fits legibly; a graph far taller
+        (or wider) than the minimap — a long chain of layers — fills at least :data:`MIN_FILL` of
+        the minimap across, and the minimap shows the stretch around the view (it scrolls with it)."""
         data = self.canvas.data
         if data is None:
             return None
         b = data.bounds
-        s = min((self.width() - 4) / max(b.width(), 1.0), (self.height() - 4) / max(b.height(), 1.0))
-        w, h = b.width() * s, b.height() * s
-        return QRectF((self.width() - w) / 2, (self.height() - h) / 2, w, h), s
+        bw, bh = max(b.width(), 1.0), max(b.height(), 1.0)
+        room_w, room_h = self.width() - 4.0, self.height() - 4.0
+        fit = min(room_w / bw, room_h / bh)
+        cover = max(room_w / bw, room_h / bh)
+        s = min(cover, max(fit, cover * MIN_FILL))
+        part_w, part_h = min(bw, room_w / s), min(bh, room_h / s)
+        centre = self.canvas.visible_rect().center()
+        left = min(max(centre.x() - part_w / 2, b.left()), b.right() - part_w)
+        top = min(max(centre.y() - part_h / 2, b.top()), b.bottom() - part_h)
+        part = QRectF(left, top, part_w, part_h)
+        w, h = part_w * s, part_h * s
+        return QRectF((self.width() - w) / 2, (self.height() - h) / 2, w, h), s, part
 
     def scene_point(self, pos: QPointF) -> QPointF | None:
         frame = self._frame()
-        data = self.canvas.data
-        if frame is None or data is None:
+        if frame is None:
             return None
-        rect, s = frame
-        return QPointF(data.bounds.left() + (pos.x() - rect.left()) / s, data.bounds.top() + (pos.y() - rect.top()) / s)
+        rect, s, part = frame
+        return QPointF(part.left() + (pos.x() - rect.left()) / s, part.top() + (pos.y() - rect.top()) / s)
 
     def widget_point(self, scene: QPointF) -> QPointF | None:
         frame = self._frame()
-        data = self.canvas.data
-        if frame is None or data is None:
+        if frame is None:
             return None
-        rect, s = frame
-        return QPointF(
-            rect.left() + (scene.x() - data.bounds.left()) * s, rect.top() + (scene.y() - data.bounds.top()) * s
-        )
+        rect, s, part = frame
+        return QPointF(rect.left() + (scene.x() - part.left()) * s, rect.top() + (scene.y() - part.top()) * s)
 
     def paintEvent(self, _event) -> None:  # noqa: N802 - Qt's name
         painter = QPainter(self)
@@ -245,17 +256,25 @@ class Minimap(QWidget):
         frame = self._frame()
         data = self.canvas.data
         if frame is not None and data is not None:
-            rect, s = frame
+            rect, s, part = frame
             painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
-            if data.overview is not None:
-                painter.drawImage(rect, data.overview)
-            view = self.canvas.visible_rect()
             b = data.bounds
+            if part == b or data.overview is None:
+                if data.overview is not None:
+                    painter.drawImage(rect, data.overview)
+            else:  # a stretch of the graph: drawn from the scene itself, clipped to it
+                painter.save()
+                painter.setClipRect(rect)
+                painter.translate(rect.left() - part.left() * s, rect.top() - part.top() * s)
+                painter.scale(s, s)
+                data.paint(painter, part, s)
+                painter.restore()
+            view = self.canvas.visible_rect()
             r = QRectF(
-                rect.left() + (view.left() - b.left()) * s,
-                rect.top() + (view.top() - b.top()) * s,
-                view.width() * s,
-                view.height() * s,
+                rect.left() + (view.left() - part.left()) * s,
+                rect.top() + (view.top() - part.top()) * s,
+                max(view.width() * s, 3.0),
+                max(view.height() * s, 3.0),
             )
             painter.setPen(QPen(QColor("#d62728"), 1.5))
             painter.drawRect(r.intersected(QRectF(self.rect()).adjusted(0, 0, -1, -1)))
