@@ -8244,6 +8244,14 @@ Trust this key and connect? It will be remembered in Ascend Workbench's known_ho
         <translation>持续时间</translation>
     </message>
     <message>
+        <source>Model graph</source>
+        <translation>模型计算图</translation>
+    </message>
+    <message>
+        <source>double-click: Show in Graph</source>
+        <translation>双击：在计算图中显示</translation>
+    </message>
+    <message>
         <source>Flow {0}</source>
         <translation>流 {0}</translation>
     </message>

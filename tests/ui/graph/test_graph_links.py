@@ -251,6 +251,35 @@ def test_op_info_row_shows_in_an_open_graph_or_the_chosen_model(qtbot, window, u
     assert len(_graph_documents(window)) == 1
 
 
+def test_a_kernel_selected_on_the_timeline_shows_in_the_graph_from_properties(
+    qtbot, window, user, samples, om_json, tmp_path
+):
+    """Find a kernel on the Timeline (its search field, Enter): its Properties offer "Show in Graph"; a
+    double-click there opens the model asked for and selects the op."""
+    import reportkit
+
+    from workbench.simtoolkit.profdata import write_torch_npu
+    from workbench.simtoolkit.profdata.workload import Op, Tensor, Workload
+
+    t = Tensor((1, 100), "FLOAT16")
+    ops = (Op("Cast_1206", "Cast", (t,), (t,), "AI_VECTOR_CORE"), Op("Concat_1211", "ConcatD", (t,), (t,)))
+    path = write_torch_npu(tmp_path / "run", Workload("nms", ops), steps=1, rank=0)
+    doc = reportkit.open_report(qtbot, user, window, path)
+    tv = doc.timeline_view
+    user.retype(tv.search, "Cast_1206")
+    qtbot.keyClick(tv.search, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: _details(window).get("Name") == "Cast_1206", timeout=10000)
+    tree = window.details.tree
+    row = next(
+        tree.topLevelItem(i) for i in range(tree.topLevelItemCount()) if tree.topLevelItem(i).text(0) == "Model graph"
+    )
+    rect = tree.visualItemRect(row)
+    with user.answering(QFileDialog, user.typing_path(om_json)):
+        qtbot.mouseClick(tree.viewport(), LEFT, pos=rect.center())
+        qtbot.mouseDClick(tree.viewport(), LEFT, pos=rect.center())
+    _shown(qtbot, window, "Cast_1206")
+
+
 # --- the ATC wizard ------------------------------------------------------------------------------------------------
 def test_converter_input_list_and_output_picker_show_their_node(qtbot, window, user, tmp_path):
     from workbench.ui.converter import open_model_converter

@@ -594,6 +594,15 @@ class ReportDocument(QWidget):
         action.setToolTip(self.tr("Centre and select {0} in an open model graph (or choose the model)").format(name))
         menu.popup(self.stats.view.viewport().mapToGlobal(pos))
 
+    def _is_op(self, name: str) -> bool:
+        """Is ``name`` an op of the report's OPs (a device kernel, as a model graph names its ops)?"""
+        names = self.__dict__.get("_op_names")
+        if names is None:
+            ops = self.report.ops
+            names = set(ops["name"].astype(str)) if ops is not None and "name" in ops.columns else set()
+            self._op_names = names
+        return name in names
+
     def _show_op_in_graph(self, name: str) -> None:
         from workbench.ui.graph.links import show_in_graph
 
@@ -644,6 +653,15 @@ class ReportDocument(QWidget):
             (self.tr("End"), timeline_ops.format_ns(start + dur, 1000)),
             (self.tr("Duration"), timeline_ops.format_ns(dur) + f"  ({dur:,} ns)"),
         ]
+        name = tl.names[name_id]
+        if self._context is not None and self._is_op(name):  # a kernel: it can be looked up in the model
+            rows.append(
+                (
+                    self.tr("Model graph"),
+                    self.tr("double-click: Show in Graph"),
+                    (self.tr("Show in Graph"), lambda: self._show_op_in_graph(name)),
+                )
+            )
         for key, value in (tl.args(index) or {}).items():
             rows.append((f"args.{key}", str(value)))
         for direction, cat, other in self.timeline_view.flow_partners(index):
