@@ -515,3 +515,45 @@ def test_export_writes_the_graph_as_shown_as_svg_png_and_layout_json(qtbot, wind
     laid = json.loads((out / "g.json").read_text())
     assert len(laid["nodes"]) == n
     assert sorted(p.name for p in out.iterdir()) == ["g.json", "g.png", "g.svg"]  # nothing else left behind
+
+
+def test_a_small_graph_fitted_to_the_window_shows_its_labels(qtbot, window, samples, tmp_path):
+    """At a zoom where the boxes are big enough for text (a small model, zoomed in), the ops' labels are drawn
+    (the overview image, which has none, only stands in where the labels would not be drawn anyway)."""
+    from PySide6.QtCore import QPointF
+    from PySide6.QtGui import QColor, QWheelEvent
+
+    from workbench.ui.graph.scene import TEXT_PX
+
+    root = tmp_path / "small"
+    create_project(root)
+    shutil.copyfile(samples / "atc-om2json-310-cann5.1" / "model.json", root / "model.json")
+    window.open_project(root)
+    doc = _open(qtbot, window, root / "model.json")
+    pane = doc.pane
+    qtbot.mouseClick(pane.fit_button, LEFT)
+    canvas = pane.canvas
+    centre = canvas.viewport().rect().center()
+    while canvas.scale_now() * pane.data.box_h < TEXT_PX:  # the wheel, a notch at a time, until labels fit
+        before = canvas.scale_now()
+        notch = QWheelEvent(
+            QPointF(centre),
+            QPointF(canvas.viewport().mapToGlobal(centre)),
+            QPoint(0, 0),
+            QPoint(0, 120),
+            Qt.MouseButton.NoButton,
+            Qt.KeyboardModifier.NoModifier,
+            Qt.ScrollPhase.NoScrollPhase,
+            False,
+        )
+        QApplication.sendEvent(canvas.viewport(), notch)
+        qtbot.waitUntil(lambda before=before: canvas.scale_now() > before, timeout=5000)
+    assert canvas.scale_now() <= 1.25, "still within the overview image's sharp range"
+    image = canvas.viewport().grab().toImage()
+
+    def dark(x: int, y: int) -> bool:  # text ink (#202020, antialiased): no box, edge or outline is this dark
+        c = QColor(image.pixel(x, y))
+        return max(c.red(), c.green(), c.blue()) < 90
+
+    inked = sum(1 for x in range(image.width()) for y in range(image.height()) if dark(x, y))
+    assert inked > 500, "the op types and names are written in the boxes"

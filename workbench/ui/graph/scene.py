@@ -206,7 +206,9 @@ class SceneData:
 
     def paint(self, painter: QPainter, rect: QRectF, scale: float, highlight: Highlight | None = None) -> None:
         """Draw the part of the graph meeting ``rect`` (scene units) at ``scale`` pixels per unit."""
-        if self.overview is not None and (scale <= self.overview_scale * 1.25 or len(self.visible(rect)) > VECTOR_MAX):
+        text = scale * self.box_h >= TEXT_PX
+        sharp = scale <= self.overview_scale * 1.25 and not text  # the overview has no labels
+        if self.overview is not None and (sharp or len(self.visible(rect)) > VECTOR_MAX):
             b = self.bounds
             s = self.overview_scale
             r = rect.intersected(b)
@@ -215,7 +217,7 @@ class SceneData:
                 src = QRectF((r.left() - b.left()) * s, (r.top() - b.top()) * s, r.width() * s, r.height() * s)
                 painter.drawImage(r, self.overview, src)
         else:
-            self.paint_vector(painter, rect, scale, text=scale * self.box_h >= TEXT_PX, edges=True)
+            self.paint_vector(painter, rect, scale, text=text, edges=True)
         if highlight is not None:
             self.paint_highlight(painter, rect, scale, highlight)
 
