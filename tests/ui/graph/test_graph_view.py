@@ -53,6 +53,24 @@ def _click_item(qtbot, pane, k: int, modifier=Qt.KeyboardModifier.NoModifier) ->
     qtbot.mouseClick(pane.canvas.viewport(), LEFT, modifier, pos=pos)
 
 
+def _wheel(canvas, pos: QPoint, delta: int) -> None:
+    """The mouse wheel turned by ``delta`` (120 = one notch away from the user) over ``pos`` of the canvas."""
+    from PySide6.QtCore import QPointF
+    from PySide6.QtGui import QWheelEvent
+
+    event = QWheelEvent(
+        QPointF(pos),
+        QPointF(canvas.viewport().mapToGlobal(pos)),
+        QPoint(0, 0),
+        QPoint(0, delta),
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
+        Qt.ScrollPhase.NoScrollPhase,
+        False,
+    )
+    QApplication.sendEvent(canvas.viewport(), event)
+
+
 @pytest.fixture
 def project(window, samples, tmp_path):
     root = tmp_path / "proj"
@@ -188,8 +206,6 @@ def test_the_minimap_of_a_long_chain_shows_the_stretch_around_the_view(qtbot, wi
 
 
 def test_wheel_zooms_at_the_cursor_and_fit_shows_everything(qtbot, window, project):
-    from PySide6.QtCore import QPointF
-    from PySide6.QtGui import QWheelEvent
 
     doc = _open(qtbot, window, project / "test.om.json")
     canvas = doc.pane.canvas
@@ -197,17 +213,7 @@ def test_wheel_zooms_at_the_cursor_and_fit_shows_everything(qtbot, window, proje
     pos = QPoint(canvas.viewport().width() // 3, canvas.viewport().height() // 3)
     under = canvas.mapToScene(pos)
     before = canvas.scale_now()
-    event = QWheelEvent(
-        QPointF(pos),
-        QPointF(canvas.viewport().mapToGlobal(pos)),
-        QPoint(0, 0),
-        QPoint(0, 240),
-        Qt.MouseButton.NoButton,
-        Qt.KeyboardModifier.NoModifier,
-        Qt.ScrollPhase.NoScrollPhase,
-        False,
-    )
-    QApplication.sendEvent(canvas.viewport(), event)
+    _wheel(canvas, pos, 240)
     qtbot.waitUntil(lambda: canvas.scale_now() > before * 1.2, timeout=5000)
     assert (canvas.mapToScene(pos) - under).manhattanLength() < 3, "the point under the cursor stays"
     qtbot.mouseClick(doc.pane.fit_button, LEFT)
@@ -520,8 +526,7 @@ def test_export_writes_the_graph_as_shown_as_svg_png_and_layout_json(qtbot, wind
 def test_a_small_graph_fitted_to_the_window_shows_its_labels(qtbot, window, samples, tmp_path):
     """At a zoom where the boxes are big enough for text (a small model, zoomed in), the ops' labels are drawn
     (the overview image, which has none, only stands in where the labels would not be drawn anyway)."""
-    from PySide6.QtCore import QPointF
-    from PySide6.QtGui import QColor, QWheelEvent
+    from PySide6.QtGui import QColor
 
     from workbench.ui.graph.scene import TEXT_PX
 
@@ -536,17 +541,7 @@ def test_a_small_graph_fitted_to_the_window_shows_its_labels(qtbot, window, samp
     centre = canvas.viewport().rect().center()
     while canvas.scale_now() * pane.data.box_h < TEXT_PX:  # the wheel, a notch at a time, until labels fit
         before = canvas.scale_now()
-        notch = QWheelEvent(
-            QPointF(centre),
-            QPointF(canvas.viewport().mapToGlobal(centre)),
-            QPoint(0, 0),
-            QPoint(0, 120),
-            Qt.MouseButton.NoButton,
-            Qt.KeyboardModifier.NoModifier,
-            Qt.ScrollPhase.NoScrollPhase,
-            False,
-        )
-        QApplication.sendEvent(canvas.viewport(), notch)
+        _wheel(canvas, centre, 120)
         qtbot.waitUntil(lambda before=before: canvas.scale_now() > before, timeout=5000)
     assert canvas.scale_now() <= 1.25, "still within the overview image's sharp range"
     image = canvas.viewport().grab().toImage()
