@@ -162,7 +162,20 @@ class Module:
         return f"{type(self).__name__}()"
 
 
-class Sequential(Module):
+class _Container(Module):
+    """Its sub-modules in order: iterated, counted and indexed as torch's containers are."""
+
+    def __iter__(self) -> Iterator[Module]:
+        return iter(self._modules.values())
+
+    def __len__(self) -> int:
+        return len(self._modules)
+
+    def __getitem__(self, i: int) -> Module:
+        return list(self._modules.values())[i]
+
+
+class Sequential(_Container):
     def __init__(self, *modules: Module) -> None:
         super().__init__()
         for i, m in enumerate(modules):
@@ -173,17 +186,8 @@ class Sequential(Module):
             x = m(x)
         return x
 
-    def __iter__(self) -> Iterator[Module]:
-        return iter(self._modules.values())
 
-    def __len__(self) -> int:
-        return len(self._modules)
-
-    def __getitem__(self, i: int) -> Module:
-        return list(self._modules.values())[i]
-
-
-class ModuleList(Module):
+class ModuleList(_Container):
     def __init__(self, modules: Any = ()) -> None:
         super().__init__()
         for i, m in enumerate(modules):
@@ -192,15 +196,6 @@ class ModuleList(Module):
     def append(self, m: Module) -> ModuleList:
         self._modules[str(len(self._modules))] = m
         return self
-
-    def __iter__(self) -> Iterator[Module]:
-        return iter(self._modules.values())
-
-    def __len__(self) -> int:
-        return len(self._modules)
-
-    def __getitem__(self, i: int) -> Module:
-        return list(self._modules.values())[i]
 
 
 class Identity(Module):
