@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+import pandas as pd
 import pytest
 from profhelpers import first, kd_path, read_rows, write_csv
 
@@ -150,3 +152,28 @@ def test_generated_groups_are_detected(tmp_path, soc, group):
     if group == "PipeUtilization" and "memory_bound" not in header:
         for value, row in zip(report.ai_core_metrics["memory_bound"], rows):
             assert same(float(value), expected_memory_bound(row))
+
+
+def test_the_ai_core_rows_are_the_same_for_categorical_and_plain_task_types():
+    from workbench.core.profiling import stats
+
+    task_types = [" ai_core ", "AI_CPU", None, "MIX_AIV", "HCCL", "AI_VECTOR_CORE", "ai_core "]
+    ops = pd.DataFrame(
+        {
+            "name": [f"op{i}" for i in range(len(task_types))],
+            "task_type": pd.Categorical(task_types),
+            "duration_us": np.arange(len(task_types), dtype=np.float64),
+            "aic_mac_ratio": [0.5, np.nan, np.nan, 0.25, np.nan, 0.125, 0.75],
+            "aic_mte2_ratio": [0.25, np.nan, np.nan, 0.5, np.nan, 0.25, 0.5],
+        }
+    )
+    plain = ops.assign(task_type=ops["task_type"].astype(object))
+    expected = [True, False, False, True, False, True, True]
+    assert stats.ai_core_mask(ops).tolist() == expected
+    assert stats.ai_core_mask(plain).tolist() == expected
+    metrics, group, _ = stats.ai_core_metrics(ops)
+    assert metrics["name"].tolist() == ["op0", "op3", "op5", "op6"]
+    assert metrics["aic_mac_ratio"].tolist() == [0.5, 0.25, 0.125, 0.75]
+    assert list(metrics.index) == [0, 1, 2, 3]
+    metrics.loc[0, "aic_mac_ratio"] = 9.0  # a copy: the OPs table is untouched
+    assert ops.loc[0, "aic_mac_ratio"] == 0.5

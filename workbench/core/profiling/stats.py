@@ -398,17 +398,35 @@ def memory_bound(frame: pd.DataFrame) -> np.ndarray:
         return np.where((compute > 0) & ~np.isnan(mte2), mte2 / compute, np.nan)
 
 
+def ai_core_mask(table: pd.DataFrame) -> np.ndarray:
+    """True on the AI Core task rows of a PMU metrics (or OPs) table: by task type when the table has
+    one (decided once per category, not per row), else the rows with at least one metric value."""
+    if "task_type" in table.columns:
+        column = table["task_type"]
+        if isinstance(column.dtype, pd.CategoricalDtype):
+            wanted = np.array([str(c).strip().upper() in AI_CORE_TASK_TYPES for c in column.cat.categories] + [False])
+            return wanted[column.cat.codes.to_numpy()]  # code -1 (missing) picks the last, False
+        tt = column.astype(object).where(column.notna(), "").astype(str).str.strip().str.upper()
+        return tt.isin(AI_CORE_TASK_TYPES).to_numpy()
+    metrics = [c for c in table.columns if c not in AICORE_ID_COLUMNS]
+    return table[metrics].notna().any(axis=1).to_numpy() if metrics else np.ones(len(table), dtype=bool)
+
+
+def _rows_of(table: pd.DataFrame, columns: list[str], keep: np.ndarray) -> pd.DataFrame:
+    """``table[columns]`` on the ``keep`` rows, each column copied once (no whole-table intermediate)."""
+    rows = None if keep.all() else np.flatnonzero(keep)
+    data = {}
+    for c in columns:
+        array = table[c].array
+        data[c] = array.copy() if rows is None else array.take(rows)
+    return pd.DataFrame(data, copy=False)
+
+
 def ai_core_rows(table: pd.DataFrame) -> pd.DataFrame:
-    """The AI Core task rows of a PMU metrics table: by task type when the table has one, else the
-    rows with at least one metric value."""
+    """The AI Core task rows of a PMU metrics table (:func:`ai_core_mask`)."""
     if not len(table):
         return table
-    if "task_type" in table.columns:
-        tt = table["task_type"].astype(object).where(table["task_type"].notna(), "").astype(str).str.upper()
-        keep = tt.isin(AI_CORE_TASK_TYPES).to_numpy()
-    else:
-        metrics = [c for c in table.columns if c not in AICORE_ID_COLUMNS]
-        keep = table[metrics].notna().any(axis=1).to_numpy() if metrics else np.ones(len(table), dtype=bool)
+    keep = ai_core_mask(table)
     return table if keep.all() else table[keep].reset_index(drop=True)
 
 
@@ -425,7 +443,7 @@ def ai_core_metrics(ops: pd.DataFrame) -> tuple[pd.DataFrame, str | None, bool]:
         return pd.DataFrame(), None, False
     group, split = detect_pmu_group(pmu)
     ids = [c for c in AICORE_ID_COLUMNS if c in ops.columns]
-    table = ai_core_rows(ops[ids + pmu]).copy()
+    table = _rows_of(ops, ids + pmu, ai_core_mask(ops)) if len(ops) else ops[ids + pmu].copy()
     if group == "PipeUtilization" and not any(pmu_base(c) == "memory_bound" for c in pmu):
         table["memory_bound"] = memory_bound(table)
-    return table.reset_index(drop=True), group, split
+    return table, group, split
