@@ -285,6 +285,24 @@ def test_big_files_are_read_in_pieces_split_outside_quotes(tmp_path, monkeypatch
         tables.read_ops(path)  # row 2500 of a late piece: its line counts the quoted newlines
 
 
+@pytest.mark.parametrize("trailing_newline", [True, False])
+def test_a_bad_timestamp_in_a_late_piece_names_its_line_in_the_file(tmp_path, monkeypatch, trailing_newline):
+    # the timestamps are converted in the parse threads, piece by piece: the row is counted in the file
+    rows = [
+        f'op{i % 7},"T\n{i % 3}",AI_CORE,"{1736413971558972 + i}.{i % 1000:03d}\t",{i}.5,0,1,0,{i},0.5,x'
+        for i in range(3000)
+    ]
+    rows[2700] = rows[2700].replace(f'"{1736413971558972 + 2700}.700\t"', "1736413971558x72.700")
+    text = KD + "\n".join(rows) + ("\n" if trailing_newline else "")
+    path = _write(tmp_path / "kernel_details.csv", text)
+    monkeypatch.setattr(csvread, "PIECE", 997)
+    pieces = csvread.split_pieces(path)
+    assert len(pieces) > 100 and pieces[-1][1] == len(text.encode()) and pieces[0][0] == len(KD.encode())
+    assert all(a[1] == b[0] for a, b in zip(pieces, pieces[1:]))
+    with pytest.raises(ProfilingDataError, match=r"line 5402, column 'Start Time\(us\)': expected a decimal timestamp"):
+        tables.read_ops(path)
+
+
 def test_a_timestamp_beyond_int64_is_an_error_not_a_wrapped_number(tmp_path):
     # the old reader turned 12345678901234567.5 µs into -6101065172474984116 ns
     path = _write(tmp_path / "kernel_details.csv", KD + "a,A,AI_CORE,12345678901234567.5,2,0,1,0,10,0.5,x\n")

@@ -12,8 +12,10 @@ Reading: Arrow's CSV parser (``pyarrow.csv``) reads each column straight into th
 asks for: numbers as float64 / int64, text dictionary-encoded, timestamps as text turned into int64
 ns from a byte matrix when every value has one width (the usual ``1736413971558972.912``, TABs
 around it or not), else digit by digit with Arrow compute kernels. A file bigger than :data:`PIECE`
-is read in pieces split at record boundaries (quote parity), :data:`AHEAD` pieces parsed at once
-(one thread each, without the GIL) while the one before is converted; each piece is read into a
+is read in pieces split at record boundaries (quote parity; each boundary found as the reading goes,
+so parsing starts at once), :data:`AHEAD` pieces parsed at once (one thread each, without the GIL:
+the thread also fills its piece's number nulls and turns its timestamps into ns) while the one
+before is copied into the result; each piece is read into a
 buffer (never memory-mapped: mapped pages of the whole file would count as the process's memory)
 and its columns are appended to result columns sized for the whole file: anonymous memory maps, so
 the room never written costs nothing (numpy's huge-page advice would hold up to 2 MB more per
@@ -37,8 +39,8 @@ import ctypes
 import mmap
 import re
 from collections import deque
-from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -206,6 +208,12 @@ def _quotes(chunk: bytes, start: int, stop: int) -> int:
 def split_pieces(path: Path, piece: int | None = None) -> list[tuple[int, int]]:
     """Byte ranges of the data records (after the header), each about ``piece`` bytes, split
     where a newline is outside quotes (quote parity counted from the file start)."""
+    return list(iter_pieces(path, piece))
+
+
+def iter_pieces(path: Path, piece: int | None = None) -> Iterator[tuple[int, int]]:
+    """:func:`split_pieces` one range at a time, each as soon as its end is found (the reader parses
+    the first pieces while the rest of the file is still being split)."""
     piece = piece or PIECE
     bounds: list[int] = []
     target = 0  # the next split goes at the first record end at or after this offset
@@ -235,13 +243,16 @@ def split_pieces(path: Path, piece: int | None = None) -> list[tuple[int, int]]:
                 at = base + nl + 1
                 if parity == 0:  # a record ends here
                     bounds.append(at)
+                    if len(bounds) > 1 and bounds[-1] < size:
+                        yield bounds[-2], bounds[-1]
                     target = at + piece if size - at > piece + piece // 4 else size
             base = end
     if not bounds or bounds[0] >= size:
-        return []
-    if bounds[-1] != size:
-        bounds.append(size)
-    return list(zip(bounds[:-1], bounds[1:]))
+        return
+    if len(bounds) > 1 and bounds[-1] == size:
+        yield bounds[-2], bounds[-1]
+    else:
+        yield bounds[-1], size
 
 
 # ---- the table ----------------------------------------------------------------------------------
@@ -333,24 +344,21 @@ def read_csv(
     width = len(header)
     asked = read_kinds(header, sample)
     kinds = {i: asked.get(i, "float") for i in range(width)}
-    try:
-        pieces = split_pieces(path)
-    except OSError as exc:
-        raise ProfilingDataError(f"{path}: cannot read ({exc.strerror or exc})") from exc
-    whole = False  # read unsplit (after a split whose pieces did not parse)
+    whole: list[tuple[int, int]] | None = None  # read unsplit (after a split whose pieces did not parse)
     while True:
         try:
-            columns, rows = _read_pieces(
-                path, [(pieces[0][0], pieces[-1][1])] if whole else pieces, kinds, cancel_check
-            )
+            columns, rows = _read_pieces(path, iter_pieces(path) if whole is None else whole, kinds, cancel_check)
             break
         except _Looser as exc:
             kinds[exc.index] = _LOOSER[kinds[exc.index]]
         except _Unparsable as exc:
-            if len(pieces) > 1 and not whole:
-                whole = True
+            pieces = split_pieces(path)
+            if len(pieces) > 1 and whole is None:
+                whole = [(pieces[0][0], pieces[-1][1])]
                 continue
             raise _structure_error(path, width, exc.message) from None
+        except OSError as exc:
+            raise ProfilingDataError(f"{path}: cannot read ({exc.strerror or exc})") from exc
     table = CsvTable(path, header, columns, rows)
     for i, col in columns.items():  # a timestamp error found while reading: named now
         if col.error is not None:
@@ -396,7 +404,7 @@ def _bad_utf8_line(path: Path) -> int | None:
 
 def _read_pieces(
     path: Path,
-    pieces: list[tuple[int, int]],
+    pieces: Iterable[tuple[int, int]],
     kinds: dict[int, str],
     cancel_check: Callable[[], None] | None,
 ) -> tuple[dict[int, Column], int]:
@@ -424,10 +432,24 @@ def _read_pieces(
     )
     out = {i: _Growing(kinds[i]) for i in range(width)}
     offset = 0
-    total = sum(end - start for start, end in pieces)
+    size = path.stat().st_size
+    total = 0  # bytes of data records: the file after the header (known from the first piece)
     done = trimmed = 0
 
-    def parse(start: int, end: int) -> pa.Table:
+    def parse(start: int, end: int) -> tuple[pa.Table, dict[int, object]]:
+        """The piece parsed, and (still in this worker thread, mostly without the GIL) its number and
+        timestamp columns made ready to copy: nulls filled, masks unpacked, timestamps as int64 ns."""
+        table = parse_table(start, end)
+        ready: dict[int, object] = {}
+        for i in range(width):
+            kind = kinds[i]
+            if kind in ("ns", "ns_us"):
+                ready[i] = _ns_piece(table.column(i), "us" if kind == "ns_us" else "auto", 0)
+            elif kind != "text":
+                ready[i] = _filled_numbers(table.column(i), kind == "int")
+        return table, ready
+
+    def parse_table(start: int, end: int) -> pa.Table:
         data = source.read_at(end - start, start)
         read_options = pacsv.ReadOptions(column_names=names, block_size=end - start + 1, use_threads=False)
         try:
@@ -453,13 +475,23 @@ def _read_pieces(
         pa.OSFile(str(path), memory_pool=pool) as source,
         ThreadPoolExecutor(AHEAD, thread_name_prefix="csv-piece") as ahead,
     ):
-        upcoming = deque(ahead.submit(parse, *p) for p in pieces[:AHEAD])
-        for k, (start, end) in enumerate(pieces):
+        ranges = iter(pieces)  # split as the reading goes (:func:`iter_pieces`)
+        upcoming: deque[tuple[int, int, Future[tuple[pa.Table, dict[int, object]]]]] = deque()
+
+        def submit() -> None:
+            got = next(ranges, None)
+            if got is not None:
+                upcoming.append((*got, ahead.submit(parse, *got)))
+
+        for _ in range(AHEAD):
+            submit()
+        while upcoming:
             if cancel_check is not None:
                 cancel_check()
-            table = upcoming.popleft().result()
-            if k + AHEAD < len(pieces):
-                upcoming.append(ahead.submit(parse, *pieces[k + AHEAD]))
+            start, end, future = upcoming.popleft()
+            table, ready = future.result()
+            submit()
+            total = total or size - start
             done += end - start
             # rows to expect in all: this piece's rows per byte, over the whole data, plus a margin
             # (a quarter more: the pages of the buffers never written are never taken from the system)
@@ -470,11 +502,11 @@ def _read_pieces(
                 if kind == "text":  # the piece's own codes and dictionary, resolved a few pieces at a time
                     out[i].add_text(chunked, expect)
                 elif kind in ("ns", "ns_us"):
-                    out[i].add(_ns_piece(chunked, "us" if kind == "ns_us" else "auto", offset), expect)
+                    out[i].add(_at_rows(ready[i], offset), expect)  # type: ignore[arg-type]
                 else:
-                    out[i].add_numbers(*_numbers(chunked), expect)
+                    out[i].add_numbers(*ready[i], expect, filled=True)  # type: ignore[misc]
             offset += table.num_rows
-            del table
+            del table, ready
             chunked = None  # the piece's last column: freed with the table
             if done - trimmed >= TRIM:  # the text of these pieces resolved, what they freed handed back
                 for grow in out.values():
@@ -563,15 +595,16 @@ class _Growing:
             self.missing[self.rows : self.rows + n] = piece.missing
         self.rows += n
 
-    def add_numbers(self, values: np.ndarray, missing: np.ndarray | None, expect: int) -> None:
-        """Append numbers (:func:`_numbers`): int with its missing mask (0 under it), float with NaN."""
+    def add_numbers(self, values: np.ndarray, missing: np.ndarray | None, expect: int, filled: bool = False) -> None:
+        """Append numbers (:func:`_numbers`): int with its missing mask (0 under it), float with NaN;
+        ``filled``: the values under the mask are that already (:func:`_filled_numbers`)."""
         n = len(values)
         integer = self.kind == "int"
         self._room(n, expect, values.dtype, integer)
         assert self.values is not None
         part = self.values[self.rows : self.rows + n]
         part[:] = values
-        if missing is not None:
+        if missing is not None and not filled:
             part[missing] = 0 if integer else np.nan
         if self.missing is not None:
             self.missing[self.rows : self.rows + n] = False if missing is None else missing
@@ -643,6 +676,22 @@ class _Growing:
         values = self.values[: self.rows]
         missing = None if self.missing is None else self.missing[: self.rows]
         return Column(self.kind, values, missing, self.uniques, self.error)
+
+
+def _filled_numbers(chunked: pa.ChunkedArray, integer: bool) -> tuple[np.ndarray, np.ndarray | None]:
+    """:func:`_numbers` with the nulls filled by Arrow (0 for int, NaN for float: no mask then)."""
+    if not chunked.null_count:
+        return _numbers(chunked)
+    missing = _numbers(chunked)[1] if integer else None
+    values, _ = _numbers(pc.fill_null(chunked, 0 if integer else float("nan")))
+    return values, missing
+
+
+def _at_rows(piece: Column, offset: int) -> Column:
+    """A piece's timestamps whose bad value (row counted in the piece) is named by its row in the file."""
+    if piece.error is not None:
+        piece.error = (piece.error[0] + offset, *piece.error[1:])
+    return piece
 
 
 def _numbers(chunked: pa.ChunkedArray) -> tuple[np.ndarray, np.ndarray | None]:
