@@ -14,7 +14,8 @@ ns from a byte matrix when every value has one width (the usual ``17364139715589
 around it or not), else digit by digit with Arrow compute kernels. A file bigger than :data:`PIECE`
 is read in pieces split at record boundaries (quote parity; each boundary found as the reading goes,
 so parsing starts at once), :data:`AHEAD` pieces parsed at once (one thread each, without the GIL:
-the thread also fills its piece's number nulls and turns its timestamps into ns) while the one
+the thread also fills its piece's number nulls, unpacks its text codes and turns its
+timestamps into ns) while the one
 before is copied into the result; each piece is read into a
 buffer (never memory-mapped: mapped pages of the whole file would count as the process's memory)
 and its columns are appended to result columns sized for the whole file: anonymous memory maps, so
@@ -43,6 +44,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -436,16 +438,18 @@ def _read_pieces(
     total = 0  # bytes of data records: the file after the header (known from the first piece)
     done = trimmed = 0
 
-    def parse(start: int, end: int) -> tuple[pa.Table, dict[int, object]]:
+    def parse(start: int, end: int) -> tuple[pa.Table, dict[int, Any]]:
         """The piece parsed, and (still in this worker thread, mostly without the GIL) its number and
         timestamp columns made ready to copy: nulls filled, masks unpacked, timestamps as int64 ns."""
         table = parse_table(start, end)
-        ready: dict[int, object] = {}
+        ready: dict[int, Any] = {}
         for i in range(width):
             kind = kinds[i]
             if kind in ("ns", "ns_us"):
                 ready[i] = _ns_piece(table.column(i), "us" if kind == "ns_us" else "auto", 0)
-            elif kind != "text":
+            elif kind == "text":
+                ready[i] = _text_codes(table.column(i))
+            else:
                 ready[i] = _filled_numbers(table.column(i), kind == "int")
         return table, ready
 
@@ -476,7 +480,7 @@ def _read_pieces(
         ThreadPoolExecutor(AHEAD, thread_name_prefix="csv-piece") as ahead,
     ):
         ranges = iter(pieces)  # split as the reading goes (:func:`iter_pieces`)
-        upcoming: deque[tuple[int, int, Future[tuple[pa.Table, dict[int, object]]]]] = deque()
+        upcoming: deque[tuple[int, int, Future[tuple[pa.Table, dict[int, Any]]]]] = deque()
 
         def submit() -> None:
             got = next(ranges, None)
@@ -497,17 +501,16 @@ def _read_pieces(
             # (a quarter more: the pages of the buffers never written are never taken from the system)
             expect = int(offset + table.num_rows + table.num_rows * (total - done) / max(1, end - start) * 1.25) + 64
             for i in range(width):
-                chunked = table.column(i)
                 kind = kinds[i]
                 if kind == "text":  # the piece's own codes and dictionary, resolved a few pieces at a time
-                    out[i].add_text(chunked, expect)
+                    out[i].add_text(ready[i], expect)
                 elif kind in ("ns", "ns_us"):
-                    out[i].add(_at_rows(ready[i], offset), expect)  # type: ignore[arg-type]
+                    out[i].add(_at_rows(ready[i], offset), expect)
                 else:
-                    out[i].add_numbers(*ready[i], expect, filled=True)  # type: ignore[misc]
+                    values, missing = ready[i]
+                    out[i].add_numbers(values, missing, expect, filled=True)
             offset += table.num_rows
-            del table, ready
-            chunked = None  # the piece's last column: freed with the table
+            del table, ready  # the piece's memory goes before the next one is taken
             if done - trimmed >= TRIM:  # the text of these pieces resolved, what they freed handed back
                 for grow in out.values():
                     grow.resolve()
@@ -610,18 +613,15 @@ class _Growing:
             self.missing[self.rows : self.rows + n] = False if missing is None else missing
         self.rows += n
 
-    def add_text(self, chunked: pa.ChunkedArray, expect: int) -> None:
-        """Append a piece of dictionary-encoded text: its codes (-1 = null) until :meth:`resolve`."""
-        for chunk in chunked.chunks:
-            n = len(chunk)
-            dictionary = chunk.dictionary
+    def add_text(self, chunks: list[tuple[pa.Array, np.ndarray]], expect: int) -> None:
+        """Append a piece of dictionary-encoded text (:func:`_text_codes`): its codes (-1 = null),
+        in the piece's own dictionary until :meth:`resolve`."""
+        for dictionary, codes in chunks:
+            n = len(codes)
             wide = len(dictionary) >= 32767  # codes kept as int16 while they fit (see resolve)
             self._room(n, expect, np.dtype(np.int32 if wide else np.int16), False)
             assert self.values is not None
-            indices = chunk.indices
-            self.values[self.rows : self.rows + n] = (
-                pc.fill_null(indices, -1) if chunk.null_count else indices
-            ).to_numpy()
+            self.values[self.rows : self.rows + n] = codes
             self.pending.append((dictionary, self.rows, n))
             self.rows += n
 
@@ -676,6 +676,14 @@ class _Growing:
         values = self.values[: self.rows]
         missing = None if self.missing is None else self.missing[: self.rows]
         return Column(self.kind, values, missing, self.uniques, self.error)
+
+
+def _text_codes(chunked: pa.ChunkedArray) -> list[tuple[pa.Array, np.ndarray]]:
+    """Each chunk of a dictionary-encoded piece as (its dictionary, its codes with -1 for null)."""
+    return [
+        (chunk.dictionary, (pc.fill_null(chunk.indices, -1) if chunk.null_count else chunk.indices).to_numpy())
+        for chunk in chunked.chunks
+    ]
 
 
 def _filled_numbers(chunked: pa.ChunkedArray, integer: bool) -> tuple[np.ndarray, np.ndarray | None]:
