@@ -271,6 +271,18 @@ class FrameModel(QAbstractTableModel):
         if not self.columns:
             return
         self.layoutAboutToBeChanged.emit()
+        frame_column = self.frame.iloc[:, column]
+        if isinstance(frame_column.dtype, pd.CategoricalDtype):  # by the categories' order: no string per row
+            names = np.asarray(frame_column.cat.categories.astype(str), dtype=object)
+            rank = np.empty(len(names) + 1, dtype=np.int64)
+            rank[np.argsort(names, kind="stable")] = np.arange(len(names))
+            if order != Qt.SortOrder.AscendingOrder:
+                rank[:-1] = len(names) - 1 - rank[:-1]
+            rank[-1] = len(names)  # missing (code -1) last either way
+            keys = rank[frame_column.cat.codes.to_numpy()[self.view]]
+            self.view = self.view[np.argsort(keys, kind="stable")]
+            self.layoutChanged.emit()
+            return
         values = self._arrays[column][self.view]
         try:
             keys = pd.Series(values)
@@ -291,11 +303,11 @@ class FrameModel(QAbstractTableModel):
             mask = np.zeros(len(self.frame), dtype=bool)
             for c in self.frame.columns:
                 col = self.frame[c]
-                if (
-                    col.dtype == object
-                    or isinstance(col.dtype, pd.CategoricalDtype)
-                    or pd.api.types.is_string_dtype(col)
-                ):
+                if isinstance(col.dtype, pd.CategoricalDtype):  # each category tested once, not each row
+                    hit = pd.Index(col.cat.categories.astype(str)).str.contains(text, case=False, regex=False)
+                    codes = col.cat.codes.to_numpy()
+                    mask |= np.append(np.asarray(hit, dtype=bool), False)[codes]  # code -1 (missing): no match
+                elif col.dtype == object or pd.api.types.is_string_dtype(col):
                     mask |= col.astype(str).str.contains(text, case=False, regex=False, na=False).to_numpy()
             self.view = np.flatnonzero(mask)
         self.endResetModel()

@@ -1,0 +1,57 @@
+"""A report table's text columns (categorical: a million rows hold few distinct names) filtered and
+sorted as typed and clicked: by the categories, with the same rows and order as row by row."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from PySide6.QtCore import QPoint, Qt
+from reportkit import table
+
+from workbench.ui.report.table import FrameTable
+
+
+def click_header(qtbot, frame_table: FrameTable, column: int) -> None:
+    header = frame_table.view.horizontalHeader()
+    x = header.sectionViewportPosition(column) + header.sectionSize(column) // 2
+    qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(x, header.height() // 2))
+
+
+NAME, ROW = "Name", "row"  # the headers shown: the canonical key's label, an unknown column as it is
+
+
+def test_a_text_column_is_filtered_and_sorted_as_its_rows_say(qtbot, user):
+    rng = np.random.default_rng(7)
+    names = rng.choice(["MatMul_12", "matmul_3", "Add_1", "Conv2D", "", "nan-op"], 600).tolist()
+    names = [None if n == "" else n for n in names]
+    frame = pd.DataFrame(
+        {"name": pd.Categorical(names), "task_id": pd.array(np.arange(600) % 17, dtype="Int64"), "row": np.arange(600)}
+    )
+    widget = FrameTable()
+    qtbot.addWidget(widget)
+    widget.resize(900, 500)
+    widget.show()
+    widget.set_frame(frame)
+    user.retype(widget.filter, "MATMUL")
+    matmul = [i for i, n in enumerate(names) if n is not None and "matmul" in n.lower()]
+    qtbot.waitUntil(lambda: widget.count.text() == f"{len(matmul)} of 600 rows", timeout=5000)
+    assert [int(r[ROW]) for r in table(widget)] == matmul
+    user.retype(widget.filter, "nan")  # a missing name (shown N/A) is no "nan": only the real name matches
+    qtbot.waitUntil(lambda: widget.model.rowCount() == names.count("nan-op"), timeout=5000)
+    assert {r[NAME] for r in table(widget)} == {"nan-op"}
+    user.retype(widget.filter, "")
+    qtbot.waitUntil(lambda: widget.model.rowCount() == 600, timeout=5000)
+
+    click_header(qtbot, widget, 0)
+    first = widget.view.horizontalHeader().sortIndicatorOrder()
+    click_header(qtbot, widget, 0)
+    assert widget.view.horizontalHeader().sortIndicatorOrder() != first
+    for order in (first, widget.view.horizontalHeader().sortIndicatorOrder()):
+        if order != widget.view.horizontalHeader().sortIndicatorOrder():
+            click_header(qtbot, widget, 0)
+        shown = [(r[NAME], int(r[ROW])) for r in table(widget)]
+        present = [(n, i) for i, n in enumerate(names) if n is not None]
+        descending = order == Qt.SortOrder.DescendingOrder
+        # equal names keep their rows' order (Python's sort is stable in reverse too); missing ones last
+        assert shown[: len(present)] == sorted(present, key=lambda p: p[0], reverse=descending)
+        assert [r[NAME] for r in table(widget)[len(present) :]] == ["N/A"] * names.count(None)
