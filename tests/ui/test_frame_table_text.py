@@ -17,7 +17,7 @@ def click_header(qtbot, frame_table: FrameTable, column: int) -> None:
     qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(x, header.height() // 2))
 
 
-NAME, ROW = "Name", "row"  # the headers shown: the canonical key's label, an unknown column as it is
+NAME, ROW, START = "Name", "row", "Start Time(ns)"  # the headers shown: a canonical key's label, else the column
 
 
 def test_a_text_column_is_filtered_and_sorted_as_its_rows_say(qtbot, user):
@@ -55,3 +55,20 @@ def test_a_text_column_is_filtered_and_sorted_as_its_rows_say(qtbot, user):
         # equal names keep their rows' order (Python's sort is stable in reverse too); missing ones last
         assert shown[: len(present)] == sorted(present, key=lambda p: p[0], reverse=descending)
         assert [r[NAME] for r in table(widget)[len(present) :]] == ["N/A"] * names.count(None)
+
+
+def test_an_integer_column_with_a_missing_value_shows_every_digit(qtbot):
+    # pandas gives float64 for a nullable int column with a missing value: ns stamps lost their last digits
+    stamps = [1736413971558972912, None, 1736413971558972913, 5]
+    frame = pd.DataFrame({"start_ns": pd.array(stamps, dtype="Int64"), "name": pd.Categorical(["a", "b", None, "a"])})
+    widget = FrameTable()
+    qtbot.addWidget(widget)
+    widget.resize(700, 300)
+    widget.show()
+    widget.set_frame(frame)
+    assert [r[START] for r in table(widget)] == ["1736413971558972912", "N/A", "1736413971558972913", "5"]
+    assert [r["Name"] for r in table(widget)] == ["a", "b", "N/A", "a"]
+    click_header(qtbot, widget, 0)
+    descending = widget.view.horizontalHeader().sortIndicatorOrder() == Qt.SortOrder.DescendingOrder
+    present = sorted((s for s in stamps if s is not None), reverse=descending)
+    assert [r[START] for r in table(widget)] == [str(s) for s in present] + ["N/A"]

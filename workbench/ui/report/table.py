@@ -169,6 +169,49 @@ def mark_icon() -> QIcon:
     return MARK_ICONS[0]
 
 
+class _MaskedInts:
+    """A nullable integer column's cells: exact int64 (pandas would give float64 for a column with a
+    missing value: ns timestamps lose their last digits) and None where missing."""
+
+    def __init__(self, column: pd.Series) -> None:
+        self.values = column.to_numpy(dtype=np.int64, na_value=0)
+        self.missing = column.isna().to_numpy()
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    def __getitem__(self, rows):
+        if np.ndim(rows) == 0:
+            return None if self.missing[rows] else self.values[rows]
+        return pd.arrays.IntegerArray(self.values[rows], self.missing[rows])  # sortable, missing last
+
+
+class _Categories:
+    """A categorical column's cells from its codes (no object array of a million rows): the
+    category, NaN where missing (what ``to_numpy()`` gives)."""
+
+    def __init__(self, column: pd.Series) -> None:
+        self.codes = column.cat.codes.to_numpy()
+        self.names = np.append(np.asarray(column.cat.categories, dtype=object), np.nan)  # code -1: the last
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    def __getitem__(self, rows):
+        return self.names[self.codes[rows]]
+
+
+def _cells(column: pd.Series):
+    """What :meth:`FrameModel.raw` indexes for one column."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        return _Categories(column)
+    if isinstance(column.dtype, pd.api.extensions.ExtensionDtype) and pd.api.types.is_integer_dtype(column.dtype):
+        if column.hasnans:
+            return _MaskedInts(column)
+        return column.to_numpy(dtype=np.int64)
+    return column.to_numpy()
+
+
 class FrameModel(QAbstractTableModel):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -205,7 +248,7 @@ class FrameModel(QAbstractTableModel):
         self.headers = headers
         self.frame = frame.reset_index(drop=True)
         self.columns = [str(c) for c in self.frame.columns]
-        self._arrays = [self.frame[c].to_numpy() for c in self.frame.columns]
+        self._arrays = [_cells(self.frame[c]) for c in self.frame.columns]
         self.view = np.arange(len(self.frame), dtype=np.int64)
         self.highlight = highlight
         self.bar_columns = {i for i, c in enumerate(self.columns) if c.lower().endswith("ratio")}
