@@ -57,13 +57,6 @@ def _tr(text: object) -> str:
     return QCoreApplication.translate(CONTEXT, str(text))
 
 
-def cells(column: pd.Series) -> np.ndarray:
-    """A column as the table shows it: integers exact, a missing value None (shown N/A, never ``<NA>``)."""
-    if isinstance(column.dtype, pd.Int64Dtype):
-        return np.array([None if v is pd.NA else int(v) for v in column.astype(object)], dtype=object)
-    return column.to_numpy()
-
-
 def _numbers(values) -> np.ndarray:
     return pd.to_numeric(pd.Series(values), errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
 
@@ -228,7 +221,7 @@ class CommPane(QWidget):
         ranks = self.rows["device"].nunique() if "device" in self.rows.columns else 0
         for key, _header in OP_COLUMNS:
             if key in self.shown.columns and (key != "device" or ranks > 1):  # the rank: where there are several
-                table[key] = cells(self.shown[key])
+                table[key] = self.shown[key]  # nullable ints shown exactly by the table
         if "kind" in table.columns:
             table["kind"] = [_tr(KIND_LABELS[k]) if k in KIND_LABELS else k for k in table["kind"]]
         if "name" in table.columns:

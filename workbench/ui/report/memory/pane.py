@@ -113,14 +113,6 @@ def relative_ns(epoch_ns, origin_ns: int) -> np.ndarray:
     return values.to_numpy(dtype=np.float64, na_value=np.nan)
 
 
-def cells(column: pd.Series) -> np.ndarray:
-    """A column as the table shows it: integers stay exact (a stream pointer does not fit float64),
-    a missing value is None (shown N/A, never ``<NA>``)."""
-    if isinstance(column.dtype, pd.Int64Dtype):
-        return np.array([None if v is pd.NA else int(v) for v in column.astype(object)], dtype=object)
-    return column.to_numpy()
-
-
 def _numbers(values) -> np.ndarray:
     return pd.to_numeric(pd.Series(values), errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
 
@@ -171,7 +163,7 @@ def operator_table(operators: pd.DataFrame, origin_ns: int) -> pd.DataFrame:
         elif key == "device" and "device_type" in operators.columns:
             out[key] = operators["device_type"].astype(object).to_numpy()  # as the file names it: NPU:0
         elif key in operators.columns:
-            out[key] = cells(operators[key])
+            out[key] = operators[key]  # the table shows nullable ints exactly, missing as N/A
     return out.reset_index(drop=True)
 
 
