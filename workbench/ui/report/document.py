@@ -277,9 +277,15 @@ class ReportDocument(QWidget):
             label.setAlignment(Qt.AlignmentFlag.AlignCenter)
             split.addWidget(label)
         split.addWidget(self.data_tabs)
-        split.setStretchFactor(0, 3)  # the timeline gets most of the height (3:1), the data pane the rest
-        split.setStretchFactor(1, 1)
-        split.setSizes([750, 250])
+        if self.timeline_view is not None:
+            split.setStretchFactor(0, 3)  # the timeline gets most of the height (3:1), the data pane the rest
+            split.setStretchFactor(1, 1)
+            split.setSizes([750, 250])
+        else:  # tables only: the note is one line, the tables get the room, the statistics first
+            split.setStretchFactor(0, 0)
+            split.setStretchFactor(1, 1)
+            split.setSizes([label.sizeHint().height() + 16, 2000])
+            self.data_tabs.setCurrentWidget(self.stats)
         self.tabs.addTab(split, self.tr("Timeline"))
         # Built when first shown: keeps the GUI thread free while the report appears.
         self._summary: SummaryView | None = None
