@@ -2840,6 +2840,17 @@ Size: {4} MB · Time: {5} ms</source>
     </message>
 </context>
 <context>
+    <name>CollectHint</name>
+    <message>
+        <source>msprof --sys-profiling=on (needs perf and ltrace on the host)</source>
+        <translation>msprof --sys-profiling=on（需要主机上装有 perf 和 ltrace）</translation>
+    </message>
+    <message>
+        <source>msprof --task-time=on (or torch_npu profiler with ProfilerActivity.NPU)</source>
+        <translation>msprof --task-time=on（或 torch_npu profiler 使用 ProfilerActivity.NPU）</translation>
+    </message>
+</context>
+<context>
     <name>Column</name>
     <message>
         <source>{0}

@@ -44,6 +44,10 @@ def test_core_labels_are_marked_for_translation():
 
     assert set(views.STATISTICS) == set(labels.STATISTICS_LABELS)
     assert set(views.SUMMARY_LABELS) == set(labels.SUMMARY_LABELS)
+    from workbench.ui.report.document import COLLECT_HINT_TEXTS
+
+    # a hint with words besides its command line (a parenthesis) is translated; a bare command is not
+    assert {h for h in views.COLLECT_HINT.values() if "(" in h} == set(COLLECT_HINT_TEXTS)
 
 
 def test_chinese_window_and_font(qtbot):

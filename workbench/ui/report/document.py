@@ -96,11 +96,23 @@ def tr_sentences(parts) -> str:
     return " ".join(QCoreApplication.translate("AICoreMetrics", t).format(*args) for t, args in parts)
 
 
+# core's views.COLLECT_HINT values that hold words besides the command line (tests check the list)
+COLLECT_HINT_TEXTS = (
+    QT_TRANSLATE_NOOP("CollectHint", "msprof --sys-profiling=on (needs perf and ltrace on the host)"),
+    QT_TRANSLATE_NOOP("CollectHint", "msprof --task-time=on (or torch_npu profiler with ProfilerActivity.NPU)"),
+)
+
+
+def tr_hint(hint: str) -> str:
+    """How to collect something (a command line, maybe with words): in the UI's language."""
+    return QCoreApplication.translate("CollectHint", hint) if hint in COLLECT_HINT_TEXTS else hint
+
+
 def tr_note(note: str) -> str:
     m = _NOT_COLLECTED.match(note)
     if m:
         return QCoreApplication.translate("ReportDocument", "{0}: not collected. Collect it with {1}.").format(
-            QCoreApplication.translate("ReportDocument", m.group(1)), m.group(2)
+            QCoreApplication.translate("ReportDocument", m.group(1)), tr_hint(m.group(2))
         )
     return note
 
@@ -270,7 +282,7 @@ class ReportDocument(QWidget):
             label = QLabel(
                 self.tr(
                     "This report has no timeline to draw: it holds tables only ({0}). A timeline comes with {1}."
-                ).format(report.kind, views.COLLECT_HINT["timeline"]),
+                ).format(report.kind, tr_hint(views.COLLECT_HINT["timeline"])),
                 self,
             )
             label.setWordWrap(True)
