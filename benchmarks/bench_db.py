@@ -1,6 +1,7 @@
 """Benchmark: the profiler-database reader (issue #18) beside the Text reader of the same run.
 
-Run: ``python benchmarks/bench_db.py [--tasks 1000000] [--keep DIR] [--before SRC] [--pmu]``.
+Run: ``python benchmarks/bench_db.py [--tasks 1000000] [--keep DIR] [--before SRC] [--pmu] [--repeat N]
+[--db-only]``.
 
 Generates ONE simulated torch_npu run (resnet50 + two gradient AllReduce operators per step, rank 0
 of 2; no PMU metrics unless ``--pmu``, with which TASK_PMU_INFO holds ~25 rows per task) and exports
@@ -13,8 +14,11 @@ then times each case in a FRESH process (wall time, peak RSS of that process):
 - ``report info --cache off`` on the .db file and on the folder (whole process, from interpreter start);
 
 and, given ``--before SRC`` (an unpacked copy of the previous commit: ``git archive HEAD | tar -x -C
-SRC``), the db cases with that tree too. ``--keep DIR`` keeps the generated run there and reuses it
-(the generation takes minutes: the simulator formats every event in Python).
+SRC``; repeatable), the db cases with that tree too (PYTHONPATH: the tree, then what PYTHONPATH named).
+``--keep DIR`` keeps the generated run there and reuses it (the generation takes minutes: the simulator
+formats every event in Python). ``--repeat N`` runs every case N times, the trees taking turns (the
+machine is shared: figures are noisy), and prints each run and then the best and the median;
+``--db-only`` leaves out the Text and CLI cases.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import argparse
 import json
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -87,19 +92,36 @@ def _run(argv: list[str], env: dict | None = None, cwd: Path | None = None) -> t
     return wall, proc.stdout, err
 
 
-def case(label: str, mode: str, path: Path, source: Path) -> None:
-    env = dict(os.environ, PYTHONPATH=str(source))
+def _env(source: Path) -> dict:
+    """This environment with ``source`` first on the path (and what PYTHONPATH already named after it)."""
+    return dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (str(source), os.environ.get("PYTHONPATH")) if p))
+
+
+def case(label: str, mode: str, path: Path, source: Path) -> dict | None:
+    env = _env(source)
     _, out, err = _run([sys.executable, str(Path(__file__).resolve()), "--child", mode, str(path)], env, source)
     if err:
         print(f"  {label:<34} failed: {err}")
-        return
+        return None
     got = json.loads(out.strip().splitlines()[-1])
-    print(f"  {label:<34} {got['seconds']:7.2f} s  peak RSS {got['rss'] / 1e6:7.0f} MB   ({got['what']})")
+    print(f"  {label:<34} {got['seconds']:7.2f} s  peak RSS {got['rss'] / 1e6:7.0f} MB   ({got['what']})", flush=True)
+    return got
+
+
+def summary(label: str, runs: list[dict]) -> None:
+    """Best and median of the runs of one case."""
+    if not runs:
+        return
+    secs, rss = [r["seconds"] for r in runs], [r["rss"] / 1e6 for r in runs]
+    print(
+        f"  {label:<34} best {min(secs):7.2f} s  median {statistics.median(secs):7.2f} s  "
+        f"peak RSS best {min(rss):6.0f} MB  median {statistics.median(rss):6.0f} MB   ({len(runs)} runs)"
+    )
 
 
 def cli(label: str, path: Path, source: Path) -> None:
     """``report info --cache off`` as a user runs it: a fresh interpreter, wall time from its start."""
-    env = dict(os.environ, PYTHONPATH=str(source))
+    env = _env(source)
     argv = [sys.executable, "-m", "workbench", "report", "info", str(path), "--cache", "off"]
     # a wrapper process per run: the peak RSS of its only child is the CLI's
     wrapper = (
@@ -122,8 +144,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tasks", type=int, default=1_000_000, help="device tasks of the run (default 1 M)")
     parser.add_argument("--keep", type=Path, default=None, help="write the run here and keep (and reuse) it")
-    parser.add_argument("--before", type=Path, default=None, help="source tree of the previous version")
+    parser.add_argument(
+        "--before", type=Path, action="append", default=[], help="source tree of the previous version (repeatable)"
+    )
     parser.add_argument("--pmu", action="store_true", help="collect PipeUtilization PMU metrics (TASK_PMU_INFO)")
+    parser.add_argument("--repeat", type=int, default=1, help="runs of every case, the trees taking turns")
+    parser.add_argument("--db-only", action="store_true", help="only the db cases (no Text, no CLI)")
     args = parser.parse_args()
     root = args.keep or Path(tempfile.mkdtemp(prefix="bench_db_"))
     root.mkdir(parents=True, exist_ok=True)
@@ -135,10 +161,20 @@ def main() -> None:
     print(
         f"{db.name} {sizes[db.name] / 1e6:.0f} MB; the Text export (trace_view.json + CSVs) {text_bytes / 1e6:.0f} MB"
     )
-    trees = [("", REPO)] + ([(" (before)", args.before.resolve())] if args.before else [])
-    for tag, source in trees:
-        case(f"db read_db{tag}", "read_db", db, source)
-        case(f"db open_report{tag}", "open_report", db, source)
+    tags = [" (before)"] if len(args.before) == 1 else [f" ({src.resolve().name})" for src in args.before]
+    trees = [("", REPO)] + [(tag, src.resolve()) for tag, src in zip(tags, args.before)]
+    runs: dict[str, list[dict]] = {}
+    for mode in ("read_db", "open_report"):
+        for turn in range(args.repeat):
+            for tag, source in trees if turn % 2 == 0 else trees[::-1]:
+                label = f"db {mode}{tag}"
+                got = case(label, mode, db, source)
+                runs.setdefault(label, []).extend([got] if got else [])
+    if args.repeat > 1:
+        for label, got in runs.items():
+            summary(label, got)
+    if args.db_only:
+        return
     case("text open_report", "open_report", folder, REPO)
     for tag, source in trees:
         cli(f"db report info --cache off{tag}", db, source)

@@ -169,3 +169,27 @@ def api_from_trace(events: list[dict], processes=("CANN", "AscendCL", "Runtime")
         acc[0] += 1
         acc[1] += float(e["dur"])
     return out
+
+
+def torch_npu_db(root: Path, **options) -> Path:
+    """A simulated 2-rank resnet50 step of rank 0 exported as Db (``options`` go to write_torch_npu)."""
+    from workbench.simtoolkit.profdata import data_parallel, resnet50_workload, write_torch_npu
+
+    out = write_torch_npu(
+        root, data_parallel(resnet50_workload()), steps=1, rank=0, world_size=2, export_type="Db", **options
+    )
+    return out / "ASCEND_PROFILER_OUTPUT" / "ascend_pytorch_profiler_0.db"
+
+
+def altered_copy(db: Path, folder: Path, *statements: str) -> Path:
+    """A copy of ``db`` in ``folder`` with the SQL ``statements`` run on it (the original never changes)."""
+    import shutil
+    import sqlite3
+
+    path = folder / db.name
+    shutil.copy(db, path)
+    with sqlite3.connect(path) as con:
+        for s in statements:
+            con.execute(s)
+    con.close()
+    return path

@@ -6,33 +6,19 @@ import shutil
 import sqlite3
 
 import pytest
+from profhelpers import altered_copy, torch_npu_db
 
 from workbench.core.profiling.dbread import read_db
 from workbench.core.profiling.errors import ProfilingDataError
-from workbench.simtoolkit.profdata import data_parallel, resnet50_workload, write_torch_npu
 
 
 @pytest.fixture(scope="module")
 def sample(tmp_path_factory):
-    root = write_torch_npu(
-        tmp_path_factory.mktemp("e"),
-        data_parallel(resnet50_workload()),
-        steps=1,
-        rank=0,
-        world_size=2,
-        export_type="Db",
-    )
-    return root / "ASCEND_PROFILER_OUTPUT" / "ascend_pytorch_profiler_0.db"
+    return torch_npu_db(tmp_path_factory.mktemp("e"))
 
 
 def _copy(sample, tmp_path, *statements):
-    path = tmp_path / sample.name
-    shutil.copy(sample, path)
-    with sqlite3.connect(path) as con:
-        for s in statements:
-            con.execute(s)
-    con.close()
-    return path
+    return altered_copy(sample, tmp_path, *statements)
 
 
 def _error(path) -> str:

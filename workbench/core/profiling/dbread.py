@@ -41,9 +41,12 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import threading
 import urllib.parse
 import warnings
-from collections.abc import Mapping, Sequence
+from collections import deque
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
@@ -76,6 +79,7 @@ _NULL_SQL = "(-9223372036854775807 - 1)"
 INLINE = -(2**62)  # codes <= INLINE: a text stored in place of a string id (INLINE - k = inline text k)
 CHUNK = 1 << 16
 CONCAT_ROWS = 1 << 17  # rowids per group_concat range
+READERS = 2  # threads reading rowid ranges, each with its own read-only connection (SQLite steps without the GIL)
 _I64_MAX = np.iinfo(np.int64).max
 DB_NAME = re.compile(
     r"^(?:msprof_\d+|ascend_pytorch_profiler(?:_\d+)?|ascend_mindspore_profiler(?:_\d+)?)\.db$", re.IGNORECASE
@@ -125,15 +129,62 @@ class DbData:
 class _Db:
     def __init__(self, path: Path) -> None:
         self.path = path
-        uri = "file:" + urllib.parse.quote(str(Path(path).resolve())) + "?mode=ro"
+        self._uri = "file:" + urllib.parse.quote(str(Path(path).resolve())) + "?mode=ro"
+        self._pool: ThreadPoolExecutor | None = None
+        self._local = threading.local()
+        self._readers: list[sqlite3.Connection] = []
+        self._readers_lock = threading.Lock()
         try:
-            self.con = sqlite3.connect(uri, uri=True, timeout=0.2, check_same_thread=False)
-            self.con.execute("PRAGMA query_only = ON")
+            self.con = self._connect()
             names = [r[0] for r in self.con.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")]
         except sqlite3.Error as exc:
             raise self.fail("sqlite_master", exc) from None
         self.tables = {str(n).upper(): str(n) for n in names}
         self.columns: dict[str, list[str]] = {}
+
+    def _connect(self) -> sqlite3.Connection:
+        con = sqlite3.connect(self._uri, uri=True, timeout=0.2, check_same_thread=False)
+        con.execute("PRAGMA query_only = ON")
+        return con
+
+    def _reader(self) -> sqlite3.Connection:
+        """This thread's own read-only connection (a reader thread's; made on its first range)."""
+        con = getattr(self._local, "con", None)
+        if con is None:
+            con = self._local.con = self._connect()
+            with self._readers_lock:
+                self._readers.append(con)
+        return con
+
+    def _ranges(self, table: str, read: Callable[[sqlite3.Connection, int, int], Any], starts: range) -> Iterator:
+        """``read(connection, start, start + starts.step)`` of every start, in order, on :data:`READERS`
+        threads (a few ranges ahead of the consumer); an SQLite error names the table (the first failing
+        range's, as one thread reading them in turn would). ``read`` runs on a reader thread: it must not
+        touch process state (``warnings.catch_warnings`` is not thread-safe: parse such things in the caller)."""
+
+        def one(start: int, con: sqlite3.Connection | None = None) -> Any:
+            try:
+                return read(con or self._reader(), start, start + starts.step)
+            except sqlite3.Error as exc:
+                raise self.fail(table, exc) from None
+
+        if READERS < 2 or len(starts) < 2:
+            yield from (one(start, self.con) for start in starts)
+            return
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(READERS, thread_name_prefix="db-read")
+        pending = iter(starts)
+        futures: deque[Future] = deque(self._pool.submit(one, s) for _, s in zip(range(2 * READERS), pending))
+        try:
+            while futures:
+                got = futures.popleft().result()
+                start = next(pending, None)
+                if start is not None:
+                    futures.append(self._pool.submit(one, start))
+                yield got
+        finally:
+            for f in futures:
+                f.cancel()
 
     def fail(self, table: str, exc: Exception) -> ProfilingDataError:
         text = str(exc)
@@ -256,17 +307,18 @@ class _Db:
             + ", ".join(f"group_concat({e}, ',')" for e in exprs)
             + f" FROM {self._quoted(table)} WHERE rowid >= ? AND rowid < ?"
         )
+
+        def read(con: sqlite3.Connection, start: int, stop: int) -> tuple:
+            return con.execute(sql, (start, stop)).fetchone()
+
         pieces: list = []
         at = 0
-        for start in range(lo, hi + 1, CONCAT_ROWS):
-            try:
-                row = self.con.execute(sql, (start, start + CONCAT_ROWS)).fetchone()
-            except sqlite3.Error as exc:
-                raise self.fail(table, exc) from None
+        starts = range(lo, hi + 1, CONCAT_ROWS)
+        for start, row in zip(starts, self._ranges(table, read, starts)):
             count = row[0]
             if not count:
                 continue
-            cols = [_plain_ints(text, count) for text in row[1:]]
+            cols = [_plain_ints(text, count) for text in row[1:]]  # here: it sets the warning filters
             if any(c is None for c in cols):
                 cols = [np.zeros(count, dtype=np.int64) for _ in keys]
                 self._redo.append((at, (start, start + CONCAT_ROWS)))
@@ -302,27 +354,33 @@ class _Db:
             return {}
         keys = list(found)
         sql = "SELECT " + ", ".join(f"ifnull(\"{found[k]}\", 'nan')" for k in keys) + f" FROM {self._quoted(table)}"
-        parts = []
-        for rows in self._rows(table, sql):
-            try:
-                parts.append(np.array(rows, dtype=np.float64).reshape(len(rows), len(keys)))
-            except (TypeError, ValueError, OverflowError):
-                parts.append(
-                    np.array(
-                        [
-                            [
-                                float(v)
-                                if isinstance(v, (int, float)) and abs(v) < 1.8e308
-                                else (np.nan if not isinstance(v, str) else _float(v))
-                                for v in r
-                            ]
-                            for r in rows
-                        ],
-                        dtype=np.float64,
-                    ).reshape(len(rows), len(keys))
-                )
+        first = self._first_rowid(table)
+        if first is None:
+            parts = [_real_rows(rows, len(keys)) for rows in self._rows(table, sql)]
+        else:
+            ranged = sql + " WHERE rowid >= ? AND rowid < ?"
+
+            def read(con: sqlite3.Connection, start: int, stop: int) -> np.ndarray:
+                return _real_rows(con.execute(ranged, (start, stop)).fetchall(), len(keys))
+
+            parts = list(self._ranges(table, read, range(first[0], first[0] + first[1], CHUNK)))
         block = np.concatenate(parts) if parts else np.zeros((0, len(keys)), dtype=np.float64)
         return {k: np.ascontiguousarray(block[:, i]) for i, k in enumerate(keys)}
+
+    def _first_rowid(self, table: str) -> tuple[int, int] | None:
+        """The first rowid and the row count where the rowids run without a gap and a scan of the table goes
+        by rowid (no index): ranges of :data:`CHUNK` rowids then are the chunks of :meth:`_rows`. Else None."""
+        try:
+            if self.con.execute(f"PRAGMA index_list({self._quoted(table)})").fetchone() is not None:
+                return None
+            lo, hi, n = self.con.execute(
+                f"SELECT min(rowid), max(rowid), count(*) FROM {self._quoted(table)}"
+            ).fetchone()
+        except sqlite3.Error:
+            return None  # a view or a WITHOUT ROWID table (or damage: the scan names it)
+        if not n or not (isinstance(lo, int) and isinstance(hi, int)) or hi - lo + 1 != n:
+            return None
+        return lo, n
 
     def select(self, table: str, columns: Mapping[str, Sequence[str]]) -> dict[str, list]:
         """``{key: values}`` as Python values, for the small tables (META_DATA, NPU_INFO, StepTraceTime)."""
@@ -334,6 +392,12 @@ class _Db:
         return {k: [r[i] for r in rows] for i, k in enumerate(found)}
 
     def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+        for con in self._readers:
+            con.close()
+        self._readers.clear()
         self.con.close()
 
 
@@ -350,6 +414,25 @@ def _plain_ints(text, count: int) -> np.ndarray | None:
     if len(values) != count or (len(values) and values.max() == _I64_MAX):
         return None  # fromstring saturates out-of-range text (too low a text reads as NULL: missing)
     return values
+
+
+def _real_rows(rows: list, width: int) -> np.ndarray:
+    """Fetched rows as a float64 block; anything that is no number is NaN."""
+    try:
+        return np.array(rows, dtype=np.float64).reshape(len(rows), width)
+    except (TypeError, ValueError, OverflowError):
+        return np.array(
+            [
+                [
+                    float(v)
+                    if isinstance(v, (int, float)) and abs(v) < 1.8e308
+                    else (np.nan if not isinstance(v, str) else _float(v))
+                    for v in r
+                ]
+                for r in rows
+            ],
+            dtype=np.float64,
+        ).reshape(len(rows), width)
 
 
 def _float(text: str) -> float:
