@@ -967,6 +967,22 @@ class _Sequence:
     core_us: float = 0.0
 
 
+def _joint_codes(*columns: np.ndarray) -> np.ndarray:
+    """One code per distinct combination of the columns' values (row by row), without making a string
+    per row: each column factorized, the codes combined as one integer."""
+    joint = np.zeros(len(columns[0]), dtype=np.int64)
+    span = 1
+    for column in columns:
+        codes, uniques = pd.factorize(pd.Series(column, dtype=object))
+        width = max(1, len(uniques))
+        if span * width >= 2**62:  # too many combinations for one int64: number the ones seen so far
+            joint, _ = pd.factorize(joint)
+            span = int(joint.max()) + 1 if len(joint) else 1
+        joint = joint * width + codes
+        span *= width
+    return pd.factorize(joint)[0]
+
+
 def _sequences(ops: Ops, limit: int = 3) -> list[_Sequence]:
     """msprof-analyze's fusible operator sequences, MTE-bound kind: runs of SEQUENCE_MIN..SEQUENCE_MAX
     consecutive tasks of one device (by start; msprof-analyze ends a run at a communication or AI CPU task,
@@ -977,7 +993,7 @@ def _sequences(ops: Ops, limit: int = 3) -> list[_Sequence]:
     mte = _pmu_sum(ops, "mte2_time(us)") + np.maximum(_pmu_sum(ops, "mte3_time(us)"), _pmu_sum(ops, "fixpipe_time(us)"))
     core = _pmu_sum(ops, "aicore_time(us)") + _pmu_sum(ops, "aiv_time(us)") + _pmu_sum(ops, "time(us)")
     ins, outs = ops.text("input_shapes"), ops.text("output_shapes")
-    tokens, _ = pd.factorize(pd.Series(ops.name + "\x1f" + ins + "\x1f" + outs, dtype=object))
+    tokens = _joint_codes(ops.name, ins, outs)
     breaker = ~ops.task_types(*VECTOR_TASK_TYPES)
     found: dict[int, _Sequence] = {}  # by a rolling hash of the tokens (2**61 - 1: no collision in practice)
     for dev in sorted(set(ops.device.tolist())):
