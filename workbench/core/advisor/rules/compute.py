@@ -709,10 +709,12 @@ def no_bound(subject) -> list[Finding]:
     pipes = _pipes(ops)
     if not pipes:
         return []
-    data = np.vstack(list(pipes.values()))
-    measured = ~np.isnan(data).all(axis=0)
-    with np.errstate(invalid="ignore"):
-        busy = (np.nan_to_num(data, nan=0.0) > BOUND_RATIO).any(axis=0)
+    measured = np.zeros(len(ops), dtype=bool)
+    busy = np.zeros(len(ops), dtype=bool)
+    for ratio in pipes.values():  # pipe by pipe: no (pipes x tasks) copy; NaN (not measured) is never busy
+        measured |= ~np.isnan(ratio)
+        with np.errstate(invalid="ignore"):
+            busy |= ratio > BOUND_RATIO
     rows = np.flatnonzero(_aicore_rows(ops) & measured & ~busy & (ops.dur_us >= MIN_TASK_US))
     severity = (0.3, Severity.MEDIUM, Severity.LOW)
     return _rows_finding("compute.no_bound", ops, rows, severity, min_share=NO_BOUND_SHARE, values=pipes)
