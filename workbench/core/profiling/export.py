@@ -21,11 +21,12 @@ from workbench.core.profiling.report import Report
 from workbench.core.tasks import CancelToken, NullProgress, Progress
 
 EXCEL_MAX_ROWS = 1_048_575  # one header row + data
+EXCEL_EXACT_INT = 10**15 - 1  # Excel shows 15 significant digits: larger integers go in as text
 FORMATS = (".xlsx", ".csv", ".json")
 
 
 def cell_value(value: Any) -> Any:
-    """A plain Python value (None for missing); ints above 2^53 as text for spreadsheets."""
+    """A plain Python value (None for missing)."""
     if value is None or value is pd.NA:
         return None
     if isinstance(value, float) and math.isnan(value):
@@ -104,15 +105,19 @@ def _xlsx(report: Report, names: list[str], out: Path, cancel: CancelToken) -> N
         title = _sheet_title(name, used)
         sheet = book.create_sheet(title)
         sheet.append([str(c) for c in frame.columns])
-        big = [i for i, c in enumerate(frame.columns) if str(c).endswith("_ns")]
+        stamps = [i for i, c in enumerate(frame.columns) if str(c).endswith("_ns")]  # always text: one type
+        ints = [i for i, c in enumerate(frame.columns) if i not in stamps and pd.api.types.is_integer_dtype(frame[c])]
         for n, row in enumerate(_rows(frame)):
             if n >= EXCEL_MAX_ROWS:
                 report.warnings.append(f"{out.name}: sheet {title} truncated to {EXCEL_MAX_ROWS} rows (Excel's limit)")
                 break
             if n % 65536 == 0:
                 cancel.raise_if_cancelled()
-            for i in big:
+            for i in stamps:
                 if row[i] is not None:
+                    row[i] = str(row[i])
+            for i in ints:  # Excel keeps 15 digits of a number: a bigger integer is written as its digits
+                if row[i] is not None and abs(row[i]) > EXCEL_EXACT_INT:
                     row[i] = str(row[i])
             sheet.append(row)
     with fsutil.atomic_open(out, "wb", encoding=None) as fh:

@@ -197,3 +197,21 @@ def test_a_same_size_edit_with_the_mtime_put_back_is_not_served_from_the_cache(t
     os.utime(trace, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # the mtime put back, as an editor may
     again = open_report(trace, use_cache=True)
     assert renamed in again.timeline.names and name not in again.timeline.names
+
+
+def test_an_integer_excel_cannot_hold_exactly_goes_to_the_sheet_as_its_digits(tmp_path):
+    from workbench.core.profiling.tableio import write_table
+
+    frame = pd.DataFrame(
+        {
+            "connection_id": pd.array([12, 2**60 + 1, None, -(10**16) - 3], dtype="Int64"),
+            "start_ns": pd.array([1736413971558972912, 5, None, 7], dtype="Int64"),
+            "count": np.array([1, 2, 3, 999_999_999_999_999], dtype=np.int64),
+        }
+    )
+    out = write_table(frame, tmp_path / "t.xlsx", sheet="ops")
+    rows = list(load_workbook(out, read_only=True)["ops"].iter_rows(values_only=True))
+    assert rows[0] == ("connection_id", "start_ns", "count")
+    assert [r[0] for r in rows[1:]] == [12, str(2**60 + 1), None, str(-(10**16) - 3)]  # small ones stay numbers
+    assert [r[1] for r in rows[1:]] == ["1736413971558972912", "5", None, "7"]  # a stamp column is text throughout
+    assert [r[2] for r in rows[1:]] == [1, 2, 3, 999_999_999_999_999]
