@@ -37,3 +37,16 @@ def test_the_summary_shows_the_device_of_a_torch_npu_run(tmp_path):
     report = open_report(write_torch_npu(tmp_path, resnet50_workload(), soc="Ascend910B2"), use_cache=False)
     device = dict(views.summary_sections(report))["Device"]
     assert device[0][0] == "Device 0" and "chip=910B2" in device[0][1]
+
+
+def test_the_summary_size_is_what_the_report_reads_not_its_cache(tmp_path):
+    from workbench.core.profiling import views
+
+    out = write_torch_npu(tmp_path, resnet50_workload(), soc="Ascend910B2")
+    report = open_report(out, use_cache=True)
+    (out / "notes.bin").write_bytes(b"x" * 3_000_000)  # a file of the user's that no reader takes
+    assert any((out / ".wbcache").rglob("*"))
+    read = {p for p in report.input_paths() if p.is_file()}
+    assert read and all(".wbcache" not in p.parts and p.name != "notes.bin" for p in read)
+    size = dict(dict(views.summary_sections(report))["Profiling info"])["Size"]
+    assert size == f"{sum(p.stat().st_size for p in read) / 2**20:.2f} MiB"

@@ -642,8 +642,11 @@ def summary_sections(report) -> list[tuple[str, list[tuple[str, str]]]]:
     """Analysis Summary: (section title, [(name, value), ...]); missing data says how to collect it."""
     sections: list[tuple[str, list[tuple[str, str]]]] = []
     src = report.source
-    try:
-        size = sum(p.stat().st_size for p in src.rglob("*") if p.is_file()) if src.is_dir() else src.stat().st_size
+    try:  # what the report is read from: not the cache beside it, nor files no reader takes
+        read = [p for p in dict.fromkeys(report.input_paths()) if p.is_file()]
+        if not read and src.is_dir():  # a layout that lists no files: the folder, its caches left out
+            read = [p for p in src.rglob("*") if p.is_file() and not any(part.endswith(".wbcache") for part in p.parts)]
+        size = sum(p.stat().st_size for p in read)
     except OSError:
         size = 0
     info_rows = [
