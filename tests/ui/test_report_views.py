@@ -255,6 +255,10 @@ def test_summary_view(qtbot, window, msprof_sample):
             totals[r["OP Type"]] = totals.get(r["OP Type"], 0.0) + float(r["Total Time(us)"])
     top = sorted(totals.items(), key=lambda kv: -kv[1])[:10]
     assert [n for n, _ in doc.summary.top_ops] == [n for n, _ in top]
+    # the time axis writes plain numbers, thousands grouped (pyqtgraph's own gives 1e+06 beside 500000)
+    axis = doc.summary.chart.plot.getAxis("bottom")
+    assert axis.tickStrings([0.0, 500000.0, 1000000.0], 1.0, 500000.0) == ["0", "500,000", "1,000,000"]
+    assert axis.tickStrings([0.25, 0.5], 1.0, 0.25) == ["0.25", "0.50"]
 
 
 def _big_trace(tmp_path, n: int = 60_000):

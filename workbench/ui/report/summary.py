@@ -71,6 +71,14 @@ def tr_name(name: str) -> str:
     return tr_template("Summary", name, views.SUMMARY_VALUES)
 
 
+class NumberAxis(pg.AxisItem):
+    """Plain numbers with thousands separators (pyqtgraph writes ``1e+06`` beside ``500000``)."""
+
+    def tickStrings(self, values, scale, spacing):  # noqa: N802 - pyqtgraph API
+        decimals = len(f"{spacing * scale:.6f}".rstrip("0").partition(".")[2])  # as many as the step has
+        return [f"{v * scale:,.{decimals}f}" for v in values]
+
+
 class BarChart(QWidget):
     """Horizontal bars with a wrapping title; labels elided to ``label_px``, full text on hover."""
 
@@ -81,7 +89,7 @@ class BarChart(QWidget):
         self.title.setWordWrap(True)
         self.title.setAlignment(Qt.AlignmentFlag.AlignHCenter)
         self.title.setStyleSheet("color:#333;font-weight:bold;padding:2px;")
-        self.plot = pg.PlotWidget(self)
+        self.plot = pg.PlotWidget(self, axisItems={"bottom": NumberAxis("bottom")})
         self.plot.setBackground("w")
         self.plot.getPlotItem().setMouseEnabled(x=False, y=False)
         self.plot.getPlotItem().hideButtons()
