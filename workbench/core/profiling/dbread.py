@@ -39,8 +39,10 @@ it, or to read a text written in place of a string id).
 
 from __future__ import annotations
 
+import ctypes
 import re
 import sqlite3
+import sys
 import threading
 import urllib.parse
 import warnings
@@ -259,27 +261,24 @@ class _Db:
             return {}
         keys = list(found)
         exprs = [f'ifnull("{found[k]}", {_NULL_SQL})' for k in keys]
-        fast = self._concat_ints(table, keys, exprs)
-        if fast is not None:
-            pieces = fast
-        else:
-            pieces = [
-                self._chunk_ints(table, rows, keys, found, strings, texts)
-                for rows in self._rows(table, "SELECT " + ", ".join(exprs) + f" FROM {self._quoted(table)}")
-            ]
-        out = {}
-        for i, k in enumerate(keys):
-            cols = [p[i] if isinstance(p, list) else p[:, i] for p in pieces]
-            out[k] = np.concatenate(cols) if cols else np.zeros(0, dtype=np.int64)
-        if fast is not None:
-            # pieces SQLite could not render as plain integers: read row by row (named or inline texts)
+        out = self._concat_ints(table, keys, exprs)
+        if out is not None:
+            # ranges SQLite could not render as plain integers: read row by row (named or inline texts)
             for at, (lo, hi) in self._redo:
                 sql = "SELECT " + ", ".join(exprs) + f" FROM {self._quoted(table)} WHERE rowid >= {lo} AND rowid < {hi}"
                 rows = [r for chunk in self._rows(table, sql) for r in chunk]
                 block = self._chunk_ints(table, rows, keys, found, strings, texts)
                 for i, k in enumerate(keys):
                     out[k][at : at + len(rows)] = block[:, i]
-        return out
+            return out
+        pieces = [
+            self._chunk_ints(table, rows, keys, found, strings, texts)
+            for rows in self._rows(table, "SELECT " + ", ".join(exprs) + f" FROM {self._quoted(table)}")
+        ]
+        return {
+            k: np.concatenate([p[:, i] for p in pieces]) if pieces else np.zeros(0, dtype=np.int64)
+            for i, k in enumerate(keys)
+        }
 
     def _chunk_ints(self, table, rows, keys, found, strings, texts) -> np.ndarray:
         try:
@@ -287,10 +286,11 @@ class _Db:
         except (TypeError, ValueError, OverflowError):
             return self._slow_ints(table, rows, keys, found, strings, texts)
 
-    def _concat_ints(self, table: str, keys: list[str], exprs: list[str]) -> list | None:
+    def _concat_ints(self, table: str, keys: list[str], exprs: list[str]) -> dict[str, np.ndarray] | None:
         """The columns in rowid ranges, each range one ``group_concat`` per column parsed by numpy (the
-        sqlite3 module makes a Python object of every value otherwise: 2x slower). None where the table
-        has no dense rowid. Ranges holding anything but plain integers are listed in ``self._redo``."""
+        sqlite3 module makes a Python object of every value otherwise: 2x slower) straight into the
+        result (sized by the row count: no pieces kept, no concatenation). None where the table has no
+        dense rowid. Ranges holding anything but plain integers are listed in ``self._redo``."""
         self._redo: list[tuple[int, tuple[int, int]]] = []
         try:
             lo, hi, n = self.con.execute(
@@ -299,7 +299,7 @@ class _Db:
         except sqlite3.Error:
             return None  # a view or a WITHOUT ROWID table
         if not n:
-            return [np.zeros((0, len(keys)), dtype=np.int64)]
+            return {k: np.zeros(0, dtype=np.int64) for k in keys}
         if not (isinstance(lo, int) and isinstance(hi, int)) or hi - lo + 1 > 4 * n + CONCAT_ROWS:
             return None
         sql = (
@@ -311,20 +311,25 @@ class _Db:
         def read(con: sqlite3.Connection, start: int, stop: int) -> tuple:
             return con.execute(sql, (start, stop)).fetchone()
 
-        pieces: list = []
+        out = {k: np.empty(n, dtype=np.int64) for k in keys}
         at = 0
         starts = range(lo, hi + 1, CONCAT_ROWS)
         for start, row in zip(starts, self._ranges(table, read, starts)):
             count = row[0]
             if not count:
                 continue
-            cols = [_plain_ints(text, count) for text in row[1:]]  # here: it sets the warning filters
-            if any(c is None for c in cols):
-                cols = [np.zeros(count, dtype=np.int64) for _ in keys]
-                self._redo.append((at, (start, start + CONCAT_ROWS)))
-            pieces.append(cols)
+            if at + count > len(out[keys[0]]):  # rows written since the count (by another program)
+                out = {k: np.concatenate([v[:at], np.empty(max(at, count), dtype=np.int64)]) for k, v in out.items()}
+            for k, text in zip(keys, row[1:]):
+                values = _plain_ints(text, count)  # here: it sets the warning filters
+                if values is None:
+                    for k2 in keys:
+                        out[k2][at : at + count] = 0
+                    self._redo.append((at, (start, start + CONCAT_ROWS)))
+                    break
+                out[k][at : at + count] = values
             at += count
-        return pieces
+        return out if at == len(out[keys[0]]) else {k: v[:at].copy() for k, v in out.items()}
 
     def _slow_ints(self, table, rows, keys, found, strings, texts) -> np.ndarray:
         out = np.empty((len(rows), len(keys)), dtype=np.int64)
@@ -539,7 +544,9 @@ def _text_categorical(values: list[str | None]) -> pd.Categorical:
 
 
 def _nullable(values: np.ndarray, missing: np.ndarray) -> pd.arrays.IntegerArray:
-    return pd.arrays.IntegerArray(np.where(missing, 0, values).astype(np.int64), np.asarray(missing, dtype=bool))
+    return pd.arrays.IntegerArray(
+        np.where(missing, 0, values).astype(np.int64, copy=False), np.asarray(missing, dtype=bool)
+    )
 
 
 def _last_lookup(keys: np.ndarray, values: np.ndarray, query: np.ndarray, default: int) -> np.ndarray:
@@ -610,7 +617,9 @@ def _read(db: _Db, analysis: Path | None, default_device: int, rank: int | None 
         out.ops = _ops(db, strings, tasks, info, comm, fwk, steps)
     if apis is not None and len(apis["start"]):
         out.tables["api_statistic"] = _api_statistic(apis, strings)
+    _release_freed()
     _memory(db, strings, out, msprof=db.path.name.lower().startswith("msprof_"))
+    _release_freed()
     if tasks is not None:
         out.devices = sorted(int(d) for d in np.unique(tasks["device"]) if d != INVALID)
     if analysis is not None:
@@ -621,8 +630,32 @@ def _read(db: _Db, analysis: Path | None, default_device: int, rank: int | None 
     if db.has("NPU_INFO"):
         npu = db.select("NPU_INFO", {"id": ("id", "deviceId"), "name": ("name", "chip")})
         out.info["db_npu_info"] = [{"id": i, "name": n} for i, n in zip(npu.get("id", []), npu.get("name", []))]
-    out.timeline = _timeline(db, strings, tasks, info, apis, fwk, comm, comm_tasks, default_device)
+    part = _timeline_part(db, strings, tasks, info, apis, fwk, comm, comm_tasks, default_device)
+    # the tables read are in the Part (copies) or the ops frame now: released before the merge, whose peak this is
+    del tasks, info, apis, fwk, comm, comm_tasks, steps
+    _release_freed()
+    out.timeline = _merge_timeline(db, part, default_device) if part is not None else None
     return out
+
+
+def _libc_trim() -> Callable[[int], int] | None:
+    try:
+        return ctypes.CDLL(None).malloc_trim  # glibc only
+    except (OSError, AttributeError):
+        return None
+
+
+_MALLOC_TRIM = _libc_trim() if sys.platform.startswith("linux") else None
+
+
+def _release_freed() -> None:
+    """Hand the heap's free pages back to the system (glibc ``malloc_trim``; elsewhere nothing). The
+    columns of a few MB that a read allocates and frees come from the heap, not from their own mapping
+    (glibc raises its mmap threshold up to 32 MB as big arrays are freed), and the heap keeps what they
+    leave: 1M tasks, ~0.8 GB held free and counted in the RSS (mallinfo2), which the merge and the
+    memory tables, whose big columns are mappings of their own, do not reuse."""
+    if _MALLOC_TRIM is not None:
+        _MALLOC_TRIM(0)
 
 
 def _string_ids(db: _Db) -> _Strings:
@@ -1001,6 +1034,16 @@ def _devices(dev: np.ndarray) -> pd.Categorical:
     return pd.Categorical.from_codes(codes, categories=pd.Index(sorted(labels), dtype=object), validate=False)
 
 
+def _taker(got: dict[str, np.ndarray]) -> Callable[[str], np.ndarray]:
+    """``take(key)``: the column read, removed from ``got`` (NULLs where the table lacks it)."""
+    n = len(next(iter(got.values())))
+
+    def take(key: str) -> np.ndarray:
+        return got.pop(key) if key in got else np.full(n, NULL, dtype=np.int64)
+
+    return take
+
+
 def _memory(db: _Db, strings: _Strings, out: DbData, msprof: bool) -> None:
     """memory_record / operator_memory / npu_module_mem with the columns the CSV reader gives those files."""
     if db.has("MEMORY_RECORD"):
@@ -1019,18 +1062,18 @@ def _memory(db: _Db, strings: _Strings, out: DbData, msprof: bool) -> None:
             texts=("component",),
         )
         if {"component", "ts", "alloc"} <= set(got):
-            n = len(got["ts"])
-            null = np.full(n, NULL, dtype=np.int64)
+            take = _taker(got)  # each read column released as its frame column is made
             out.tables["memory_record"] = pd.DataFrame(
                 {
-                    "Component": strings.categorical(strings.rows(got["component"])),
-                    "Timestamp(ns)": _ns(got["ts"]),
-                    "Total Allocated(MB)": _per(got["alloc"], MB),
-                    "Total Reserved(MB)": _per(got.get("res", null), MB),
-                    "Total Active(MB)": _per(got.get("active", null), MB),
-                    "Stream Ptr": _ns(got.get("ptr", null)),
-                    "Device Type": _devices(got.get("dev", null)),
-                }
+                    "Component": strings.categorical(strings.rows(take("component"))),
+                    "Timestamp(ns)": _ns(take("ts")),
+                    "Total Allocated(MB)": _per(take("alloc"), MB),
+                    "Total Reserved(MB)": _per(take("res"), MB),
+                    "Total Active(MB)": _per(take("active"), MB),
+                    "Stream Ptr": _ns(take("ptr")),
+                    "Device Type": _devices(take("dev")),
+                },
+                copy=False,  # the columns made here, not copied into one float block
             )
     if db.has("OP_MEMORY"):
         keys = {
@@ -1052,26 +1095,26 @@ def _memory(db: _Db, strings: _Strings, out: DbData, msprof: bool) -> None:
         }
         got = db.ints("OP_MEMORY", keys, strings, texts=("name",))
         if {"name", "size", "alloc_t"} <= set(got):
-            null = np.full(len(got["name"]), NULL, dtype=np.int64)
-            g = {k: got.get(k, null) for k in keys}
+            take = _taker(got)
             out.tables["operator_memory"] = pd.DataFrame(
                 {
-                    "Name": strings.categorical(strings.rows(g["name"])),
-                    "Size(KB)": _per(g["size"], 1024.0),
-                    "Allocation Time(ns)": _ns(g["alloc_t"]),
-                    "Release Time(ns)": _ns(g["release_t"]),
-                    "Active Release Time(ns)": _ns(g["active_t"]),
-                    "Duration(us)": _per(g["dur"], 1000.0),
-                    "Active Duration(us)": _per(g["active_dur"], 1000.0),
-                    "Allocation Total Allocated(MB)": _per(g["a_alloc"], MB),
-                    "Allocation Total Reserved(MB)": _per(g["a_res"], MB),
-                    "Allocation Total Active(MB)": _per(g["a_active"], MB),
-                    "Release Total Allocated(MB)": _per(g["r_alloc"], MB),
-                    "Release Total Reserved(MB)": _per(g["r_res"], MB),
-                    "Release Total Active(MB)": _per(g["r_active"], MB),
-                    "Stream Ptr": _ns(g["ptr"]),
-                    "Device Type": _devices(g["dev"]),
-                }
+                    "Name": strings.categorical(strings.rows(take("name"))),
+                    "Size(KB)": _per(take("size"), 1024.0),
+                    "Allocation Time(ns)": _ns(take("alloc_t")),
+                    "Release Time(ns)": _ns(take("release_t")),
+                    "Active Release Time(ns)": _ns(take("active_t")),
+                    "Duration(us)": _per(take("dur"), 1000.0),
+                    "Active Duration(us)": _per(take("active_dur"), 1000.0),
+                    "Allocation Total Allocated(MB)": _per(take("a_alloc"), MB),
+                    "Allocation Total Reserved(MB)": _per(take("a_res"), MB),
+                    "Allocation Total Active(MB)": _per(take("a_active"), MB),
+                    "Release Total Allocated(MB)": _per(take("r_alloc"), MB),
+                    "Release Total Reserved(MB)": _per(take("r_res"), MB),
+                    "Release Total Active(MB)": _per(take("r_active"), MB),
+                    "Stream Ptr": _ns(take("ptr")),
+                    "Device Type": _devices(take("dev")),
+                },
+                copy=False,
             )
     if db.has("NPU_MODULE_MEM"):
         got = db.ints(
@@ -1766,9 +1809,10 @@ def _take_json(strings: _Strings, rows: np.ndarray, clean: bool) -> pa.Array:
     return pc.take(_json_texts(texts), pa.array(inverse.reshape(-1).astype(np.int64)))
 
 
-def _timeline(
+def _timeline_part(
     db: _Db, strings: _Strings, tasks, info, apis, fwk, comm, comm_tasks, default_device: int
-) -> Timeline | None:
+) -> Part | None:
+    """The timeline's slices and flows as one :class:`Part` (None: no table of a timeline)."""
     if tasks is None and apis is None and fwk is None:
         return None
     b = _PartBuilder()
@@ -1797,8 +1841,11 @@ def _timeline(
         _task_flows(b, tasks, apis, fwk, py_tids, hw_pid)
     if (comm is not None and len(comm["start"])) or (comm_tasks is not None and len(comm_tasks["row"])):
         _comm_slices(db, b, strings, tasks, comm, comm_tasks, default_device)
-    part = b.part
-    part.store.finish()
+    b.part.store.finish()
+    return b.part
+
+
+def _merge_timeline(db: _Db, part: Part, default_device: int) -> Timeline:
     try:
         built = merge_parts([(str(db.path.parent), part)], default_device=default_device)
     except (ScanError, ValueError) as exc:
