@@ -36,7 +36,6 @@ from __future__ import annotations
 import codecs
 import contextlib
 import csv
-import ctypes
 import mmap
 import re
 from collections import deque
@@ -52,6 +51,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
+from workbench.core.memtrim import release_freed
 from workbench.core.profiling.errors import ProfilingDataError
 
 MISSING = frozenset({"", "N/A", "NA", "n/a", "nan", "NaN", "None", "null"})
@@ -514,27 +514,11 @@ def _read_pieces(
             if done - trimmed >= TRIM:  # the text of these pieces resolved, what they freed handed back
                 for grow in out.values():
                     grow.resolve()
-                _trim()
+                release_freed()
                 trimmed = done
-    _trim()
+    release_freed()
     columns = {i: grow.column() for i, grow in out.items()}
     return columns, offset
-
-
-def _load_malloc_trim() -> Callable[[int], int] | None:
-    try:
-        return ctypes.CDLL(None).malloc_trim  # type: ignore[no-any-return]  # glibc only
-    except (OSError, AttributeError):
-        return None
-
-
-_MALLOC_TRIM = _load_malloc_trim()
-
-
-def _trim() -> None:
-    """Give the memory a piece freed back to the system (glibc keeps freed heap pages)."""
-    if _MALLOC_TRIM is not None:
-        _MALLOC_TRIM(0)
 
 
 @contextlib.contextmanager
