@@ -443,7 +443,7 @@ def ai_core_metrics(ops: pd.DataFrame) -> tuple[pd.DataFrame, str | None, bool]:
         return pd.DataFrame(), None, False
     group, split = detect_pmu_group(pmu)
     ids = [c for c in AICORE_ID_COLUMNS if c in ops.columns]
-    table = _rows_of(ops, ids + pmu, ai_core_mask(ops)) if len(ops) else ops[ids + pmu].copy()
+    table = _rows_of(ops, ids + pmu, ai_core_mask(ops))
     if group == "PipeUtilization" and not any(pmu_base(c) == "memory_bound" for c in pmu):
         table["memory_bound"] = memory_bound(table)
     return table, group, split

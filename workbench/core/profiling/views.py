@@ -609,9 +609,8 @@ def other_task_types(ops: pd.DataFrame | None) -> dict[str, int]:
     the most frequent first. They have no PMU metrics, so the AI Core Metrics table leaves them out."""
     if ops is None or not len(ops) or "task_type" not in ops.columns:
         return {}
-    tt = ops["task_type"].astype(object).where(ops["task_type"].notna(), "N/A").astype(str)
-    others = tt[~tt.str.upper().isin(stats.AI_CORE_TASK_TYPES)]
-    counts = others.value_counts()
+    others = ops["task_type"][~stats.ai_core_mask(ops)]  # the AI Core rows as the metrics table picks them
+    counts = others.astype(object).where(others.notna(), "N/A").astype(str).value_counts()
     return {str(k): int(v) for k, v in counts.items()}
 
 

@@ -200,6 +200,22 @@ class _Categories:
     def __getitem__(self, rows):
         return self.names[self.codes[rows]]
 
+    def order(self, rows: np.ndarray, ascending: bool) -> np.ndarray:
+        """``rows`` sorted by their text (stable), missing last either way: one rank per category."""
+        texts = np.asarray([str(n) for n in self.names[:-1]], dtype=object)
+        rank = np.empty(len(self.names), dtype=np.int64)
+        rank[np.argsort(texts, kind="stable")] = np.arange(len(texts))
+        if not ascending:
+            rank[:-1] = len(texts) - 1 - rank[:-1]
+        rank[-1] = len(texts)  # missing (code -1)
+        return rows[np.argsort(rank[self.codes[rows]], kind="stable")]
+
+    def matching(self, text: str) -> np.ndarray:
+        """Per row: its text contains ``text`` (case-insensitive); each category tested once."""
+        texts = pd.Index([str(n) for n in self.names[:-1]], dtype=object)
+        hit = np.append(np.asarray(texts.str.contains(text, case=False, regex=False), dtype=bool), False)
+        return hit[self.codes]  # code -1 (missing): the last, no match
+
 
 def _cells(column: pd.Series):
     """What :meth:`FrameModel.raw` indexes for one column."""
@@ -314,19 +330,12 @@ class FrameModel(QAbstractTableModel):
         if not self.columns:
             return
         self.layoutAboutToBeChanged.emit()
-        frame_column = self.frame.iloc[:, column]
-        if isinstance(frame_column.dtype, pd.CategoricalDtype):  # by the categories' order: no string per row
-            names = np.asarray(frame_column.cat.categories.astype(str), dtype=object)
-            rank = np.empty(len(names) + 1, dtype=np.int64)
-            rank[np.argsort(names, kind="stable")] = np.arange(len(names))
-            if order != Qt.SortOrder.AscendingOrder:
-                rank[:-1] = len(names) - 1 - rank[:-1]
-            rank[-1] = len(names)  # missing (code -1) last either way
-            keys = rank[frame_column.cat.codes.to_numpy()[self.view]]
-            self.view = self.view[np.argsort(keys, kind="stable")]
+        cells = self._arrays[column]
+        if isinstance(cells, _Categories):  # by the categories' order: no string per row
+            self.view = cells.order(self.view, order == Qt.SortOrder.AscendingOrder)
             self.layoutChanged.emit()
             return
-        values = self._arrays[column][self.view]
+        values = cells[self.view]
         try:
             keys = pd.Series(values)
             ranks = keys.rank(method="first", na_option="bottom", ascending=order == Qt.SortOrder.AscendingOrder)
@@ -344,12 +353,10 @@ class FrameModel(QAbstractTableModel):
             self.view = np.arange(len(self.frame), dtype=np.int64)
         else:
             mask = np.zeros(len(self.frame), dtype=bool)
-            for c in self.frame.columns:
+            for c, cells in zip(self.frame.columns, self._arrays):
                 col = self.frame[c]
-                if isinstance(col.dtype, pd.CategoricalDtype):  # each category tested once, not each row
-                    hit = pd.Index(col.cat.categories.astype(str)).str.contains(text, case=False, regex=False)
-                    codes = col.cat.codes.to_numpy()
-                    mask |= np.append(np.asarray(hit, dtype=bool), False)[codes]  # code -1 (missing): no match
+                if isinstance(cells, _Categories):
+                    mask |= cells.matching(text)
                 elif col.dtype == object or pd.api.types.is_string_dtype(col):
                     mask |= col.astype(str).str.contains(text, case=False, regex=False, na=False).to_numpy()
             self.view = np.flatnonzero(mask)

@@ -14,10 +14,9 @@ ns from a byte matrix when every value has one width (the usual ``17364139715589
 around it or not), else digit by digit with Arrow compute kernels. A file bigger than :data:`PIECE`
 is read in pieces split at record boundaries (quote parity; each boundary found as the reading goes,
 so parsing starts at once), :data:`AHEAD` pieces parsed at once (one thread each, without the GIL:
-the thread also fills its piece's number nulls, unpacks its text codes and turns its
-timestamps into ns) while the one
-before is copied into the result; each piece is read into a
-buffer (never memory-mapped: mapped pages of the whole file would count as the process's memory)
+the thread also fills its piece's number nulls, unpacks its text codes and turns its timestamps
+into ns) while the one before is copied into the result; each piece is read into a buffer
+(never memory-mapped: mapped pages of the whole file would count as the process's memory)
 and its columns are appended to result columns sized for the whole file: anonymous memory maps, so
 the room never written costs nothing (numpy's huge-page advice would hold up to 2 MB more per
 column). Numbers are copied once, from Arrow's buffers; text keeps each piece's own codes (int16
@@ -508,7 +507,7 @@ def _read_pieces(
                     out[i].add(_at_rows(ready[i], offset), expect)
                 else:
                     values, missing = ready[i]
-                    out[i].add_numbers(values, missing, expect, filled=True)
+                    out[i].add_numbers(values, missing, expect)
             offset += table.num_rows
             del table, ready  # the piece's memory goes before the next one is taken
             if done - trimmed >= TRIM:  # the text of these pieces resolved, what they freed handed back
@@ -582,17 +581,13 @@ class _Growing:
             self.missing[self.rows : self.rows + n] = piece.missing
         self.rows += n
 
-    def add_numbers(self, values: np.ndarray, missing: np.ndarray | None, expect: int, filled: bool = False) -> None:
-        """Append numbers (:func:`_numbers`): int with its missing mask (0 under it), float with NaN;
-        ``filled``: the values under the mask are that already (:func:`_filled_numbers`)."""
+    def add_numbers(self, values: np.ndarray, missing: np.ndarray | None, expect: int) -> None:
+        """Append numbers as :func:`_filled_numbers` gives them: int with its missing mask (0 under it),
+        float with NaN (no mask)."""
         n = len(values)
-        integer = self.kind == "int"
-        self._room(n, expect, values.dtype, integer)
+        self._room(n, expect, values.dtype, self.kind == "int")
         assert self.values is not None
-        part = self.values[self.rows : self.rows + n]
-        part[:] = values
-        if missing is not None and not filled:
-            part[missing] = 0 if integer else np.nan
+        self.values[self.rows : self.rows + n] = values
         if self.missing is not None:
             self.missing[self.rows : self.rows + n] = False if missing is None else missing
         self.rows += n
@@ -672,11 +667,11 @@ def _text_codes(chunked: pa.ChunkedArray) -> list[tuple[pa.Array, np.ndarray]]:
 
 def _filled_numbers(chunked: pa.ChunkedArray, integer: bool) -> tuple[np.ndarray, np.ndarray | None]:
     """:func:`_numbers` with the nulls filled by Arrow (0 for int, NaN for float: no mask then)."""
-    if not chunked.null_count:
-        return _numbers(chunked)
-    missing = _numbers(chunked)[1] if integer else None
+    values, missing = _numbers(chunked)
+    if missing is None:
+        return values, None
     values, _ = _numbers(pc.fill_null(chunked, 0 if integer else float("nan")))
-    return values, missing
+    return values, missing if integer else None
 
 
 def _at_rows(piece: Column, offset: int) -> Column:
