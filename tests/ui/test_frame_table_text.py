@@ -72,3 +72,40 @@ def test_an_integer_column_with_a_missing_value_shows_every_digit(qtbot):
     descending = widget.view.horizontalHeader().sortIndicatorOrder() == Qt.SortOrder.DescendingOrder
     present = sorted((s for s in stamps if s is not None), reverse=descending)
     assert [r[START] for r in table(widget)] == [str(s) for s in present] + ["N/A"]
+
+
+def test_pmu_ratios_show_the_files_text_and_sort_as_numbers_from_their_compact_cells(qtbot, window, samples):
+    """The AI Core Metrics table of a real kernel_details: the PMU columns are indexed as the reader
+    holds them (scaled integers, no float64 copy per column), show the file's text, sort by value."""
+    import csv
+
+    from PySide6.QtWidgets import QTabWidget
+
+    from workbench.core.profiling.tables.decimals import DecimalArray
+    from workbench.ui.report.document import ReportDocument
+
+    path = samples / "torch_npu-kernel_details-pipe" / "kernel_details.csv"
+    with path.open(newline="") as fh:
+        rows = [r for r in csv.DictReader(fh) if r["Accelerator Core"] in {"AI_CORE", "AI_VECTOR_CORE", "MIX_AIC"}]
+    window.open_path(path)
+    qtbot.waitUntil(
+        lambda: isinstance(doc := window.documents.currentWidget(), ReportDocument) and doc.ready, timeout=30000
+    )
+    doc = window.documents.currentWidget()
+    tabs = doc.aicore.parentWidget()
+    while not isinstance(tabs, QTabWidget):
+        tabs = tabs.parentWidget()
+    bar = tabs.tabBar()
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(tabs.indexOf(doc.aicore)).center())
+    qtbot.waitUntil(lambda: tabs.currentWidget() is doc.aicore, timeout=5000)
+    model = doc.aicore.model
+    column = model.columns.index("aic_mac_ratio")
+    assert isinstance(model._arrays[column], DecimalArray)  # what it indexes: the compact column itself
+    header = model.headerData(column, Qt.Orientation.Horizontal)
+    assert len(rows) == model.rowCount() > 3
+    click_header(qtbot, doc.aicore, column)
+    order = doc.aicore.view.horizontalHeader().sortIndicatorOrder()
+    texts = [r[header] for r in table(doc.aicore)]
+    want = sorted((r["aic_mac_ratio"] for r in rows), key=float, reverse=order == Qt.SortOrder.DescendingOrder)
+    assert [float(t) for t in texts] == [float(t) for t in want]
+    assert set(texts) <= {r["aic_mac_ratio"] for r in rows}  # each cell reads as the file wrote it

@@ -22,6 +22,7 @@ from workbench.core.profiling.detect import detect
 from workbench.core.profiling.errors import ProfilingDataError
 from workbench.core.profiling.report import LazyTables
 from workbench.core.profiling.storage import cache, columnar, saved
+from workbench.core.profiling.tables.decimals import DecimalArray
 from workbench.simtoolkit.profdata import resnet50_workload, write_mindspore_prof, write_msprof_prof, write_torch_npu
 
 BENCH = Path(__file__).resolve().parents[3] / "benchmarks"
@@ -99,9 +100,12 @@ def _counting_decodes(monkeypatch) -> list[int]:
     return calls
 
 
-def _scaled_columns(place: Path, table: str) -> int:
+def _scaled_columns(place: Path, table: str, decimal: bool = False) -> int:
+    """Columns stored as scaled integers: decoded to float64 (``decimal=False``) or kept as the
+    compact decimal column (``decimal=True``, the PMU metrics)."""
     meta = json.loads((place / cache.META).read_text(encoding="utf-8"))
-    return sum(1 for c in meta["tables"][table]["columns"] if c.get("scale") is not None)
+    columns = meta["tables"][table]["columns"]
+    return sum(1 for c in columns if c.get("scale") is not None and bool(c.get("decimal")) == decimal)
 
 
 # ---- the same data, cached or not -----------------------------------------------------------------
@@ -167,8 +171,12 @@ def test_opening_from_the_cache_decodes_no_table_until_it_is_used(pmu, monkeypat
     assert report.info["cache"] == str(place)
     assert calls == [], "compact columns were decoded at open"
     ops = report.ops
-    assert len(calls) == _scaled_columns(place, "ops") > 20 and report.tables.decoded("ops")
+    assert len(calls) == _scaled_columns(place, "ops") and report.tables.decoded("ops")
     assert _mapped(np.asarray(ops["duration_us"]))  # the float64 columns stay memory-mapped
+    # the PMU metrics are never decoded: their scaled integers stay memory-mapped as they are
+    held = [c for c in ops.columns if isinstance(ops[c].array, DecimalArray)]
+    assert len(held) == _scaled_columns(place, "ops", decimal=True) > 20
+    assert all(_mapped(ops[c].array.ints) for c in held)
     assert not report.tables.decoded("ai_core_metrics")
     metrics = report.ai_core_metrics
     assert len(calls) == _scaled_columns(place, "ops") + _scaled_columns(place, "ai_core_metrics")
@@ -328,7 +336,7 @@ def test_a_cache_of_the_previous_version_is_rebuilt_never_read(pmu, capsys):
     layout = detect(pmu)
     assert cache.load(layout) is None and not cache.present(layout) and cache.facts(path, True) is None
     assert _out(capsys, "info", path, "--json", "--cache", "on") == expected
-    assert json.loads(meta_path.read_text(encoding="utf-8"))["cache_version"] == cache.CACHE_VERSION == 6
+    assert json.loads(meta_path.read_text(encoding="utf-8"))["cache_version"] == cache.CACHE_VERSION == 7
 
 
 @pytest.mark.parametrize("members", [None, "x", {"../../etc/passwd": 1}, {"/etc/passwd": 1}])

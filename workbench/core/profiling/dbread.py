@@ -69,6 +69,8 @@ from workbench.core.profiling.tables.commread import (
     TOTAL_OP,
     comm_frame,
 )
+from workbench.core.profiling.tables.decimals import compact_frame
+from workbench.core.profiling.tables.schemas import OPS
 from workbench.core.profiling.timeline import Timeline
 from workbench.core.profiling.timeline.assemble import merge_parts
 from workbench.core.profiling.timeline.part import Part
@@ -623,6 +625,13 @@ def _read(db: _Db, analysis: Path | None, default_device: int, rank: int | None 
         out.devices = sorted(int(d) for d in np.unique(tasks["device"]) if d != INVALID)
     if analysis is not None:
         _analysis(analysis, out, rank if rank is not None else _rank(db))
+    # the columns no CSV schema knows (PMU metrics, memory sizes, step times) held as the CSV reader
+    # holds them: exact thousandths as a compact decimal column
+    if out.ops is not None:
+        compact_frame(out.ops, keep={c.key for c in OPS})
+    for name in ("memory_record", "operator_memory", "npu_module_mem", "step_trace_time"):
+        if name in out.tables:
+            compact_frame(out.tables[name])
     if db.has("META_DATA"):
         meta = db.select("META_DATA", {"name": ("name",), "value": ("value",)})
         out.info["db_meta_data"] = {str(k): str(v) for k, v in zip(meta.get("name", []), meta.get("value", []))}

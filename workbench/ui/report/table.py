@@ -44,6 +44,7 @@ from PySide6.QtWidgets import (
 
 from workbench.core.profiling import views
 from workbench.core.profiling.tableio import write_table
+from workbench.core.profiling.tables.decimals import DecimalArray
 from workbench.ui.clipboard import CopyKey
 
 
@@ -225,6 +226,8 @@ def _cells(column: pd.Series):
         if column.hasnans:
             return _MaskedInts(column)
         return column.to_numpy(dtype=np.int64)
+    if isinstance(column.array, DecimalArray):  # PMU metrics: indexed as they are held (no float64 copy)
+        return column.array
     return column.to_numpy()
 
 

@@ -32,11 +32,11 @@ from workbench.core.profiling.detect import Layout, detect
 if TYPE_CHECKING:  # imported where used: `report info` on a cache needs neither numpy nor pandas
     from workbench.core.profiling.report import Report
 
-CACHE_VERSION = 6  # 2: timeline meta version 2 (big flow-name tables in arrays); 3: compact columns,
+CACHE_VERSION = 7  # 2: timeline meta version 2 (big flow-name tables in arrays); 3: compact columns,
 # the AI Core metrics recomputed on load (issue #18: the cache was 1.4x its source, now < 0.5x);
 # 4: the byte size of every member in report.json (checked at open; tables decoded on first use);
 # 5: time-point columns empty in the sampled rows read as exact ns; the communication tables (issue #19);
-# 6: a .db export's communication tables (analysis.db CommAnalyzer*)
+# 6: a .db export's communication tables (analysis.db CommAnalyzer*); 7: PMU columns as DecimalArray
 AUTO_CACHE_BYTES = 32 * 1024 * 1024
 META = "report.json"
 SAVED_FORMAT = ("ascend-workbench-report", 2)  # saved.FORMAT_NAME and FORMAT_VERSION (a test keeps them equal)

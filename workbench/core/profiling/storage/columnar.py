@@ -3,7 +3,8 @@
 A frame is described by JSON metadata (column names, kinds, categories) plus one ``.npy`` per
 array: numbers as they are, nullable integers as values + mask, string columns as int32 codes
 (their categories go in the metadata). The cache writes compact (``compact=True``): integers and
-codes in the narrowest type, 3-digit decimals as scaled integers, no mask where all are valid.
+codes in the narrowest type, 3-digit decimals as scaled integers, no mask where all are valid; a
+:class:`~workbench.core.profiling.tables.decimals.DecimalArray` column is its scaled integers either way.
 Reading rebuilds exactly the same frame, so a saved report round-trips with identical tables; from
 a folder the arrays are memory-mapped, and :func:`frame_reader` checks a frame's members at once but
 decodes it (categories, scaled decimals, masks) only when asked: a cached re-open decodes a table on
@@ -26,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from workbench.core.profiling.errors import ProfilingDataError
+from workbench.core.profiling.tables.decimals import DecimalArray, DecimalDtype, widen
 
 
 class ArrayStore(Protocol):
@@ -233,6 +235,14 @@ def put_frame(
             else:
                 store.put(f"{key}.mask", mask)
             columns.append(entry)
+        elif isinstance(dtype, DecimalDtype):
+            # its scaled integers as they are; a saved report widens int16 with missing values to
+            # int32, whose sentinel an older reader of "scale" columns knows (it reads float64 then)
+            ints = col.array.ints
+            if not compact and ints.dtype != np.int32 and col.array.isna().any():
+                ints = widen(ints)
+            store.put(key, ints)
+            columns.append({"name": str(name), "kind": "plain", "scale": dtype.scale, "decimal": True})
         elif compact and name not in mapped and (scaled := scaled_decimal(np.asarray(col.to_numpy()))) is not None:
             store.put(key, scaled[0])
             columns.append({"name": str(name), "kind": "plain", "scale": scaled[1]})
@@ -322,7 +332,13 @@ def frame_reader(store: ArrayStore, prefix: str, meta: dict[str, Any]) -> FrameD
             scale = col["scale"]
             if not isinstance(scale, int) or scale not in DECIMAL_SCALES:
                 raise ValueError(f"column {name!r}: scale {scale!r} is not one this workbench writes")
-            steps.append((name, partial(_decode_scaled, _column(store, key, rows, name, "i"), scale)))
+            ints = _column(store, key, rows, name, "i")
+            if col.get("decimal") is True:
+                if ints.dtype not in (np.int16, np.int32):
+                    raise ValueError(f"column {name!r}: decimal values of type {ints.dtype} (int16 or int32 expected)")
+                steps.append((name, partial(DecimalArray, ints, scale)))
+            else:
+                steps.append((name, partial(_decode_scaled, ints, scale)))
         else:
             steps.append((name, partial(_same, _column(store, key, rows, name, "biufcmMSU"))))
 

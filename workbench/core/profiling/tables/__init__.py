@@ -3,7 +3,8 @@
 This is where a reader for a new summary file goes. A file kind is a *schema* in
 :mod:`.schemas` (canonical column keys, the header aliases each CANN / torch_npu era writes, a unit
 scale) read by :func:`read_table`; :mod:`.csvread` reads CSV exactly (``N/A`` = missing, exact
-int64 ns timestamps, the tools' quoting quirks); :mod:`.commread` reads the JSON summaries of the
+int64 ns timestamps, the tools' quoting quirks), holding the columns no schema knows (PMU
+metrics) as exact scaled integers where they fit (:mod:`.decimals`); :mod:`.commread` reads the JSON summaries of the
 communication analysis (``communication.json``, ``communication_matrix.json``) by key with every
 alias. Which files of a layout are read as which table is decided in
 :mod:`workbench.core.profiling.detect`; the Report is assembled in :mod:`workbench.core.profiling.build`.

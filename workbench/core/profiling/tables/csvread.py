@@ -53,6 +53,8 @@ import pyarrow.csv as pacsv
 from workbench.core.memtrim import release_freed
 from workbench.core.profiling.errors import ProfilingDataError
 
+from . import decimals
+
 MISSING = frozenset({"", "N/A", "NA", "n/a", "nan", "NaN", "None", "null"})
 _DECIMAL = re.compile(r"^[+-]?\d+(\.\d*)?$")
 CHUNK = 8 << 20  # bytes per read of the line-number pass
@@ -64,11 +66,12 @@ INT64_MAX = 2**63 - 1
 csv.field_size_limit(1 << 30)
 
 # The kinds a column is read as (the looser kinds are the fallbacks of the stricter ones).
-READ_KINDS = ("int", "float", "text", "ns", "ns_us")
-_LOOSER = {"int": "text", "float": "text"}
+READ_KINDS = ("int", "float", "decimal", "text", "ns", "ns_us")
+_LOOSER = {"int": "text", "float": "text", "decimal": "text"}
 _ARROW_TYPE = {
     "int": pa.int64(),
     "float": pa.float64(),
+    "decimal": pa.float64(),
     "text": pa.dictionary(pa.int32(), pa.string()),
     "ns": pa.string(),
     "ns_us": pa.string(),
@@ -263,7 +266,9 @@ def iter_pieces(path: Path, piece: int | None = None) -> Iterator[tuple[int, int
 class Column:
     """One column as read: ``kind`` in :data:`READ_KINDS` and its arrays.
 
-    int: ``values`` int64 + ``missing``; float: ``values`` float64 (NaN = missing); text:
+    int: ``values`` int64 + ``missing``; float: ``values`` float64 (NaN = missing); decimal: a float
+    column whose every value is exact in thousandths, ``values`` int16 / int32 of them
+    (:mod:`.decimals`; a ``decimal`` column that is not reads back as ``float``); text:
     ``values`` int32 codes into ``uniques`` (cleaned strings, -1 = missing), in first-seen order;
     ns / ns_us: ``values`` exact int64 ns + ``missing``.
     """
@@ -448,6 +453,9 @@ def _read_pieces(
                 ready[i] = _ns_piece(table.column(i), "us" if kind == "ns_us" else "auto", 0)
             elif kind == "text":
                 ready[i] = _text_codes(table.column(i))
+            elif kind == "decimal":
+                values, _ = _filled_numbers(table.column(i), False)
+                ready[i] = (values, decimals.encode(values))
             else:
                 ready[i] = _filled_numbers(table.column(i), kind == "int")
         return table, ready
@@ -505,6 +513,9 @@ def _read_pieces(
                     out[i].add_text(ready[i], expect)
                 elif kind in ("ns", "ns_us"):
                     out[i].add(_at_rows(ready[i], offset), expect)
+                elif kind == "decimal":
+                    floats, ints = ready[i]
+                    out[i].add_decimal(floats, ints, expect)
                 else:
                     values, missing = ready[i]
                     out[i].add_numbers(values, missing, expect)
@@ -592,6 +603,27 @@ class _Growing:
             self.missing[self.rows : self.rows + n] = False if missing is None else missing
         self.rows += n
 
+    def add_decimal(self, values: np.ndarray, ints: np.ndarray | None, expect: int) -> None:
+        """Append a decimal piece: its scaled integers (``ints``, :func:`.decimals.encode`) while
+        every piece so far had them, else its float64 ``values`` (the column held as float from then on)."""
+        held = None if self.values is None else self.values.dtype
+        if ints is None or (held is not None and held.kind == "f"):
+            if self.values is not None and held is not None and held.kind == "i":  # held as integers: float64 now
+                floats = _buffer(len(self.values), np.dtype(np.float64))
+                floats[: self.rows] = decimals.decode(self.values[: self.rows])
+                self.values = floats
+            self.add_numbers(values, None, expect)
+            return
+        if held is not None and ints.dtype.itemsize < held.itemsize:
+            ints = decimals.widen(ints)
+        self._room(len(ints), expect, ints.dtype, False)
+        assert self.values is not None
+        if held is not None and self.values.dtype != held:  # int16 grown to int32: its missing too
+            done = self.values[: self.rows]
+            done[done == decimals.missing_of(held)] = decimals.missing_of(self.values.dtype)
+        self.values[self.rows : self.rows + len(ints)] = ints
+        self.rows += len(ints)
+
     def add_text(self, chunks: list[tuple[pa.Array, np.ndarray]], expect: int) -> None:
         """Append a piece of dictionary-encoded text (:func:`_text_codes`): its codes (-1 = null),
         in the piece's own dictionary until :meth:`resolve`."""
@@ -648,13 +680,16 @@ class _Growing:
     def column(self) -> Column:
         if self.kind == "text":
             self.resolve()
+        kind = (
+            "float" if self.kind == "decimal" and (self.values is None or self.values.dtype.kind == "f") else self.kind
+        )
         if self.values is None:
-            empty = {"float": np.float64, "text": np.int32}.get(self.kind, np.int64)
-            return Column(self.kind, np.zeros(0, dtype=empty), np.zeros(0, dtype=bool), self.uniques)
+            empty = {"float": np.float64, "text": np.int32}.get(kind, np.int64)
+            return Column(kind, np.zeros(0, dtype=empty), np.zeros(0, dtype=bool), self.uniques)
         # views, never copies: the part of a buffer never written costs no memory
         values = self.values[: self.rows]
         missing = None if self.missing is None else self.missing[: self.rows]
-        return Column(self.kind, values, missing, self.uniques, self.error)
+        return Column(kind, values, missing, self.uniques, self.error)
 
 
 def _text_codes(chunked: pa.ChunkedArray) -> list[tuple[pa.Array, np.ndarray]]:
@@ -861,6 +896,8 @@ def to_float(table: CsvTable, index: int, scale: float = 1.0) -> np.ndarray:
     col = table.columns[index]
     if col.kind == "float":
         out = col.values
+    elif col.kind == "decimal":
+        out = decimals.decode(col.values)
     elif col.kind == "int":
         out = col.values.astype(np.float64)
         out[col.missing] = np.nan
@@ -899,8 +936,8 @@ def to_int(table: CsvTable, index: int) -> pd.arrays.IntegerArray:
     if col.kind == "int":
         assert col.missing is not None
         return pd.arrays.IntegerArray(col.values, col.missing)
-    if col.kind == "float":
-        data = col.values
+    if col.kind in ("float", "decimal"):
+        data = col.values if col.kind == "float" else decimals.decode(col.values)
         missing = np.isnan(data)
         ok = missing | ((data == np.floor(data)) & (np.abs(data) < 2.0**53))
         if ok.all():
@@ -939,12 +976,14 @@ _INTEGER_HEADER = re.compile(r"(cycles?|count|calls|\bid\b|_id$|\bnum\b|pid|tid|
 
 
 def auto_read_kind(header: str) -> str:
-    """How a column no schema knows is read first: int where its header names a counter or id."""
-    return "int" if _INTEGER_HEADER.search(header) else "float"
+    """How a column no schema knows is read first: int where its header names a counter or id,
+    else decimal (float64 values, held compact while every one is exact in thousandths)."""
+    return "int" if _INTEGER_HEADER.search(header) else "decimal"
 
 
 def auto_column(table: CsvTable, index: int) -> object:
-    """Numbers become float64 (Int64 for integral counters/ids named so), anything else strings.
+    """Numbers become float64 (Int64 for integral counters/ids named so; a :class:`.decimals.DecimalArray`
+    where read as decimal and every value is exact in thousandths), anything else strings.
 
     The choice depends on the header, not on the values, so the same column has the same type
     in every file (a ratio column that happens to be all ``0`` is still float).
@@ -957,6 +996,8 @@ def auto_column(table: CsvTable, index: int) -> object:
             return to_int(table, index)
         except ProfilingDataError:
             pass
+    if col.kind == "decimal":
+        return decimals.DecimalArray(col.values)
     return to_float(table, index)
 
 
