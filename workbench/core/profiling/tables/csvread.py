@@ -453,11 +453,18 @@ def _read_pieces(
                 ready[i] = _ns_piece(table.column(i), "us" if kind == "ns_us" else "auto", 0)
             elif kind == "text":
                 ready[i] = _text_codes(table.column(i))
-            elif kind == "decimal":
-                values, _ = _filled_numbers(table.column(i), False)
-                ready[i] = (values, decimals.encode(values))
-            else:
+            elif kind != "decimal":
                 ready[i] = _filled_numbers(table.column(i), kind == "int")
+        held = [i for i in range(width) if kinds[i] == "decimal"]
+        if held:  # the decimal columns as one block (NaN where missing), encoded at once
+            block = np.empty((len(held), table.num_rows), dtype=np.float64)
+            for row, i in zip(block, held):
+                values, missing = _numbers(table.column(i))
+                row[:] = values
+                if missing is not None:
+                    row[missing] = np.nan
+            for row, i, ints in zip(block, held, decimals.encode_block(block)):
+                ready[i] = (row, ints)
         return table, ready
 
     def parse_table(start: int, end: int) -> pa.Table:

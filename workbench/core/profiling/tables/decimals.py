@@ -80,22 +80,46 @@ class DecimalDtype(ExtensionDtype):
 def encode(values: np.ndarray, scale: int = SCALE) -> np.ndarray | None:
     """float64 ``values`` as int16 / int32 ``values * scale`` (NaN as the type's minimum) when that
     gives back every value bit for bit; None when any does not (more decimals, out of range, -0.0)."""
-    values = np.asarray(values, dtype=np.float64)
+    return encode_columns([values], scale)[0]
+
+
+def encode_columns(columns: list[np.ndarray], scale: int = SCALE) -> list[np.ndarray | None]:
+    """:func:`encode` of several columns of one length at once."""
+    if not columns:
+        return []
+    return encode_block(np.vstack([np.asarray(c, dtype=np.float64) for c in columns]), scale)
+
+
+def encode_block(values: np.ndarray, scale: int = SCALE) -> list[np.ndarray | None]:
+    """:func:`encode` of each row of the 2-D float64 ``values`` (one pass over them all: the CSV
+    reader encodes every PMU column of a piece together)."""
+    ints = values * scale
+    np.rint(ints, out=ints)
+    ints += 0.0  # -0.0 becomes +0.0, so a -0.0 cell (no integer holds it) fails the check below
+    back = np.divide(ints, scale)
+    # exact: the quotient has the very bits of the value (NaN gives NaN back)
+    ok = (back.view(np.int64) == values.view(np.int64)).all(axis=1)
+    rows, width = values.shape
+    lo = np.fmin.reduce(ints, axis=1) if width else np.zeros(rows)  # NaN left out
+    hi = np.fmax.reduce(ints, axis=1) if width else np.zeros(rows)
+    lo, hi = np.nan_to_num(lo, nan=0.0), np.nan_to_num(hi, nan=0.0)  # a column all missing
+    ok &= (lo > -(2**31 - 1)) & (hi < 2**31 - 1)  # inf falls out here
+    out: list[np.ndarray | None] = [None] * rows
+    if not ok.any():
+        return out
     nan = np.isnan(values)
-    scaled = values * scale
     with np.errstate(invalid="ignore"):
-        ints = np.rint(scaled)
-        fits = nan | (np.abs(ints) < 2**31 - 1)
-    if not fits.all():
-        return None
-    ints[nan] = 0
-    back = ints / scale
-    if not np.array_equal(back[~nan], values[~nan]) or (np.signbit(values) & (values == 0)).any():
-        return None
-    lo, hi = (ints.min(), ints.max()) if len(ints) else (0, 0)
-    kind = np.int16 if lo >= -32767 and hi <= 32767 else np.int32
-    out = ints.astype(kind)
-    out[nan] = np.iinfo(kind).min
+        wide = ints.astype(np.int32)  # every row at once; the ones not ok are dropped below
+    wide[nan] = _NA[np.dtype(np.int32)]
+    small = ok & (lo >= -32767) & (hi <= 32767)
+    for row in np.flatnonzero(ok & ~small):
+        out[row] = wide[row]
+    narrow = np.flatnonzero(small)
+    if len(narrow):
+        held = wide[narrow].astype(np.int16)
+        held[nan[narrow]] = _NA[np.dtype(np.int16)]
+        for n, row in enumerate(narrow):
+            out[row] = held[n]
     return out
 
 
