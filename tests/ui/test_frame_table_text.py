@@ -109,3 +109,26 @@ def test_pmu_ratios_show_the_files_text_and_sort_as_numbers_from_their_compact_c
     want = sorted((r["aic_mac_ratio"] for r in rows), key=float, reverse=order == Qt.SortOrder.DescendingOrder)
     assert [float(t) for t in texts] == [float(t) for t in want]
     assert set(texts) <= {r["aic_mac_ratio"] for r in rows}  # each cell reads as the file wrote it
+
+
+def test_a_ratio_bar_is_drawn_over_a_marked_rows_tint(qtbot):
+    """Ratio columns draw a bar in the cell; on a row the advisor marked (tinted) it was painted over."""
+    from workbench.ui.report.table import MARK_BACKGROUND
+
+    frame = pd.DataFrame({"name": pd.Categorical(["a", "b"]), "aic_mac_ratio": [0.9, 0.9]})
+    widget = FrameTable()
+    qtbot.addWidget(widget)
+    widget.resize(600, 300)
+    widget.show()
+    widget.set_frame(frame)
+    widget.set_marks({1: ["a finding"]})
+    view = widget.view
+    qtbot.waitUntil(lambda: view.visualRect(widget.model.index(1, 1)).height() > 0, timeout=5000)
+    image = view.viewport().grab().toImage()
+    for row, tinted in ((0, False), (1, True)):
+        rect = view.visualRect(widget.model.index(row, 1))
+        bar = image.pixelColor(rect.left() + 6, rect.center().y())
+        past = image.pixelColor(rect.right() - 2, rect.top() + 2)  # beyond the bar (90 %) and its text
+        if tinted:
+            assert past.rgb() == MARK_BACKGROUND.rgb()
+        assert bar.rgb() != past.rgb(), f"row {row}: no bar drawn"

@@ -373,6 +373,8 @@ class BarDelegate(QStyledItemDelegate):
     """Draws ratio columns (0..1) as an inline bar behind the number."""
 
     def paint(self, painter, option, index) -> None:
+        # the cell first (its background: a marked row's tint), then the translucent bar over it
+        super().paint(painter, option, index)
         model = index.model()
         if index.column() in getattr(model, "bar_columns", ()):
             value = model.data(index, Qt.ItemDataRole.UserRole)
@@ -384,7 +386,6 @@ class BarDelegate(QStyledItemDelegate):
                 r: QRect = option.rect.adjusted(2, 3, -2, -3)
                 r.setWidth(int(r.width() * max(0.0, min(1.0, v))))
                 painter.fillRect(r, QColor(78, 121, 167, 90))
-        super().paint(painter, option, index)
 
 
 class FrameTable(QWidget):
