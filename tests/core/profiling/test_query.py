@@ -388,3 +388,36 @@ def test_a_damaged_db_file_is_one_clear_line(tmp_path):
     with pytest.raises(query.QueryError) as err:
         query.QuerySession(db=path)
     assert str(path) in str(err.value) and "\n" not in str(err.value)
+
+
+def test_pmu_columns_go_to_sql_as_their_scaled_integers_and_come_back_as_the_tables_doubles(tmp_path):
+    """A compact decimal column (PMU metric) is registered as its integers (the same buffer) and the
+    view divides: every value equals the table's float64 bit for bit, missing is NULL."""
+    from workbench.core.profiling.tables.decimals import DecimalArray
+
+    header = "Name,Type,Accelerator Core,Start Time(us),Duration(us),aic_mac_ratio,aicore_time(us)\n"
+    body = "".join(
+        f"op{i},T,AI_CORE,{1736413971558972 + i}.5,1.5,{'N/A' if i % 5 == 0 else f'0.{i % 1000:03d}'},{i}.125\n"
+        for i in range(400)
+    )
+    path = tmp_path / "kernel_details.csv"
+    path.write_text(header + body, encoding="utf-8")
+    report = open_report(path, use_cache=False)
+    held = report.ops["aic_mac_ratio"].array
+    assert isinstance(held, DecimalArray)
+    table, scaled = query.frame_source(report.ops, {"stream_id": "stream"})
+    assert scaled == {"aic_mac_ratio": 1000, "aicore_time_us": 1000}
+    arrow = table.column("aic_mac_ratio").chunk(0)
+    assert np.shares_memory(np.frombuffer(arrow.buffers()[1], dtype=held.ints.dtype), held.ints)
+    session = query.open_session(report)
+    try:
+        got = query.result_frame(
+            session.execute("SELECT aic_mac_ratio, aicore_time_us, typeof(aic_mac_ratio) AS t FROM ops")
+        )
+    finally:
+        session.close()
+    assert set(got["t"]) == {"DOUBLE"}
+    for column, key in (("aic_mac_ratio", "aic_mac_ratio"), ("aicore_time_us", "aicore_time(us)")):
+        want = np.asarray(report.ops[key])
+        values = got[column].to_numpy(dtype=np.float64, na_value=np.nan)
+        assert np.array_equal(np.isnan(values), np.isnan(want)) and values.tobytes() == want.tobytes()

@@ -39,6 +39,7 @@ import numpy as np
 import pandas as pd
 
 from workbench.core.profiling.errors import ProfilingDataError
+from workbench.core.profiling.tables.decimals import DecimalArray
 from workbench.core.tasks import Cancelled, CancelToken, NullProgress, Progress
 
 if TYPE_CHECKING:
@@ -240,10 +241,25 @@ def arrow_column(series: pd.Series) -> pa.Array:
 
 def frame_table(frame: pd.DataFrame, rename: dict[str, str] | None = None) -> pa.Table:
     """A DataFrame as an Arrow table with snake_case column names (``rename`` after that)."""
+    return frame_source(frame, rename)[0]
+
+
+def frame_source(frame: pd.DataFrame, rename: dict[str, str] | None = None) -> tuple[pa.Table, dict[str, int]]:
+    """:func:`frame_table`, but a compact decimal column (PMU metrics) goes in as its scaled integers
+    (the same buffer, no float64 copy): returned with its scale, for the view to divide
+    (``CAST(x AS DOUBLE) / scale``, the same correctly rounded float64 as the table's)."""
     pa = _pa()
     names = _unique((rename or {}).get(snake(c), snake(c)) for c in frame.columns)
-    arrays = [arrow_column(frame.iloc[:, i]) for i in range(len(frame.columns))]
-    return pa.Table.from_arrays(arrays, names=names) if arrays else pa.table({})
+    arrays, scaled = [], {}
+    for i, name in enumerate(names):
+        held = frame.iloc[:, i].array
+        if isinstance(held, DecimalArray):
+            missing = held.isna()
+            arrays.append(pa.array(held.ints, mask=missing if missing.any() else None))
+            scaled[name] = held.scale
+        else:
+            arrays.append(arrow_column(frame.iloc[:, i]))
+    return (pa.Table.from_arrays(arrays, names=names) if arrays else pa.table({})), scaled
 
 
 def slices_table(tl: Timeline) -> pa.Table:
@@ -530,12 +546,18 @@ class QuerySession:
                 name += "_table"
             taken.add(name)
             renames = {"stream_id": "stream"} if key in ("ops", "ai_core_metrics") else {}
-            table = frame_table(frame, renames)
+            table, scaled = frame_source(frame, renames)
             view = None
             cols = set(table.column_names)
+            star = "*"
+            if scaled:  # the compact decimal columns as float64, in their place
+                star += " REPLACE ({})".format(
+                    ", ".join(f"CAST({_ident(c)} AS DOUBLE) / {scale} AS {_ident(c)}" for c, scale in scaled.items())
+                )
+                view = f"SELECT {star} FROM {{src}}"
             if {"duration_us", "start_ns"} <= cols and "dur_ns" not in cols and "end_ns" not in cols:
                 dur = "CAST(round(duration_us * 1000) AS BIGINT)"
-                view = f"SELECT *, {dur} AS dur_ns, start_ns + {dur} AS end_ns FROM {{src}}"
+                view = f"SELECT {star}, {dur} AS dur_ns, start_ns + {dur} AS end_ns FROM {{src}}"
             self._register(name, table, view)
 
     def _register_db(self, path: Path) -> None:
