@@ -240,14 +240,15 @@ def arrow_column(series: pd.Series) -> pa.Array:
 
 
 def frame_table(frame: pd.DataFrame, rename: dict[str, str] | None = None) -> pa.Table:
-    """A DataFrame as an Arrow table with snake_case column names (``rename`` after that)."""
+    """:func:`frame_source`'s table alone."""
     return frame_source(frame, rename)[0]
 
 
 def frame_source(frame: pd.DataFrame, rename: dict[str, str] | None = None) -> tuple[pa.Table, dict[str, int]]:
-    """:func:`frame_table`, but a compact decimal column (PMU metrics) goes in as its scaled integers
-    (the same buffer, no float64 copy): returned with its scale, for the view to divide
-    (``CAST(x AS DOUBLE) / scale``, the same correctly rounded float64 as the table's)."""
+    """A DataFrame as an Arrow table with snake_case column names (``rename`` after that). A compact
+    decimal column (PMU metrics) goes in as its scaled integers (the same buffer, no float64 copy),
+    named with its scale in the dict returned, for the view to divide (``CAST(x AS DOUBLE) / scale``:
+    the same correctly rounded float64 as the table's)."""
     pa = _pa()
     names = _unique((rename or {}).get(snake(c), snake(c)) for c in frame.columns)
     arrays, scaled = [], {}

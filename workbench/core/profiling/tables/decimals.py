@@ -80,14 +80,7 @@ class DecimalDtype(ExtensionDtype):
 def encode(values: np.ndarray, scale: int = SCALE) -> np.ndarray | None:
     """float64 ``values`` as int16 / int32 ``values * scale`` (NaN as the type's minimum) when that
     gives back every value bit for bit; None when any does not (more decimals, out of range, -0.0)."""
-    return encode_columns([values], scale)[0]
-
-
-def encode_columns(columns: list[np.ndarray], scale: int = SCALE) -> list[np.ndarray | None]:
-    """:func:`encode` of several columns of one length at once."""
-    if not columns:
-        return []
-    return encode_block(np.vstack([np.asarray(c, dtype=np.float64) for c in columns]), scale)
+    return encode_block(np.asarray(values, dtype=np.float64).reshape(1, -1), scale)[0]
 
 
 def encode_block(values: np.ndarray, scale: int = SCALE) -> list[np.ndarray | None]:
@@ -149,6 +142,11 @@ def compact(values: np.ndarray, scale: int = SCALE) -> DecimalArray | np.ndarray
     return values if ints is None else DecimalArray(ints, scale)
 
 
+def _as_floats(values: Any) -> np.ndarray:
+    """Numbers (None / NaN / pd.NA for missing) as a float64 array with NaN."""
+    return pd.array(values, dtype="Float64").to_numpy(dtype=np.float64, na_value=np.nan)
+
+
 def compact_frame(frame: pd.DataFrame, keep: Any = ()) -> pd.DataFrame:
     """``frame`` with its float64 columns not named in ``keep`` held as :class:`DecimalArray` where
     every value fits (as the CSV reader holds the columns no schema knows)."""
@@ -208,9 +206,7 @@ class DecimalArray(ExtensionArray):
         scale = dtype.scale if isinstance(dtype, DecimalDtype) else SCALE
         if isinstance(scalars, DecimalArray) and scalars.scale == scale:
             return scalars.copy() if copy else scalars
-        values = pd.array(scalars, dtype="Float64") if not isinstance(scalars, np.ndarray) else scalars
-        floats = np.asarray(pd.Series(values).to_numpy(dtype=np.float64, na_value=np.nan))
-        ints = encode(floats, scale)
+        ints = encode(_as_floats(scalars), scale)
         if ints is None:
             raise ValueError(f"values are not exact at scale {scale}")
         return cls(ints, scale)
@@ -261,8 +257,7 @@ class DecimalArray(ExtensionArray):
 
     def __setitem__(self, key: Any, value: Any) -> None:
         key = check_array_indexer(self, key)
-        floats = np.asarray(pd.Series(np.atleast_1d(value)).to_numpy(dtype=np.float64, na_value=np.nan))
-        ints = self._encode_like(floats)
+        ints = self._encode_like(_as_floats(np.atleast_1d(value)))
         if ints.dtype.itemsize > self._ints.dtype.itemsize:
             self._ints = self._wide()
         if ints.dtype != self._ints.dtype:  # int16 into int32: the missing sentinel moves
